@@ -1,0 +1,116 @@
+/**
+ * The contract every ecosystem folder fulfils (DESIGN.md §6). One folder per ecosystem exports an
+ * `EcosystemModule` from its index.ts; `registry.ts` lists them and a contract test loops over it.
+ */
+
+/** Ecosystem spellings of the specification. */
+export const ECOSYSTEMS = [
+  'npm',
+  'PyPI',
+  'Maven',
+  'Go',
+  'Cargo',
+  'RubyGems',
+  'Composer',
+  'NuGet',
+  'Docker',
+] as const;
+export type Ecosystem = (typeof ECOSYSTEMS)[number];
+
+export type DependencyScope = 'runtime' | 'development' | 'optional' | 'test' | 'build';
+
+/**
+ * How sure the version is: `resolved` = an exact version pinned by a lockfile (or an exact pin such
+ * as `==1.2.3` / a Dockerfile tag), `declared` = a range from a manifest, `unpinned` = no version.
+ */
+export type Resolution = 'resolved' | 'declared' | 'unpinned';
+
+/** Where a dependency comes from when it is not the ecosystem's registry. */
+export type DependencySource =
+  | { kind: 'registry' }
+  | { kind: 'git'; url: string; ref: string | null }
+  | { kind: 'url'; url: string }
+  | { kind: 'path'; path: string };
+
+export interface ExtractedDependency {
+  /** Name normalised the ecosystem's way (PEP 503 for PyPI, group:artifact for Maven, ...). */
+  name: string;
+  /** Exact version when resolved, the range/spec text when declared, null when unpinned. */
+  version: string | null;
+  /** Package URL; carries the version only when resolved. */
+  purl: string;
+  scope: DependencyScope;
+  direct: boolean;
+  resolution: Resolution;
+  /** 1-based line in the file where the entry starts, null when the format cannot tell. */
+  line: number | null;
+  /** Names of the packages that depend on this one, where the format records edges. */
+  parents: string[];
+  source: DependencySource;
+}
+
+export interface ExtractionError {
+  /** 1-based line, null for whole-file problems. */
+  line: number | null;
+  message: string;
+}
+
+export interface ExtractionResult {
+  dependencies: ExtractedDependency[];
+  /** Entries skipped (one bad entry never fails the file) or the file-level failure. */
+  errors: ExtractionError[];
+}
+
+export interface ExtractInput {
+  /** Path relative to the scanned root, with forward slashes. */
+  path: string;
+  text: string;
+  /**
+   * Reads another file of the same tree (a `-r` include, a parent pom, a sibling manifest).
+   * The path is relative to the scanned root; returns null when absent or outside the tree.
+   * Parsers never touch the filesystem themselves.
+   */
+  readFile: (path: string) => string | null;
+}
+
+export type ExtractorKind = 'lockfile' | 'manifest';
+
+export interface Extractor {
+  /** Stable id such as `npm/package-lock`; stored with every finding. */
+  name: string;
+  /** Bumped when the extractor's output changes for the same input. */
+  version: number;
+  kind: ExtractorKind;
+  /** Claims a file by its path (usually its base name). */
+  matches: (path: string) => boolean;
+  /** Pure: no I/O besides `input.readFile`. Never throws for bad content; reports in `errors`. */
+  extract: (input: ExtractInput) => ExtractionResult;
+  /** Human label of the format as detected, e.g. `package-lock.json v3`. */
+  describe?: (input: ExtractInput) => string;
+}
+
+/**
+ * A version scheme. `compare` is the ordering OSV uses for `ECOSYSTEM` ranges of this ecosystem.
+ * Invalid versions never throw: `parse` returns null and `compare` falls back to a string order.
+ */
+export interface Versioning {
+  isValid: (version: string) => boolean;
+  compare: (a: string, b: string) => number;
+  /** True for pre-releases (alpha, beta, rc, snapshot, dev, ...). */
+  isPrerelease: (version: string) => boolean;
+  /** Range satisfaction in the ecosystem's native range syntax (`^1.2`, `>=1,<2`, `~> 1.2`, `[1.0,2.0)`). */
+  satisfies: (version: string, range: string) => boolean;
+  /** True when the text is a range rather than one exact version. */
+  isRange: (spec: string) => boolean;
+}
+
+export interface EcosystemModule {
+  id: Ecosystem;
+  /** purl type (`npm`, `pypi`, `maven`, `golang`, `cargo`, `gem`, `composer`, `nuget`, `docker`). */
+  purlType: string;
+  /** Also the OSV `affected[].package.ecosystem` name when it differs from `id` (crates.io). */
+  osvEcosystem: string;
+  normaliseName: (name: string) => string;
+  extractors: readonly Extractor[];
+  versioning: Versioning;
+}
