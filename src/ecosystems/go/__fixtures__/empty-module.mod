@@ -1,0 +1,5 @@
+module example.com/empty
+
+go 1.21
+
+require ()

@@ -1,0 +1,296 @@
+import { buildPurl } from '../purl';
+import type {
+  DependencySource,
+  ExtractedDependency,
+  ExtractInput,
+  ExtractionError,
+  ExtractionResult,
+  Extractor,
+} from '../types';
+import { parseGoVersion } from './versioning';
+
+/** One directive line of a go.mod, after the verb (`require`, `replace`, ...) is resolved. */
+export interface GoModLine {
+  verb: string;
+  /** Tokens after the verb (quoted paths unquoted; `=>`, `[`, `]`, `,` kept as tokens). */
+  args: string[];
+  /** Text of the trailing `//` comment without the slashes, or null. */
+  comment: string | null;
+  line: number;
+}
+
+export interface GoModFile {
+  module: string | null;
+  go: string | null;
+  lines: GoModLine[];
+  errors: ExtractionError[];
+}
+
+/** Verbs Go accepts in go.mod; those marked true may open a `verb ( ... )` block. */
+const VERBS: Record<string, boolean> = {
+  module: false,
+  go: false,
+  toolchain: false,
+  godebug: true,
+  require: true,
+  exclude: true,
+  replace: true,
+  retract: true,
+  tool: true,
+  ignore: true,
+};
+
+/**
+ * Splits one line into tokens and its `//` comment, as x/mod/modfile's lexer does: `"…"` and `` `…` ``
+ * are strings, `(`, `)`, `[`, `]`, `,` and `=>` are tokens on their own. Returns null on an
+ * unterminated string. Linear in the line length.
+ */
+export function tokenizeGoModLine(
+  text: string,
+): { tokens: string[]; comment: string | null } | null {
+  const tokens: string[] = [];
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const ch = text[i] as string;
+    if (ch === ' ' || ch === '\t' || ch === '\r') {
+      i++;
+    } else if (ch === '/' && text[i + 1] === '/') {
+      return { tokens, comment: text.slice(i + 2).trim() };
+    } else if (ch === '(' || ch === ')' || ch === '[' || ch === ']' || ch === ',') {
+      tokens.push(ch);
+      i++;
+    } else if (ch === '=' && text[i + 1] === '>') {
+      tokens.push('=>');
+      i += 2;
+    } else if (ch === '"' || ch === '`') {
+      let j = i + 1;
+      let value = '';
+      while (j < n && text[j] !== ch) {
+        // Only double-quoted strings have escapes; module paths never need more than \" and \\.
+        if (ch === '"' && text[j] === '\\' && j + 1 < n) j++;
+        value += text[j];
+        j++;
+      }
+      if (j >= n) return null;
+      tokens.push(value);
+      i = j + 1;
+    } else {
+      let j = i;
+      while (j < n) {
+        const c = text[j] as string;
+        if (c === ' ' || c === '\t' || c === '\r' || c === '(' || c === ')' || c === '[') break;
+        if (c === ']' || c === ',' || c === '"' || c === '`') break;
+        if (c === '/' && text[j + 1] === '/') break;
+        if (c === '=' && text[j + 1] === '>') break;
+        j++;
+      }
+      tokens.push(text.slice(i, j));
+      i = j;
+    }
+  }
+  return { tokens, comment: null };
+}
+
+/** Parses go.mod into directive lines, block by block. Never throws. */
+export function parseGoMod(text: string): GoModFile {
+  const result: GoModFile = { module: null, go: null, lines: [], errors: [] };
+  const rows = text.split('\n');
+  let block: { verb: string; line: number } | null = null;
+  for (let index = 0; index < rows.length; index++) {
+    const lineNo = index + 1;
+    const lexed = tokenizeGoModLine(rows[index] as string);
+    if (!lexed) {
+      result.errors.push({ line: lineNo, message: 'unterminated quoted string' });
+      continue;
+    }
+    const { tokens, comment } = lexed;
+    if (tokens.length === 0) continue;
+    if (block) {
+      if (tokens[0] === ')') {
+        block = null;
+        if (tokens.length > 1) result.errors.push({ line: lineNo, message: 'text after )' });
+        continue;
+      }
+      result.lines.push({ verb: block.verb, args: tokens, comment, line: lineNo });
+      continue;
+    }
+    const verb = tokens[0] as string;
+    const blockable = VERBS[verb];
+    if (blockable === undefined) {
+      result.errors.push({ line: lineNo, message: `unknown directive: ${verb}` });
+      continue;
+    }
+    if (tokens[1] === '(') {
+      if (!blockable) {
+        result.errors.push({ line: lineNo, message: `${verb} does not take a block` });
+        continue;
+      }
+      // `require ()` on one line is an empty block.
+      if (tokens[2] === ')') continue;
+      if (tokens.length > 2) {
+        result.errors.push({ line: lineNo, message: `text after ${verb} (` });
+        continue;
+      }
+      block = { verb, line: lineNo };
+      continue;
+    }
+    const args = tokens.slice(1);
+    if (verb === 'module') result.module = args[0] ?? null;
+    else if (verb === 'go') result.go = args[0] ?? null;
+    result.lines.push({ verb, args, comment, line: lineNo });
+  }
+  if (block) {
+    result.errors.push({
+      line: null,
+      message: `file ends inside the ${block.verb} block opened on line ${block.line} (truncated?)`,
+    });
+  }
+  return result;
+}
+
+/** x/mod/modfile.IsDirectoryPath: a replacement that names a directory, not a module. */
+export function isLocalPath(path: string): boolean {
+  return (
+    path === '.' ||
+    path === '..' ||
+    path.startsWith('./') ||
+    path.startsWith('../') ||
+    path.startsWith('/') ||
+    path.startsWith('.\\') ||
+    path.startsWith('..\\') ||
+    /^[A-Za-z]:[\\/]/.test(path)
+  );
+}
+
+/** Go's isIndirect: the comment is exactly `indirect` or starts with `indirect;`. */
+function isIndirect(comment: string | null): boolean {
+  return comment !== null && (comment === 'indirect' || comment.startsWith('indirect;'));
+}
+
+interface Replacement {
+  newPath: string;
+  newVersion: string | null;
+}
+
+interface Require {
+  path: string;
+  version: string;
+  indirect: boolean;
+  line: number;
+}
+
+function validModulePath(path: string): boolean {
+  return path.length > 0 && !/\s/.test(path) && !path.startsWith('-');
+}
+
+/**
+ * go.mod is both manifest and lock: since Go 1.17 it lists every module of the build list, and
+ * minimal version selection builds the main module with exactly the versions required there, so
+ * every `require` is `resolved`. `// indirect` marks transitive modules. `replace` swaps in the
+ * replacement module (its path and version are reported, because that code is what gets built) or,
+ * for a directory replacement, keeps the original path with a `path` source and no version.
+ * `exclude` and `retract` name versions that are not in the build list; `go`, `toolchain`,
+ * `godebug`, `tool` and `ignore` are parsed and not reported.
+ */
+export function extractGoMod(input: ExtractInput): ExtractionResult {
+  try {
+    const parsed = parseGoMod(input.text);
+    const errors = [...parsed.errors];
+    const requires: Require[] = [];
+    const exact = new Map<string, Replacement>();
+    const wildcard = new Map<string, Replacement>();
+    for (const entry of parsed.lines) {
+      const { verb, args, line } = entry;
+      if (verb === 'require' || verb === 'exclude') {
+        const [path, version] = args;
+        if (args.length !== 2 || !path || !version) {
+          errors.push({ line, message: `${verb} needs a module path and a version` });
+        } else if (!validModulePath(path)) {
+          errors.push({ line, message: `invalid module path ${JSON.stringify(path)}` });
+        } else if (!parseGoVersion(version) || !version.startsWith('v')) {
+          errors.push({ line, message: `invalid version ${JSON.stringify(version)} for ${path}` });
+        } else if (verb === 'require') {
+          requires.push({ path, version, indirect: isIndirect(entry.comment), line });
+        }
+      } else if (verb === 'replace') {
+        const arrow = args.indexOf('=>');
+        const left = arrow >= 0 ? args.slice(0, arrow) : [];
+        const right = arrow >= 0 ? args.slice(arrow + 1) : [];
+        const [oldPath, oldVersion] = left;
+        const [newPath, newVersion] = right;
+        if (!oldPath || !newPath || left.length > 2 || right.length > 2) {
+          errors.push({ line, message: 'replace needs "old [version] => new [version]"' });
+        } else if (oldVersion !== undefined && !parseGoVersion(oldVersion)) {
+          errors.push({ line, message: `invalid version ${JSON.stringify(oldVersion)}` });
+        } else if (newVersion === undefined && !isLocalPath(newPath)) {
+          errors.push({ line, message: `replacement module ${newPath} needs a version` });
+        } else if (newVersion !== undefined && !parseGoVersion(newVersion)) {
+          errors.push({ line, message: `invalid version ${JSON.stringify(newVersion)}` });
+        } else {
+          const replacement = { newPath, newVersion: newVersion ?? null };
+          if (oldVersion === undefined) wildcard.set(oldPath, replacement);
+          else exact.set(`${oldPath}@${oldVersion}`, replacement);
+        }
+      } else if (verb === 'module' || verb === 'go' || verb === 'toolchain') {
+        if (args.length !== 1) errors.push({ line, message: `${verb} takes one argument` });
+      }
+      // retract, godebug, tool, ignore: valid directives that say nothing about dependencies.
+    }
+
+    const dependencies: ExtractedDependency[] = [];
+    const seen = new Set<string>();
+    for (const req of requires) {
+      // A version-specific replace wins over a replace of every version (cmd/go's rule).
+      const replacement = exact.get(`${req.path}@${req.version}`) ?? wildcard.get(req.path);
+      let name = req.path;
+      let version: string | null = req.version;
+      let source: DependencySource = { kind: 'registry' };
+      if (replacement?.newVersion === null) {
+        version = null;
+        source = { kind: 'path', path: replacement.newPath };
+      } else if (replacement) {
+        name = replacement.newPath;
+        version = replacement.newVersion;
+      }
+      const key = `${name}@${version ?? ''}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      dependencies.push({
+        name,
+        version,
+        purl: buildPurl('golang', name, version),
+        scope: 'runtime',
+        direct: !req.indirect,
+        resolution: version === null ? 'unpinned' : 'resolved',
+        line: req.line,
+        parents: [],
+        source,
+      });
+    }
+    // Parse errors and entry errors come from two passes; report them in file order.
+    errors.sort(
+      (a, b) => (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER),
+    );
+    return { dependencies, errors };
+  } catch (error) {
+    return { dependencies: [], errors: [{ line: null, message: `go.mod: ${String(error)}` }] };
+  }
+}
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+export const goModExtractor: Extractor = {
+  name: 'go/go-mod',
+  version: 1,
+  // go.mod pins the whole build list (see extractGoMod), so it is the lockfile of a Go module.
+  kind: 'lockfile',
+  matches: (path) => baseName(path) === 'go.mod',
+  extract: extractGoMod,
+  describe: (input) => {
+    const parsed = parseGoMod(input.text);
+    return parsed.go ? `go.mod (go ${parsed.go})` : 'go.mod';
+  },
+};

@@ -1,0 +1,15 @@
+import type { EcosystemModule } from '../types';
+import { goModExtractor } from './extract-go-mod';
+import { goSumExtractor } from './extract-go-sum';
+import { goVersioning } from './versioning';
+
+export const go: EcosystemModule = {
+  id: 'Go',
+  purlType: 'golang',
+  osvEcosystem: 'Go',
+  // Module paths are case-sensitive (the module proxy escapes capitals as `!x`), so they are kept
+  // exactly as written.
+  normaliseName: (name) => name.trim(),
+  extractors: [goModExtractor, goSumExtractor],
+  versioning: goVersioning,
+};
