@@ -1,0 +1,103 @@
+import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import type { Config } from './config';
+import type { Database } from './db/connection';
+import { newId } from './db/ids';
+import { apiTokenRoutes } from './domains/api-tokens/routes';
+import type { TokenUsageTracker } from './domains/api-tokens/usage-tracker';
+import { auditLogRoutes } from './domains/audit-log/routes';
+import type { BuildInfo, CliVersionInfo } from './domains/system/build-info';
+import { systemRoutes } from './domains/system/routes';
+import { tenantRoutes } from './domains/tenants/routes';
+import { registerErrorHandling } from './http/error-handler';
+import { registerPipeline } from './http/pipeline';
+import { ProblemSchema } from './http/problem';
+import { createValidatorCompiler } from './http/validators';
+import { RATE_LIMIT_HEADERS, type RateLimitStore } from './http/rate-limit';
+import type { SecretBox } from './security/secret-box';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  secretBox: SecretBox;
+  rateLimits: RateLimitStore;
+  tokenUsage: TokenUsageTracker;
+  buildInfo: BuildInfo;
+  cliVersion: CliVersionInfo;
+}
+
+const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Builds the HTTP application from its dependencies; tests build it with their own. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: deps.config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers["x-scm-b-token"]', 'req.headers["x-hub-signature-256"]'],
+    },
+    bodyLimit: deps.config.bodyLimitBytes,
+    trustProxy: deps.config.trustProxy,
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const given = request.headers['x-correlation-id'];
+      return typeof given === 'string' && CORRELATION_ID.test(given) ? given : newId();
+    },
+    logController: new LogController({ requestIdLogLabel: 'correlationId' }),
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(createValidatorCompiler());
+
+  // JSON only: without the text/plain parser such bodies are a 415.
+  app.removeContentTypeParser('text/plain');
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Correlation-Id', request.id);
+  });
+
+  // The reference page is public.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs')) route.config = { ...route.config, auth: false };
+  });
+  app.addSchema(ProblemSchema);
+  registerErrorHandling(app);
+  await app.register(cors, {
+    origin: true,
+    exposedHeaders: ['X-Correlation-Id', ...RATE_LIMIT_HEADERS],
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Driftwatch API',
+        version: deps.buildInfo.version,
+        description: 'Dependency drift and open-source supply-chain intelligence.',
+      },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      },
+      security: [{ bearer: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+
+  registerPipeline(app, {
+    database: deps.database,
+    rateLimits: deps.rateLimits,
+    limits: deps.config.rateLimits,
+    tokenUsage: deps.tokenUsage,
+  });
+
+  await app.register(systemRoutes({ database: deps.database, buildInfo: deps.buildInfo, cliVersion: deps.cliVersion }));
+  await app.register(tenantRoutes({ database: deps.database, demoTtlHours: deps.config.demoTenantTtlHours }));
+  await app.register(apiTokenRoutes({ secretBox: deps.secretBox, tokenUsage: deps.tokenUsage }));
+  await app.register(auditLogRoutes());
+
+  app.get(
+    '/api/v1/openapi.json',
+    { schema: { hide: true }, config: { auth: false } },
+    async () => app.swagger(),
+  );
+  return app;
+}

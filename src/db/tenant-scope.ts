@@ -1,0 +1,93 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import type pg from 'pg';
+import type { Database } from './connection';
+import type { DB } from './schema';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type IsolationLevel = 'read committed' | 'repeatable read';
+
+/**
+ * An open transaction scoped to one tenant: `app.tenant_id` is set and the role is
+ * `driftwatch_app`, so row-level security refuses every other tenant's rows.
+ */
+export interface TenantTransaction {
+  tenantId: string;
+  db: Kysely<DB>;
+  commit: () => Promise<void>;
+  rollback: () => Promise<void>;
+}
+
+/** The SQL that turns an open transaction into a tenant-scoped one (tenantId must be a UUID). */
+export function scopeStatement(tenantId: string): string {
+  if (!UUID.test(tenantId)) throw new Error('tenant id must be a UUID');
+  // Inlined rather than bound so that BEGIN and the scope travel in one round trip.
+  return `SELECT set_config('app.tenant_id', '${tenantId}', true), set_config('role', 'driftwatch_app', true)`;
+}
+
+/** A Kysely bound to one checked-out client, so every query runs inside its transaction. */
+export function kyselyOnClient(client: pg.PoolClient): Kysely<DB> {
+  const pinned = {
+    connect: async () => ({
+      query: client.query.bind(client),
+      release: () => {},
+    }),
+  };
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool: pinned as unknown as pg.Pool }) });
+}
+
+/** Wraps an already-begun, already-scoped client into a TenantTransaction that releases it once. */
+export function tenantTransactionOn(client: pg.PoolClient, tenantId: string): TenantTransaction {
+  let finished = false;
+  const finish = async (statement: 'COMMIT' | 'ROLLBACK') => {
+    if (finished) return;
+    finished = true;
+    try {
+      await client.query(statement);
+      client.release();
+    } catch (error) {
+      client.release(error as Error);
+      throw error;
+    }
+  };
+  return {
+    tenantId,
+    db: kyselyOnClient(client),
+    commit: () => finish('COMMIT'),
+    rollback: () => finish('ROLLBACK'),
+  };
+}
+
+export async function beginTenantTransaction(
+  database: Database,
+  tenantId: string,
+  isolation: IsolationLevel = 'read committed',
+): Promise<TenantTransaction> {
+  const statement = `BEGIN ISOLATION LEVEL ${isolation.toUpperCase()}; ${scopeStatement(tenantId)}`;
+  const client = await database.pool.connect();
+  try {
+    await client.query(statement);
+  } catch (error) {
+    client.release(error as Error);
+    throw error;
+  }
+  return tenantTransactionOn(client, tenantId);
+}
+
+/** Runs `work` in a tenant-scoped transaction: commits on success, rolls back on any error. */
+export async function withTenant<T>(
+  database: Database,
+  tenantId: string,
+  work: (db: Kysely<DB>) => Promise<T>,
+  isolation: IsolationLevel = 'read committed',
+): Promise<T> {
+  const tx = await beginTenantTransaction(database, tenantId, isolation);
+  try {
+    const result = await work(tx.db);
+    await tx.commit();
+    return result;
+  } catch (error) {
+    await tx.rollback().catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,104 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { notFound } from '../../http/problem';
+import { principalOf, tenantDb } from '../../http/scope';
+import { UuidParam, withErrors } from '../../http/schemas';
+import type { SecretBox } from '../../security/secret-box';
+import { ApiTokenList, CreateApiTokenBody, CreatedApiToken } from './schemas';
+import { createApiToken } from './service';
+import { listApiTokens, revokeApiToken, type ApiTokenRow } from './store';
+import type { TokenUsageTracker } from './usage-tracker';
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+function present(row: ApiTokenRow) {
+  return {
+    apiTokenId: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    roleScopeJson: row.role_scope_json,
+    expiresAtUtc: iso(row.expires_at),
+    createdAtUtc: row.created_at.toISOString(),
+  };
+}
+
+export function apiTokenRoutes(deps: {
+  secretBox: SecretBox;
+  tokenUsage: TokenUsageTracker;
+}): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post(
+      '/api/v1/api-tokens',
+      {
+        schema: {
+          tags: ['API tokens'],
+          summary: 'Create an API token (the secret is returned once)',
+          body: CreateApiTokenBody,
+          response: withErrors({ 200: CreatedApiToken, 201: CreatedApiToken }, [413, 415, 422]),
+        },
+        config: {
+          role: 'admin',
+          feature: 'api_tokens',
+          validationStatus: 422,
+          audit: { action: 'api_token.create', resourceType: 'api_token' },
+        },
+      },
+      async (request, reply) => {
+        const issued = await createApiToken(
+          tenantDb(request),
+          deps.secretBox,
+          principalOf(request),
+          request.body,
+        );
+        request.auditResourceId = issued.row.id;
+        request.auditDetails = { replay: issued.replay, prefix: issued.row.prefix };
+        return reply.code(issued.replay ? 200 : 201).send({
+          ...present(issued.row),
+          rawSecret: issued.rawSecret,
+          replay: issued.replay,
+        });
+      },
+    );
+
+    app.get(
+      '/api/v1/api-tokens',
+      {
+        schema: {
+          tags: ['API tokens'],
+          summary: 'List API tokens (never returns secrets)',
+          response: withErrors({ 200: ApiTokenList }),
+        },
+        config: { role: 'admin' },
+      },
+      async (request) => {
+        const rows = await listApiTokens(tenantDb(request));
+        const items = rows.map((row) => {
+          const pending = deps.tokenUsage.pending(row.id);
+          const lastUsed =
+            pending && (!row.last_used_at || pending > row.last_used_at) ? pending : row.last_used_at;
+          return { ...present(row), lastUsedAtUtc: iso(lastUsed), revokedAtUtc: iso(row.revoked_at) };
+        });
+        return { items, totalEstimate: items.length };
+      },
+    );
+
+    app.delete(
+      '/api/v1/api-tokens/:apiTokenId',
+      {
+        schema: {
+          tags: ['API tokens'],
+          summary: 'Revoke an API token (immediately)',
+          params: UuidParam('apiTokenId'),
+          response: withErrors({ 204: Type.Null() }, [404]),
+        },
+        config: { role: 'admin', audit: { action: 'api_token.revoke', resourceType: 'api_token' } },
+      },
+      async (request, reply) => {
+        const { apiTokenId } = request.params as { apiTokenId: string };
+        const revoked = await revokeApiToken(tenantDb(request), apiTokenId);
+        if (!revoked) throw notFound('The API token');
+        return reply.code(204).send();
+      },
+    );
+  };
+}

@@ -1,0 +1,113 @@
+import type { Kysely } from 'kysely';
+import { newId } from '../../db/ids';
+import type { DB } from '../../db/schema';
+
+export type AuditOutcome = 'success' | 'invalid' | 'denied' | 'not_found' | 'conflict' | 'error';
+
+export interface AuditEntry {
+  actorTokenId: string | null;
+  action: string;
+  resourceType: string;
+  resourceId: string | null;
+  outcome: AuditOutcome;
+  statusCode: number;
+  ip: string | null;
+  correlationId: string;
+  details: Record<string, unknown> | null;
+}
+
+export function outcomeFor(status: number): AuditOutcome {
+  if (status < 400) return 'success';
+  if (status === 403) return 'denied';
+  if (status === 404) return 'not_found';
+  if (status === 409) return 'conflict';
+  if (status >= 500) return 'error';
+  return 'invalid';
+}
+
+/** Writes one entry; `db` is a tenant-scoped connection, so the row belongs to that tenant. */
+export async function insertAuditEntry(
+  db: Kysely<DB>,
+  tenantId: string,
+  entry: AuditEntry,
+): Promise<void> {
+  await db
+    .insertInto('audit_log')
+    .values({
+      tenant_id: tenantId,
+      id: newId(),
+      actor_token_id: entry.actorTokenId,
+      action: entry.action,
+      resource_type: entry.resourceType,
+      resource_id: entry.resourceId,
+      outcome: entry.outcome,
+      status_code: entry.statusCode,
+      ip: entry.ip,
+      correlation_id: entry.correlationId,
+      details: entry.details ? JSON.stringify(entry.details) : null,
+    })
+    .execute();
+}
+
+export interface AuditFilter {
+  action?: string;
+  resourceType?: string;
+  actorTokenId?: string;
+  from?: Date;
+  to?: Date;
+}
+
+function filtered(db: Kysely<DB>, filter: AuditFilter) {
+  let query = db.selectFrom('audit_log');
+  if (filter.action) query = query.where('action', '=', filter.action);
+  if (filter.resourceType) query = query.where('resource_type', '=', filter.resourceType);
+  if (filter.actorTokenId) query = query.where('actor_token_id', '=', filter.actorTokenId);
+  if (filter.from) query = query.where('occurred_at', '>=', filter.from);
+  if (filter.to) query = query.where('occurred_at', '<=', filter.to);
+  return query;
+}
+
+export async function listAuditEntries(
+  db: Kysely<DB>,
+  filter: AuditFilter,
+  page: { take: number; skip: number },
+) {
+  const [rows, count] = await Promise.all([
+    filtered(db, filter)
+      .selectAll()
+      .orderBy('occurred_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.take)
+      .offset(page.skip)
+      .execute(),
+    filtered(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+/** Keyset batches, newest first, for the NDJSON export (runs inside one repeatable-read snapshot). */
+export async function* auditEntriesInBatches(db: Kysely<DB>, batchSize = 500) {
+  let after: { occurredAt: Date; id: string } | null = null;
+  for (;;) {
+    let query = db.selectFrom('audit_log').selectAll();
+    if (after) {
+      const cursor: { occurredAt: Date; id: string } = after;
+      query = query.where((eb) =>
+        eb.or([
+          eb('occurred_at', '<', cursor.occurredAt),
+          eb.and([eb('occurred_at', '=', cursor.occurredAt), eb('id', '<', cursor.id)]),
+        ]),
+      );
+    }
+    const rows = await query
+      .orderBy('occurred_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(batchSize)
+      .execute();
+    if (rows.length === 0) return;
+    yield rows;
+    const last = rows[rows.length - 1];
+    if (!last || rows.length < batchSize) return;
+    after = { occurredAt: last.occurred_at, id: last.id };
+  }
+}

@@ -1,0 +1,72 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { sql } from 'kysely';
+import { Type } from 'typebox';
+import type { Database } from '../../db/connection';
+import { unavailable } from '../../http/problem';
+import { withErrors } from '../../http/schemas';
+import type { BuildInfo, CliVersionInfo } from './build-info';
+
+const Health = Type.Object({ status: Type.Literal('ok'), database: Type.String() });
+const Build = Type.Object({
+  product: Type.String(),
+  version: Type.String(),
+  buildId: Type.String(),
+  gitSha: Type.String(),
+  commitDate: Type.String(),
+  environment: Type.String(),
+});
+const CliVersion = Type.Object({ current: Type.String(), minimumSupported: Type.String() });
+
+export function systemRoutes(deps: {
+  database: Database;
+  buildInfo: BuildInfo;
+  cliVersion: CliVersionInfo;
+}): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/api/v1/health',
+      {
+        schema: {
+          tags: ['Public'],
+          summary: 'Liveness: 200 when the database answers, 503 when it does not',
+          response: withErrors({ 200: Health }, [503], { authenticated: false }),
+        },
+        config: { auth: false },
+      },
+      async () => {
+        try {
+          await sql`SELECT 1`.execute(deps.database.system);
+        } catch {
+          throw unavailable('The database does not answer.');
+        }
+        return { status: 'ok' as const, database: deps.database.engine };
+      },
+    );
+
+    app.get(
+      '/api/v1/version',
+      {
+        schema: {
+          tags: ['Public'],
+          summary: 'The deployed build (not the contract version)',
+          response: withErrors({ 200: Build }, [], { authenticated: false }),
+        },
+        config: { auth: false },
+      },
+      async () => deps.buildInfo,
+    );
+
+    app.get(
+      '/api/v1/cli-version',
+      {
+        schema: {
+          tags: ['Public'],
+          summary: "The CLI's current and minimum supported versions",
+          response: withErrors({ 200: CliVersion }, [], { authenticated: false }),
+        },
+        config: { auth: false },
+      },
+      async () => deps.cliVersion,
+    );
+  };
+}

@@ -1,0 +1,84 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Database } from '../../db/connection';
+import { principalOf } from '../../http/scope';
+import { DateTime, Uuid, withErrors } from '../../http/schemas';
+import { FEATURES, type Feature, PLAN_DEFINITIONS, planHas } from './plans';
+import { createTenantWithOwner } from './service';
+
+const DemoSession = Type.Object({
+  tenantId: Uuid,
+  tenantName: Type.String(),
+  plan: Type.Literal('trial'),
+  token: Type.String({ description: 'Bearer token (dw_...) for the demo tenant' }),
+  expiresAtUtc: DateTime,
+});
+
+const FeatureFlag = Type.Object({
+  key: Type.String(),
+  description: Type.String(),
+  enabled: Type.Boolean(),
+});
+
+const FeatureFlags = Type.Object({
+  plan: Type.String(),
+  items: Type.Array(FeatureFlag),
+  limits: Type.Object({
+    repositories: Type.Integer(),
+    tenantRequestsPerMinute: Type.Integer(),
+    tokenRequestsPerMinute: Type.Integer(),
+  }),
+});
+
+export function tenantRoutes(deps: { database: Database; demoTtlHours: number }): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post(
+      '/api/v1/auth/demo',
+      {
+        schema: {
+          tags: ['Public'],
+          summary: 'Create a demo tenant on the trial plan (expires after 24 hours)',
+          response: withErrors({ 200: DemoSession }, [], { authenticated: false }),
+        },
+        config: { auth: false },
+      },
+      async () => {
+        const expiresAt = new Date(Date.now() + deps.demoTtlHours * 3600 * 1000);
+        const suffix = Math.random().toString(36).slice(2, 8);
+        const tenant = await createTenantWithOwner(deps.database, {
+          name: `Demo ${suffix}`,
+          plan: 'trial',
+          demo: true,
+          expiresAt,
+        });
+        return {
+          tenantId: tenant.tenantId,
+          tenantName: tenant.name,
+          plan: 'trial' as const,
+          token: tenant.ownerToken,
+          expiresAtUtc: expiresAt.toISOString(),
+        };
+      },
+    );
+
+    app.get(
+      '/api/v1/feature-flags',
+      {
+        schema: {
+          tags: ['Tenant'],
+          summary: "The features and limits of the tenant's plan (unpaged)",
+          response: withErrors({ 200: FeatureFlags }),
+        },
+      },
+      async (request) => {
+        const { plan } = principalOf(request);
+        const items = (Object.keys(FEATURES) as Feature[]).map((key) => ({
+          key,
+          description: FEATURES[key],
+          enabled: planHas(plan, key),
+        }));
+        return { plan, items, limits: PLAN_DEFINITIONS[plan].limits };
+      },
+    );
+  };
+}

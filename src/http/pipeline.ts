@@ -1,0 +1,168 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Database } from '../db/connection';
+import { withTenant } from '../db/tenant-scope';
+import type { TokenUsageTracker } from '../domains/api-tokens/usage-tracker';
+import { insertAuditEntry, outcomeFor } from '../domains/audit-log/store';
+import { FEATURES, PLAN_DEFINITIONS, planHas } from '../domains/tenants/plans';
+import { hashToken, parseBearer } from '../security/tokens';
+import { openAuthenticatedScope } from './authenticate';
+import { forbidden, ProblemError, unauthorized } from './problem';
+import { type Bucket, isRateLimitExempt, type RateLimitStore } from './rate-limit';
+import { holdsRole } from './roles';
+
+export interface PipelineDeps {
+  database: Database;
+  rateLimits: RateLimitStore;
+  limits: { tenantPerMinute: number; tokenPerMinute: number; ipPerMinute: number };
+  tokenUsage: TokenUsageTracker;
+}
+
+function pathOf(request: FastifyRequest): string {
+  const q = request.url.indexOf('?');
+  return q === -1 ? request.url : request.url.slice(0, q);
+}
+
+async function enforceRateLimit(
+  deps: PipelineDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  buckets: Bucket[],
+): Promise<void> {
+  const decision = await deps.rateLimits.check(buckets);
+  reply.header('RateLimit-Limit', decision.limit);
+  reply.header('RateLimit-Remaining', decision.remaining);
+  reply.header('RateLimit-Reset', decision.resetSeconds);
+  if (!decision.allowed) {
+    throw new ProblemError(
+      429,
+      `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${decision.resetSeconds} seconds.`,
+      { headers: { 'Retry-After': String(decision.resetSeconds) } },
+    );
+  }
+  request.log.trace({ remaining: decision.remaining }, 'rate limit');
+}
+
+/**
+ * The request pipeline shared by every route: authentication and the tenant transaction,
+ * rate limits, role and plan checks, audit entries, and commit or rollback at the end.
+ */
+export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void {
+  app.decorateRequest('principal', null);
+  app.decorateRequest('scope', null);
+  app.decorateRequest('auditResourceId', null);
+  app.decorateRequest('auditDetails', null);
+
+  const ipBucket = (request: FastifyRequest): Bucket[] => [
+    { key: `ip:${request.ip}`, limit: deps.limits.ipPerMinute },
+  ];
+
+  app.addHook('onRequest', async (request, reply) => {
+    const exempt = isRateLimitExempt(pathOf(request));
+    const config = request.routeOptions.config;
+    if (request.is404 || config?.auth === false) {
+      if (!exempt) await enforceRateLimit(deps, request, reply, ipBucket(request));
+      return;
+    }
+    const token = parseBearer(request.headers.authorization);
+    const opened = token
+      ? await openAuthenticatedScope(deps.database, hashToken(token), config?.isolation ?? 'read committed')
+      : null;
+    if (!opened) {
+      if (!exempt) await enforceRateLimit(deps, request, reply, ipBucket(request));
+      throw unauthorized(
+        token ? 'The token is unknown, expired or revoked.' : 'A valid bearer token is required.',
+      );
+    }
+    request.principal = opened.principal;
+    request.scope = opened.scope;
+    deps.tokenUsage.touch(opened.principal.tokenId, opened.principal.tenantId);
+    if (exempt) return;
+    const plan = PLAN_DEFINITIONS[opened.principal.plan].limits;
+    await enforceRateLimit(deps, request, reply, [
+      {
+        key: `token:${opened.principal.tokenId}`,
+        limit: Math.min(deps.limits.tokenPerMinute, plan.tokenRequestsPerMinute),
+      },
+      {
+        key: `tenant:${opened.principal.tenantId}`,
+        limit: Math.min(deps.limits.tenantPerMinute, plan.tenantRequestsPerMinute),
+      },
+    ]);
+  });
+
+  // Role and plan checks come before body validation: a caller without the role learns nothing.
+  app.addHook('preValidation', async (request) => {
+    const principal = request.principal;
+    if (!principal) return;
+    const { role, feature } = request.routeOptions.config ?? {};
+    if (role && !holdsRole(principal.roles, role)) {
+      throw forbidden(`This operation needs the ${role} role.`);
+    }
+    if (feature && !planHas(principal.plan, feature)) {
+      throw forbidden(`The ${principal.plan} plan does not include: ${FEATURES[feature]}.`);
+    }
+  });
+
+  const finish = async (request: FastifyRequest, status: number) => {
+    const scope = request.scope;
+    if (!scope) return;
+    request.scope = null;
+    const audit = request.routeOptions.config?.audit;
+    if (status >= 400) {
+      await scope.rollback();
+      return;
+    }
+    if (audit && request.principal) {
+      await insertAuditEntry(scope.db, scope.tenantId, auditEntryOf(request, status));
+    }
+    await scope.commit();
+  };
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    // Streams finish after the last byte is sent (onResponse); everything else before sending,
+    // so a failed commit becomes a 500 instead of a success that did not happen.
+    const streaming = payload !== null && typeof payload === 'object' && 'pipe' in payload;
+    if (!streaming) await finish(request, reply.statusCode);
+    return payload;
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    await finish(request, reply.statusCode).catch((error) =>
+      request.log.error({ err: error }, 'could not finish the request transaction'),
+    );
+    const audit = request.routeOptions.config?.audit;
+    const status = reply.statusCode;
+    // Failed state-changing calls are audited too, outside the rolled-back transaction.
+    if (audit && request.principal && status >= 400 && status !== 429) {
+      const principal = request.principal;
+      await withTenant(deps.database, principal.tenantId, (db) =>
+        insertAuditEntry(db, principal.tenantId, auditEntryOf(request, status)),
+      ).catch((error) => request.log.error({ err: error }, 'could not write the audit entry'));
+    }
+  });
+
+  const abandon = async (request: FastifyRequest) => {
+    const scope = request.scope;
+    request.scope = null;
+    await scope?.rollback().catch(() => {});
+  };
+  app.addHook('onRequestAbort', abandon);
+  app.addHook('onTimeout', abandon);
+}
+
+function auditEntryOf(request: FastifyRequest, status: number) {
+  const audit = request.routeOptions.config?.audit;
+  const params = (request.params ?? {}) as Record<string, string>;
+  const firstParam = Object.values(params)[0] ?? null;
+  return {
+    actorTokenId: request.principal?.tokenId ?? null,
+    action: audit?.action ?? `${request.method} ${request.routeOptions.url}`,
+    resourceType: audit?.resourceType ?? 'unknown',
+    resourceId: request.auditResourceId ?? firstParam,
+    outcome: outcomeFor(status),
+    statusCode: status,
+    ip: request.ip,
+    correlationId: request.id,
+    details: request.auditDetails,
+  };
+}

@@ -1,0 +1,50 @@
+import type { TenantTransaction } from '../db/tenant-scope';
+import type { Plan, Feature } from '../domains/tenants/plans';
+import type { Role } from './roles';
+
+/** Who is calling: resolved from the bearer token on every authenticated request. */
+export interface Principal {
+  tokenId: string;
+  tenantId: string;
+  roles: Role[];
+  plan: Plan;
+}
+
+/** Declares what the audit log records for a state-changing route. */
+export interface AuditSpec {
+  action: string;
+  resourceType: string;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** false for public routes; authenticated is the default. */
+    auth?: boolean;
+    /** The weakest role allowed to call the route (default viewer). */
+    role?: Role;
+    /** A plan feature the route needs (403 without it). */
+    feature?: Feature;
+    /** Recorded in the audit log when set (state-changing routes). */
+    audit?: AuditSpec;
+    /** Status for schema validation failures: 400 (default) or 422. */
+    validationStatus?: 400 | 422;
+    /** Isolation level of the request's tenant transaction. */
+    isolation?: 'read committed' | 'repeatable read';
+  }
+
+  interface FastifyRequest {
+    principal: Principal | null;
+    /** The request's tenant-scoped transaction; present on authenticated routes. */
+    scope: TenantTransaction | null;
+    /** Set by handlers when the audited resource id is not a route parameter. */
+    auditResourceId: string | null;
+    /** Extra details recorded with the audit entry (never secrets). */
+    auditDetails: Record<string, unknown> | null;
+  }
+}
+
+export class MissingScopeError extends Error {
+  constructor() {
+    super('this route has no tenant scope: mark it authenticated');
+  }
+}

@@ -1,0 +1,63 @@
+import { type TSchema, Type } from 'typebox';
+import { ProblemSchema } from './problem';
+
+/** Shared response shapes: the counter styles of the Pagination table. */
+export const DateTime = Type.String({ format: 'date-time' });
+export const NullableDateTime = Type.Union([DateTime, Type.Null()]);
+export const Uuid = Type.String({ format: 'uuid' });
+
+export function TotalEstimatePage<T extends TSchema>(item: T) {
+  return Type.Object({
+    items: Type.Array(item),
+    totalEstimate: Type.Integer(),
+    take: Type.Integer(),
+    skip: Type.Integer(),
+  });
+}
+
+export function TotalReturnedPage<T extends TSchema>(item: T) {
+  return Type.Object({
+    items: Type.Array(item),
+    totalReturned: Type.Integer(),
+    take: Type.Integer(),
+    skip: Type.Integer(),
+  });
+}
+
+export function TotalList<T extends TSchema>(item: T) {
+  return Type.Object({ items: Type.Array(item), total: Type.Integer() });
+}
+
+export function CursorPage<T extends TSchema>(item: T) {
+  return Type.Object({
+    items: Type.Array(item),
+    hasMore: Type.Boolean(),
+    nextCursor: Type.Union([Type.String(), Type.Null()]),
+  });
+}
+
+export function ItemsList<T extends TSchema>(item: T) {
+  return Type.Object({ items: Type.Array(item) });
+}
+
+const problemRef = Type.Ref('Problem');
+
+/** Error responses every route can return, plus the ones it names. */
+export function withErrors(
+  success: Record<number, TSchema>,
+  statuses: number[] = [],
+  options: { authenticated?: boolean } = {},
+): Record<number, TSchema> {
+  const all = new Set([400, 429, 500, ...statuses]);
+  if (options.authenticated !== false) {
+    all.add(401);
+    all.add(403);
+  }
+  const responses: Record<number, TSchema> = { ...success };
+  for (const status of [...all].sort()) responses[status] = problemRef;
+  return responses;
+}
+
+export const UuidParam = (name: string) => Type.Object({ [name]: Uuid });
+
+export { ProblemSchema };

@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../src/app';
+import { type Config, loadConfig } from '../../src/config';
+import { type Database, openDatabase } from '../../src/db/connection';
+import { migrate } from '../../src/db/migrate';
+import { createTokenUsageTracker, type TokenUsageTracker } from '../../src/domains/api-tokens/usage-tracker';
+import { readBuildInfo, readCliVersion } from '../../src/domains/system/build-info';
+import type { Plan } from '../../src/domains/tenants/plans';
+import { createTenantWithOwner } from '../../src/domains/tenants/service';
+import { createRateLimitStore } from '../../src/http/rate-limit';
+import { createSecretBox } from '../../src/security/secret-box';
+
+/**
+ * A fresh database for one test file: PGlite in memory by default, or a new database on the
+ * server named by TEST_DATABASE_URL (created here, dropped on close).
+ */
+export async function openTestDatabase(): Promise<Database> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) {
+    const database = await openDatabase({ url: null, dataDir: null, poolSize: 10 });
+    await migrate(database.pool);
+    return database;
+  }
+  const name = `dw_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString(), dataDir: null, poolSize: 10 });
+  await migrate(database.pool);
+  const close = database.close;
+  return {
+    ...database,
+    close: async () => {
+      await close();
+      const cleanup = new pg.Client({ connectionString: serverUrl });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}
+
+export interface TestTenant {
+  tenantId: string;
+  token: string;
+  tokenId: string;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  tokenUsage: TokenUsageTracker;
+  createTenant: (plan?: Plan, name?: string) => Promise<TestTenant>;
+  /** `inject` with a bearer token. */
+  as: (token: string, options: InjectOptions) => Promise<LightMyRequestResponse>;
+  close: () => Promise<void>;
+}
+
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const database = await openTestDatabase();
+  const config = loadConfig({ LOG_LEVEL: 'silent' }, overrides);
+  const tokenUsage = createTokenUsageTracker(database);
+  const app = await buildApp({
+    config,
+    database,
+    secretBox: createSecretBox(randomBytes(32).toString('base64')),
+    rateLimits: createRateLimitStore(null),
+    tokenUsage,
+    buildInfo: readBuildInfo('test'),
+    cliVersion: readCliVersion(),
+  });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    tokenUsage,
+    createTenant: async (plan = 'enterprise', name = 'Tenant') => {
+      const created = await createTenantWithOwner(database, { name, plan });
+      return { tenantId: created.tenantId, token: created.ownerToken, tokenId: created.ownerTokenId };
+    },
+    as: (token, options) =>
+      app.inject({
+        ...options,
+        headers: { ...(options.headers ?? {}), authorization: `Bearer ${token}` },
+      }),
+    close: async () => {
+      await app.close();
+      await tokenUsage.stop();
+      await database.close();
+    },
+  };
+}
