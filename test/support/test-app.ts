@@ -62,8 +62,11 @@ export interface TestApp {
   close: () => Promise<void>;
 }
 
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
-  const database = await openTestDatabase();
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  options: { configure?: (app: FastifyInstance) => void; database?: Database } = {},
+): Promise<TestApp> {
+  const database = options.database ?? (await openTestDatabase());
   const config = loadConfig({ LOG_LEVEL: 'silent' }, overrides);
   const tokenUsage = createTokenUsageTracker(database);
   const app = await buildApp({
@@ -75,6 +78,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     buildInfo: readBuildInfo('test'),
     cliVersion: readCliVersion(),
   });
+  options.configure?.(app);
   await app.ready();
   return {
     app,

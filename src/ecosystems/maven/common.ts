@@ -1,0 +1,107 @@
+import { buildPurl } from '../purl';
+import type { DependencyScope, ExtractedDependency, Resolution } from '../types';
+import { isMavenRange } from './versioning';
+
+/** Maven coordinates are case-sensitive; only surrounding whitespace is dropped. */
+export function normaliseMavenName(name: string): string {
+  return name.trim();
+}
+
+/** How sure a declared Maven/Gradle version text is. */
+export function classifyMavenVersion(version: string | null): Resolution {
+  if (version === null || version.length === 0) return 'unpinned';
+  // Unresolved `${prop}`/`$var`, ranges and Gradle dynamic versions stay declared text.
+  if (version.includes('$') || isMavenRange(version)) return 'declared';
+  if (/[\s,[\]()*]/.test(version)) return 'declared';
+  return 'resolved';
+}
+
+export interface MavenDepInput {
+  group: string;
+  artifact: string;
+  version: string | null;
+  scope: DependencyScope;
+  direct: boolean;
+  line: number | null;
+  parents?: string[];
+  resolution?: Resolution;
+}
+
+export function mavenDependency(input: MavenDepInput): ExtractedDependency {
+  const name = normaliseMavenName(`${input.group}:${input.artifact}`);
+  const version = input.version === null || input.version.length === 0 ? null : input.version;
+  const resolution = input.resolution ?? classifyMavenVersion(version);
+  return {
+    name,
+    version,
+    purl: buildPurl('maven', name, resolution === 'resolved' ? version : null),
+    scope: input.scope,
+    direct: input.direct,
+    resolution,
+    line: input.line,
+    parents: input.parents ?? [],
+    source: { kind: 'registry' },
+  };
+}
+
+/** Keeps the first of each name+version+scope, merging parents and directness into it. */
+export function dedupeDependencies(deps: ExtractedDependency[]): ExtractedDependency[] {
+  const seen = new Map<string, ExtractedDependency>();
+  const out: ExtractedDependency[] = [];
+  for (const dep of deps) {
+    const key = `${dep.name}\u0000${dep.version ?? ''}\u0000${dep.scope}`;
+    const first = seen.get(key);
+    if (!first) {
+      seen.set(key, dep);
+      out.push(dep);
+      continue;
+    }
+    first.direct = first.direct || dep.direct;
+    for (const parent of dep.parents) if (!first.parents.includes(parent)) first.parents.push(parent);
+  }
+  return out;
+}
+
+/** Directory part of a tree-relative path ('' for the root). */
+export function dirname(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash === -1 ? '' : path.slice(0, slash);
+}
+
+export function basename(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/**
+ * Joins a tree-relative directory with a relative path (`..` allowed, backslashes accepted).
+ * Returns null when the result would leave the tree.
+ */
+export function joinTreePath(dir: string, relative: string): string | null {
+  if (relative.startsWith('/') || /^[A-Za-z]:/.test(relative)) return null;
+  const parts = dir.length > 0 ? dir.split('/') : [];
+  for (const segment of relative.replace(/\\/g, '/').split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (parts.length === 0) return null;
+      parts.pop();
+    } else {
+      parts.push(segment);
+    }
+  }
+  return parts.join('/');
+}
+
+/** The directory chain from `dir` up to the root: `a/b` → [`a/b`, `a`, ``]. */
+export function ancestorDirs(dir: string): string[] {
+  const out = [dir];
+  let current = dir;
+  while (current.length > 0) {
+    current = dirname(current);
+    out.push(current);
+  }
+  return out;
+}
+
+export function inDir(dir: string, file: string): string {
+  return dir.length > 0 ? `${dir}/${file}` : file;
+}

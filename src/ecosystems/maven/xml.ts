@@ -1,0 +1,172 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import type { ExtractionError } from '../types';
+
+/**
+ * A small, safe XML front end shared by the Maven (pom.xml) and NuGet (MSBuild, packages.config)
+ * extractors. fast-xml-parser runs with entity processing off; DOCTYPE declarations are refused
+ * outright, so no internal or external entity is ever expanded.
+ */
+export interface XmlElement {
+  /** Local name (namespace prefix dropped). */
+  name: string;
+  attrs: Record<string, string>;
+  children: XmlElement[];
+  /** Concatenated, trimmed text content of this element (not of its descendants). */
+  text: string;
+  /** 1-based line of the opening tag. */
+  line: number;
+}
+
+export interface XmlParseResult {
+  root: XmlElement | null;
+  errors: ExtractionError[];
+}
+
+const META = XMLParser.getMetaDataSymbol();
+/** fast-xml-parser throws beyond this nesting; our walker recurses no deeper either. */
+const MAX_DEPTH = 100;
+
+const parser = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  allowBooleanAttributes: true,
+  processEntities: false,
+  htmlEntities: false,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  captureMetaData: true,
+  maxNestedTags: MAX_DEPTH,
+});
+
+const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+/** Decodes the five predefined entities and character references; nothing else is expanded. */
+export function decodeXmlText(text: string): string {
+  if (!text.includes('&')) return text;
+  return text.replace(/&(#x[0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-z]{2,4});/g, (whole, ref: string) => {
+    if (ref.startsWith('#')) {
+      const code = ref[1] === 'x' ? Number.parseInt(ref.slice(2), 16) : Number.parseInt(ref.slice(1), 10);
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    }
+    return PREDEFINED[ref] ?? whole;
+  });
+}
+
+/** Offsets of line starts, for turning a character offset into a 1-based line. */
+export function lineStarts(text: string): number[] {
+  const starts = [0];
+  let i = text.indexOf('\n');
+  while (i !== -1) {
+    starts.push(i + 1);
+    i = text.indexOf('\n', i + 1);
+  }
+  return starts;
+}
+
+export function lineAt(starts: readonly number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
+}
+
+type RawNode = Record<string | symbol, unknown>;
+
+function localName(tag: string): string {
+  const colon = tag.indexOf(':');
+  return colon === -1 ? tag : tag.slice(colon + 1);
+}
+
+function convert(node: RawNode, tag: string, starts: number[], depth: number): XmlElement {
+  const meta = node[META] as { startIndex?: number } | undefined;
+  const rawAttrs = (node[':@'] ?? {}) as Record<string, unknown>;
+  const attrs: Record<string, string> = {};
+  for (const [key, value] of Object.entries(rawAttrs)) {
+    attrs[localName(key)] = typeof value === 'string' ? decodeXmlText(value) : '';
+  }
+  const element: XmlElement = {
+    name: localName(tag),
+    attrs,
+    children: [],
+    text: '',
+    line: meta?.startIndex !== undefined ? lineAt(starts, meta.startIndex) : 1,
+  };
+  const content = node[tag];
+  if (!Array.isArray(content)) return element;
+  const texts: string[] = [];
+  for (const child of content as RawNode[]) {
+    const childTag = Object.keys(child).find((key) => key !== ':@');
+    if (childTag === undefined) continue;
+    if (childTag === '#text') {
+      texts.push(String(child[childTag] ?? ''));
+    } else if (depth < MAX_DEPTH) {
+      element.children.push(convert(child, childTag, starts, depth + 1));
+    }
+  }
+  element.text = decodeXmlText(texts.join('')).trim();
+  return element;
+}
+
+/**
+ * Parses XML into a plain element tree. Malformed input yields one whole-file error plus whatever
+ * the lenient parser could still salvage; DOCTYPE (and so any entity declaration) is refused.
+ */
+export function parseXml(text: string): XmlParseResult {
+  const errors: ExtractionError[] = [];
+  if (/<!DOCTYPE|<!ENTITY/i.test(text)) {
+    return {
+      root: null,
+      errors: [{ line: null, message: 'DOCTYPE/ENTITY declarations are not allowed; file not parsed' }],
+    };
+  }
+  const validation = XMLValidator.validate(text);
+  if (validation !== true) {
+    errors.push({
+      line: null,
+      message: `malformed XML at line ${validation.err.line}: ${validation.err.msg}`,
+    });
+  }
+  let nodes: RawNode[];
+  try {
+    nodes = parser.parse(text) as RawNode[];
+  } catch (error) {
+    if (errors.length === 0) {
+      errors.push({ line: null, message: `malformed XML: ${(error as Error).message}` });
+    }
+    return { root: null, errors };
+  }
+  const starts = lineStarts(text);
+  for (const node of nodes) {
+    const tag = Object.keys(node).find((key) => key !== ':@' && key !== '#text');
+    if (tag !== undefined) return { root: convert(node, tag, starts, 1), errors };
+  }
+  if (errors.length === 0) errors.push({ line: null, message: 'no XML root element' });
+  return { root: null, errors };
+}
+
+/** First child with the given local name (case-sensitive unless `ignoreCase`). */
+export function child(element: XmlElement, name: string, ignoreCase = false): XmlElement | undefined {
+  if (!ignoreCase) return element.children.find((c) => c.name === name);
+  const lower = name.toLowerCase();
+  return element.children.find((c) => c.name.toLowerCase() === lower);
+}
+
+export function children(element: XmlElement, name: string, ignoreCase = false): XmlElement[] {
+  if (!ignoreCase) return element.children.filter((c) => c.name === name);
+  const lower = name.toLowerCase();
+  return element.children.filter((c) => c.name.toLowerCase() === lower);
+}
+
+/** Text of a direct child, or null when absent or empty. */
+export function childText(element: XmlElement, name: string, ignoreCase = false): string | null {
+  const found = child(element, name, ignoreCase);
+  return found && found.text.length > 0 ? found.text : null;
+}

@@ -1,0 +1,219 @@
+import { buildPurl } from '../purl';
+import type {
+  DependencyScope,
+  DependencySource,
+  ExtractedDependency,
+  ExtractionError,
+  Resolution,
+} from '../types';
+import { npmVersioning, parseNpmVersion } from './versioning';
+
+/** npm names are lower-case by registry rule but kept as published; only whitespace is trimmed. */
+export function normaliseNpmName(name: string): string {
+  return name.trim();
+}
+
+export const REGISTRY: DependencySource = { kind: 'registry' };
+
+export interface DependencyFields {
+  name: string;
+  version: string | null;
+  resolution: Resolution;
+  scope: DependencyScope;
+  direct: boolean;
+  line: number | null;
+  parents?: Iterable<string>;
+  source: DependencySource;
+}
+
+/**
+ * Builds one dependency. The purl carries the version only when resolved; git and URL sources get
+ * the purl-spec `vcs_url` / `download_url` qualifier so they never share an identity with the
+ * registry package of the same name.
+ */
+export function makeDependency(fields: DependencyFields): ExtractedDependency {
+  const name = normaliseNpmName(fields.name);
+  const version = fields.version === null ? null : fields.version.trim();
+  let qualifiers: Record<string, string> | undefined;
+  if (fields.source.kind === 'git') qualifiers = { vcs_url: fields.source.url };
+  else if (fields.source.kind === 'url') qualifiers = { download_url: fields.source.url };
+  const parents = fields.parents ? [...new Set(fields.parents)].sort() : [];
+  return {
+    name,
+    version,
+    purl: buildPurl('npm', name, fields.resolution === 'resolved' ? version : null, qualifiers),
+    scope: fields.scope,
+    direct: fields.direct,
+    resolution: fields.resolution,
+    line: fields.line,
+    parents,
+    source: fields.source,
+  };
+}
+
+/**
+ * Drops exact duplicates (same name, version and scope), keeping the first occurrence and merging
+ * the parents and directness of the others into it.
+ */
+export function dedupe(dependencies: ExtractedDependency[]): ExtractedDependency[] {
+  const seen = new Map<string, ExtractedDependency>();
+  const out: ExtractedDependency[] = [];
+  for (const dependency of dependencies) {
+    const key = `${dependency.name}\u0000${dependency.version ?? ''}\u0000${dependency.scope}`;
+    const first = seen.get(key);
+    if (!first) {
+      seen.set(key, dependency);
+      out.push(dependency);
+      continue;
+    }
+    first.direct ||= dependency.direct;
+    if (dependency.parents.length > 0) {
+      first.parents = [...new Set([...first.parents, ...dependency.parents])].sort();
+    }
+  }
+  return out;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The string-valued entries of a dependency map (`{ name: range }`), ignoring anything else. */
+export function stringEntries(value: unknown): [string, string][] {
+  if (!isRecord(value)) return [];
+  const out: [string, string][] = [];
+  for (const key of Object.keys(value)) {
+    const v = value[key];
+    if (typeof v === 'string') out.push([key, v]);
+  }
+  return out;
+}
+
+/** Adds `value` to the set stored under `key`, creating the set on first use. */
+export function addToSet<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
+  const set = map.get(key);
+  if (set) set.add(value);
+  else map.set(key, new Set([value]));
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function fileError(message: string): ExtractionError {
+  return { line: null, message };
+}
+
+/** Directory part of a tree-relative path ('' for a file at the root). */
+export function dirnameOf(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash === -1 ? '' : path.slice(0, slash);
+}
+
+/** Joins tree-relative path parts, resolving `.` and `..` lexically; null when it escapes. */
+export function joinPath(...parts: string[]): string | null {
+  const out: string[] = [];
+  for (const part of parts) {
+    for (const segment of part.split('/')) {
+      if (segment === '' || segment === '.') continue;
+      if (segment === '..') {
+        if (out.length === 0) return null;
+        out.pop();
+      } else {
+        out.push(segment);
+      }
+    }
+  }
+  return out.join('/');
+}
+
+/** Splits `name@range` (the name may be scoped: `@scope/name@range`). */
+export function splitDescriptor(descriptor: string): { name: string; range: string } | null {
+  const at = descriptor.indexOf('@', 1);
+  if (at <= 0) return null;
+  return { name: descriptor.slice(0, at), range: descriptor.slice(at + 1) };
+}
+
+const GIT_HOST_PREFIXES = ['github:', 'gitlab:', 'bitbucket:', 'gist:'];
+
+/** True for the git spellings npm accepts (`git+https:`, `git://`, `github:u/r`, `u/r`, ...). */
+export function isGitSpec(spec: string): boolean {
+  if (spec.startsWith('git+') || spec.startsWith('git://')) return true;
+  if (GIT_HOST_PREFIXES.some((prefix) => spec.startsWith(prefix))) return true;
+  if (/^https?:\/\/[^#]*\.git(#.*)?$/.test(spec)) return true;
+  // GitHub shorthand `user/repo[#ref]`: no scheme, no leading `.`, `@` or `/`.
+  return /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+(#.*)?$/.test(spec) && !spec.startsWith('.');
+}
+
+export function gitSource(spec: string): DependencySource {
+  const hash = spec.indexOf('#');
+  const url = hash === -1 ? spec : spec.slice(0, hash);
+  let ref = hash === -1 ? null : spec.slice(hash + 1);
+  // Yarn Berry writes `#commit=<sha>`; npm writes `#<sha>` or `#semver:<range>`.
+  if (ref?.startsWith('commit=')) ref = ref.slice('commit='.length);
+  return { kind: 'git', url, ref: ref === '' ? null : ref };
+}
+
+/**
+ * Where a lockfile's `resolved` URL points. Registry tarballs follow `<registry>/<name>/-/<file>`
+ * on every npm-compatible registry; any other http(s) URL is a plain tarball download.
+ */
+export function sourceFromResolved(resolved: unknown): DependencySource {
+  if (typeof resolved !== 'string' || resolved === '') return REGISTRY;
+  if (isGitSpec(resolved)) return gitSource(resolved);
+  if (resolved.startsWith('file:')) return { kind: 'path', path: resolved.slice('file:'.length) };
+  if (/^https?:\/\//.test(resolved)) {
+    return resolved.includes('/-/') ? REGISTRY : { kind: 'url', url: resolved };
+  }
+  return REGISTRY;
+}
+
+export interface SpecClassification {
+  /** The real package name (an `npm:` alias names another package). */
+  name: string;
+  version: string | null;
+  resolution: Resolution;
+  source: DependencySource;
+}
+
+/** Dist-tags (`latest`, `next`, `beta`) are unpinned: they move. */
+const DIST_TAG = /^[A-Za-z][A-Za-z0-9._-]*$/;
+
+/**
+ * A manifest spec the way npm-package-arg reads it: registry version, range or tag; `npm:` alias;
+ * git; tarball URL; local path (`file:`, `link:`, `workspace:`, `./dir`).
+ */
+export function classifySpec(name: string, rawSpec: string, depth = 0): SpecClassification {
+  const spec = rawSpec.trim();
+  if (spec.startsWith('npm:') && depth === 0) {
+    const target = spec.slice('npm:'.length);
+    const split = splitDescriptor(target);
+    if (split) return classifySpec(split.name, split.range, 1);
+    return classifySpec(target, '', 1);
+  }
+  if (spec.startsWith('workspace:') || spec.startsWith('link:') || spec.startsWith('portal:')) {
+    return { name, version: null, resolution: 'unpinned', source: { kind: 'path', path: spec } };
+  }
+  if (spec.startsWith('file:')) {
+    const path = spec.slice('file:'.length);
+    return { name, version: null, resolution: 'unpinned', source: { kind: 'path', path } };
+  }
+  if (/^(\.{1,2}\/|\/|~\/)/.test(spec)) {
+    return { name, version: null, resolution: 'unpinned', source: { kind: 'path', path: spec } };
+  }
+  if (isGitSpec(spec)) {
+    return { name, version: null, resolution: 'unpinned', source: gitSource(spec) };
+  }
+  if (/^https?:\/\//.test(spec)) {
+    return { name, version: null, resolution: 'unpinned', source: { kind: 'url', url: spec } };
+  }
+  if (spec === '' || spec === '*' || spec === 'x' || spec === 'X') {
+    return { name, version: null, resolution: 'unpinned', source: REGISTRY };
+  }
+  const exact = parseNpmVersion(spec.replace(/^=\s*/, ''));
+  if (exact) return { name, version: exact.version, resolution: 'resolved', source: REGISTRY };
+  if (npmVersioning.isRange(spec) || !DIST_TAG.test(spec)) {
+    return { name, version: spec, resolution: 'declared', source: REGISTRY };
+  }
+  return { name, version: null, resolution: 'unpinned', source: REGISTRY };
+}

@@ -1,0 +1,467 @@
+import type {
+  DependencyScope,
+  ExtractedDependency,
+  ExtractInput,
+  ExtractionError,
+  ExtractionResult,
+  Extractor,
+} from '../types';
+import {
+  addToSet,
+  dirnameOf,
+  errorMessage,
+  fileError,
+  gitSource,
+  isGitSpec,
+  isRecord,
+  joinPath,
+  makeDependency,
+  sourceFromResolved,
+  splitDescriptor,
+} from './common';
+import { scanJsonKeys } from './json-scan';
+
+/**
+ * package-lock.json v1, v2, v3 and npm-shrinkwrap.json (same format).
+ *
+ * v2/v3: one dependency per `packages` key, except the root `""` and workspace/`file:` folder keys
+ * (keys without a `node_modules/` segment: they are the project's own packages, reported through
+ * the `link: true` entry that points at them, as a path source). So the extracted set is exactly
+ * the lockfile's installed `node_modules/...` entries; the same name@version installed at two paths
+ * is two entries on purpose (different parents and lines).
+ * v1: one dependency per entry of the nested `dependencies` tree.
+ */
+
+const NODE_MODULES = 'node_modules/';
+const CHAIN = '\u0000';
+/** Deeper v1 nesting than this is not a real install tree; stop walking rather than exhaust. */
+const MAX_V1_DEPTH = 500;
+
+type Json = Record<string, unknown>;
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+function flagScope(entry: Json): DependencyScope {
+  if (entry.dev === true || entry.devOptional === true) return 'development';
+  if (entry.optional === true) return 'optional';
+  return 'runtime';
+}
+
+/** Offset where the installed package name starts in a `packages` key, or -1 for a folder key. */
+function nameStart(key: string): number {
+  const nested = key.lastIndexOf(`/${NODE_MODULES}`);
+  if (nested !== -1) return nested + 1 + NODE_MODULES.length;
+  return key.startsWith(NODE_MODULES) ? NODE_MODULES.length : -1;
+}
+
+/** The directory whose node_modules is searched next (Node's resolution walks upwards). */
+function parentLocation(key: string): string {
+  const nested = key.lastIndexOf(`/${NODE_MODULES}`);
+  return nested === -1 ? '' : key.slice(0, nested);
+}
+
+function depNames(entry: Json, withDev: boolean): string[] {
+  const names: string[] = [];
+  const fields = ['dependencies', 'optionalDependencies', 'peerDependencies'];
+  if (withDev) fields.push('devDependencies');
+  for (const field of fields) {
+    const map = entry[field];
+    if (isRecord(map)) names.push(...Object.keys(map));
+  }
+  return names;
+}
+
+function readSiblingManifest(input: ExtractInput): Json | null {
+  const path = joinPath(dirnameOf(input.path), 'package.json');
+  if (path === null) return null;
+  const text = input.readFile(path);
+  if (text === null) return null;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isRecord(parsed) ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+interface Installed {
+  key: string;
+  name: string;
+  entry: Json;
+  fields: Omit<Parameters<typeof makeDependency>[0], 'direct' | 'parents'>;
+}
+
+function fromPackages(
+  packages: Json,
+  lines: ReadonlyMap<string, number>,
+  input: ExtractInput,
+  errors: ExtractionError[],
+): ExtractedDependency[] {
+  const folders = new Map<string, Json>();
+  const installed: Installed[] = [];
+  const keys = Object.keys(packages);
+  for (const key of keys) {
+    if (key === '') continue;
+    const entry = packages[key];
+    const line = lines.get(key) ?? null;
+    if (!isRecord(entry)) {
+      errors.push({ line, message: `packages["${key}"] is not an object; skipped` });
+      continue;
+    }
+    const start = nameStart(key);
+    if (start === -1) {
+      folders.set(key, entry);
+      continue;
+    }
+    const name =
+      typeof entry.name === 'string' && entry.name !== '' ? entry.name : key.slice(start);
+    const scope = flagScope(entry);
+    if (entry.link === true) {
+      if (typeof entry.resolved !== 'string') {
+        errors.push({ line, message: `link entry ${key} has no "resolved" target; skipped` });
+        continue;
+      }
+      installed.push({
+        key,
+        name,
+        entry,
+        fields: {
+          name,
+          version: null,
+          resolution: 'unpinned',
+          scope,
+          line,
+          source: { kind: 'path', path: entry.resolved },
+        },
+      });
+      continue;
+    }
+    if (typeof entry.version !== 'string' || entry.version.trim() === '') {
+      errors.push({ line, message: `${key} has no version; skipped` });
+      continue;
+    }
+    const source = sourceFromResolved(entry.resolved);
+    installed.push({
+      key,
+      name,
+      entry,
+      fields: { name, version: entry.version, resolution: 'resolved', scope, line, source },
+    });
+  }
+
+  const parents = new Map<string, Set<string>>();
+  const direct = new Set<string>();
+  const resolve = (from: string, dep: string): string | null => {
+    let location = from;
+    for (;;) {
+      const candidate = location === '' ? NODE_MODULES + dep : `${location}/${NODE_MODULES}${dep}`;
+      if (Object.hasOwn(packages, candidate)) return candidate;
+      if (location === '') return null;
+      location = parentLocation(location);
+    }
+  };
+  const addEdges = (from: string, fromName: string | null, entry: Json, project: boolean) => {
+    for (const dep of depNames(entry, project)) {
+      const target = resolve(from, dep);
+      if (target === null) continue;
+      if (project) direct.add(target);
+      if (fromName !== null) {
+        addToSet(parents, target, fromName);
+      }
+    }
+  };
+
+  const root = isRecord(packages['']) ? packages[''] : readSiblingManifest(input);
+  if (root) addEdges('', null, root, true);
+  for (const [key, folder] of folders) {
+    const folderName = typeof folder.name === 'string' ? folder.name : baseName(key);
+    addEdges(key, folderName, folder, true);
+  }
+  for (const item of installed) addEdges(item.key, item.name, item.entry, false);
+
+  return installed.map((item) => {
+    const fields = { ...item.fields };
+    const isLink = item.entry.link === true;
+    if (isLink && fields.source.kind === 'path') {
+      // The version of a workspace package is the one its own folder entry records.
+      const target = folders.get(fields.source.path);
+      if (target && typeof target.version === 'string' && target.version.trim() !== '') {
+        fields.version = target.version;
+        fields.resolution = 'resolved';
+      }
+    }
+    const itemParents = parents.get(item.key);
+    // Without a root entry or manifest, top-level packages nothing depends on are the direct ones.
+    const topLevelOrphan = !root && parentLocation(item.key) === '' && !itemParents;
+    return makeDependency({
+      ...fields,
+      // Linked packages are the project's own workspaces/folders: first-party, hence direct.
+      direct: isLink || direct.has(item.key) || topLevelOrphan,
+      parents: itemParents ?? [],
+    });
+  });
+}
+
+interface V1Node {
+  chain: string;
+  key: string;
+  depth: number;
+  entry: Json;
+}
+
+function fromV1(
+  dependencies: Json,
+  lines: ReadonlyMap<string, number>,
+  input: ExtractInput,
+  errors: ExtractionError[],
+): ExtractedDependency[] {
+  // Pre-order walk with an explicit stack (file order, no recursion).
+  const nodes: V1Node[] = [];
+  const byChain = new Map<string, V1Node>();
+  const stack: { map: Json; keys: string[]; index: number; prefix: string; depth: number }[] = [
+    { map: dependencies, keys: Object.keys(dependencies), index: 0, prefix: '', depth: 0 },
+  ];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1] as (typeof stack)[number];
+    if (frame.index >= frame.keys.length) {
+      stack.pop();
+      continue;
+    }
+    const key = frame.keys[frame.index++] as string;
+    const chain = frame.prefix === '' ? key : frame.prefix + CHAIN + key;
+    const entry = frame.map[key];
+    if (!isRecord(entry)) {
+      errors.push({
+        line: lines.get(chain) ?? null,
+        message: `dependencies["${key}"] is not an object; skipped`,
+      });
+      continue;
+    }
+    const node = { chain, key, depth: frame.depth, entry };
+    nodes.push(node);
+    byChain.set(chain, node);
+    if (isRecord(entry.dependencies)) {
+      if (frame.depth + 1 > MAX_V1_DEPTH) {
+        errors.push({
+          line: lines.get(chain) ?? null,
+          message: `dependencies nested deeper than ${MAX_V1_DEPTH} levels under ${key}; not walked`,
+        });
+      } else {
+        const nested = entry.dependencies;
+        stack.push({
+          map: nested,
+          keys: Object.keys(nested),
+          index: 0,
+          prefix: chain,
+          depth: frame.depth + 1,
+        });
+      }
+    }
+  }
+
+  const parents = new Map<string, Set<string>>();
+  for (const node of nodes) {
+    if (!isRecord(node.entry.requires)) continue;
+    for (const dep of Object.keys(node.entry.requires)) {
+      // A requirement is met by the nearest enclosing `dependencies` that has it (Node resolution).
+      let scope: string | null = node.chain;
+      let target: string | null = null;
+      while (scope !== null) {
+        const candidate: string = scope === '' ? dep : scope + CHAIN + dep;
+        if (byChain.has(candidate)) {
+          target = candidate;
+          break;
+        }
+        const cut = scope.lastIndexOf(CHAIN);
+        scope = scope === '' ? null : cut === -1 ? '' : scope.slice(0, cut);
+      }
+      if (target === null) continue;
+      addToSet(parents, target, node.key);
+    }
+  }
+
+  const manifest = readSiblingManifest(input);
+  const declared = manifest ? new Set(depNames(manifest, true)) : null;
+  const out: ExtractedDependency[] = [];
+  for (const node of nodes) {
+    const { entry, key } = node;
+    const line = lines.get(node.chain) ?? null;
+    if (typeof entry.version !== 'string' || entry.version.trim() === '') {
+      errors.push({ line, message: `${key} has no version; skipped` });
+      continue;
+    }
+    const raw = entry.version.trim();
+    let name = key;
+    let version: string | null = raw;
+    let resolution: 'resolved' | 'unpinned' = 'resolved';
+    let source = sourceFromResolved(entry.resolved);
+    if (raw.startsWith('npm:')) {
+      // Aliases record the real package as `npm:<name>@<version>`.
+      const split = splitDescriptor(raw.slice('npm:'.length));
+      if (split) {
+        name = split.name;
+        version = split.range;
+      }
+    } else if (isGitSpec(raw)) {
+      source = gitSource(raw);
+      version = source.kind === 'git' ? source.ref : null;
+    } else if (raw.startsWith('file:')) {
+      source = { kind: 'path', path: raw.slice('file:'.length) };
+      version = null;
+    } else if (/^https?:\/\//.test(raw)) {
+      source = { kind: 'url', url: raw };
+      version = null;
+    }
+    if (version === null) resolution = 'unpinned';
+    const nodeParents = parents.get(node.chain);
+    const direct = node.depth === 0 && (declared ? declared.has(key) : nodeParents === undefined);
+    out.push(
+      makeDependency({
+        name,
+        version,
+        resolution,
+        scope: flagScope(entry),
+        direct,
+        line,
+        parents: nodeParents ?? [],
+        source,
+      }),
+    );
+  }
+  return out;
+}
+
+const selectPackages = (path: readonly string[], key: string): string | null =>
+  path.length === 1 && path[0] === 'packages' ? key : null;
+
+/** `dependencies > a > dependencies > b` becomes the chain `a\0b`. */
+function selectV1(path: readonly string[], key: string): string | null {
+  if (path.length % 2 === 0) return null;
+  let chain = '';
+  for (let i = 0; i < path.length; i += 2) {
+    if (path[i] !== 'dependencies') return null;
+    const name = path[i + 1];
+    if (name !== undefined) chain += name + CHAIN;
+  }
+  return chain + key;
+}
+
+function linesOf(records: readonly { id: string; line: number }[]): Map<string, number> {
+  const map = new Map<string, number>();
+  // The first occurrence wins, as the first key is where a reader would look.
+  for (const record of records) if (!map.has(record.id)) map.set(record.id, record.line);
+  return map;
+}
+
+/** `... at position 123` in V8's JSON errors → the line, for a friendlier whole-file message. */
+function describeJsonError(text: string, error: unknown): string {
+  const message = errorMessage(error);
+  const match = /position (\d+)/.exec(message);
+  if (!match) return message;
+  const position = Math.min(Number(match[1]), text.length);
+  let line = 1;
+  for (let at = text.indexOf('\n'); at !== -1 && at < position; at = text.indexOf('\n', at + 1)) {
+    line++;
+  }
+  return `${message} (line ${line})`;
+}
+
+/**
+ * The file is not valid JSON (truncated, hand-edited). Salvage every `packages` (or v1 top-level
+ * `dependencies`) entry whose own text still parses, and report the rest by line.
+ */
+function salvage(input: ExtractInput, error: unknown): ExtractionResult {
+  const { text } = input;
+  const errors: ExtractionError[] = [fileError(`invalid JSON: ${describeJsonError(text, error)}`)];
+  const scan = scanJsonKeys(
+    text,
+    (path, key) =>
+      path.length === 1 && (path[0] === 'packages' || path[0] === 'dependencies')
+        ? `${path[0]}${CHAIN}${key}`
+        : null,
+    { maxDepth: 1 },
+  );
+  const packagesRecords = scan.records.filter((r) => r.id.startsWith('packages'));
+  const useV1 = packagesRecords.length === 0;
+  const records = useV1 ? scan.records : packagesRecords;
+  const section: Json = {};
+  for (const record of records) {
+    if (record.start === -1 || record.end === -1) {
+      errors.push({ line: record.line, message: `${record.key}: entry is cut off; skipped` });
+      continue;
+    }
+    try {
+      section[record.key] = JSON.parse(text.slice(record.start, record.end));
+    } catch (entryError) {
+      errors.push({
+        line: record.line,
+        message: `${record.key}: ${errorMessage(entryError)}; skipped`,
+      });
+    }
+  }
+  if (records.length === 0) return { dependencies: [], errors };
+  if (!useV1) {
+    const lines = linesOf(records.map((r) => ({ id: r.key, line: r.line })));
+    return { dependencies: fromPackages(section, lines, input, errors), errors };
+  }
+  const lines = linesOf(scanJsonKeys(text, selectV1).records);
+  return { dependencies: fromV1(section, lines, input, errors), errors };
+}
+
+function extract(input: ExtractInput): ExtractionResult {
+  let data: unknown;
+  try {
+    data = JSON.parse(input.text);
+  } catch (error) {
+    return salvage(input, error);
+  }
+  if (!isRecord(data)) {
+    return {
+      dependencies: [],
+      errors: [fileError('not an npm lockfile: the top level is not a JSON object')],
+    };
+  }
+  const errors: ExtractionError[] = [];
+  if (typeof data.lockfileVersion !== 'number') {
+    errors.push(
+      fileError('lockfileVersion is missing or not a number; reading the file as far as it goes'),
+    );
+  }
+  if (isRecord(data.packages)) {
+    // Only the `packages` object is needed; the scan stops once it closes (v2 repeats the tree).
+    const scan = scanJsonKeys(input.text, selectPackages, {
+      maxDepth: 1,
+      stopAfterRootKey: 'packages',
+    });
+    return {
+      dependencies: fromPackages(data.packages, linesOf(scan.records), input, errors),
+      errors,
+    };
+  }
+  if (isRecord(data.dependencies)) {
+    const scan = scanJsonKeys(input.text, selectV1);
+    return {
+      dependencies: fromV1(data.dependencies, linesOf(scan.records), input, errors),
+      errors,
+    };
+  }
+  return { dependencies: [], errors };
+}
+
+export const packageLockExtractor: Extractor = {
+  name: 'npm/package-lock',
+  version: 1,
+  kind: 'lockfile',
+  matches: (path) => {
+    const base = baseName(path);
+    return base === 'package-lock.json' || base === 'npm-shrinkwrap.json';
+  },
+  extract,
+  describe: (input) => {
+    const match = /"lockfileVersion"\s*:\s*(\d+)/.exec(input.text.slice(0, 4096));
+    const base = baseName(input.path);
+    return match ? `${base} v${match[1]}` : base;
+  },
+};

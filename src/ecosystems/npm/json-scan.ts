@@ -1,0 +1,172 @@
+/**
+ * One linear pass over JSON text that records where chosen object keys are: their 1-based line and,
+ * for object/array values, the span of the value. JSON.parse gives no positions, and searching
+ * for each key from the start of the file is quadratic, so extractors call this once per file.
+ *
+ * It never throws and never recurses: on malformed or truncated text it stops where it must and
+ * reports `complete: false`; spans of values that were never closed keep `end: -1`. That is what
+ * lets a truncated lockfile be salvaged entry by entry.
+ */
+
+export interface JsonKeyRecord {
+  /** The label returned by `select` (often the key itself). */
+  id: string;
+  key: string;
+  /** 1-based line of the key. */
+  line: number;
+  /** Offset of the value's first character. */
+  start: number;
+  /** Offset just past a closed object/array value; -1 for scalars and unclosed values. */
+  end: number;
+}
+
+export interface JsonScanOptions {
+  /** Keys nested deeper than this many enclosing keys are not offered to `select` (speed). */
+  maxDepth?: number;
+  /** Stop as soon as the value of this root-level key is closed. */
+  stopAfterRootKey?: string;
+}
+
+export interface JsonScanResult {
+  records: JsonKeyRecord[];
+  /** False when the text ended inside a value (truncated) or was not JSON-shaped. */
+  complete: boolean;
+}
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+const NEWLINE = 10;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+const OPEN_BRACKET = 91;
+const CLOSE_BRACKET = 93;
+const COMMA = 44;
+const COLON = 58;
+const SPACE = 32;
+const TAB = 9;
+const CR = 13;
+
+/** Marker pushed for containers that are array elements rather than values of a key. */
+export const ARRAY_ELEMENT = '\u0000[';
+
+/** Index of the closing quote of the string opened at `open`, or -1 when it never closes. */
+function stringEnd(text: string, open: number): number {
+  let close = text.indexOf('"', open + 1);
+  while (close !== -1) {
+    let backslashes = 0;
+    let k = close - 1;
+    while (text.charCodeAt(k) === BACKSLASH) {
+      backslashes++;
+      k--;
+    }
+    if (backslashes % 2 === 0) return close;
+    close = text.indexOf('"', close + 1);
+  }
+  return -1;
+}
+
+function decodeKey(raw: string): string {
+  if (!raw.includes('\\')) return raw;
+  try {
+    return JSON.parse(`"${raw}"`) as string;
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * `select(path, key)` is called for every object key whose enclosing-key path is at most
+ * `maxDepth` long (`path` lists the keys leading to the key's object, root first; array elements
+ * appear as ARRAY_ELEMENT). Return a label to record the key, or null to skip it. `path` is live:
+ * copy it if you keep it.
+ */
+export function scanJsonKeys(
+  text: string,
+  select: (path: readonly string[], key: string) => string | null,
+  options: JsonScanOptions = {},
+): JsonScanResult {
+  const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
+  const stopAfter = options.stopAfterRootKey;
+  const records: JsonKeyRecord[] = [];
+  const path: string[] = [];
+  // Per open container: is it an object, and which record (or -1) its value span belongs to.
+  const isObject: boolean[] = [];
+  const openRecord: number[] = [];
+  let depth = 0;
+  let line = 1;
+  let expectKey = false;
+  let pendingKey: string | null = null;
+  let pendingRecord = -1;
+  const length = text.length;
+  let i = 0;
+  while (i < length) {
+    const c = text.charCodeAt(i);
+    if (c === SPACE || c === TAB || c === CR) {
+      i++;
+    } else if (c === NEWLINE) {
+      line++;
+      i++;
+    } else if (c === QUOTE) {
+      const close = stringEnd(text, i);
+      if (close === -1) return { records, complete: false };
+      if (expectKey) {
+        const key = decodeKey(text.slice(i + 1, close));
+        pendingKey = key;
+        pendingRecord = -1;
+        if (path.length <= maxDepth) {
+          const id = select(path, key);
+          if (id !== null) {
+            pendingRecord = records.length;
+            records.push({ id, key, line, start: -1, end: -1 });
+          }
+        }
+        expectKey = false;
+      } else if (pendingKey !== null) {
+        const record = records[pendingRecord];
+        if (record) record.start = i;
+        pendingKey = null;
+        pendingRecord = -1;
+      }
+      i = close + 1;
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (depth > 0) path.push(pendingKey ?? ARRAY_ELEMENT);
+      const record = records[pendingRecord];
+      if (record) record.start = i;
+      openRecord.push(pendingRecord);
+      isObject.push(c === OPEN_BRACE);
+      depth++;
+      pendingKey = null;
+      pendingRecord = -1;
+      expectKey = c === OPEN_BRACE;
+      i++;
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      if (depth === 0) return { records, complete: false };
+      depth--;
+      isObject.pop();
+      const record = records[openRecord.pop() ?? -1];
+      if (record) record.end = i + 1;
+      const closedKey = depth > 0 ? path.pop() : undefined;
+      expectKey = false;
+      i++;
+      if (depth === 0) return { records, complete: true };
+      if (stopAfter !== undefined && depth === 1 && closedKey === stopAfter) {
+        return { records, complete: true };
+      }
+    } else if (c === COMMA) {
+      expectKey = isObject[depth - 1] === true;
+      i++;
+    } else if (c === COLON) {
+      i++;
+    } else {
+      // A number, true/false/null: it is the pending key's value, whose span we do not need.
+      if (pendingKey !== null) {
+        const record = records[pendingRecord];
+        if (record) record.start = i;
+        pendingKey = null;
+        pendingRecord = -1;
+      }
+      i++;
+    }
+  }
+  return { records, complete: false };
+}

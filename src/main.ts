@@ -1,0 +1,61 @@
+import { ConfigError, loadConfig, type ServiceRole } from './config';
+import { DataDirLockedError } from './db/embedded';
+import { startService } from './service';
+
+/** Process entry: configuration → database → app and workers → listen. */
+export async function main(role?: ServiceRole): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  let service: Awaited<ReturnType<typeof startService>>;
+  try {
+    service = await startService(config, role ?? config.role);
+  } catch (error) {
+    if (error instanceof DataDirLockedError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const port = service.address ? new URL(service.address).port : null;
+  const shown = port ? `http://localhost:${port}` : null;
+  const lines = [
+    `Driftwatch is running (${service.database.engine} database, role ${role ?? config.role}).`,
+  ];
+  if (shown) {
+    lines.push(`  API:       ${shown}/api/v1`, `  Docs:      ${shown}/docs`, `  OpenAPI:   ${shown}/api/v1/openapi.json`);
+  }
+  if (service.bootstrap) {
+    lines.push(
+      '',
+      `Created tenant "${service.bootstrap.name}" (${service.bootstrap.plan}). Its owner token is shown once:`,
+      `  ${service.bootstrap.ownerToken}`,
+      '',
+      `Try: curl -H "Authorization: Bearer ${service.bootstrap.ownerToken}" ${shown ?? 'http://localhost:8080'}/api/v1/api-tokens`,
+    );
+  }
+  console.log(lines.join('\n'));
+
+  const shutdown = async (signal: string) => {
+    console.log(`\n${signal}: stopping...`);
+    await service.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+const invokedDirectly = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
+if (invokedDirectly) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,94 @@
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { buildApp } from './app';
+import type { Config, ServiceRole } from './config';
+import { type Database, openDatabase } from './db/connection';
+import { migrate } from './db/migrate';
+import { createTokenUsageTracker } from './domains/api-tokens/usage-tracker';
+import { readBuildInfo, readCliVersion } from './domains/system/build-info';
+import { countTenants, createTenantWithOwner, type CreatedTenant } from './domains/tenants/service';
+import { jobDefinitions } from './jobs/definitions';
+import { createJobQueue, type JobQueue } from './jobs/queue';
+import { createRateLimitStore } from './http/rate-limit';
+import { createSecretBox, resolveMasterKey } from './security/secret-box';
+
+export interface RunningService {
+  database: Database;
+  app: FastifyInstance | null;
+  jobs: JobQueue;
+  address: string | null;
+  /** Set on the first embedded start with an empty database. */
+  bootstrap: CreatedTenant | null;
+  stop: () => Promise<void>;
+}
+
+/** Opens the database (embedded or PostgreSQL) and applies migrations. */
+export async function openServiceDatabase(config: Config): Promise<Database> {
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
+  });
+  try {
+    await migrate(database.pool);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}
+
+/**
+ * Starts the service: the HTTP API and/or the job workers in this process (`role`), wired from
+ * the validated configuration.
+ */
+export async function startService(config: Config, role: ServiceRole = config.role): Promise<RunningService> {
+  const database = await openServiceDatabase(config);
+  let bootstrap: CreatedTenant | null = null;
+  if (database.engine === 'embedded' && (await countTenants(database)) === 0) {
+    bootstrap = await createTenantWithOwner(database, { name: 'Default', plan: 'enterprise' });
+  }
+  const { key } = resolveMasterKey(config.masterKey, config.dataDir);
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, lazyConnect: false }) : null;
+  redis?.on('error', () => {});
+  const tokenUsage = createTokenUsageTracker(database);
+  tokenUsage.start(config.tokenUsageFlushSeconds);
+
+  const jobs = await createJobQueue(database);
+  const log = (message: string, details?: object) => app?.log.info(details ?? {}, message);
+  for (const definition of jobDefinitions({ database, log })) jobs.register(definition);
+  if (role !== 'api') await jobs.work();
+
+  let app: FastifyInstance | null = null;
+  let address: string | null = null;
+  if (role !== 'worker') {
+    app = await buildApp({
+      config,
+      database,
+      secretBox: createSecretBox(key),
+      rateLimits: createRateLimitStore(redis),
+      tokenUsage,
+      buildInfo: readBuildInfo(config.environment),
+      cliVersion: readCliVersion(),
+    });
+    address = await app.listen({ port: config.port, host: config.host });
+  }
+
+  let stopped = false;
+  return {
+    database,
+    app,
+    jobs,
+    address,
+    bootstrap,
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      await app?.close();
+      await jobs.stop().catch(() => {});
+      await tokenUsage.stop();
+      redis?.disconnect();
+      await database.close();
+    },
+  };
+}
