@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { DependencySource, ExtractedDependency } from '../types';
 import { cargoLockExtractor, extractCargoLock, parseCargoSource } from './extract-cargo-lock';
 
-const fixture = (name: string) => readFileSync(join(import.meta.dirname, '__fixtures__', name), 'utf8');
+const fixture = (name: string) =>
+  readFileSync(join(import.meta.dirname, '__fixtures__', name), 'utf8');
 const input = (name: string) => ({ path: 'Cargo.lock', text: fixture(name), readFile: () => null });
 
 const CRATES_IO: DependencySource = { kind: 'registry' };
@@ -95,10 +96,15 @@ describe('cargo/cargo-lock', () => {
     expect(result.errors).toEqual([
       {
         line: null,
-        message: 'Cargo.lock is not valid TOML: Invalid TOML document: control characters are not allowed in strings (line 19)',
+        message:
+          'Cargo.lock is not valid TOML: Invalid TOML document: control characters are not allowed in strings (line 19)',
       },
-      { line: 17, message: 'skipped package: Invalid TOML document: control characters are not allowed in strings' },
       { line: 3, message: 'app depends on unknown package ryu' },
+      {
+        line: 17,
+        message:
+          'skipped package: Invalid TOML document: control characters are not allowed in strings',
+      },
     ]);
   });
 
@@ -106,14 +112,18 @@ describe('cargo/cargo-lock', () => {
     const result = extractCargoLock(input('bad-entries.lock'));
     expect(result.dependencies).toEqual([crate('good', '1.2.3', 20, true, ['app'])]);
     expect(result.errors).toEqual([
+      { line: 3, message: 'app depends on unknown package missing-crate' },
       { line: 11, message: 'package broken-version has an invalid version "one.two"' },
       { line: 16, message: 'package without a name' },
-      { line: 3, message: 'app depends on unknown package missing-crate' },
     ]);
   });
 
   it('reports a non-TOML file as one error', () => {
-    const result = extractCargoLock({ path: 'Cargo.lock', text: '{"json": true}', readFile: () => null });
+    const result = extractCargoLock({
+      path: 'Cargo.lock',
+      text: '{"json": true}',
+      readFile: () => null,
+    });
     expect(result.dependencies).toEqual([]);
     expect(result.errors).toHaveLength(1);
     expect(result.errors[0]?.line).toBeNull();
@@ -126,7 +136,10 @@ describe('cargo/cargo-lock', () => {
       'git+https://github.com/a/b?rev=abc#abc1234',
       { kind: 'git', url: 'https://github.com/a/b', ref: 'abc1234' },
     ],
-    ['git+ssh://git@github.com/a/b.git', { kind: 'git', url: 'ssh://git@github.com/a/b.git', ref: null }],
+    [
+      'git+ssh://git@github.com/a/b.git',
+      { kind: 'git', url: 'ssh://git@github.com/a/b.git', ref: null },
+    ],
     ['path+file:///home/me/crate', { kind: 'path', path: 'file:///home/me/crate' }],
     ['directory+/vendor', { kind: 'url', url: 'directory+/vendor' }],
   ])('parseCargoSource(%j)', (source, expected) => {

@@ -59,7 +59,8 @@ function packageHeaderLines(lines: string[]): number[] {
   const result: number[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
-    if (line.charCodeAt(0) === 91 /* [ */ && /^\[\[\s*package\s*\]\]/.test(line)) result.push(i + 1);
+    if (line.charCodeAt(0) === 91 /* [ */ && /^\[\[\s*package\s*\]\]/.test(line))
+      result.push(i + 1);
   }
   return result;
 }
@@ -85,7 +86,10 @@ function salvage(lines: string[], errors: ExtractionError[]): LockPackage[] {
         if (typeof pkg === 'string') errors.push({ line: start + 1, message: pkg });
         else packages.push(pkg);
       } catch (error) {
-        errors.push({ line: start + 1, message: `skipped package: ${tomlErrorMessage(error, false)}` });
+        errors.push({
+          line: start + 1,
+          message: `skipped package: ${tomlErrorMessage(error, false)}`,
+        });
       }
     }
     start = -1;
@@ -122,7 +126,10 @@ export function parseCargoLock(text: string): CargoLockInfo {
   try {
     doc = parseToml(text);
   } catch (error) {
-    errors.push({ line: null, message: `Cargo.lock is not valid TOML: ${tomlErrorMessage(error)}` });
+    errors.push({
+      line: null,
+      message: `Cargo.lock is not valid TOML: ${tomlErrorMessage(error)}`,
+    });
   }
   if (!doc) return { version: inferVersion(text, null), packages: salvage(lines, errors), errors };
 
@@ -207,6 +214,8 @@ export function extractCargoLock(input: ExtractInput): ExtractionResult {
         source: parseCargoSource(pkg.source),
       });
     }
+    // Package errors and edge errors come from two passes: whole-file errors first, then file order.
+    errors.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
     return { dependencies, errors };
   } catch (error) {
     return { dependencies: [], errors: [{ line: null, message: `Cargo.lock: ${String(error)}` }] };

@@ -103,7 +103,10 @@ function parseManifest(lines: string[], text: string, errors: ExtractionError[])
   try {
     return parseToml(text);
   } catch (error) {
-    errors.push({ line: null, message: `Cargo.toml is not valid TOML: ${tomlErrorMessage(error)}` });
+    errors.push({
+      line: null,
+      message: `Cargo.toml is not valid TOML: ${tomlErrorMessage(error)}`,
+    });
   }
   const doc: Record<string, unknown> = {};
   let start = 0;
@@ -113,7 +116,10 @@ function parseManifest(lines: string[], text: string, errors: ExtractionError[])
     try {
       deepMerge(doc, parseToml(chunk));
     } catch (error) {
-      errors.push({ line: start + 1, message: `skipped section: ${tomlErrorMessage(error, false)}` });
+      errors.push({
+        line: start + 1,
+        message: `skipped section: ${tomlErrorMessage(error, false)}`,
+      });
     }
   };
   for (let i = 0; i < lines.length; i++) {
@@ -256,7 +262,11 @@ export function extractCargoToml(input: ExtractInput): ExtractionResult {
         const git = str(spec.git);
         const path = str(spec.path);
         const source: DependencySource = git
-          ? { kind: 'git', url: git, ref: str(spec.rev) ?? str(spec.tag) ?? str(spec.branch) ?? null }
+          ? {
+              kind: 'git',
+              url: git,
+              ref: str(spec.rev) ?? str(spec.tag) ?? str(spec.branch) ?? null,
+            }
           : path
             ? { kind: 'path', path }
             : { kind: 'registry' };
@@ -266,7 +276,10 @@ export function extractCargoToml(input: ExtractInput): ExtractionResult {
           continue;
         }
         if (requirement !== undefined && toNpmRange(requirement) === null) {
-          errors.push({ line, message: `dependency ${key} has an invalid requirement ${requirement}` });
+          errors.push({
+            line,
+            message: `dependency ${key} has an invalid requirement ${requirement}`,
+          });
           continue;
         }
         let version: string | null = null;

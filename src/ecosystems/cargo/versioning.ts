@@ -10,7 +10,8 @@ import type { Versioning } from '../types';
  * when a comparator names the same major.minor.patch with a pre-release.
  */
 
-const PARTIAL = /^(0|[1-9][0-9]*|[*xX])(?:\.(0|[1-9][0-9]*|[*xX]))?(?:\.(0|[1-9][0-9]*|[*xX]))?(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
+const PARTIAL =
+  /^(0|[1-9][0-9]*|[*xX])(?:\.(0|[1-9][0-9]*|[*xX]))?(?:\.(0|[1-9][0-9]*|[*xX]))?(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
 const COMPARATOR = /^(=|>=|<=|>|<|~|\^)?\s*(\S+)$/;
 
 export function parseCargoVersion(version: string): semver.SemVer | null {

@@ -27,9 +27,12 @@ const SECTIONS: ReadonlyArray<readonly ['require' | 'require-dev', DependencySco
  * numbered version (`1.2.3`, `==v1.2.3`) is a pin. Branches (`dev-main`, `6.4.x-dev`) move, so
  * they stay declared even though Composer parses them as `==`.
  */
-export function classifyConstraint(text: string): { version: string | null; resolution: Resolution } {
+export function classifyConstraint(text: string): {
+  version: string | null;
+  resolution: Resolution;
+} {
   const set = parseConstraints(text);
-  if (text === '' || (set !== null && set.some((group) => group.length === 0))) {
+  if (text === '' || set?.some((group) => group.length === 0)) {
     return { version: null, resolution: 'unpinned' };
   }
   if (set !== null && set.length === 1 && set[0]!.length === 1) {
@@ -47,7 +50,10 @@ export function extractComposerJson(input: ExtractInput): ExtractionResult {
   if (!parsed.ok) return { dependencies: [], errors: [parsed.error] };
   const root = parsed.value;
   if (!isObject(root)) {
-    return { dependencies: [], errors: [{ line: null, message: 'composer.json is not an object' }] };
+    return {
+      dependencies: [],
+      errors: [{ line: null, message: 'composer.json is not an object' }],
+    };
   }
   const lines = jsonValueLines(input.text, 2);
   const errors: ExtractionError[] = [];
@@ -67,11 +73,17 @@ export function extractComposerJson(input: ExtractInput): ExtractionResult {
       if (isPlatformPackage(rawName)) continue;
       const name = normaliseComposerName(rawName);
       if (!isValidPackageName(name)) {
-        errors.push({ line, message: `${section}: "${rawName}" is not a vendor/package name: skipped` });
+        errors.push({
+          line,
+          message: `${section}: "${rawName}" is not a vendor/package name: skipped`,
+        });
         continue;
       }
       if (typeof rawConstraint !== 'string') {
-        errors.push({ line, message: `${section}: "${rawName}" has no constraint string: skipped` });
+        errors.push({
+          line,
+          message: `${section}: "${rawName}" has no constraint string: skipped`,
+        });
         continue;
       }
       const { version, resolution } = classifyConstraint(rawConstraint.trim());

@@ -7,7 +7,7 @@ import type {
   ExtractionResult,
   Extractor,
 } from '../types';
-import { type JsonObject, isObject, parseJson } from './json';
+import { isObject, type JsonObject, parseJson } from './json';
 import { jsonValueLines, pathKey } from './json-lines';
 import { composerPurl, isPlatformPackage, normaliseComposerName } from './names';
 
@@ -53,7 +53,8 @@ function directNames(input: ExtractInput): Set<string> | null {
   const names = new Set<string>();
   for (const key of ['require', 'require-dev']) {
     const section = parsed.value[key];
-    if (isObject(section)) for (const name of Object.keys(section)) names.add(normaliseComposerName(name));
+    if (isObject(section))
+      for (const name of Object.keys(section)) names.add(normaliseComposerName(name));
   }
   return names;
 }
@@ -83,7 +84,10 @@ export function extractComposerLock(input: ExtractInput): ExtractionResult {
     const list = root[section];
     if (list === undefined) continue;
     if (!Array.isArray(list)) {
-      errors.push({ line: lines.get(pathKey(section)) ?? null, message: `"${section}" is not an array` });
+      errors.push({
+        line: lines.get(pathKey(section)) ?? null,
+        message: `"${section}" is not an array`,
+      });
       continue;
     }
     list.forEach((entry: unknown, index) => {

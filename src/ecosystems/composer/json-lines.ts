@@ -17,7 +17,7 @@ export function pathKey(...parts: Array<string | number>): string {
   return parts.join('\u0000');
 }
 
-function unescape(raw: string): string {
+function decodeJsonString(raw: string): string {
   try {
     return JSON.parse(`"${raw}"`) as string;
   } catch {
@@ -62,7 +62,7 @@ export function jsonValueLines(text: string, maxDepth: number): Map<string, numb
       const top = stack[stack.length - 1];
       if (top?.object && top.expectKey) {
         const raw = text.slice(i + 1, j);
-        top.key = escaped ? unescape(raw) : raw;
+        top.key = escaped ? decodeJsonString(raw) : raw;
         top.expectKey = false;
       } else valueStarts();
       i = j + 1;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   type ConstraintSet,
-  composerVersioning as v,
   normaliseVersion,
   parseConstraints,
   phpVersionCompare,
   stabilityOf,
+  composerVersioning as v,
 } from './versioning';
 
 /** Renders constraints the way composer/semver's tests print them. */

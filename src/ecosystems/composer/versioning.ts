@@ -160,7 +160,8 @@ export function phpVersionCompare(a: string, b: string): number {
     const y = pb[i]!;
     let result: number;
     if (isDigit(x[0]) && isDigit(y[0])) result = compareNumeric(x, y);
-    else if (!isDigit(x[0]) && !isDigit(y[0])) result = Math.sign(specialOrder(x) - specialOrder(y));
+    else if (!isDigit(x[0]) && !isDigit(y[0]))
+      result = Math.sign(specialOrder(x) - specialOrder(y));
     else if (isDigit(x[0])) result = Math.sign(specialOrder('#') - specialOrder(y));
     else result = Math.sign(specialOrder(x) - specialOrder('#'));
     if (result !== 0) return result;
@@ -277,7 +278,8 @@ function parseTerm(input: string): Constraint[] | null {
 
   const caret = CARET.exec(term);
   if (caret) {
-    const position = caret[1] !== '0' || !present(caret[2]) ? 1 : caret[2] !== '0' || !present(caret[3]) ? 2 : 3;
+    const position =
+      caret[1] !== '0' || !present(caret[2]) ? 1 : caret[2] !== '0' || !present(caret[3]) ? 2 : 3;
     const suffix = !caret[5] && !caret[7] && !caret[8] ? '-dev' : '';
     const low = normaliseVersion(term.slice(1) + suffix);
     const high = bump(caret, position, 1);

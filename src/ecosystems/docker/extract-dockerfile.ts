@@ -6,7 +6,7 @@ import type {
   ExtractionResult,
   Extractor,
 } from '../types';
-import { dedupe, type ImageRef, imageDependency, parseImageRef } from './image-ref';
+import { dedupe, type ImageRef, imageDependency, parseSubstitutedRef } from './image-ref';
 import { substitute, UNRESOLVED } from './substitute';
 
 /**
@@ -36,16 +36,19 @@ interface Instruction {
 const HEREDOC = /<<(-?)(["']?)([A-Za-z_][A-Za-z0-9_]*)\2/g;
 
 /** Logical instructions with the line they start on. */
-export function readInstructions(text: string): Instruction[] {
+export function readInstructions(text: string): { escape: string; instructions: Instruction[] } {
   const lines = text.split(/\r?\n/);
-  let escape = '\\';
+  let escapeChar = '\\';
   let i = 0;
   // Parser directives: only at the very top, before any blank line, comment or instruction.
   for (; i < lines.length; i++) {
     const directive = /^#\s*([A-Za-z][\w-]*)\s*=\s*(\S+)\s*$/.exec(lines[i]!);
     if (!directive) break;
-    if (directive[1]!.toLowerCase() === 'escape' && (directive[2] === '`' || directive[2] === '\\')) {
-      escape = directive[2];
+    if (
+      directive[1]!.toLowerCase() === 'escape' &&
+      (directive[2] === '`' || directive[2] === '\\')
+    ) {
+      escapeChar = directive[2];
     }
   }
   i = 0;
@@ -65,7 +68,7 @@ export function readInstructions(text: string): Instruction[] {
       i++;
       if (buffer !== '' && (line.trim() === '' || line.trimStart().startsWith('#'))) continue;
       const end = line.trimEnd();
-      if (end.endsWith(escape)) {
+      if (end.endsWith(escapeChar)) {
         buffer += `${end.slice(0, -1)} `;
         continue;
       }
@@ -88,7 +91,7 @@ export function readInstructions(text: string): Instruction[] {
       }
     }
   }
-  return out;
+  return { escape: escapeChar, instructions: out };
 }
 
 /** Splits on whitespace outside quotes; quotes are removed. */
@@ -120,6 +123,7 @@ function words(text: string): string[] {
 type Base = { kind: 'image'; index: number } | { kind: 'stage'; stage: number } | { kind: 'none' };
 
 export function extractDockerfile(input: ExtractInput): ExtractionResult {
+  const { escape: escapeChar, instructions } = readInstructions(input.text);
   const errors: ExtractionError[] = [];
   const images: Array<{ ref: ImageRef; line: number }> = [];
   const stages: Array<{ alias: string | null; base: Base }> = [];
@@ -128,30 +132,32 @@ export function extractDockerfile(input: ExtractInput): ExtractionResult {
 
   /** Resolves an image text; records an error and returns null when it cannot. */
   const readImage = (raw: string, line: number, what: string): ImageRef | null => {
-    const text = substitute(raw, lookup, { escape: '\\' });
-    const at = text.indexOf('@');
-    const nameAndTag = at >= 0 ? text.slice(0, at) : text;
-    const colon = nameAndTag.lastIndexOf(':');
-    const name = colon > nameAndTag.lastIndexOf('/') ? nameAndTag.slice(0, colon) : nameAndTag;
-    if (name.includes(UNRESOLVED)) {
-      errors.push({ line, message: `${what} ${raw}: the image name uses an ARG without a default: skipped` });
+    const ref = parseSubstitutedRef(substitute(raw, lookup, { escape: escapeChar }), UNRESOLVED);
+    if (ref === 'unknown-name') {
+      errors.push({
+        line,
+        message: `${what} ${raw}: the image name uses an ARG without a default: skipped`,
+      });
       return null;
     }
-    // An unknown tag or digest leaves the image itself known but unpinned.
-    const ref = parseImageRef(text.includes(UNRESOLVED) ? name : text);
-    if (ref === null) errors.push({ line, message: `${what} ${raw}: not an image reference: skipped` });
+    if (ref === null)
+      errors.push({ line, message: `${what} ${raw}: not an image reference: skipped` });
     return ref;
   };
 
   const stageIndex = (name: string): number =>
     stages.findIndex((s) => s.alias !== null && s.alias === name.toLowerCase());
 
-  for (const { keyword, args, line } of readInstructions(input.text)) {
+  for (const { keyword, args, line } of instructions) {
     if (keyword === 'ARG' && stages.length === 0) {
       for (const word of words(args)) {
         const eq = word.indexOf('=');
         if (eq < 0) globalArgs.set(word, globalArgs.get(word));
-        else globalArgs.set(word.slice(0, eq), substitute(word.slice(eq + 1), lookup, { escape: '\\' }));
+        else
+          globalArgs.set(
+            word.slice(0, eq),
+            substitute(word.slice(eq + 1), lookup, { escape: escapeChar }),
+          );
       }
     } else if (keyword === 'FROM') {
       const tokens = words(args).filter((t) => !t.startsWith('--'));
@@ -161,7 +167,7 @@ export function extractDockerfile(input: ExtractInput): ExtractionResult {
       if (raw === undefined) {
         errors.push({ line, message: 'FROM without an image: skipped' });
       } else {
-        const expanded = substitute(raw, lookup, { escape: '\\' });
+        const expanded = substitute(raw, lookup, { escape: escapeChar });
         const stage = stageIndex(expanded);
         if (stage >= 0) base = { kind: 'stage', stage };
         else if (expanded.toLowerCase() !== 'scratch') {
@@ -177,7 +183,7 @@ export function extractDockerfile(input: ExtractInput): ExtractionResult {
       for (const token of words(args)) {
         if (!token.startsWith('--from=')) continue;
         const raw = token.slice('--from='.length);
-        const expanded = substitute(raw, lookup, { escape: '\\' });
+        const expanded = substitute(raw, lookup, { escape: escapeChar });
         if (/^\d+$/.test(expanded) || stageIndex(expanded) >= 0) continue;
         const ref = readImage(raw, line, 'COPY --from');
         if (ref !== null) images.push({ ref, line });
@@ -205,7 +211,10 @@ export function extractDockerfile(input: ExtractInput): ExtractionResult {
 export function isDockerfilePath(path: string): boolean {
   const base = path.slice(path.lastIndexOf('/') + 1);
   if (/\.dockerignore$/i.test(base)) return false;
-  return /^(?:dockerfile|containerfile)(?:\.[\w.-]+)?$/i.test(base) || /\.(?:dockerfile|containerfile)$/i.test(base);
+  return (
+    /^(?:dockerfile|containerfile)(?:\.[\w.-]+)?$/i.test(base) ||
+    /\.(?:dockerfile|containerfile)$/i.test(base)
+  );
 }
 
 export const dockerfileExtractor: Extractor = {

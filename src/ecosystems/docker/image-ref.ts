@@ -67,6 +67,29 @@ export function parseImageRef(text: string): ImageRef | null {
   return { host, path: parts.join('/'), tag, digest };
 }
 
+/**
+ * Parses a reference after variable substitution, where `unknown` marks what no variable
+ * supplied: an unknown tag or digest is dropped (the image is still known, just less pinned);
+ * an unknown name gives `'unknown-name'`.
+ */
+export function parseSubstitutedRef(
+  text: string,
+  unknown: string,
+): ImageRef | 'unknown-name' | null {
+  if (!text.includes(unknown)) return parseImageRef(text);
+  const at = text.indexOf('@');
+  const digest = at >= 0 ? text.slice(at) : '';
+  const nameAndTag = at >= 0 ? text.slice(0, at) : text;
+  const colon = nameAndTag.lastIndexOf(':');
+  const hasTag = colon > nameAndTag.lastIndexOf('/');
+  const name = hasTag ? nameAndTag.slice(0, colon) : nameAndTag;
+  const tag = hasTag ? nameAndTag.slice(colon) : '';
+  if (name.includes(unknown)) return 'unknown-name';
+  return parseImageRef(
+    name + (tag.includes(unknown) ? '' : tag) + (digest.includes(unknown) ? '' : digest),
+  );
+}
+
 export function familiarName(ref: ImageRef): string {
   return ref.host === null ? ref.path : `${ref.host}/${ref.path}`;
 }
@@ -83,7 +106,11 @@ export function normaliseImageName(name: string): string {
  * pins nothing. The purl follows the purl-spec docker type: the path as namespace/name,
  * the registry host as `repository_url`, the digest as `digest` when a tag is the version.
  */
-export function imageDependency(ref: ImageRef, scope: DependencyScope, line: number | null): ExtractedDependency {
+export function imageDependency(
+  ref: ImageRef,
+  scope: DependencyScope,
+  line: number | null,
+): ExtractedDependency {
   const movingTag = ref.tag === null || ref.tag === 'latest';
   let version: string | null;
   if (ref.digest !== null) version = ref.tag ?? ref.digest;
@@ -95,7 +122,12 @@ export function imageDependency(ref: ImageRef, scope: DependencyScope, line: num
   return {
     name: familiarName(ref),
     version,
-    purl: buildPurl('docker', ref.path, version, Object.keys(qualifiers).length > 0 ? qualifiers : undefined),
+    purl: buildPurl(
+      'docker',
+      ref.path,
+      version,
+      Object.keys(qualifiers).length > 0 ? qualifiers : undefined,
+    ),
     scope,
     direct: true,
     resolution,

@@ -116,8 +116,8 @@ describe('go/go-mod', () => {
       ['github.com/second/dep', 'v2.1.0+incompatible', false, 7],
     ]);
     expect(result.errors).toEqual([
-      { line: 8, message: 'require needs a module path and a version' },
       { line: null, message: 'file ends inside the require block opened on line 5 (truncated?)' },
+      { line: 8, message: 'require needs a module path and a version' },
     ]);
   });
 

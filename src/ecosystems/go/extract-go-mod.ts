@@ -268,10 +268,8 @@ export function extractGoMod(input: ExtractInput): ExtractionResult {
         source,
       });
     }
-    // Parse errors and entry errors come from two passes; report them in file order.
-    errors.sort(
-      (a, b) => (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER),
-    );
+    // Parse errors and entry errors come from two passes: whole-file errors first, then file order.
+    errors.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
     return { dependencies, errors };
   } catch (error) {
     return { dependencies: [], errors: [{ line: null, message: `go.mod: ${String(error)}` }] };

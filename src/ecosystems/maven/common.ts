@@ -57,7 +57,8 @@ export function dedupeDependencies(deps: ExtractedDependency[]): ExtractedDepend
       continue;
     }
     first.direct = first.direct || dep.direct;
-    for (const parent of dep.parents) if (!first.parents.includes(parent)) first.parents.push(parent);
+    for (const parent of dep.parents)
+      if (!first.parents.includes(parent)) first.parents.push(parent);
   }
   return out;
 }

@@ -52,7 +52,8 @@ function stripStrict(version: string): string {
 function richVersion(value: unknown): string | null {
   if (typeof value === 'string') return stripStrict(value.trim()) || null;
   if (!isTable(value)) return null;
-  const pick = (key: string) => (typeof value[key] === 'string' ? (value[key] as string).trim() : null);
+  const pick = (key: string) =>
+    typeof value[key] === 'string' ? (value[key] as string).trim() : null;
   const strictly = pick('strictly');
   if (strictly && !/[[\]()+,]/.test(strictly)) return strictly;
   return pick('require') ?? pick('prefer') ?? strictly;
@@ -114,12 +115,16 @@ export function parseVersionCatalog(text: string): CatalogParseResult {
   } catch (error) {
     const line = error instanceof TomlError ? error.line : null;
     const message = (error as Error).message.split('\n')[0] ?? 'invalid TOML';
-    return { catalog: null, errors: [{ line: null, message: `invalid TOML (line ${line}): ${message}` }] };
+    return {
+      catalog: null,
+      errors: [{ line: null, message: `invalid TOML (line ${line}): ${message}` }],
+    };
   }
   const errors: ExtractionError[] = [];
   const versions = new Map<string, string | null>();
   if (isTable(document.versions)) {
-    for (const [key, value] of Object.entries(document.versions)) versions.set(key, richVersion(value));
+    for (const [key, value] of Object.entries(document.versions))
+      versions.set(key, richVersion(value));
   }
   const libraryLines = keyLines(text, 'libraries');
   const libraries = new Map<string, CatalogLibrary>();

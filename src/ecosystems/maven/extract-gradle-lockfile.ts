@@ -7,17 +7,18 @@ import type {
   Extractor,
 } from '../types';
 import { basename, dedupeDependencies, dirname, inDir, mavenDependency } from './common';
-import { declaredModuleNames } from './extract-gradle-script';
+import { declaredModules } from './extract-gradle-script';
 
 /**
- * Scope of one Gradle configuration. Anything with "test" in its name (testRuntimeClasspath,
+ * Scope of one Gradle configuration. A `test` prefix or camelCase `Test` word (testRuntimeClasspath,
  * latestDepForkedTestCompileClasspath) is test; compile/runtime classpaths are what ships or what
  * the code is compiled against → runtime; annotation processors, linters and other tool
  * configurations (spotbugs, codenarc, custom ones) → build.
  */
 export function gradleLockScope(configuration: string): DependencyScope {
   const lower = configuration.toLowerCase();
-  if (lower.includes('test')) return 'test';
+  // camelCase `Test` or a `test` prefix; not `latest...`.
+  if (/(^test|Test)/.test(configuration)) return 'test';
   if (lower.endsWith('compileclasspath') || lower.endsWith('runtimeclasspath')) return 'runtime';
   return 'build';
 }
@@ -41,17 +42,24 @@ function strongestScope(configurations: string[], fallback: DependencyScope): De
 }
 
 /**
- * Names declared in the sibling build script, used to mark lockfile entries direct. The lockfile
- * itself does not record directness; without a readable build script every entry is transitive.
+ * Modules declared in the sibling build script, used to mark lockfile entries direct: the
+ * lockfile itself does not record directness. An entry is direct when its module is declared in
+ * a configuration of the same scope (test classpaths also extend the main ones); without a
+ * readable build script every entry is reported transitive.
  */
-function directNames(input: ExtractInput): Set<string> {
+function declaredInScript(input: ExtractInput): Map<string, Set<DependencyScope>> {
   const dir = dirname(input.path);
   for (const script of ['build.gradle.kts', 'build.gradle']) {
     const path = inDir(dir, script);
     const text = input.readFile(path);
-    if (text !== null) return declaredModuleNames({ path, text, readFile: input.readFile });
+    if (text !== null) return declaredModules({ path, text, readFile: input.readFile });
   }
-  return new Set();
+  return new Map();
+}
+
+function isDirect(declared: Set<DependencyScope> | undefined, scope: DependencyScope): boolean {
+  if (!declared) return false;
+  return declared.has(scope) || (scope === 'test' && declared.has('runtime'));
 }
 
 const COORDINATE = /^([^\s:=]+):([^\s:=]+):([^\s:=]+)$/;
@@ -70,7 +78,7 @@ export function extractGradleLockfile(input: ExtractInput): ExtractionResult {
     ? file.replace(/\.lockfile$/, '')
     : null;
   const buildLogic = file === 'settings-gradle.lockfile' || file === 'buildscript-gradle.lockfile';
-  const direct = buildLogic ? new Set<string>() : directNames(input);
+  const declared = buildLogic ? new Map<string, Set<DependencyScope>>() : declaredInScript(input);
   const lines = input.text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!.trim();
@@ -80,7 +88,10 @@ export function extractGradleLockfile(input: ExtractInput): ExtractionResult {
     if (coordinate === 'empty') continue;
     const match = COORDINATE.exec(coordinate);
     if (!match) {
-      errors.push({ line: i + 1, message: `not a group:artifact:version entry: ${line.slice(0, 120)}` });
+      errors.push({
+        line: i + 1,
+        message: `not a group:artifact:version entry: ${line.slice(0, 120)}`,
+      });
       continue;
     }
     const configurations =
@@ -94,13 +105,14 @@ export function extractGradleLockfile(input: ExtractInput): ExtractionResult {
             .map((c) => c.trim())
             .filter((c) => c.length > 0);
     const [, group, artifact, version] = match as unknown as [string, string, string, string];
+    const scope = buildLogic ? 'build' : strongestScope(configurations, 'runtime');
     dependencies.push(
       mavenDependency({
         group,
         artifact,
         version,
-        scope: buildLogic ? 'build' : strongestScope(configurations, 'runtime'),
-        direct: direct.has(`${group}:${artifact}`),
+        scope,
+        direct: isDirect(declared.get(`${group}:${artifact}`), scope),
         line: i + 1,
         resolution: 'resolved',
       }),
@@ -121,5 +133,7 @@ export const gradleLockfileExtractor: Extractor = {
   },
   extract: extractGradleLockfile,
   describe: (input) =>
-    input.path.includes('dependency-locks/') ? 'Gradle dependency-locks (legacy)' : 'gradle.lockfile',
+    input.path.includes('dependency-locks/')
+      ? 'Gradle dependency-locks (legacy)'
+      : 'gradle.lockfile',
 };

@@ -6,7 +6,14 @@ import type {
   ExtractionResult,
   Extractor,
 } from '../types';
-import { basename, dedupeDependencies, dirname, inDir, joinTreePath, mavenDependency } from './common';
+import {
+  basename,
+  dedupeDependencies,
+  dirname,
+  inDir,
+  joinTreePath,
+  mavenDependency,
+} from './common';
 import { type PomDependency, type PomModel, parsePom } from './pom-model';
 import { parseMavenRange } from './versioning';
 
@@ -101,7 +108,12 @@ function makeInterpolator(properties: Map<string, string>): (text: string) => st
 }
 
 /** Maven's management key: groupId:artifactId:type:classifier. */
-function managementKey(group: string, artifact: string, type: string | null, classifier: string | null) {
+function managementKey(
+  group: string,
+  artifact: string,
+  type: string | null,
+  classifier: string | null,
+) {
   return `${group}:${artifact}:${type ?? 'jar'}:${classifier ?? ''}`;
 }
 
@@ -138,7 +150,10 @@ export function extractPom(input: ExtractInput): ExtractionResult {
       const group = value(entry.groupId);
       const artifact = value(entry.artifactId);
       if (group === null || artifact === null) continue;
-      managed.set(managementKey(group, artifact, value(entry.type), value(entry.classifier)), entry);
+      managed.set(
+        managementKey(group, artifact, value(entry.type), value(entry.classifier)),
+        entry,
+      );
     }
   }
 
@@ -147,7 +162,10 @@ export function extractPom(input: ExtractInput): ExtractionResult {
     const group = value(entry.groupId);
     const artifact = value(entry.artifactId);
     if (group === null || artifact === null) {
-      errors.push({ line: entry.line, message: 'dependency without groupId or artifactId skipped' });
+      errors.push({
+        line: entry.line,
+        message: 'dependency without groupId or artifactId skipped',
+      });
       return null;
     }
     if (group.includes('${') || artifact.includes('${')) {
@@ -165,7 +183,9 @@ export function extractPom(input: ExtractInput): ExtractionResult {
     if (!coords) continue;
     const [group, artifact] = coords;
     const type = value(entry.type);
-    const fromManagement = managed.get(managementKey(group, artifact, type, value(entry.classifier)));
+    const fromManagement = managed.get(
+      managementKey(group, artifact, type, value(entry.classifier)),
+    );
     const version = value(entry.version ?? fromManagement?.version ?? null);
     const scope = value(entry.scope ?? fromManagement?.scope ?? null) ?? 'compile';
     const optional = value(entry.optional ?? fromManagement?.optional ?? null) === 'true';

@@ -100,7 +100,12 @@ export function matchBracket(skeleton: string, open: number, limit = skeleton.le
 }
 
 /** If `skeleton[start..]` is one complete string literal ending exactly at `end`, its content. */
-export function stringLiteral(code: string, skeleton: string, start: number, end: number): string | null {
+export function stringLiteral(
+  code: string,
+  skeleton: string,
+  start: number,
+  end: number,
+): string | null {
   const c = skeleton[start];
   if (c !== '"' && c !== "'") return null;
   const quote = skeleton.startsWith(c.repeat(3), start) && end - start >= 6 ? c.repeat(3) : c;

@@ -1,5 +1,5 @@
 import type { ExtractionError } from '../types';
-import { type XmlElement, child, childText, children, parseXml } from './xml';
+import { child, children, childText, parseXml, type XmlElement } from './xml';
 
 /** One `<dependency>` element as written (no interpolation yet). */
 export interface PomDependency {

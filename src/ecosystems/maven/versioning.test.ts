@@ -192,7 +192,15 @@ describe('Maven ComparableVersion ordering', () => {
   });
 
   it('sorts a shuffled list the Maven way', () => {
-    const shuffled = ['1.0', '1.0-rc1', '1.0-SNAPSHOT', '1.0-alpha1', '1.0-sp1', '1.0.1', '1.0-beta'];
+    const shuffled = [
+      '1.0',
+      '1.0-rc1',
+      '1.0-SNAPSHOT',
+      '1.0-alpha1',
+      '1.0-sp1',
+      '1.0.1',
+      '1.0-beta',
+    ];
     expect([...shuffled].sort(compareMavenVersions)).toEqual([
       '1.0-alpha1',
       '1.0-beta',

@@ -77,7 +77,9 @@ export function parseMavenVersion(version: string): Item {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 46 /* . */ || c === 45 /* - */) {
-      list.push(i === start ? { kind: 'num', digits: '0' } : parseItem(isDigit, text.slice(start, i)));
+      list.push(
+        i === start ? { kind: 'num', digits: '0' } : parseItem(isDigit, text.slice(start, i)),
+      );
       start = i + 1;
       if (c === 45) pushList();
     } else if (isDigitChar(c)) {
@@ -158,7 +160,8 @@ export function canonicalMavenVersion(version: string): string {
     let out = '';
     for (const item of items) {
       if (out.length > 0) out += item.kind === 'list' ? '-' : '.';
-      out += item.kind === 'num' ? item.digits : item.kind === 'str' ? item.value : render(item.items);
+      out +=
+        item.kind === 'num' ? item.digits : item.kind === 'str' ? item.value : render(item.items);
     }
     return out;
   };

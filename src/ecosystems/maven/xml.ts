@@ -22,7 +22,7 @@ export interface XmlParseResult {
   errors: ExtractionError[];
 }
 
-const META = XMLParser.getMetaDataSymbol();
+const META = XMLParser.getMetaDataSymbol() as unknown as symbol;
 /** fast-xml-parser throws beyond this nesting; our walker recurses no deeper either. */
 const MAX_DEPTH = 100;
 
@@ -49,7 +49,8 @@ export function decodeXmlText(text: string): string {
   if (!text.includes('&')) return text;
   return text.replace(/&(#x[0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-z]{2,4});/g, (whole, ref: string) => {
     if (ref.startsWith('#')) {
-      const code = ref[1] === 'x' ? Number.parseInt(ref.slice(2), 16) : Number.parseInt(ref.slice(1), 10);
+      const code =
+        ref[1] === 'x' ? Number.parseInt(ref.slice(2), 16) : Number.parseInt(ref.slice(1), 10);
       return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
     }
     return PREDEFINED[ref] ?? whole;
@@ -124,7 +125,9 @@ export function parseXml(text: string): XmlParseResult {
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) {
     return {
       root: null,
-      errors: [{ line: null, message: 'DOCTYPE/ENTITY declarations are not allowed; file not parsed' }],
+      errors: [
+        { line: null, message: 'DOCTYPE/ENTITY declarations are not allowed; file not parsed' },
+      ],
     };
   }
   const validation = XMLValidator.validate(text);
@@ -153,7 +156,11 @@ export function parseXml(text: string): XmlParseResult {
 }
 
 /** First child with the given local name (case-sensitive unless `ignoreCase`). */
-export function child(element: XmlElement, name: string, ignoreCase = false): XmlElement | undefined {
+export function child(
+  element: XmlElement,
+  name: string,
+  ignoreCase = false,
+): XmlElement | undefined {
   if (!ignoreCase) return element.children.find((c) => c.name === name);
   const lower = name.toLowerCase();
   return element.children.find((c) => c.name.toLowerCase() === lower);

@@ -37,7 +37,8 @@ export function makeDependency(fields: DependencyFields): ExtractedDependency {
   let qualifiers: Record<string, string> | undefined;
   if (fields.source.kind === 'git') qualifiers = { vcs_url: fields.source.url };
   else if (fields.source.kind === 'url') qualifiers = { download_url: fields.source.url };
-  const parents = fields.parents ? [...new Set(fields.parents)].sort() : [];
+  const parents = fields.parents ? [...new Set(fields.parents)] : [];
+  if (parents.length > 1) parents.sort();
   return {
     name,
     version,

@@ -62,6 +62,10 @@ function parentLocation(key: string): string {
   return nested === -1 ? '' : key.slice(0, nested);
 }
 
+function isVersion(value: unknown): value is string {
+  return typeof value === 'string' && value.trim() !== '';
+}
+
 function depNames(entry: Json, withDev: boolean): string[] {
   const names: string[] = [];
   const fields = ['dependencies', 'optionalDependencies', 'peerDependencies'];
@@ -90,7 +94,7 @@ interface Installed {
   key: string;
   name: string;
   entry: Json;
-  fields: Omit<Parameters<typeof makeDependency>[0], 'direct' | 'parents'>;
+  line: number | null;
 }
 
 function fromPackages(
@@ -101,8 +105,13 @@ function fromPackages(
 ): ExtractedDependency[] {
   const folders = new Map<string, Json>();
   const installed: Installed[] = [];
-  const keys = Object.keys(packages);
-  for (const key of keys) {
+  // Resolution index, all keyed by strings that already exist (parsed keys), so lookups reuse
+  // cached hashes instead of building `<location>/node_modules/<name>` candidates: `children`
+  // maps a location (a package key, a folder key or '' for the root) to the names installed in
+  // its node_modules; `container` maps a key to the location its node_modules sits in.
+  const children = new Map<string, Map<string, number>>();
+  const container = new Map<string, string>();
+  for (const key of Object.keys(packages)) {
     if (key === '') continue;
     const entry = packages[key];
     const line = lines.get(key) ?? null;
@@ -113,63 +122,42 @@ function fromPackages(
     const start = nameStart(key);
     if (start === -1) {
       folders.set(key, entry);
+      container.set(key, '');
       continue;
     }
+    if (entry.link === true ? typeof entry.resolved !== 'string' : !isVersion(entry.version)) {
+      const what = entry.link === true ? 'link entry has no "resolved" target' : 'no version';
+      errors.push({ line, message: `${key}: ${what}; skipped` });
+      continue;
+    }
+    const location =
+      start === NODE_MODULES.length ? '' : key.slice(0, start - NODE_MODULES.length - 1);
+    container.set(key, location);
+    const names = children.get(location);
+    if (names) names.set(key.slice(start), installed.length);
+    else children.set(location, new Map([[key.slice(start), installed.length]]));
     const name =
       typeof entry.name === 'string' && entry.name !== '' ? entry.name : key.slice(start);
-    const scope = flagScope(entry);
-    if (entry.link === true) {
-      if (typeof entry.resolved !== 'string') {
-        errors.push({ line, message: `link entry ${key} has no "resolved" target; skipped` });
-        continue;
-      }
-      installed.push({
-        key,
-        name,
-        entry,
-        fields: {
-          name,
-          version: null,
-          resolution: 'unpinned',
-          scope,
-          line,
-          source: { kind: 'path', path: entry.resolved },
-        },
-      });
-      continue;
-    }
-    if (typeof entry.version !== 'string' || entry.version.trim() === '') {
-      errors.push({ line, message: `${key} has no version; skipped` });
-      continue;
-    }
-    const source = sourceFromResolved(entry.resolved);
-    installed.push({
-      key,
-      name,
-      entry,
-      fields: { name, version: entry.version, resolution: 'resolved', scope, line, source },
-    });
+    installed.push({ key, name, entry, line });
   }
 
-  const parents = new Map<string, Set<string>>();
-  const direct = new Set<string>();
-  const resolve = (from: string, dep: string): string | null => {
-    let location = from;
-    for (;;) {
-      const candidate = location === '' ? NODE_MODULES + dep : `${location}/${NODE_MODULES}${dep}`;
-      if (Object.hasOwn(packages, candidate)) return candidate;
-      if (location === '') return null;
-      location = parentLocation(location);
-    }
-  };
+  const parents: (Set<string> | undefined)[] = new Array(installed.length);
+  const direct: boolean[] = new Array(installed.length).fill(false);
   const addEdges = (from: string, fromName: string | null, entry: Json, project: boolean) => {
     for (const dep of depNames(entry, project)) {
-      const target = resolve(from, dep);
-      if (target === null) continue;
-      if (project) direct.add(target);
-      if (fromName !== null) {
-        addToSet(parents, target, fromName);
+      let location: string | undefined = from;
+      let target: number | undefined;
+      while (location !== undefined) {
+        target = children.get(location)?.get(dep);
+        if (target !== undefined || location === '') break;
+        location = container.get(location) ?? parentLocation(location);
       }
+      if (target === undefined) continue;
+      if (project) direct[target] = true;
+      if (fromName === null) continue;
+      const set = parents[target];
+      if (set) set.add(fromName);
+      else parents[target] = new Set([fromName]);
     }
   };
 
@@ -181,27 +169,42 @@ function fromPackages(
   }
   for (const item of installed) addEdges(item.key, item.name, item.entry, false);
 
-  return installed.map((item) => {
-    const fields = { ...item.fields };
-    const isLink = item.entry.link === true;
-    if (isLink && fields.source.kind === 'path') {
-      // The version of a workspace package is the one its own folder entry records.
-      const target = folders.get(fields.source.path);
-      if (target && typeof target.version === 'string' && target.version.trim() !== '') {
-        fields.version = target.version;
-        fields.resolution = 'resolved';
-      }
-    }
-    const itemParents = parents.get(item.key);
+  const out: ExtractedDependency[] = new Array(installed.length);
+  for (let index = 0; index < installed.length; index++) {
+    const { key, name, entry, line } = installed[index] as Installed;
+    const itemParents = parents[index];
     // Without a root entry or manifest, top-level packages nothing depends on are the direct ones.
-    const topLevelOrphan = !root && parentLocation(item.key) === '' && !itemParents;
-    return makeDependency({
-      ...fields,
-      // Linked packages are the project's own workspaces/folders: first-party, hence direct.
-      direct: isLink || direct.has(item.key) || topLevelOrphan,
-      parents: itemParents ?? [],
+    const orphan = !root && container.get(key) === '' && itemParents === undefined;
+    if (entry.link === true) {
+      // A workspace/`file:` package: its version is the one its own folder entry records.
+      const path = entry.resolved as string;
+      const target = folders.get(path);
+      const version = target && isVersion(target.version) ? target.version : null;
+      out[index] = makeDependency({
+        name,
+        version,
+        resolution: version === null ? 'unpinned' : 'resolved',
+        scope: flagScope(entry),
+        // Linked packages are the project's own workspaces/folders: first-party, hence direct.
+        direct: true,
+        line,
+        parents: itemParents,
+        source: { kind: 'path', path },
+      });
+      continue;
+    }
+    out[index] = makeDependency({
+      name,
+      version: entry.version as string,
+      resolution: 'resolved',
+      scope: flagScope(entry),
+      direct: direct[index] === true || orphan,
+      line,
+      parents: itemParents,
+      source: sourceFromResolved(entry.resolved),
     });
-  });
+  }
+  return out;
 }
 
 interface V1Node {

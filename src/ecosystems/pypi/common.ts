@@ -12,7 +12,10 @@ export const PURL_TYPE = 'pypi';
 
 /** PEP 503: lower case, every run of `-`, `_` and `.` becomes one `-`. */
 export function normaliseName(name: string): string {
-  return name.trim().toLowerCase().replace(/[-_.]+/g, '-');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[-_.]+/g, '-');
 }
 
 /** PEP 508 names: ASCII letters and digits, inner `.`, `-`, `_`. */
@@ -144,7 +147,10 @@ export function parseToml(text: string, what: string): TomlParse {
     const err = e as { message?: string; line?: number };
     const firstLine = String(err.message ?? e).split('\n')[0];
     const at = typeof err.line === 'number' && err.line > 0 ? ` at line ${err.line}` : '';
-    return { ok: false, error: { line: null, message: `${what} is not valid TOML${at}: ${firstLine}` } };
+    return {
+      ok: false,
+      error: { line: null, message: `${what} is not valid TOML${at}: ${firstLine}` },
+    };
   }
 }
 

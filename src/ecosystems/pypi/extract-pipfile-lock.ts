@@ -6,9 +6,17 @@ import type {
   ExtractionResult,
   Extractor,
 } from '../types';
-import { dedupe, isTable, isValidName, makeDependency, normaliseName, siblingPath, stringOf } from './common';
-import { analyseUrl, isUrl } from './pep508';
+import {
+  dedupe,
+  isTable,
+  isValidName,
+  makeDependency,
+  normaliseName,
+  siblingPath,
+  stringOf,
+} from './common';
 import { categoryScope, pipfileDirectNames } from './extract-pipfile';
+import { analyseUrl, isUrl } from './pep508';
 
 /**
  * Pipfile.lock (JSON): `default` is runtime, `develop` development, any other top-level key but
@@ -56,7 +64,10 @@ function scanEntries(text: string): { lines: Map<string, number>; versions: Map<
       }
       const value = text.slice(i + 1, j);
       let k = j + 1;
-      while (k < n && (text[k] === ' ' || text[k] === '\t' || text[k] === '\r' || text[k] === '\n')) {
+      while (
+        k < n &&
+        (text[k] === ' ' || text[k] === '\t' || text[k] === '\r' || text[k] === '\n')
+      ) {
         if (text[k] === '\n') line++;
         k++;
       }
@@ -103,7 +114,8 @@ function directNames(input: ExtractInput): Map<string, Set<string>> | null {
 }
 
 function sectionDirectSet(names: Map<string, Set<string>> | null, section: string): Set<string> {
-  const category = section === 'default' ? 'packages' : section === 'develop' ? 'dev-packages' : section;
+  const category =
+    section === 'default' ? 'packages' : section === 'develop' ? 'dev-packages' : section;
   return names?.get(category) ?? new Set();
 }
 
@@ -146,7 +158,10 @@ export function extractPipfileLock(input: ExtractInput): ExtractionResult {
     };
   }
   if (!isTable(doc)) {
-    return { dependencies: [], errors: [{ line: null, message: 'Pipfile.lock is not a JSON object' }] };
+    return {
+      dependencies: [],
+      errors: [{ line: null, message: 'Pipfile.lock is not a JSON object' }],
+    };
   }
   const deps: ExtractedDependency[] = [];
   const errors: ExtractionError[] = [];

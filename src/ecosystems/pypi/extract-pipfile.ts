@@ -54,16 +54,25 @@ type EntryResult =
 
 function parseValue(name: string, value: unknown): EntryResult {
   if (typeof value === 'string') return versionEntry(name, value);
-  if (!isTable(value)) return { ok: false, message: `'${name}': expected a version string or a table` };
+  if (!isTable(value))
+    return { ok: false, message: `'${name}': expected a version string or a table` };
   const git = stringOf(value.git);
   if (git) {
     const ref = stringOf(value.ref) ?? stringOf(value.tag) ?? stringOf(value.branch);
     const url = git.replace(/^git\+/, '');
-    return { ok: true, info: { version: null, resolution: 'unpinned' }, source: { kind: 'git', url, ref } };
+    return {
+      ok: true,
+      info: { version: null, resolution: 'unpinned' },
+      source: { kind: 'git', url, ref },
+    };
   }
   const path = stringOf(value.path);
   if (path !== null) {
-    return { ok: true, info: { version: null, resolution: 'unpinned' }, source: { kind: 'path', path } };
+    return {
+      ok: true,
+      info: { version: null, resolution: 'unpinned' },
+      source: { kind: 'path', path },
+    };
   }
   const file = stringOf(value.file);
   if (file !== null) {

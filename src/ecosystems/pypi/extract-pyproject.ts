@@ -107,7 +107,9 @@ function poetryEntries(value: unknown): PoetryEntry[] | string {
   const git = stringOf(value.git);
   if (git) {
     const ref = stringOf(value.rev) ?? stringOf(value.tag) ?? stringOf(value.branch);
-    return [{ info: unpinned, source: { kind: 'git', url: git.replace(/^git\+/, ''), ref }, optional }];
+    return [
+      { info: unpinned, source: { kind: 'git', url: git.replace(/^git\+/, ''), ref }, optional },
+    ];
   }
   const path = stringOf(value.path);
   if (path !== null) return [{ info: unpinned, source: { kind: 'path', path }, optional }];
@@ -226,12 +228,26 @@ function collect(doc: TomlTable, lines: TomlLineIndex): Collected {
     const skip = new Set(projectRuntime);
     addPoetryTable(out, poetry.dependencies, 'tool.poetry.dependencies', 'runtime', lines, skip);
     const none = new Set<string>();
-    addPoetryTable(out, poetry['dev-dependencies'], 'tool.poetry.dev-dependencies', 'development', lines, none);
+    addPoetryTable(
+      out,
+      poetry['dev-dependencies'],
+      'tool.poetry.dev-dependencies',
+      'development',
+      lines,
+      none,
+    );
     if (isTable(poetry.group)) {
       for (const [group, body] of Object.entries(poetry.group)) {
         if (!isTable(body)) continue;
         const tableName = `tool.poetry.group.${group}.dependencies`;
-        addPoetryTable(out, body.dependencies, tableName, groupScope(group, 'development'), lines, none);
+        addPoetryTable(
+          out,
+          body.dependencies,
+          tableName,
+          groupScope(group, 'development'),
+          lines,
+          none,
+        );
       }
     }
   }

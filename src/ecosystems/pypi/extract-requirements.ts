@@ -137,7 +137,10 @@ interface Entry {
   source: DependencySource;
 }
 
-type EntryResult = { kind: 'entry'; entry: Entry } | { kind: 'skip' } | { kind: 'error'; message: string };
+type EntryResult =
+  | { kind: 'entry'; entry: Entry }
+  | { kind: 'skip' }
+  | { kind: 'error'; message: string };
 
 /** Splits `url ; marker`: a URL cannot contain spaces, so the first space ends it. */
 function stripUrlMarker(text: string): { ref: string; ok: boolean } {
@@ -178,7 +181,10 @@ function parseEntry(state: State, frame: FileFrame, text: string): EntryResult {
     if (info.source.kind === 'path' && !info.name) {
       // A bare local directory: the project itself is no dependency; others name themselves.
       const fileDir = dirOf(frame.path);
-      const candidates = [resolveInTree(fileDir, info.source.path), resolveInTree('', info.source.path)];
+      const candidates = [
+        resolveInTree(fileDir, info.source.path),
+        resolveInTree('', info.source.path),
+      ];
       if (candidates.some((c) => c === '' || c === fileDir)) return { kind: 'skip' };
       for (const candidate of candidates) {
         const name = candidate === null ? null : localProjectName(state.input, candidate);
@@ -198,7 +204,9 @@ function parseEntry(state: State, frame: FileFrame, text: string): EntryResult {
       kind: 'entry',
       entry: {
         name: info.name,
-        info: version ? { version, resolution: 'resolved' } : { version: null, resolution: 'unpinned' },
+        info: version
+          ? { version, resolution: 'resolved' }
+          : { version: null, resolution: 'unpinned' },
         source: info.source,
       },
     };
@@ -220,7 +228,13 @@ function requirementPart(content: string): string {
   return args.join(' ');
 }
 
-function include(state: State, frame: FileFrame, line: number, arg: string, mode: FileFrame['mode']) {
+function include(
+  state: State,
+  frame: FileFrame,
+  line: number,
+  arg: string,
+  mode: FileFrame['mode'],
+) {
   const flag = mode === 'constraints' ? '-c' : '-r';
   if (arg === '') {
     report(state, frame, line, `missing file name after ${flag}`);
@@ -399,7 +413,9 @@ function applyConstraints(state: State): ExtractedDependency[] {
       if (constraint.info.resolution === 'resolved') info = constraint.info;
       else if (constraint.info.resolution === 'declared') {
         info = {
-          version: info.version ? `${info.version},${constraint.info.version}` : constraint.info.version,
+          version: info.version
+            ? `${info.version},${constraint.info.version}`
+            : constraint.info.version,
           resolution: 'declared',
         };
       }
@@ -418,13 +434,22 @@ export function extractRequirements(input: ExtractInput): ExtractionResult {
     visited: new Set([`requirements:${input.path}`]),
   };
   try {
-    walk(state, { path: input.path, text: input.text, mode: 'requirements', topLine: null, stack: [input.path] });
+    walk(state, {
+      path: input.path,
+      text: input.text,
+      mode: 'requirements',
+      topLine: null,
+      stack: [input.path],
+    });
     return { dependencies: dedupe(applyConstraints(state)), errors: state.errors };
   } catch (e) {
     // Defensive: a parser bug must not take the whole scan down.
     return {
       dependencies: dedupe(state.deps),
-      errors: [...state.errors, { line: null, message: `requirements file could not be read: ${String(e)}` }],
+      errors: [
+        ...state.errors,
+        { line: null, message: `requirements file could not be read: ${String(e)}` },
+      ],
     };
   }
 }

@@ -134,7 +134,11 @@ function eggName(fragment: string): string | null {
 
 /** True for `scheme://`, `git+...`, `file:` references (as opposed to names and local paths). */
 export function isUrl(text: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(text) || /^(?:git|hg|svn|bzr)\+/i.test(text) || /^file:/i.test(text);
+  return (
+    /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ||
+    /^(?:git|hg|svn|bzr)\+/i.test(text) ||
+    /^file:/i.test(text)
+  );
 }
 
 /** Splits a URL into its source kind, the `#egg=` name and any version its file name carries. */
@@ -152,7 +156,11 @@ export function analyseUrl(raw: string): UrlInfo {
     const pathStart = scheme === -1 ? 0 : url.indexOf('/', scheme + 3);
     const at = pathStart === -1 ? -1 : url.lastIndexOf('@');
     if (at > pathStart && pathStart !== -1) {
-      return { source: { kind: 'git', url: url.slice(0, at), ref: url.slice(at + 1) }, name, version: null };
+      return {
+        source: { kind: 'git', url: url.slice(0, at), ref: url.slice(at + 1) },
+        name,
+        version: null,
+      };
     }
     return { source: { kind: 'git', url, ref: null }, name, version: null };
   }
@@ -203,7 +211,8 @@ export interface RequirementEntry {
 
 /** Where a parsed requirement comes from and how sure its version is. */
 export function requirementEntry(req: Requirement): RequirementEntry {
-  if (req.url === null) return { info: classifySpecifier(req.specifier), source: { kind: 'registry' } };
+  if (req.url === null)
+    return { info: classifySpecifier(req.specifier), source: { kind: 'registry' } };
   const info = referenceInfo(req.url);
   const version = info.source.kind === 'git' ? null : archiveVersionFor(req.name, info);
   return {

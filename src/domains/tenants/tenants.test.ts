@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/test-app';
+import { jobDefinitions, PURGE_DEMO_TENANTS } from '../../jobs/definitions';
+import { FEATURES } from './plans';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t?.close());
+
+describe('POST /api/v1/auth/demo', () => {
+  test('creates a trial tenant that expires after 24 hours and returns a working dw_ token', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/demo' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.token).toMatch(/^dw_/);
+    expect(body.plan).toBe('trial');
+    const hours = (new Date(body.expiresAtUtc).getTime() - Date.now()) / 3_600_000;
+    expect(hours).toBeGreaterThan(23.9);
+    expect(hours).toBeLessThanOrEqual(24);
+    const flags = await t.as(body.token, { method: 'GET', url: '/api/v1/feature-flags' });
+    expect(flags.statusCode).toBe(200);
+    expect(flags.json().plan).toBe('trial');
+    const tokens = await t.as(body.token, { method: 'GET', url: '/api/v1/api-tokens' });
+    expect(tokens.json().items[0].expiresAtUtc).toBe(body.expiresAtUtc);
+  });
+
+  test('the purge job deletes expired demo tenants with their data, and only those', async () => {
+    const expired = (await t.app.inject({ method: 'POST', url: '/api/v1/auth/demo' })).json();
+    const live = (await t.app.inject({ method: 'POST', url: '/api/v1/auth/demo' })).json();
+    const regular = await t.createTenant('team');
+    await t.database.system
+      .updateTable('tenants')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', expired.tenantId)
+      .execute();
+    // An expired demo tenant's token stops working at once, before the purge.
+    expect((await t.as(expired.token, { method: 'GET', url: '/api/v1/feature-flags' })).statusCode).toBe(401);
+    const purge = jobDefinitions({ database: t.database, log: () => {} }).find((j) => j.name === PURGE_DEMO_TENANTS);
+    await purge?.handle({ version: 1, tenantId: null, correlationId: null, data: {} });
+    const ids = (await t.database.system.selectFrom('tenants').select('id').execute()).map((r) => r.id);
+    expect(ids).not.toContain(expired.tenantId);
+    expect(ids).toContain(live.tenantId);
+    expect(ids).toContain(regular.tenantId);
+    const orphanTokens = await t.database.system
+      .selectFrom('api_tokens')
+      .select('id')
+      .where('tenant_id', '=', expired.tenantId)
+      .execute();
+    expect(orphanTokens).toEqual([]);
+  });
+});
+
+describe('GET /api/v1/feature-flags', () => {
+  test("lists every feature with the tenant plan's flag, unpaged", async () => {
+    const team = await t.createTenant('team');
+    const res = await t.as(team.token, { method: 'GET', url: '/api/v1/feature-flags' });
+    const body = res.json();
+    expect(body.plan).toBe('team');
+    expect(body.items).toHaveLength(Object.keys(FEATURES).length);
+    expect(body.items.find((f: { key: string }) => f.key === 'cra').enabled).toBe(false);
+    expect(body.items.find((f: { key: string }) => f.key === 'api_tokens').enabled).toBe(true);
+    expect(body).not.toHaveProperty('take');
+  });
+});

@@ -1,0 +1,15 @@
+import type { EcosystemModule } from '../types';
+import { composeExtractor } from './extract-compose';
+import { dockerfileExtractor } from './extract-dockerfile';
+import { normaliseImageName } from './image-ref';
+import { dockerVersioning } from './versioning';
+
+/** OSV has no Docker ecosystem; `Docker` is used as the name so lookups simply find nothing. */
+export const docker: EcosystemModule = {
+  id: 'Docker',
+  purlType: 'docker',
+  osvEcosystem: 'Docker',
+  normaliseName: normaliseImageName,
+  extractors: [dockerfileExtractor, composeExtractor],
+  versioning: dockerVersioning,
+};
