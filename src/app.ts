@@ -15,8 +15,8 @@ import { tenantRoutes } from './domains/tenants/routes';
 import { registerErrorHandling } from './http/error-handler';
 import { registerPipeline } from './http/pipeline';
 import { ProblemSchema } from './http/problem';
-import { createValidatorCompiler } from './http/validators';
 import { RATE_LIMIT_HEADERS, type RateLimitStore } from './http/rate-limit';
+import { createValidatorCompiler } from './http/validators';
 import type { SecretBox } from './security/secret-box';
 
 export interface AppDeps {
@@ -36,7 +36,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: deps.config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers["x-scm-b-token"]', 'req.headers["x-hub-signature-256"]'],
+      redact: [
+        'req.headers.authorization',
+        'req.headers["x-scm-b-token"]',
+        'req.headers["x-hub-signature-256"]',
+      ],
     },
     bodyLimit: deps.config.bodyLimitBytes,
     trustProxy: deps.config.trustProxy,
@@ -78,7 +82,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       },
       security: [{ bearer: [] }],
     },
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`),
+    },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
 
@@ -89,15 +95,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     tokenUsage: deps.tokenUsage,
   });
 
-  await app.register(systemRoutes({ database: deps.database, buildInfo: deps.buildInfo, cliVersion: deps.cliVersion }));
-  await app.register(tenantRoutes({ database: deps.database, demoTtlHours: deps.config.demoTenantTtlHours }));
+  await app.register(
+    systemRoutes({
+      database: deps.database,
+      buildInfo: deps.buildInfo,
+      cliVersion: deps.cliVersion,
+    }),
+  );
+  await app.register(
+    tenantRoutes({ database: deps.database, demoTtlHours: deps.config.demoTenantTtlHours }),
+  );
   await app.register(apiTokenRoutes({ secretBox: deps.secretBox, tokenUsage: deps.tokenUsage }));
   await app.register(auditLogRoutes());
 
-  app.get(
-    '/api/v1/openapi.json',
-    { schema: { hide: true }, config: { auth: false } },
-    async () => app.swagger(),
+  app.get('/api/v1/openapi.json', { schema: { hide: true }, config: { auth: false } }, async () =>
+    app.swagger(),
   );
   return app;
 }

@@ -41,10 +41,18 @@ type Env = Record<string, string | undefined>;
 export const SETTINGS = [
   ['PORT', '8080', 'HTTP port'],
   ['HOST', '0.0.0.0', 'interface to listen on'],
-  ['DATABASE_URL', '(unset: embedded)', 'PostgreSQL connection string; unset runs the embedded database'],
+  [
+    'DATABASE_URL',
+    '(unset: embedded)',
+    'PostgreSQL connection string; unset runs the embedded database',
+  ],
   ['DATA_DIR', './data', 'embedded database files, lock file and generated master key'],
   ['REDIS_URL', '(unset)', 'Redis for rate-limit counters shared by several processes'],
-  ['DRIFTWATCH_MASTER_KEY', '(embedded: generated)', 'base64 32-byte key encrypting provider secrets'],
+  [
+    'DRIFTWATCH_MASTER_KEY',
+    '(embedded: generated)',
+    'base64 32-byte key encrypting provider secrets',
+  ],
   ['LOG_LEVEL', 'info', 'fatal, error, warn, info, debug, trace or silent'],
   ['DRIFTWATCH_ENV', 'development', 'environment name reported by /api/v1/version'],
   ['DRIFTWATCH_ROLE', 'all', 'api, worker or all (also `driftwatch serve --role`)'],

@@ -30,7 +30,11 @@ export async function main(role?: ServiceRole): Promise<void> {
     `Driftwatch is running (${service.database.engine} database, role ${role ?? config.role}).`,
   ];
   if (shown) {
-    lines.push(`  API:       ${shown}/api/v1`, `  Docs:      ${shown}/docs`, `  OpenAPI:   ${shown}/api/v1/openapi.json`);
+    lines.push(
+      `  API:       ${shown}/api/v1`,
+      `  Docs:      ${shown}/docs`,
+      `  OpenAPI:   ${shown}/api/v1/openapi.json`,
+    );
   }
   if (service.bootstrap) {
     lines.push(
@@ -52,7 +56,8 @@ export async function main(role?: ServiceRole): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-const invokedDirectly = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
+const invokedDirectly =
+  process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
 if (invokedDirectly) {
   main().catch((error) => {
     console.error(error);

@@ -6,10 +6,10 @@ import { type Database, openDatabase } from './db/connection';
 import { migrate } from './db/migrate';
 import { createTokenUsageTracker } from './domains/api-tokens/usage-tracker';
 import { readBuildInfo, readCliVersion } from './domains/system/build-info';
-import { countTenants, createTenantWithOwner, type CreatedTenant } from './domains/tenants/service';
+import { type CreatedTenant, countTenants, createTenantWithOwner } from './domains/tenants/service';
+import { createRateLimitStore } from './http/rate-limit';
 import { jobDefinitions } from './jobs/definitions';
 import { createJobQueue, type JobQueue } from './jobs/queue';
-import { createRateLimitStore } from './http/rate-limit';
 import { createSecretBox, resolveMasterKey } from './security/secret-box';
 
 export interface RunningService {
@@ -42,14 +42,19 @@ export async function openServiceDatabase(config: Config): Promise<Database> {
  * Starts the service: the HTTP API and/or the job workers in this process (`role`), wired from
  * the validated configuration.
  */
-export async function startService(config: Config, role: ServiceRole = config.role): Promise<RunningService> {
+export async function startService(
+  config: Config,
+  role: ServiceRole = config.role,
+): Promise<RunningService> {
   const database = await openServiceDatabase(config);
   let bootstrap: CreatedTenant | null = null;
   if (database.engine === 'embedded' && (await countTenants(database)) === 0) {
     bootstrap = await createTenantWithOwner(database, { name: 'Default', plan: 'enterprise' });
   }
   const { key } = resolveMasterKey(config.masterKey, config.dataDir);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, lazyConnect: false }) : null;
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { enableOfflineQueue: false, lazyConnect: false })
+    : null;
   redis?.on('error', () => {});
   const tokenUsage = createTokenUsageTracker(database);
   tokenUsage.start(config.tokenUsageFlushSeconds);

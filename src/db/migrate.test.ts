@@ -7,7 +7,11 @@ describe('migrations', () => {
     const database = await openTestDatabase();
     try {
       const tables = async () =>
-        (await database.pool.query("SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'")).rows[0].n;
+        (
+          await database.pool.query(
+            "SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'",
+          )
+        ).rows[0].n;
       const before = await tables();
       const second = await migrate(database.pool);
       expect(second.applied).toEqual([]);
@@ -21,7 +25,11 @@ describe('migrations', () => {
   test('every tenant-owned table has row-level security forced', async () => {
     const database = await openTestDatabase();
     try {
-      const result = await database.pool.query<{ relname: string; relrowsecurity: boolean; relforcerowsecurity: boolean }>(
+      const result = await database.pool.query<{
+        relname: string;
+        relrowsecurity: boolean;
+        relforcerowsecurity: boolean;
+      }>(
         `SELECT c.relname, c.relrowsecurity, c.relforcerowsecurity FROM pg_class c
          JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = 'tenant_id'
          JOIN pg_namespace n ON n.oid = c.relnamespace

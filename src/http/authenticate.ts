@@ -1,6 +1,10 @@
 import type pg from 'pg';
 import type { Database } from '../db/connection';
-import { type IsolationLevel, type TenantTransaction, tenantTransactionOn } from '../db/tenant-scope';
+import {
+  type IsolationLevel,
+  type TenantTransaction,
+  tenantTransactionOn,
+} from '../db/tenant-scope';
 import { isPlan } from '../domains/tenants/plans';
 import type { Principal } from './request-context';
 import { isRole } from './roles';

@@ -72,6 +72,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) =>
-    sendProblem(request, reply, 404, `No route matches ${request.method} ${request.url.split('?')[0]}.`),
+    sendProblem(
+      request,
+      reply,
+      404,
+      `No route matches ${request.method} ${request.url.split('?')[0]}.`,
+    ),
   );
 }

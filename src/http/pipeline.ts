@@ -65,7 +65,11 @@ export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void
     }
     const token = parseBearer(request.headers.authorization);
     const opened = token
-      ? await openAuthenticatedScope(deps.database, hashToken(token), config?.isolation ?? 'read committed')
+      ? await openAuthenticatedScope(
+          deps.database,
+          hashToken(token),
+          config?.isolation ?? 'read committed',
+        )
       : null;
     if (!opened) {
       if (!exempt) await enforceRateLimit(deps, request, reply, ipBucket(request));
@@ -108,14 +112,20 @@ export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void
     if (!scope) return;
     request.scope = null;
     const audit = request.routeOptions.config?.audit;
-    if (status >= 400) {
-      await scope.rollback();
+    const principal = request.principal;
+    if (status < 400) {
+      if (audit && principal)
+        await insertAuditEntry(scope.db, scope.tenantId, auditEntryOf(request, status));
+      await scope.commit();
       return;
     }
-    if (audit && request.principal) {
-      await insertAuditEntry(scope.db, scope.tenantId, auditEntryOf(request, status));
+    await scope.rollback();
+    // Failed state-changing calls are audited too, outside the rolled-back transaction.
+    if (audit && principal && status !== 429) {
+      await withTenant(deps.database, principal.tenantId, (db) =>
+        insertAuditEntry(db, principal.tenantId, auditEntryOf(request, status)),
+      ).catch((error) => request.log.error({ err: error }, 'could not write the audit entry'));
     }
-    await scope.commit();
   };
 
   app.addHook('onSend', async (request, reply, payload) => {
@@ -130,15 +140,6 @@ export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void
     await finish(request, reply.statusCode).catch((error) =>
       request.log.error({ err: error }, 'could not finish the request transaction'),
     );
-    const audit = request.routeOptions.config?.audit;
-    const status = reply.statusCode;
-    // Failed state-changing calls are audited too, outside the rolled-back transaction.
-    if (audit && request.principal && status >= 400 && status !== 429) {
-      const principal = request.principal;
-      await withTenant(deps.database, principal.tenantId, (db) =>
-        insertAuditEntry(db, principal.tenantId, auditEntryOf(request, status)),
-      ).catch((error) => request.log.error({ err: error }, 'could not write the audit entry'));
-    }
   });
 
   const abandon = async (request: FastifyRequest) => {

@@ -9,7 +9,12 @@ export const DEFAULT_TAKE = 50;
 export const MAX_TAKE = 200;
 
 export const TakeSkipQuery = {
-  take: Type.Optional(Type.Integer({ minimum: 1, description: `Page size (default ${DEFAULT_TAKE}, clamped to ${MAX_TAKE})` })),
+  take: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description: `Page size (default ${DEFAULT_TAKE}, clamped to ${MAX_TAKE})`,
+    }),
+  ),
   skip: Type.Optional(Type.Integer({ minimum: 0, description: 'Offset (default 0)' })),
 };
 

@@ -58,7 +58,8 @@ export function createRateLimitStore(redis: Redis | null): RateLimitStore {
             const res = await limiterFor(bucket.limit).consume(bucket.key, 1);
             return { bucket, res, allowed: true };
           } catch (rejection) {
-            if (rejection instanceof RateLimiterRes) return { bucket, res: rejection, allowed: false };
+            if (rejection instanceof RateLimiterRes)
+              return { bucket, res: rejection, allowed: false };
             throw rejection;
           }
         }),
@@ -96,4 +97,9 @@ export function isRateLimitExempt(path: string): boolean {
   );
 }
 
-export const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'];
+export const RATE_LIMIT_HEADERS = [
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'Retry-After',
+];

@@ -1,5 +1,5 @@
 import type { TenantTransaction } from '../db/tenant-scope';
-import type { Plan, Feature } from '../domains/tenants/plans';
+import type { Feature, Plan } from '../domains/tenants/plans';
 import type { Role } from './roles';
 
 /** Who is calling: resolved from the bearer token on every authenticated request. */

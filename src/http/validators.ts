@@ -7,9 +7,16 @@ import type { FastifySchemaCompiler } from 'fastify';
  * JSON bodies are validated as sent (coercion would turn `null` into `""` in nullable unions).
  */
 export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
-  const base = { allErrors: true, strict: false, useDefaults: true, removeAdditional: false } as const;
+  const base = {
+    allErrors: true,
+    strict: false,
+    useDefaults: true,
+    removeAdditional: false,
+  } as const;
   // ajv-formats is CommonJS: its function sits on `default` under Node's ESM interop.
-  const addFormats = (addFormatsModule as unknown as { default: typeof addFormatsModule }).default ?? addFormatsModule;
+  const addFormats =
+    (addFormatsModule as unknown as { default: typeof addFormatsModule }).default ??
+    addFormatsModule;
   const coercing = addFormats(new Ajv({ ...base, coerceTypes: 'array' }));
   const exact = addFormats(new Ajv({ ...base, coerceTypes: false }));
   return ({ schema, httpPart }) =>

@@ -73,10 +73,15 @@ export async function createJobQueue(
           },
         );
         if (definition.schedule) {
-          await boss.schedule(definition.name, definition.schedule, { version: 1, tenantId: null, correlationId: null, data: {} }, {
-            expireInSeconds: definition.expireInSeconds,
-            retryLimit: definition.retryLimit,
-          });
+          await boss.schedule(
+            definition.name,
+            definition.schedule,
+            { version: 1, tenantId: null, correlationId: null, data: {} },
+            {
+              expireInSeconds: definition.expireInSeconds,
+              retryLimit: definition.retryLimit,
+            },
+          );
         }
       }
     },

@@ -19,13 +19,14 @@ export function createSecretBox(keyBase64: string): SecretBox {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
       const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-      return ['v1', iv, cipher.getAuthTag(), data].map((part) =>
-        typeof part === 'string' ? part : part.toString('base64url'),
-      ).join('.');
+      return ['v1', iv, cipher.getAuthTag(), data]
+        .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+        .join('.');
     },
     open(sealed) {
       const [version, iv, tag, data] = sealed.split('.');
-      if (version !== 'v1' || !iv || !tag || data === undefined) throw new Error('not a sealed secret');
+      if (version !== 'v1' || !iv || !tag || data === undefined)
+        throw new Error('not a sealed secret');
       const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
       decipher.setAuthTag(Buffer.from(tag, 'base64url'));
       return Buffer.concat([
@@ -37,7 +38,10 @@ export function createSecretBox(keyBase64: string): SecretBox {
 }
 
 /** The configured key, or one kept in `dataDir/master.key` (created on first start, mode 0600). */
-export function resolveMasterKey(configured: string | null, dataDir: string): { key: string; generated: boolean } {
+export function resolveMasterKey(
+  configured: string | null,
+  dataDir: string,
+): { key: string; generated: boolean } {
   if (configured) return { key: configured, generated: false };
   const file = join(dataDir, 'master.key');
   if (existsSync(file)) return { key: readFileSync(file, 'utf8').trim(), generated: false };

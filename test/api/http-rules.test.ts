@@ -19,7 +19,10 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-function expectProblem(res: { statusCode: number; headers: Record<string, unknown>; json: () => unknown }, status: number) {
+function expectProblem(
+  res: { statusCode: number; headers: Record<string, unknown>; json: () => unknown },
+  status: number,
+) {
   expect(res.statusCode).toBe(status);
   expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
   const body = res.json() as Record<string, unknown>;
@@ -67,13 +70,19 @@ describe('problem details for every failure', () => {
   });
 
   test('an unparseable query value is a 400 with errors keyed by parameter', async () => {
-    const res = await t.as(tenant.token, { method: 'GET', url: '/api/v1/audit-log?take=abc&skip=-1' });
+    const res = await t.as(tenant.token, {
+      method: 'GET',
+      url: '/api/v1/audit-log?take=abc&skip=-1',
+    });
     const body = expectProblem(res, 400);
     expect(Object.keys(body.errors as object).sort()).toEqual(['skip', 'take']);
   });
 
   test('a malformed UUID in a path is a 400, a well-formed unknown one a 404', async () => {
-    const bad = await t.as(tenant.token, { method: 'DELETE', url: '/api/v1/api-tokens/not-a-uuid' });
+    const bad = await t.as(tenant.token, {
+      method: 'DELETE',
+      url: '/api/v1/api-tokens/not-a-uuid',
+    });
     expect(expectProblem(bad, 400).errors).toHaveProperty('apiTokenId');
     const unknown = await t.as(tenant.token, {
       method: 'DELETE',
@@ -105,7 +114,13 @@ describe('problem details for every failure', () => {
 
 describe('authentication', () => {
   test('a missing or malformed header is 401 before any handler runs', async () => {
-    for (const authorization of [undefined, 'Basic abc', 'Bearer', 'Bearer dw_short', `Token ${tenant.token}`]) {
+    for (const authorization of [
+      undefined,
+      'Basic abc',
+      'Bearer',
+      'Bearer dw_short',
+      `Token ${tenant.token}`,
+    ]) {
       const res = await t.app.inject({
         method: 'POST',
         url: '/api/v1/api-tokens',
@@ -133,11 +148,17 @@ describe('authentication', () => {
     const created = await t.as(tenant.token, {
       method: 'POST',
       url: '/api/v1/api-tokens',
-      payload: { name: 'short-lived', roleScopeJson: null, expiresAtUtc: new Date(Date.now() + 60_000).toISOString() },
+      payload: {
+        name: 'short-lived',
+        roleScopeJson: null,
+        expiresAtUtc: new Date(Date.now() + 60_000).toISOString(),
+      },
     });
     expect(created.statusCode).toBe(201);
     const { apiTokenId, rawSecret } = created.json();
-    expect((await t.as(rawSecret, { method: 'GET', url: '/api/v1/api-tokens' })).statusCode).toBe(200);
+    expect((await t.as(rawSecret, { method: 'GET', url: '/api/v1/api-tokens' })).statusCode).toBe(
+      200,
+    );
     await t.database.system
       .updateTable('api_tokens')
       .set({ expires_at: new Date(Date.now() - 1000) })
@@ -153,8 +174,13 @@ describe('authentication', () => {
       payload: { name: 'to-revoke', roleScopeJson: null, expiresAtUtc: null },
     });
     const { apiTokenId, rawSecret } = created.json();
-    expect((await t.as(rawSecret, { method: 'GET', url: '/api/v1/feature-flags' })).statusCode).toBe(200);
-    const revoked = await t.as(tenant.token, { method: 'DELETE', url: `/api/v1/api-tokens/${apiTokenId}` });
+    expect(
+      (await t.as(rawSecret, { method: 'GET', url: '/api/v1/feature-flags' })).statusCode,
+    ).toBe(200);
+    const revoked = await t.as(tenant.token, {
+      method: 'DELETE',
+      url: `/api/v1/api-tokens/${apiTokenId}`,
+    });
     expect(revoked.statusCode).toBe(204);
     expect(revoked.body).toBe('');
     expectProblem(await t.as(rawSecret, { method: 'GET', url: '/api/v1/feature-flags' }), 401);

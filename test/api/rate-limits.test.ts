@@ -50,25 +50,42 @@ describe('rate limits', () => {
       headers: { origin: 'https://dashboard.example' },
     });
     const exposed = String(res.headers['access-control-expose-headers']);
-    for (const header of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']) {
+    for (const header of [
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'Retry-After',
+    ]) {
       expect(exposed).toContain(header);
     }
   });
 
   test('exempt paths carry no rate-limit headers and are never limited', async () => {
     for (let i = 0; i < 70; i++) {
-      const res = await t.app.inject({ method: 'GET', url: '/api/v1/health', remoteAddress: '10.9.9.9' });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/v1/health',
+        remoteAddress: '10.9.9.9',
+      });
       expect(res.statusCode).toBe(200);
       expect(res.headers['ratelimit-limit']).toBeUndefined();
     }
-    const version = await t.app.inject({ method: 'GET', url: '/api/v1/version', remoteAddress: '10.9.9.9' });
+    const version = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/version',
+      remoteAddress: '10.9.9.9',
+    });
     expect(version.headers['ratelimit-limit']).toBeUndefined();
   });
 });
 
 describe('per-IP bucket for unauthenticated requests', () => {
   test('the 61st unauthenticated request from one address is 429', async () => {
-    let last = await t.app.inject({ method: 'GET', url: '/api/v1/cli-version', remoteAddress: '10.1.1.1' });
+    let last = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/cli-version',
+      remoteAddress: '10.1.1.1',
+    });
     expect(last.headers['ratelimit-limit']).toBe('60');
     for (let i = 2; i <= 60; i++) {
       last = await t.app.inject({
@@ -78,10 +95,18 @@ describe('per-IP bucket for unauthenticated requests', () => {
       });
     }
     expect(last.statusCode).toBe(401);
-    const limited = await t.app.inject({ method: 'POST', url: '/api/v1/auth/demo', remoteAddress: '10.1.1.1' });
+    const limited = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/demo',
+      remoteAddress: '10.1.1.1',
+    });
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['retry-after']).toBeDefined();
-    const other = await t.app.inject({ method: 'GET', url: '/api/v1/cli-version', remoteAddress: '10.1.1.2' });
+    const other = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/cli-version',
+      remoteAddress: '10.1.1.2',
+    });
     expect(other.statusCode).toBe(200);
   });
 });

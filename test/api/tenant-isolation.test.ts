@@ -25,10 +25,15 @@ describe('tenant isolation', () => {
     const listB = await t.as(b.token, { method: 'GET', url: '/api/v1/api-tokens' });
     const ids = listB.json().items.map((item: { apiTokenId: string }) => item.apiTokenId);
     expect(ids).toEqual([b.tokenId]);
-    const deleteB = await t.as(b.token, { method: 'DELETE', url: `/api/v1/api-tokens/${apiTokenId}` });
+    const deleteB = await t.as(b.token, {
+      method: 'DELETE',
+      url: `/api/v1/api-tokens/${apiTokenId}`,
+    });
     expect(deleteB.statusCode).toBe(404);
     const listA = await t.as(a.token, { method: 'GET', url: '/api/v1/api-tokens' });
-    const stillActive = listA.json().items.find((item: { apiTokenId: string }) => item.apiTokenId === apiTokenId);
+    const stillActive = listA
+      .json()
+      .items.find((item: { apiTokenId: string }) => item.apiTokenId === apiTokenId);
     expect(stillActive.revokedAtUtc).toBeNull();
   });
 
@@ -36,7 +41,9 @@ describe('tenant isolation', () => {
     const auditA = await t.as(a.token, { method: 'GET', url: '/api/v1/audit-log' });
     expect(auditA.json().items.length).toBeGreaterThan(0);
     const auditB = await t.as(b.token, { method: 'GET', url: '/api/v1/audit-log' });
-    const actors = new Set(auditB.json().items.map((item: { actorTokenId: string }) => item.actorTokenId));
+    const actors = new Set(
+      auditB.json().items.map((item: { actorTokenId: string }) => item.actorTokenId),
+    );
     expect(actors.has(a.tokenId)).toBe(false);
     const exportB = await t.as(b.token, { method: 'GET', url: '/api/v1/audit-log/export' });
     expect(exportB.body).not.toContain(a.tokenId);
@@ -48,7 +55,9 @@ describe('tenant isolation', () => {
     );
     expect(rows.length).toBeGreaterThan(0);
     expect(new Set(rows.map((row) => row.tenant_id))).toEqual(new Set([b.tenantId]));
-    const tenants = await withTenant(t.database, b.tenantId, (db) => db.selectFrom('tenants').select('id').execute());
+    const tenants = await withTenant(t.database, b.tenantId, (db) =>
+      db.selectFrom('tenants').select('id').execute(),
+    );
     expect(tenants.map((row) => row.id)).toEqual([b.tenantId]);
   });
 
@@ -85,7 +94,10 @@ describe('tenant isolation', () => {
 
   test('the scope is transaction-local: it does not leak to the next user of the connection', async () => {
     await withTenant(t.database, a.tenantId, async () => {});
-    const result = await sql<{ tenant: string | null; role: string }>`SELECT current_setting('app.tenant_id', true) AS tenant, current_user AS role`.execute(
+    const result = await sql<{
+      tenant: string | null;
+      role: string;
+    }>`SELECT current_setting('app.tenant_id', true) AS tenant, current_user AS role`.execute(
       t.database.system,
     );
     expect(result.rows[0]?.tenant ?? '').toBe('');

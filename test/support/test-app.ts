@@ -5,7 +5,10 @@ import { buildApp } from '../../src/app';
 import { type Config, loadConfig } from '../../src/config';
 import { type Database, openDatabase } from '../../src/db/connection';
 import { migrate } from '../../src/db/migrate';
-import { createTokenUsageTracker, type TokenUsageTracker } from '../../src/domains/api-tokens/usage-tracker';
+import {
+  createTokenUsageTracker,
+  type TokenUsageTracker,
+} from '../../src/domains/api-tokens/usage-tracker';
 import { readBuildInfo, readCliVersion } from '../../src/domains/system/build-info';
 import type { Plan } from '../../src/domains/tenants/plans';
 import { createTenantWithOwner } from '../../src/domains/tenants/service';
@@ -87,7 +90,11 @@ export async function createTestApp(
     tokenUsage,
     createTenant: async (plan = 'enterprise', name = 'Tenant') => {
       const created = await createTenantWithOwner(database, { name, plan });
-      return { tenantId: created.tenantId, token: created.ownerToken, tokenId: created.ownerTokenId };
+      return {
+        tenantId: created.tenantId,
+        token: created.ownerToken,
+        tokenId: created.ownerTokenId,
+      };
     },
     as: (token, options) =>
       app.inject({

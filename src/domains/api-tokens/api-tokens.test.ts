@@ -16,7 +16,11 @@ const create = (token: string, payload: unknown) =>
 describe('POST /api/v1/api-tokens', () => {
   test('returns every field, the secret once, and stores only its hash', async () => {
     const expiresAtUtc = new Date(Date.now() + 86_400_000).toISOString();
-    const res = await create(owner.token, { name: 'deploy', roleScopeJson: '{"roles":["viewer"]}', expiresAtUtc });
+    const res = await create(owner.token, {
+      name: 'deploy',
+      roleScopeJson: '{"roles":["viewer"]}',
+      expiresAtUtc,
+    });
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(body).toEqual({
@@ -38,17 +42,25 @@ describe('POST /api/v1/api-tokens', () => {
     expect(JSON.stringify(stored)).not.toContain(body.rawSecret);
     const list = await t.as(owner.token, { method: 'GET', url: '/api/v1/api-tokens' });
     expect(list.body).not.toContain(body.rawSecret);
-    expect(list.json().items.find((i: { apiTokenId: string }) => i.apiTokenId === body.apiTokenId)).not.toHaveProperty(
-      'rawSecret',
-    );
+    expect(
+      list.json().items.find((i: { apiTokenId: string }) => i.apiTokenId === body.apiTokenId),
+    ).not.toHaveProperty('rawSecret');
   });
 
   test('null roleScopeJson inherits the creator roles and answers {}', async () => {
-    const res = await create(owner.token, { name: 'inherit', roleScopeJson: null, expiresAtUtc: null });
+    const res = await create(owner.token, {
+      name: 'inherit',
+      roleScopeJson: null,
+      expiresAtUtc: null,
+    });
     expect(res.json().roleScopeJson).toBe('{}');
     const child = res.json().rawSecret;
     // It holds owner, so it may create an admin token.
-    const grandchild = await create(child, { name: 'admin', roleScopeJson: '{"roles":["admin"]}', expiresAtUtc: null });
+    const grandchild = await create(child, {
+      name: 'admin',
+      roleScopeJson: '{"roles":["admin"]}',
+      expiresAtUtc: null,
+    });
     expect(grandchild.statusCode).toBe(201);
   });
 
@@ -68,11 +80,31 @@ describe('POST /api/v1/api-tokens', () => {
 
   test.each([
     ['an empty name', { name: '  ', roleScopeJson: null, expiresAtUtc: null }, 'name'],
-    ['malformed roleScopeJson', { name: 'x', roleScopeJson: '{roles:', expiresAtUtc: null }, 'roleScopeJson'],
-    ['roleScopeJson without roles', { name: 'x', roleScopeJson: '{"roles":[]}', expiresAtUtc: null }, 'roleScopeJson'],
-    ['an unknown role', { name: 'x', roleScopeJson: '{"roles":["root"]}', expiresAtUtc: null }, 'roleScopeJson'],
-    ['an expiry in the past', { name: 'x', roleScopeJson: null, expiresAtUtc: '2020-01-01T00:00:00Z' }, 'expiresAtUtc'],
-    ['an unparseable expiry', { name: 'x', roleScopeJson: null, expiresAtUtc: 'tomorrow' }, 'expiresAtUtc'],
+    [
+      'malformed roleScopeJson',
+      { name: 'x', roleScopeJson: '{roles:', expiresAtUtc: null },
+      'roleScopeJson',
+    ],
+    [
+      'roleScopeJson without roles',
+      { name: 'x', roleScopeJson: '{"roles":[]}', expiresAtUtc: null },
+      'roleScopeJson',
+    ],
+    [
+      'an unknown role',
+      { name: 'x', roleScopeJson: '{"roles":["root"]}', expiresAtUtc: null },
+      'roleScopeJson',
+    ],
+    [
+      'an expiry in the past',
+      { name: 'x', roleScopeJson: null, expiresAtUtc: '2020-01-01T00:00:00Z' },
+      'expiresAtUtc',
+    ],
+    [
+      'an unparseable expiry',
+      { name: 'x', roleScopeJson: null, expiresAtUtc: 'tomorrow' },
+      'expiresAtUtc',
+    ],
     ['a missing name', { roleScopeJson: null, expiresAtUtc: null }, 'name'],
     ['a name of the wrong type', { name: 5, roleScopeJson: null, expiresAtUtc: null }, 'name'],
   ])('422 with errors for %s', async (_label, payload, field) => {
@@ -86,7 +118,11 @@ describe('POST /api/v1/api-tokens', () => {
   });
 
   test('422 for more roles than the creator holds', async () => {
-    const admin = await create(owner.token, { name: 'an-admin', roleScopeJson: '{"roles":["admin"]}', expiresAtUtc: null });
+    const admin = await create(owner.token, {
+      name: 'an-admin',
+      roleScopeJson: '{"roles":["admin"]}',
+      expiresAtUtc: null,
+    });
     const res = await create(admin.json().rawSecret, {
       name: 'escalate',
       roleScopeJson: '{"roles":["owner"]}',
@@ -97,7 +133,11 @@ describe('POST /api/v1/api-tokens', () => {
   });
 
   test('403 when the caller lacks the role, before looking at the body', async () => {
-    const viewer = await create(owner.token, { name: 'viewer', roleScopeJson: '{"roles":["viewer"]}', expiresAtUtc: null });
+    const viewer = await create(owner.token, {
+      name: 'viewer',
+      roleScopeJson: '{"roles":["viewer"]}',
+      expiresAtUtc: null,
+    });
     const res = await create(viewer.json().rawSecret, { name: '' });
     expect(res.statusCode).toBe(403);
     const list = await t.as(viewer.json().rawSecret, { method: 'GET', url: '/api/v1/api-tokens' });
@@ -106,7 +146,11 @@ describe('POST /api/v1/api-tokens', () => {
 
   test('403 when the plan lacks the feature', async () => {
     const t2 = await t.createTenant('enterprise');
-    await t.database.system.updateTable('tenants').set({ plan: 'trial' }).where('id', '=', t2.tenantId).execute();
+    await t.database.system
+      .updateTable('tenants')
+      .set({ plan: 'trial' })
+      .where('id', '=', t2.tenantId)
+      .execute();
     const flags = await t.as(t2.token, { method: 'GET', url: '/api/v1/feature-flags' });
     expect(flags.json().plan).toBe('trial');
     const exportRes = await t.as(t2.token, { method: 'GET', url: '/api/v1/audit-log/export' });
@@ -118,7 +162,9 @@ describe('GET and DELETE /api/v1/api-tokens', () => {
   test('revocation keeps the token for audit with revokedAtUtc; a repeated DELETE is 404', async () => {
     const res = await create(owner.token, { name: 'old', roleScopeJson: null, expiresAtUtc: null });
     const id = res.json().apiTokenId;
-    expect((await t.as(owner.token, { method: 'DELETE', url: `/api/v1/api-tokens/${id}` })).statusCode).toBe(204);
+    expect(
+      (await t.as(owner.token, { method: 'DELETE', url: `/api/v1/api-tokens/${id}` })).statusCode,
+    ).toBe(204);
     const again = await t.as(owner.token, { method: 'DELETE', url: `/api/v1/api-tokens/${id}` });
     expect(again.statusCode).toBe(404);
     const list = await t.as(owner.token, { method: 'GET', url: '/api/v1/api-tokens' });
@@ -128,18 +174,33 @@ describe('GET and DELETE /api/v1/api-tokens', () => {
   });
 
   test('lastUsedAtUtc is recorded without a write per request', async () => {
-    const res = await create(owner.token, { name: 'used', roleScopeJson: null, expiresAtUtc: null });
+    const res = await create(owner.token, {
+      name: 'used',
+      roleScopeJson: null,
+      expiresAtUtc: null,
+    });
     const { apiTokenId, rawSecret } = res.json();
     const fresh = await t.as(owner.token, { method: 'GET', url: '/api/v1/api-tokens' });
-    expect(fresh.json().items.find((i: { apiTokenId: string }) => i.apiTokenId === apiTokenId).lastUsedAtUtc).toBeNull();
-    for (let i = 0; i < 5; i++) await t.as(rawSecret, { method: 'GET', url: '/api/v1/feature-flags' });
+    expect(
+      fresh.json().items.find((i: { apiTokenId: string }) => i.apiTokenId === apiTokenId)
+        .lastUsedAtUtc,
+    ).toBeNull();
+    for (let i = 0; i < 5; i++)
+      await t.as(rawSecret, { method: 'GET', url: '/api/v1/feature-flags' });
     const row = () =>
-      t.database.system.selectFrom('api_tokens').select('last_used_at').where('id', '=', apiTokenId).executeTakeFirstOrThrow();
+      t.database.system
+        .selectFrom('api_tokens')
+        .select('last_used_at')
+        .where('id', '=', apiTokenId)
+        .executeTakeFirstOrThrow();
     // Not yet written: the uses wait in memory for the next flush...
     expect((await row()).last_used_at).toBeNull();
     // ...but the list already shows them,
     const listed = await t.as(owner.token, { method: 'GET', url: '/api/v1/api-tokens' });
-    expect(listed.json().items.find((i: { apiTokenId: string }) => i.apiTokenId === apiTokenId).lastUsedAtUtc).not.toBeNull();
+    expect(
+      listed.json().items.find((i: { apiTokenId: string }) => i.apiTokenId === apiTokenId)
+        .lastUsedAtUtc,
+    ).not.toBeNull();
     // and one flush writes them.
     await t.tokenUsage.flush();
     expect((await row()).last_used_at).toBeInstanceOf(Date);

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { notFound } from '../../http/problem';
-import { principalOf, tenantDb } from '../../http/scope';
 import { UuidParam, withErrors } from '../../http/schemas';
+import { principalOf, tenantDb } from '../../http/scope';
 import type { SecretBox } from '../../security/secret-box';
 import { ApiTokenList, CreateApiTokenBody, CreatedApiToken } from './schemas';
 import { createApiToken } from './service';
-import { listApiTokens, revokeApiToken, type ApiTokenRow } from './store';
+import { type ApiTokenRow, listApiTokens, revokeApiToken } from './store';
 import type { TokenUsageTracker } from './usage-tracker';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -75,8 +75,14 @@ export function apiTokenRoutes(deps: {
         const items = rows.map((row) => {
           const pending = deps.tokenUsage.pending(row.id);
           const lastUsed =
-            pending && (!row.last_used_at || pending > row.last_used_at) ? pending : row.last_used_at;
-          return { ...present(row), lastUsedAtUtc: iso(lastUsed), revokedAtUtc: iso(row.revoked_at) };
+            pending && (!row.last_used_at || pending > row.last_used_at)
+              ? pending
+              : row.last_used_at;
+          return {
+            ...present(row),
+            lastUsedAtUtc: iso(lastUsed),
+            revokedAtUtc: iso(row.revoked_at),
+          };
         });
         return { items, totalEstimate: items.length };
       },

@@ -4,15 +4,10 @@ import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import { FieldErrorCollector } from '../../http/problem';
 import type { Principal } from '../../http/request-context';
-import { highestRole, isRole, type Role, roleRank, ROLES } from '../../http/roles';
+import { highestRole, isRole, ROLES, type Role, roleRank } from '../../http/roles';
 import type { SecretBox } from '../../security/secret-box';
 import { generateToken, hashToken, tokenPrefix } from '../../security/tokens';
-import {
-  type ApiTokenRow,
-  findReplayable,
-  forgetExpiredReplays,
-  insertApiToken,
-} from './store';
+import { type ApiTokenRow, findReplayable, forgetExpiredReplays, insertApiToken } from './store';
 
 const REPLAY_WINDOW_MS = 10 * 60 * 1000;
 
@@ -45,17 +40,28 @@ function validate(request: CreateTokenRequest, creatorRoles: readonly Role[], no
     }
     if (parsed !== undefined) {
       const list = (parsed as { roles?: unknown } | null)?.roles;
-      if (typeof parsed !== 'object' || parsed === null || !Array.isArray(list) || list.length === 0) {
+      if (
+        typeof parsed !== 'object' ||
+        parsed === null ||
+        !Array.isArray(list) ||
+        list.length === 0
+      ) {
         errors.add('roleScopeJson', 'must be an object with a non-empty "roles" array');
       } else {
         const unknown = list.filter((role) => !isRole(role));
         if (unknown.length > 0) {
-          errors.add('roleScopeJson', `unknown role ${unknown.map(String).join(', ')}; roles are ${ROLES.join(', ')}`);
+          errors.add(
+            'roleScopeJson',
+            `unknown role ${unknown.map(String).join(', ')}; roles are ${ROLES.join(', ')}`,
+          );
         } else {
           roles = [...new Set(list as Role[])];
           const ceiling = roleRank(highestRole(creatorRoles));
           if (roles.some((role) => roleRank(role) > ceiling)) {
-            errors.add('roleScopeJson', `must not grant more than the creator holds (${creatorRoles.join(', ')})`);
+            errors.add(
+              'roleScopeJson',
+              `must not grant more than the creator holds (${creatorRoles.join(', ')})`,
+            );
           }
         }
       }
@@ -79,7 +85,14 @@ function validate(request: CreateTokenRequest, creatorRoles: readonly Role[], no
 
 function replayKeyOf(principal: Principal, request: CreateTokenRequest): string {
   return createHash('sha256')
-    .update(JSON.stringify([principal.tokenId, request.name, request.roleScopeJson, request.expiresAtUtc]))
+    .update(
+      JSON.stringify([
+        principal.tokenId,
+        request.name,
+        request.roleScopeJson,
+        request.expiresAtUtc,
+      ]),
+    )
     .digest('hex');
 }
 

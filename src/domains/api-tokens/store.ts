@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { DB } from '../../db/schema';
 import type { ApiTokenTable } from './tables';
 
@@ -61,14 +61,24 @@ export async function forgetExpiredReplays(db: Kysely<DB>): Promise<void> {
 }
 
 export async function listApiTokens(db: Kysely<DB>): Promise<ApiTokenRow[]> {
-  return db.selectFrom('api_tokens').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  return db
+    .selectFrom('api_tokens')
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
 }
 
 /** Revokes an active token; undefined when unknown (or another tenant's) or already revoked. */
 export async function revokeApiToken(db: Kysely<DB>, id: string) {
   return db
     .updateTable('api_tokens')
-    .set({ revoked_at: sql<Date>`now()`, replay_key: null, replay_secret: null, replay_until: null })
+    .set({
+      revoked_at: sql<Date>`now()`,
+      replay_key: null,
+      replay_secret: null,
+      replay_until: null,
+    })
     .where('id', '=', id)
     .where('revoked_at', 'is', null)
     .returning('id')

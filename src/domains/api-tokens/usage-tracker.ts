@@ -23,7 +23,8 @@ export function createTokenUsageTracker(database: Database): TokenUsageTracker {
     const batch = uses;
     uses = new Map();
     const rows = [...batch.entries()].map(
-      ([id, use]) => sql`(${use.tenantId}::uuid, ${id}::uuid, ${use.at.toISOString()}::timestamptz)`,
+      ([id, use]) =>
+        sql`(${use.tenantId}::uuid, ${id}::uuid, ${use.at.toISOString()}::timestamptz)`,
     );
     try {
       // System connection: one statement updates tokens of many tenants.

@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Selectable } from 'kysely';
 import { Type } from 'typebox';
 import { pageOf, parseTimeWindow, TakeSkipQuery, TimeWindowQuery } from '../../http/query';
-import { tenantDb } from '../../http/scope';
 import { DateTime, TotalEstimatePage, Uuid, withErrors } from '../../http/schemas';
+import { tenantDb } from '../../http/scope';
 import { auditEntriesInBatches, listAuditEntries } from './store';
-import type { Selectable } from 'kysely';
 import type { AuditLogTable } from './tables';
 
 const AuditEntry = Type.Object({
@@ -84,7 +84,9 @@ export function auditLogRoutes(): FastifyPluginAsyncTypebox {
           tags: ['Audit log'],
           summary: 'NDJSON export of one consistent snapshot (one repeatable-read transaction)',
           produces: ['application/x-ndjson'],
-          response: withErrors({ 200: Type.String({ description: 'One JSON audit entry per line' }) }),
+          response: withErrors({
+            200: Type.String({ description: 'One JSON audit entry per line' }),
+          }),
         },
         config: { role: 'admin', feature: 'audit_log_export', isolation: 'repeatable read' },
       },

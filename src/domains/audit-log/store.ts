@@ -80,7 +80,9 @@ export async function listAuditEntries(
       .limit(page.take)
       .offset(page.skip)
       .execute(),
-    filtered(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    filtered(db, filter)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
 }

@@ -30,7 +30,11 @@ export function readPackageJson(): PackageJson {
 
 function git(args: string[]): string | null {
   try {
-    return execFileSync('git', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 })
+    return execFileSync('git', args, {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 5000,
+    })
       .toString()
       .trim();
   } catch {
@@ -45,12 +49,17 @@ function git(args: string[]): string | null {
 export function readBuildInfo(environment: string, env = process.env): BuildInfo {
   const { version } = readPackageJson();
   const gitSha = env.BUILD_GIT_SHA || git(['rev-parse', 'HEAD']) || 'unknown';
-  const commitDate = env.BUILD_COMMIT_DATE || git(['show', '-s', '--format=%cI', 'HEAD']) || 'unknown';
-  const buildId = env.BUILD_ID || `${version}+${gitSha === 'unknown' ? 'local' : gitSha.slice(0, 12)}`;
+  const commitDate =
+    env.BUILD_COMMIT_DATE || git(['show', '-s', '--format=%cI', 'HEAD']) || 'unknown';
+  const buildId =
+    env.BUILD_ID || `${version}+${gitSha === 'unknown' ? 'local' : gitSha.slice(0, 12)}`;
   return { product: 'Driftwatch', version, buildId, gitSha, commitDate, environment };
 }
 
 export function readCliVersion(): CliVersionInfo {
   const pkg = readPackageJson();
-  return { current: pkg.version, minimumSupported: pkg.driftwatch?.cliMinimumSupported ?? pkg.version };
+  return {
+    current: pkg.version,
+    minimumSupported: pkg.driftwatch?.cliMinimumSupported ?? pkg.version,
+  };
 }

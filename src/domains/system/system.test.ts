@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 
 let t: TestApp;
@@ -18,13 +18,22 @@ describe('public endpoints', () => {
   test('GET /api/v1/version reports the build from package.json and the repository', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/version' });
     const body = res.json();
-    expect(Object.keys(body).sort()).toEqual(['buildId', 'commitDate', 'environment', 'gitSha', 'product', 'version']);
+    expect(Object.keys(body).sort()).toEqual([
+      'buildId',
+      'commitDate',
+      'environment',
+      'gitSha',
+      'product',
+      'version',
+    ]);
     const pkg = JSON.parse((await import('node:fs')).readFileSync('package.json', 'utf8'));
     expect(body.version).toBe(pkg.version);
     expect(body.environment).toBe('test');
     let head: string | null = null;
     try {
-      head = execFileSync('git', ['rev-parse', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+      head = execFileSync('git', ['rev-parse', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim();
     } catch {
       head = null;
     }
@@ -33,7 +42,10 @@ describe('public endpoints', () => {
 
   test('GET /api/v1/cli-version gives current and minimum supported versions', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/cli-version' });
-    expect(res.json()).toEqual({ current: expect.stringMatching(/^\d+\.\d+\.\d+/), minimumSupported: expect.any(String) });
+    expect(res.json()).toEqual({
+      current: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      minimumSupported: expect.any(String),
+    });
   });
 
   test('GET /api/v1/openapi.json is OpenAPI 3.1 with request, response and error schemas for every route', async () => {
@@ -55,10 +67,15 @@ describe('public endpoints', () => {
       expect(paths).toContain(path);
     }
     expect(paths.some((path) => path.startsWith('/docs'))).toBe(false);
-    for (const [path, operations] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)) {
+    for (const [path, operations] of Object.entries(
+      doc.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>,
+    )) {
       for (const [method, operation] of Object.entries(operations)) {
         const statuses = Object.keys(operation.responses);
-        expect(statuses.some((s) => s.startsWith('2')), `${method} ${path} success`).toBe(true);
+        expect(
+          statuses.some((s) => s.startsWith('2')),
+          `${method} ${path} success`,
+        ).toBe(true);
         expect(statuses, `${method} ${path} errors`).toContain('500');
       }
     }

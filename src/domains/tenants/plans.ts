@@ -36,7 +36,14 @@ export const PLAN_DEFINITIONS: Record<Plan, PlanDefinition> = {
     limits: { repositories: 5, tenantRequestsPerMinute: 600, tokenRequestsPerMinute: 300 },
   },
   team: {
-    features: ['api_tokens', 'audit_log_export', 'sbom_export', 'policies', 'alert_rules', 'integrations'],
+    features: [
+      'api_tokens',
+      'audit_log_export',
+      'sbom_export',
+      'policies',
+      'alert_rules',
+      'integrations',
+    ],
     limits: { repositories: 200, tenantRequestsPerMinute: 2000, tokenRequestsPerMinute: 600 },
   },
   business: {

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Database } from '../../db/connection';
-import { principalOf } from '../../http/scope';
 import { DateTime, Uuid, withErrors } from '../../http/schemas';
+import { principalOf } from '../../http/scope';
 import { FEATURES, type Feature, PLAN_DEFINITIONS, planHas } from './plans';
 import { createTenantWithOwner } from './service';
 
@@ -30,7 +30,10 @@ const FeatureFlags = Type.Object({
   }),
 });
 
-export function tenantRoutes(deps: { database: Database; demoTtlHours: number }): FastifyPluginAsyncTypebox {
+export function tenantRoutes(deps: {
+  database: Database;
+  demoTtlHours: number;
+}): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post(
       '/api/v1/auth/demo',

@@ -12,4 +12,3 @@ export interface TenantTable {
 export interface TenantTables {
   tenants: TenantTable;
 }
-

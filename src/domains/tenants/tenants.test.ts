@@ -36,10 +36,16 @@ describe('POST /api/v1/auth/demo', () => {
       .where('id', '=', expired.tenantId)
       .execute();
     // An expired demo tenant's token stops working at once, before the purge.
-    expect((await t.as(expired.token, { method: 'GET', url: '/api/v1/feature-flags' })).statusCode).toBe(401);
-    const purge = jobDefinitions({ database: t.database, log: () => {} }).find((j) => j.name === PURGE_DEMO_TENANTS);
+    expect(
+      (await t.as(expired.token, { method: 'GET', url: '/api/v1/feature-flags' })).statusCode,
+    ).toBe(401);
+    const purge = jobDefinitions({ database: t.database, log: () => {} }).find(
+      (j) => j.name === PURGE_DEMO_TENANTS,
+    );
     await purge?.handle({ version: 1, tenantId: null, correlationId: null, data: {} });
-    const ids = (await t.database.system.selectFrom('tenants').select('id').execute()).map((r) => r.id);
+    const ids = (await t.database.system.selectFrom('tenants').select('id').execute()).map(
+      (r) => r.id,
+    );
     expect(ids).not.toContain(expired.tenantId);
     expect(ids).toContain(live.tenantId);
     expect(ids).toContain(regular.tenantId);

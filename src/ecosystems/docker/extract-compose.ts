@@ -43,7 +43,7 @@ export function extractCompose(input: ExtractInput): ExtractionResult {
       uniqueKeys: false,
     });
     for (const error of doc.errors.slice(0, 5)) {
-      const line = error.linePos?.[0]?.line ?? null;
+      const line = error.pos ? counter.linePos(error.pos[0]).line : null;
       errors.push({ line, message: `invalid YAML: ${error.message.split('\n')[0]}` });
     }
     data = doc.toJS({ maxAliasCount: MAX_ALIASES });

@@ -162,10 +162,13 @@ export function extractDockerfile(input: ExtractInput): ExtractionResult {
     } else if (keyword === 'FROM') {
       const tokens = words(args).filter((t) => !t.startsWith('--'));
       const raw = tokens[0];
-      const alias = tokens[1]?.toLowerCase() === 'as' && tokens[2] ? tokens[2].toLowerCase() : null;
+      const alias = tokens.length === 3 && tokens[1]!.toLowerCase() === 'as' ? tokens[2]!.toLowerCase() : null;
       let base: Base = { kind: 'none' };
       if (raw === undefined) {
         errors.push({ line, message: 'FROM without an image: skipped' });
+      } else if (tokens.length !== 1 && alias === null) {
+        // Docker accepts `FROM image` or `FROM image AS name` only.
+        errors.push({ line, message: `FROM ${args}: expected "FROM image [AS name]": skipped` });
       } else {
         const expanded = substitute(raw, lookup, { escape: escapeChar });
         const stage = stageIndex(expanded);

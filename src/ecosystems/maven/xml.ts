@@ -116,6 +116,27 @@ function convert(node: RawNode, tag: string, starts: number[], depth: number): X
   return element;
 }
 
+function tryParse(text: string): RawNode[] | null {
+  try {
+    return parser.parse(text) as RawNode[];
+  } catch {
+    return null;
+  }
+}
+
+function describeInvalid(err: { code: string; msg: string; line: number }): string {
+  const unclosed = /^Invalid '(.*)' found\.$/s.exec(err.msg);
+  if (unclosed) {
+    try {
+      const names = JSON.parse(unclosed[1]!) as string[];
+      return `malformed XML: unclosed ${names.map((n) => `<${n}>`).join(', ')} (truncated file?)`;
+    } catch {
+      // fall through to the parser's own wording
+    }
+  }
+  return `malformed XML at line ${err.line}: ${err.msg}`;
+}
+
 /**
  * Parses XML into a plain element tree. Malformed input yields one whole-file error plus whatever
  * the lenient parser could still salvage; DOCTYPE (and so any entity declaration) is refused.
@@ -131,19 +152,16 @@ export function parseXml(text: string): XmlParseResult {
     };
   }
   const validation = XMLValidator.validate(text);
-  if (validation !== true) {
-    errors.push({
-      line: null,
-      message: `malformed XML at line ${validation.err.line}: ${validation.err.msg}`,
-    });
+  if (validation !== true) errors.push({ line: null, message: describeInvalid(validation.err) });
+  let nodes: RawNode[] | null = tryParse(text);
+  if (nodes === null) {
+    // Truncated input: the lenient parser copes with unclosed elements but not with a tag cut
+    // in half, so retry up to the last complete tag to salvage what precedes it.
+    const lastTag = text.lastIndexOf('>');
+    nodes = lastTag > 0 ? tryParse(text.slice(0, lastTag + 1)) : null;
   }
-  let nodes: RawNode[];
-  try {
-    nodes = parser.parse(text) as RawNode[];
-  } catch (error) {
-    if (errors.length === 0) {
-      errors.push({ line: null, message: `malformed XML: ${(error as Error).message}` });
-    }
+  if (nodes === null) {
+    if (errors.length === 0) errors.push({ line: null, message: 'malformed XML' });
     return { root: null, errors };
   }
   const starts = lineStarts(text);

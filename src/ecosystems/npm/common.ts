@@ -161,6 +161,8 @@ export function gitSource(spec: string): DependencySource {
  */
 export function sourceFromResolved(resolved: unknown): DependencySource {
   if (typeof resolved !== 'string' || resolved === '') return REGISTRY;
+  // The common case first, cheaply: a registry tarball.
+  if (resolved.startsWith('https://') && resolved.includes('/-/')) return REGISTRY;
   if (isGitSpec(resolved)) return gitSource(resolved);
   if (resolved.startsWith('file:')) return { kind: 'path', path: resolved.slice('file:'.length) };
   if (/^https?:\/\//.test(resolved)) {

@@ -95,7 +95,9 @@ export function scanJsonKeys(
   let depth = 0;
   let line = 1;
   let expectKey = false;
-  let pendingKey: string | null = null;
+  let pendingKey = false;
+  let keyStart = 0;
+  let keyEnd = 0;
   let pendingRecord = -1;
   const length = text.length;
   let i = 0;
@@ -110,10 +112,14 @@ export function scanJsonKeys(
       const close = stringEnd(text, i);
       if (close === -1) return { records, complete: false };
       if (expectKey) {
-        const key = decodeKey(text.slice(i + 1, close));
-        pendingKey = key;
+        // Keys are only materialised when offered to `select` or when their value opens a
+        // container (the path needs them): most keys of a lockfile are neither.
+        keyStart = i + 1;
+        keyEnd = close;
+        pendingKey = true;
         pendingRecord = -1;
         if (path.length <= maxDepth) {
+          const key = decodeKey(text.slice(keyStart, keyEnd));
           const id = select(path, key);
           if (id !== null) {
             pendingRecord = records.length;
@@ -121,21 +127,30 @@ export function scanJsonKeys(
           }
         }
         expectKey = false;
-      } else if (pendingKey !== null) {
+      } else if (pendingKey) {
         const record = records[pendingRecord];
         if (record) record.start = i;
-        pendingKey = null;
+        pendingKey = false;
         pendingRecord = -1;
       }
       i = close + 1;
     } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-      if (depth > 0) path.push(pendingKey ?? ARRAY_ELEMENT);
+      if (depth > 0) {
+        const record = records[pendingRecord];
+        path.push(
+          record
+            ? record.key
+            : pendingKey
+              ? decodeKey(text.slice(keyStart, keyEnd))
+              : ARRAY_ELEMENT,
+        );
+      }
       const record = records[pendingRecord];
       if (record) record.start = i;
       openRecord.push(pendingRecord);
       isObject.push(c === OPEN_BRACE);
       depth++;
-      pendingKey = null;
+      pendingKey = false;
       pendingRecord = -1;
       expectKey = c === OPEN_BRACE;
       i++;
@@ -159,14 +174,44 @@ export function scanJsonKeys(
       i++;
     } else {
       // A number, true/false/null: it is the pending key's value, whose span we do not need.
-      if (pendingKey !== null) {
+      if (pendingKey) {
         const record = records[pendingRecord];
         if (record) record.start = i;
-        pendingKey = null;
+        pendingKey = false;
         pendingRecord = -1;
       }
       i++;
     }
   }
   return { records, complete: false };
+}
+
+/**
+ * Fast path for pretty-printed JSON whose keys we already know in file order (JSON.parse keeps
+ * insertion order): finds each `"<key>"<suffix>` with a forward `indexOf` from the previous hit
+ * and counts newlines in between, so the whole file is crossed once at native search speed.
+ * Returns null as soon as a key is not where expected (unusual formatting, escapes); callers then
+ * fall back to `scanJsonKeys`.
+ */
+export function sequentialKeyLines(
+  text: string,
+  keys: readonly string[],
+  from: number,
+  suffix: string,
+): number[] | null {
+  const lines: number[] = new Array(keys.length);
+  let position = from;
+  let line = 1;
+  let newline = text.indexOf('\n');
+  for (let k = 0; k < keys.length; k++) {
+    const at = text.indexOf(`${JSON.stringify(keys[k])}${suffix}`, position);
+    if (at === -1) return null;
+    while (newline !== -1 && newline < at) {
+      line++;
+      newline = text.indexOf('\n', newline + 1);
+    }
+    lines[k] = line;
+    position = at + 1;
+  }
+  return lines;
 }

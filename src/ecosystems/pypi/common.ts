@@ -189,3 +189,25 @@ export function siblingPath(path: string, name: string): string {
   const dir = dirOf(path);
   return dir === '' ? name : `${dir}/${name}`;
 }
+
+/**
+ * Line numbers for offsets visited in increasing order: counts newlines only between the previous
+ * offset and the next, so a whole file costs one pass.
+ */
+export function lineCounter(text: string): (offset: number) => number {
+  let at = 0;
+  let line = 1;
+  return (offset) => {
+    if (offset < at) {
+      at = 0;
+      line = 1;
+    }
+    let nl = text.indexOf('\n', at);
+    while (nl !== -1 && nl < offset) {
+      line++;
+      nl = text.indexOf('\n', nl + 1);
+    }
+    at = offset;
+    return line;
+  };
+}

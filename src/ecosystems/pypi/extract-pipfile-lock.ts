@@ -30,6 +30,32 @@ import { analyseUrl, isUrl } from './pep508';
 type JsonObject = Record<string, unknown>;
 
 /**
+ * pipenv writes the lock with 4-space indentation: section keys at 4 spaces, package keys at 8.
+ * One regex pass over that layout finds every package line; other layouts use `scanEntries`.
+ */
+function quickEntryLines(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  let section = '';
+  let line = 1;
+  for (let start = 0; start < text.length; line++) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    // `    "key": {` (a section) or `        "key": {` (a package); nothing else matters here.
+    if (text.startsWith('    "', start) || text.startsWith('        "', start)) {
+      const indent = text.charCodeAt(start + 4) === 34 ? 4 : 8;
+      const close = text.indexOf('"', start + indent + 1);
+      if (close !== -1 && close < end && text.slice(close + 1, end).trimEnd() === ': {') {
+        const key = text.slice(start + indent + 1, close);
+        if (indent === 4) section = key;
+        else out.set(`${section}\u0000${key}`, line);
+      }
+    }
+    start = end + 1;
+  }
+  return out;
+}
+
+/**
  * Lines of the keys two levels deep (`"default": { "name": {`), found in one pass that tracks
  * strings and nesting, so any indentation (or none) works.
  */
@@ -144,8 +170,6 @@ function salvage(
 }
 
 export function extractPipfileLock(input: ExtractInput): ExtractionResult {
-  const scanned = scanEntries(input.text);
-  const lines = scanned.lines;
   const direct = directNames(input);
   let doc: unknown;
   try {
@@ -153,7 +177,7 @@ export function extractPipfileLock(input: ExtractInput): ExtractionResult {
   } catch (e) {
     const reason = e instanceof RangeError ? 'nested too deeply' : (e as Error).message;
     return {
-      dependencies: salvage(scanned, direct),
+      dependencies: salvage(scanEntries(input.text), direct),
       errors: [{ line: null, message: `Pipfile.lock is not valid JSON: ${reason}` }],
     };
   }
@@ -165,6 +189,12 @@ export function extractPipfileLock(input: ExtractInput): ExtractionResult {
   }
   const deps: ExtractedDependency[] = [];
   const errors: ExtractionError[] = [];
+  let lines = quickEntryLines(input.text);
+  const expected = Object.entries(doc).reduce(
+    (n, [section, v]) => n + (section !== '_meta' && isTable(v) ? Object.keys(v).length : 0),
+    0,
+  );
+  if (lines.size < expected) lines = scanEntries(input.text).lines;
   for (const [section, entries] of Object.entries(doc)) {
     if (section === '_meta') continue;
     if (!isTable(entries)) {

@@ -1,5 +1,5 @@
 import type { ExtractionError } from '../types';
-import { isTable, parseToml, type TomlTable } from './common';
+import { isTable, lineCounter, parseToml, type TomlTable } from './common';
 import { indexTomlLines } from './toml-lines';
 
 /**
@@ -20,7 +20,11 @@ export function readLockPackages(text: string, what: string): LockPackages {
   const parsed = parseToml(text, what);
   if (parsed.ok) {
     const list = Array.isArray(parsed.value.package) ? parsed.value.package : [];
-    const headerLines = indexTomlLines(text, { strings: false }).arrayHeaderLines('package');
+    let headerLines: readonly number[] = quickHeaderLines(text);
+    if (headerLines.length !== list.length) {
+      // Something unusual (a header-like line inside a multi-line string): scan properly.
+      headerLines = indexTomlLines(text, { strings: false }).arrayHeaderLines('package');
+    }
     const aligned = headerLines.length === list.length;
     const packages: LockPackages['packages'] = [];
     list.forEach((table, i) => {
@@ -29,6 +33,15 @@ export function readLockPackages(text: string, what: string): LockPackages {
     return { doc: parsed.value, packages, error: null };
   }
   return salvage(text, what, parsed.error);
+}
+
+/** Lockfile writers put each header on its own line: one regex pass finds them all. */
+function quickHeaderLines(text: string): number[] {
+  const lineOf = lineCounter(text);
+  const out: number[] = [];
+  const header = /^[ \t]*\[\[[ \t]*package[ \t]*\]\][ \t]*\r?$/gm;
+  for (let m = header.exec(text); m !== null; m = header.exec(text)) out.push(lineOf(m.index));
+  return out;
 }
 
 function salvage(text: string, what: string, error: ExtractionError): LockPackages {
