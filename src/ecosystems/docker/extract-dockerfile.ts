@@ -162,7 +162,8 @@ export function extractDockerfile(input: ExtractInput): ExtractionResult {
     } else if (keyword === 'FROM') {
       const tokens = words(args).filter((t) => !t.startsWith('--'));
       const raw = tokens[0];
-      const alias = tokens.length === 3 && tokens[1]!.toLowerCase() === 'as' ? tokens[2]!.toLowerCase() : null;
+      const alias =
+        tokens.length === 3 && tokens[1]!.toLowerCase() === 'as' ? tokens[2]!.toLowerCase() : null;
       let base: Base = { kind: 'none' };
       if (raw === undefined) {
         errors.push({ line, message: 'FROM without an image: skipped' });

@@ -1,5 +1,11 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the fixtures are shell-style ${VAR} text
 import { describe, expect, it } from 'vitest';
-import { imageDependency, normaliseImageName, parseImageRef, parseSubstitutedRef } from './image-ref';
+import {
+  imageDependency,
+  normaliseImageName,
+  parseImageRef,
+  parseSubstitutedRef,
+} from './image-ref';
 import { substitute, UNRESOLVED } from './substitute';
 
 const DIGEST = `sha256:${'ab'.repeat(32)}`;
@@ -10,10 +16,16 @@ describe('parseImageRef', () => {
     ['node:18', { host: null, path: 'node', tag: '18', digest: null }],
     ['library/node:18', { host: null, path: 'node', tag: '18', digest: null }],
     ['docker.io/library/node:18', { host: null, path: 'node', tag: '18', digest: null }],
-    ['registry.docker.com/library/ruby:3.4', { host: null, path: 'ruby', tag: '3.4', digest: null }],
+    [
+      'registry.docker.com/library/ruby:3.4',
+      { host: null, path: 'ruby', tag: '3.4', digest: null },
+    ],
     ['bitnami/redis', { host: null, path: 'bitnami/redis', tag: null, digest: null }],
     ['docker.io/library/a/b', { host: null, path: 'library/a/b', tag: null, digest: null }],
-    ['quay.io/prometheus/busybox:latest', { host: 'quay.io', path: 'prometheus/busybox', tag: 'latest', digest: null }],
+    [
+      'quay.io/prometheus/busybox:latest',
+      { host: 'quay.io', path: 'prometheus/busybox', tag: 'latest', digest: null },
+    ],
     ['localhost:5000/app', { host: 'localhost:5000', path: 'app', tag: null, digest: null }],
     ['localhost/app:1', { host: 'localhost', path: 'app', tag: '1', digest: null }],
     [`alpine@${DIGEST}`, { host: null, path: 'alpine', tag: null, digest: DIGEST }],
@@ -23,12 +35,18 @@ describe('parseImageRef', () => {
     expect(parseImageRef(text)).toEqual(expected);
   });
 
-  it.each(['', 'a b', 'node:', 'node:-x', 'node@sha256:short', '-node', 'a//b', `x:${'1'.repeat(200)}`])(
-    'rejects %j',
-    (text) => {
-      expect(parseImageRef(text)).toBeNull();
-    },
-  );
+  it.each([
+    '',
+    'a b',
+    'node:',
+    'node:-x',
+    'node@sha256:short',
+    '-node',
+    'a//b',
+    `x:${'1'.repeat(200)}`,
+  ])('rejects %j', (text) => {
+    expect(parseImageRef(text)).toBeNull();
+  });
 
   it('normalises names to the familiar form', () => {
     expect(normaliseImageName('docker.io/library/node')).toBe('node');
@@ -60,7 +78,12 @@ describe('imageDependency', () => {
     ['node', null, 'unpinned', 'pkg:docker/node'],
     ['node:latest', null, 'unpinned', 'pkg:docker/node'],
     [`node@${DIGEST}`, DIGEST, 'resolved', `pkg:docker/node@${DIGEST}`],
-    [`node:latest@${DIGEST}`, 'latest', 'resolved', `pkg:docker/node@latest?digest=sha256%3A${'ab'.repeat(32)}`],
+    [
+      `node:latest@${DIGEST}`,
+      'latest',
+      'resolved',
+      `pkg:docker/node@latest?digest=sha256%3A${'ab'.repeat(32)}`,
+    ],
     ['quay.io/org/img:1.0', '1.0', 'resolved', 'pkg:docker/org/img@1.0?repository_url=quay.io'],
   ])('%s → %s (%s)', (text, version, resolution, purl) => {
     const dep = imageDependency(parseImageRef(text)!, 'runtime', 3);

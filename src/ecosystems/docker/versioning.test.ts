@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dockerVersioning as v, parseTag, sameVariant } from './versioning';
+import { parseTag, sameVariant, dockerVersioning as v } from './versioning';
 
 describe('Docker tags', () => {
   it.each([
