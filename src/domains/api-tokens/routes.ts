@@ -6,12 +6,12 @@ import { principalOf, tenantDb } from '../../http/scope';
 import type { SecretBox } from '../../security/secret-box';
 import { ApiTokenList, CreateApiTokenBody, CreatedApiToken } from './schemas';
 import { createApiToken } from './service';
-import { type ApiTokenRow, listApiTokens, revokeApiToken } from './store';
+import { type ListedApiToken, listApiTokens, revokeApiToken } from './store';
 import type { TokenUsageTracker } from './usage-tracker';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-function present(row: ApiTokenRow) {
+function present(row: ListedApiToken) {
   return {
     apiTokenId: row.id,
     name: row.name,

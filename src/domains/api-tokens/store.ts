@@ -60,10 +60,24 @@ export async function forgetExpiredReplays(db: Kysely<DB>): Promise<void> {
     .execute();
 }
 
-export async function listApiTokens(db: Kysely<DB>): Promise<ApiTokenRow[]> {
+const LISTED_COLUMNS = [
+  'id',
+  'name',
+  'prefix',
+  'role_scope_json',
+  'expires_at',
+  'created_at',
+  'last_used_at',
+  'revoked_at',
+] as const;
+
+export type ListedApiToken = Pick<ApiTokenRow, (typeof LISTED_COLUMNS)[number]>;
+
+/** The tenant's tokens without secrets or replay material. */
+export async function listApiTokens(db: Kysely<DB>): Promise<ListedApiToken[]> {
   return db
     .selectFrom('api_tokens')
-    .selectAll()
+    .select(LISTED_COLUMNS)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .execute();

@@ -21,7 +21,12 @@ export type Feature = keyof typeof FEATURES;
 
 export interface PlanDefinition {
   features: readonly Feature[];
-  limits: { repositories: number; tenantRequestsPerMinute: number; tokenRequestsPerMinute: number };
+  /** Rate ceilings per minute; null means the configured default applies unchanged. */
+  limits: {
+    repositories: number;
+    tenantRequestsPerMinute: number | null;
+    tokenRequestsPerMinute: number | null;
+  };
 }
 
 const ALL_FEATURES = Object.keys(FEATURES) as Feature[];
@@ -44,15 +49,15 @@ export const PLAN_DEFINITIONS: Record<Plan, PlanDefinition> = {
       'alert_rules',
       'integrations',
     ],
-    limits: { repositories: 200, tenantRequestsPerMinute: 2000, tokenRequestsPerMinute: 600 },
+    limits: { repositories: 200, tenantRequestsPerMinute: null, tokenRequestsPerMinute: null },
   },
   business: {
     features: ALL_FEATURES.filter((feature) => feature !== 'compliance_evidence'),
-    limits: { repositories: 2000, tenantRequestsPerMinute: 2000, tokenRequestsPerMinute: 600 },
+    limits: { repositories: 2000, tenantRequestsPerMinute: null, tokenRequestsPerMinute: null },
   },
   enterprise: {
     features: ALL_FEATURES,
-    limits: { repositories: 100_000, tenantRequestsPerMinute: 2000, tokenRequestsPerMinute: 600 },
+    limits: { repositories: 100_000, tenantRequestsPerMinute: null, tokenRequestsPerMinute: null },
   },
 };
 

@@ -25,8 +25,8 @@ const FeatureFlags = Type.Object({
   items: Type.Array(FeatureFlag),
   limits: Type.Object({
     repositories: Type.Integer(),
-    tenantRequestsPerMinute: Type.Integer(),
-    tokenRequestsPerMinute: Type.Integer(),
+    tenantRequestsPerMinute: Type.Union([Type.Integer(), Type.Null()]),
+    tokenRequestsPerMinute: Type.Union([Type.Integer(), Type.Null()]),
   }),
 });
 

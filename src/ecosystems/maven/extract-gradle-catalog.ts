@@ -114,10 +114,11 @@ export function parseVersionCatalog(text: string): CatalogParseResult {
     document = parse(text) as Table;
   } catch (error) {
     const line = error instanceof TomlError ? error.line : null;
-    const message = (error as Error).message.split('\n')[0] ?? 'invalid TOML';
+    const first = (error as Error).message.split('\n')[0] ?? '';
+    const message = first.replace(/^Invalid TOML document: /, '');
     return {
       catalog: null,
-      errors: [{ line: null, message: `invalid TOML (line ${line}): ${message}` }],
+      errors: [{ line: null, message: `invalid TOML at line ${line}: ${message}` }],
     };
   }
   const errors: ExtractionError[] = [];

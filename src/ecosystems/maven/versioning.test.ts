@@ -222,8 +222,7 @@ describe('Maven version validity and pre-releases', () => {
     ['', false],
     ['1.0 beta', false],
     ['[1.0,2.0)', false],
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal Maven property reference
-    ['${project.version}', false],
+    [`\${project.version}`, false],
     ['LATEST', false],
     ['RELEASE', false],
     ['latest.release', false],

@@ -116,11 +116,12 @@ function convert(node: RawNode, tag: string, starts: number[], depth: number): X
   return element;
 }
 
-function tryParse(text: string): RawNode[] | null {
+/** The parsed nodes, or the parser's error message. */
+function tryParse(text: string): RawNode[] | string {
   try {
     return parser.parse(text) as RawNode[];
-  } catch {
-    return null;
+  } catch (error) {
+    return (error as Error).message;
   }
 }
 
@@ -153,17 +154,19 @@ export function parseXml(text: string): XmlParseResult {
   }
   const validation = XMLValidator.validate(text);
   if (validation !== true) errors.push({ line: null, message: describeInvalid(validation.err) });
-  let nodes: RawNode[] | null = tryParse(text);
-  if (nodes === null) {
+  let parsed = tryParse(text);
+  if (typeof parsed === 'string') {
     // Truncated input: the lenient parser copes with unclosed elements but not with a tag cut
     // in half, so retry up to the last complete tag to salvage what precedes it.
     const lastTag = text.lastIndexOf('>');
-    nodes = lastTag > 0 ? tryParse(text.slice(0, lastTag + 1)) : null;
+    const retry = lastTag > 0 ? tryParse(text.slice(0, lastTag + 1)) : parsed;
+    if (typeof retry === 'string') {
+      if (errors.length === 0) errors.push({ line: null, message: `malformed XML: ${parsed}` });
+      return { root: null, errors };
+    }
+    parsed = retry;
   }
-  if (nodes === null) {
-    if (errors.length === 0) errors.push({ line: null, message: 'malformed XML' });
-    return { root: null, errors };
-  }
+  const nodes = parsed;
   const starts = lineStarts(text);
   for (const node of nodes) {
     const tag = Object.keys(node).find((key) => key !== ':@' && key !== '#text');

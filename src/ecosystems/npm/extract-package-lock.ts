@@ -19,7 +19,7 @@ import {
   sourceFromResolved,
   splitDescriptor,
 } from './common';
-import { scanJsonKeys } from './json-scan';
+import { scanJsonKeys, sequentialKeyLines } from './json-scan';
 
 /**
  * package-lock.json v1, v2, v3 and npm-shrinkwrap.json (same format).
@@ -66,13 +66,16 @@ function isVersion(value: unknown): value is string {
   return typeof value === 'string' && value.trim() !== '';
 }
 
-function depNames(entry: Json, withDev: boolean): string[] {
-  const names: string[] = [];
-  const fields = ['dependencies', 'optionalDependencies', 'peerDependencies'];
-  if (withDev) fields.push('devDependencies');
-  for (const field of fields) {
+const RUNTIME_FIELDS = ['dependencies', 'optionalDependencies', 'peerDependencies'] as const;
+const PROJECT_FIELDS = [...RUNTIME_FIELDS, 'devDependencies'] as const;
+
+/** Names an entry depends on; a project (root/workspace folder) also counts devDependencies. */
+function depNames(entry: Json, project: boolean): string[] {
+  let names: string[] = [];
+  for (const field of project ? PROJECT_FIELDS : RUNTIME_FIELDS) {
     const map = entry[field];
-    if (isRecord(map)) names.push(...Object.keys(map));
+    if (isRecord(map))
+      names = names.length === 0 ? Object.keys(map) : names.concat(Object.keys(map));
   }
   return names;
 }
@@ -93,28 +96,37 @@ function readSiblingManifest(input: ExtractInput): Json | null {
 interface Installed {
   key: string;
   name: string;
-  entry: Json;
   line: number | null;
+  /** Location whose node_modules holds this entry ('' = the root). */
+  location: string;
+  deps: string[];
+  scope: DependencyScope;
+  /** Exact version, or the folder path of a `link: true` entry. */
+  version: string;
+  link: boolean;
+  resolved: unknown;
 }
 
 function fromPackages(
   packages: Json,
-  lines: ReadonlyMap<string, number>,
+  lineAt: (index: number) => number | null,
   input: ExtractInput,
   errors: ExtractionError[],
 ): ExtractedDependency[] {
   const folders = new Map<string, Json>();
   const installed: Installed[] = [];
-  // Resolution index, all keyed by strings that already exist (parsed keys), so lookups reuse
+  // Resolution index keyed by strings that already exist (the parsed keys), so lookups reuse
   // cached hashes instead of building `<location>/node_modules/<name>` candidates: `children`
   // maps a location (a package key, a folder key or '' for the root) to the names installed in
   // its node_modules; `container` maps a key to the location its node_modules sits in.
   const children = new Map<string, Map<string, number>>();
   const container = new Map<string, string>();
-  for (const key of Object.keys(packages)) {
+  const keys = Object.keys(packages);
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index] as string;
     if (key === '') continue;
     const entry = packages[key];
-    const line = lines.get(key) ?? null;
+    const line = lineAt(index);
     if (!isRecord(entry)) {
       errors.push({ line, message: `packages["${key}"] is not an object; skipped` });
       continue;
@@ -125,26 +137,40 @@ function fromPackages(
       container.set(key, '');
       continue;
     }
-    if (entry.link === true ? typeof entry.resolved !== 'string' : !isVersion(entry.version)) {
-      const what = entry.link === true ? 'link entry has no "resolved" target' : 'no version';
+    const link = entry.link === true;
+    const version = link ? entry.resolved : entry.version;
+    if (!isVersion(version)) {
+      const what = link ? 'link entry has no "resolved" target' : 'no version';
       errors.push({ line, message: `${key}: ${what}; skipped` });
       continue;
     }
     const location =
       start === NODE_MODULES.length ? '' : key.slice(0, start - NODE_MODULES.length - 1);
     container.set(key, location);
+    const installedName = key.slice(start);
     const names = children.get(location);
-    if (names) names.set(key.slice(start), installed.length);
-    else children.set(location, new Map([[key.slice(start), installed.length]]));
-    const name =
-      typeof entry.name === 'string' && entry.name !== '' ? entry.name : key.slice(start);
-    installed.push({ key, name, entry, line });
+    if (names) names.set(installedName, installed.length);
+    else children.set(location, new Map([[installedName, installed.length]]));
+    const name = typeof entry.name === 'string' && entry.name !== '' ? entry.name : installedName;
+    const deps = depNames(entry, false);
+    const scope = flagScope(entry);
+    installed.push({
+      key,
+      name,
+      line,
+      location,
+      deps,
+      scope,
+      version,
+      link,
+      resolved: entry.resolved,
+    });
   }
 
-  const parents: (Set<string> | undefined)[] = new Array(installed.length);
+  const parents: (string[] | undefined)[] = new Array(installed.length);
   const direct: boolean[] = new Array(installed.length).fill(false);
-  const addEdges = (from: string, fromName: string | null, entry: Json, project: boolean) => {
-    for (const dep of depNames(entry, project)) {
+  const addEdges = (from: string, fromName: string | null, deps: string[], project: boolean) => {
+    for (const dep of deps) {
       let location: string | undefined = from;
       let target: number | undefined;
       while (location !== undefined) {
@@ -155,53 +181,52 @@ function fromPackages(
       if (target === undefined) continue;
       if (project) direct[target] = true;
       if (fromName === null) continue;
-      const set = parents[target];
-      if (set) set.add(fromName);
-      else parents[target] = new Set([fromName]);
+      const list = parents[target];
+      if (list) list.push(fromName);
+      else parents[target] = [fromName];
     }
   };
 
   const root = isRecord(packages['']) ? packages[''] : readSiblingManifest(input);
-  if (root) addEdges('', null, root, true);
+  if (root) addEdges('', null, depNames(root, true), true);
   for (const [key, folder] of folders) {
     const folderName = typeof folder.name === 'string' ? folder.name : baseName(key);
-    addEdges(key, folderName, folder, true);
+    addEdges(key, folderName, depNames(folder, true), true);
   }
-  for (const item of installed) addEdges(item.key, item.name, item.entry, false);
+  for (const item of installed) addEdges(item.key, item.name, item.deps, false);
 
   const out: ExtractedDependency[] = new Array(installed.length);
   for (let index = 0; index < installed.length; index++) {
-    const { key, name, entry, line } = installed[index] as Installed;
+    const item = installed[index] as Installed;
     const itemParents = parents[index];
-    // Without a root entry or manifest, top-level packages nothing depends on are the direct ones.
-    const orphan = !root && container.get(key) === '' && itemParents === undefined;
-    if (entry.link === true) {
+    if (item.link) {
       // A workspace/`file:` package: its version is the one its own folder entry records.
-      const path = entry.resolved as string;
-      const target = folders.get(path);
+      const target = folders.get(item.version);
       const version = target && isVersion(target.version) ? target.version : null;
       out[index] = makeDependency({
-        name,
+        name: item.name,
         version,
         resolution: version === null ? 'unpinned' : 'resolved',
-        scope: flagScope(entry),
+        scope: item.scope,
         // Linked packages are the project's own workspaces/folders: first-party, hence direct.
         direct: true,
-        line,
+        line: item.line,
         parents: itemParents,
-        source: { kind: 'path', path },
+        source: { kind: 'path', path: item.version },
       });
       continue;
     }
+    // Without a root entry or manifest, top-level packages nothing depends on are the direct ones.
+    const orphan = !root && item.location === '' && itemParents === undefined;
     out[index] = makeDependency({
-      name,
-      version: entry.version as string,
+      name: item.name,
+      version: item.version,
       resolution: 'resolved',
-      scope: flagScope(entry),
+      scope: item.scope,
       direct: direct[index] === true || orphan,
-      line,
+      line: item.line,
       parents: itemParents,
-      source: sourceFromResolved(entry.resolved),
+      source: sourceFromResolved(item.resolved),
     });
   }
   return out;
@@ -351,6 +376,21 @@ function selectV1(path: readonly string[], key: string): string | null {
   return chain + key;
 }
 
+/**
+ * Line of each `packages` key by its index in `Object.keys(packages)`: the indexOf fast path,
+ * else one structural scan.
+ */
+function packagesLines(text: string, packages: Json): (index: number) => number | null {
+  const keys = Object.keys(packages);
+  const from = text.indexOf('"packages":');
+  const fast = from === -1 ? null : sequentialKeyLines(text, keys, from, ':');
+  if (fast) return (index) => fast[index] ?? null;
+  // Only the `packages` object is needed; the scan stops once it closes (v2 repeats the tree).
+  const scan = scanJsonKeys(text, selectPackages, { maxDepth: 1, stopAfterRootKey: 'packages' });
+  const lines = linesOf(scan.records);
+  return (index) => lines.get(keys[index] as string) ?? null;
+}
+
 function linesOf(records: readonly { id: string; line: number }[]): Map<string, number> {
   const map = new Map<string, number>();
   // The first occurrence wins, as the first key is where a reader would look.
@@ -407,7 +447,9 @@ function salvage(input: ExtractInput, error: unknown): ExtractionResult {
   if (records.length === 0) return { dependencies: [], errors };
   if (!useV1) {
     const lines = linesOf(records.map((r) => ({ id: r.key, line: r.line })));
-    return { dependencies: fromPackages(section, lines, input, errors), errors };
+    const keys = Object.keys(section);
+    const lineAt = (index: number) => lines.get(keys[index] as string) ?? null;
+    return { dependencies: fromPackages(section, lineAt, input, errors), errors };
   }
   const lines = linesOf(scanJsonKeys(text, selectV1).records);
   return { dependencies: fromV1(section, lines, input, errors), errors };
@@ -433,15 +475,8 @@ function extract(input: ExtractInput): ExtractionResult {
     );
   }
   if (isRecord(data.packages)) {
-    // Only the `packages` object is needed; the scan stops once it closes (v2 repeats the tree).
-    const scan = scanJsonKeys(input.text, selectPackages, {
-      maxDepth: 1,
-      stopAfterRootKey: 'packages',
-    });
-    return {
-      dependencies: fromPackages(data.packages, linesOf(scan.records), input, errors),
-      errors,
-    };
+    const lines = packagesLines(input.text, data.packages);
+    return { dependencies: fromPackages(data.packages, lines, input, errors), errors };
   }
   if (isRecord(data.dependencies)) {
     const scan = scanJsonKeys(input.text, selectV1);

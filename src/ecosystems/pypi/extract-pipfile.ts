@@ -18,7 +18,13 @@ import {
   stringOf,
   type TomlTable,
 } from './common';
-import { analyseUrl, classifySpecifier, isUrl, specifierProblem, type VersionInfo } from './pep508';
+import {
+  archiveVersionFor,
+  classifySpecifier,
+  referenceInfo,
+  specifierProblem,
+  type VersionInfo,
+} from './pep508';
 import { indexTomlLines } from './toml-lines';
 
 /**
@@ -76,9 +82,14 @@ function parseValue(name: string, value: unknown): EntryResult {
   }
   const file = stringOf(value.file);
   if (file !== null) {
-    const info = analyseUrl(file);
-    const source: DependencySource = isUrl(file) ? info.source : { kind: 'path', path: file };
-    return { ok: true, info: { version: null, resolution: 'unpinned' }, source };
+    const info = referenceInfo(file);
+    const version = archiveVersionFor(name, info);
+    const exact: VersionInfo | null = version ? { version, resolution: 'resolved' } : null;
+    return {
+      ok: true,
+      info: exact ?? { version: null, resolution: 'unpinned' },
+      source: info.source,
+    };
   }
   const version = value.version === undefined ? '*' : stringOf(value.version);
   if (version === null) return { ok: false, message: `'${name}': version must be a string` };

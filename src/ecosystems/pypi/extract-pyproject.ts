@@ -18,7 +18,13 @@ import {
   stringOf,
   type TomlTable,
 } from './common';
-import { parseRequirement, referenceInfo, requirementEntry, type VersionInfo } from './pep508';
+import {
+  archiveVersionFor,
+  parseRequirement,
+  referenceInfo,
+  requirementEntry,
+  type VersionInfo,
+} from './pep508';
 import { indexTomlLines, type TomlLineIndex } from './toml-lines';
 import { isValid } from './versioning';
 
@@ -88,14 +94,14 @@ export function poetryConstraint(text: string): VersionInfo {
 
 type PoetryEntry = { info: VersionInfo; source: DependencySource; optional: boolean };
 
-function poetryEntries(value: unknown): PoetryEntry[] | string {
+function poetryEntries(name: string, value: unknown): PoetryEntry[] | string {
   if (typeof value === 'string') {
     return [{ info: poetryConstraint(value), source: { kind: 'registry' }, optional: false }];
   }
   if (Array.isArray(value)) {
     const all: PoetryEntry[] = [];
     for (const item of value) {
-      const entries = poetryEntries(item);
+      const entries = poetryEntries(name, item);
       if (typeof entries === 'string') return entries;
       all.push(...entries);
     }
@@ -116,7 +122,7 @@ function poetryEntries(value: unknown): PoetryEntry[] | string {
   const url = stringOf(value.url);
   if (url !== null) {
     const info = referenceInfo(url);
-    const version = info.version;
+    const version = archiveVersionFor(name, info);
     return [
       {
         info: version ? { version, resolution: 'resolved' } : unpinned,
@@ -151,7 +157,7 @@ function addPoetryTable(
       continue;
     }
     if (skip.has(normaliseName(name))) continue;
-    const entries = poetryEntries(value);
+    const entries = poetryEntries(name, value);
     if (typeof entries === 'string') {
       out.errors.push({ line, message: `[${tableName}] ${name}: ${entries}` });
       continue;

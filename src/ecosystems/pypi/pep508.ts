@@ -63,6 +63,9 @@ export function parseRequirement(text: string): Parsed<Requirement> {
     const marker = after === '' ? null : after.slice(1).trim();
     return { ok: true, value: { name, extras, specifier: '', url, marker } };
   }
+  if (rest !== '' && !/^[<>=!~(;]/.test(rest)) {
+    return { ok: false, message: `not a requirement: '${clip(s)}'` };
+  }
   const semicolon = rest.indexOf(';');
   let specifier = (semicolon === -1 ? rest : rest.slice(0, semicolon)).replace(/\s+/g, '');
   const marker = semicolon === -1 ? null : rest.slice(semicolon + 1).trim();

@@ -1,0 +1,350 @@
+import type { Dirent } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { posix, relative, sep } from 'node:path';
+import { ecosystems as registeredEcosystems } from './registry';
+import type {
+  Ecosystem,
+  EcosystemModule,
+  ExtractedDependency,
+  ExtractionError,
+  ExtractInput,
+  Extractor,
+} from './types';
+
+/**
+ * The extraction engine (docs/extraction.md): finds the dependency files of a tree, runs the
+ * extractor that claims each one, and applies the lockfile-wins rule. `extractPath` reads a
+ * directory or a file from disk; `extractFiles` takes the files in memory (the scan worker,
+ * tests). Both go through `extractOne` and `applyLockfileWins`, so they give the same result
+ * for the same files.
+ */
+
+export interface ExtractedFile {
+  /** Relative to the scanned root, forward slashes. */
+  path: string;
+  ecosystem: Ecosystem;
+  /** Human label of the format as detected (`composer.lock (plugin-api 2.6.0)`). */
+  format: string;
+  /** Stable extractor id (`composer/composer-lock`). */
+  extractor: string;
+  dependencies: ExtractedDependency[];
+  errors: ExtractionError[];
+}
+
+export interface TreeExtraction {
+  files: ExtractedFile[];
+}
+
+export interface ExtractOptions {
+  /** Files larger than this are reported as an error instead of being read. Default 64 MiB. */
+  maxFileBytes?: number;
+  /** Directory names never entered. Default `DEFAULT_SKIPPED_DIRECTORIES`. */
+  skipDirectories?: ReadonlySet<string>;
+  /** Ecosystems to use; default: every registered one. */
+  ecosystems?: readonly EcosystemModule[];
+}
+
+export const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Installed or generated trees and tool caches: they hold copies of other projects' manifests
+ * (node_modules/*\/package.json, vendor/*\/composer.json, target/**\/pom.xml), not this
+ * project's dependencies. `build` and `dist` are not skipped: they are often real source folders
+ * (`build/docker/Dockerfile`), and generated output rarely contains a claimed file.
+ */
+export const DEFAULT_SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set([
+  '.git',
+  '.hg',
+  '.svn',
+  '.bzr',
+  'node_modules',
+  'bower_components',
+  'jspm_packages',
+  '.pnpm-store',
+  '.yarn',
+  'vendor',
+  '.venv',
+  'venv',
+  '__pycache__',
+  '.tox',
+  '.nox',
+  'site-packages',
+  'target',
+  '.gradle',
+]);
+
+/** Deeper trees are not walked further (a guard, far beyond any real repository). */
+const MAX_DEPTH = 64;
+
+interface Claim {
+  ecosystem: EcosystemModule;
+  extractor: Extractor;
+}
+
+/** Claim order: every lockfile extractor before any manifest one, registry order within each. */
+function claimOrder(ecosystems: readonly EcosystemModule[]): Claim[] {
+  const all = ecosystems.flatMap((ecosystem) =>
+    ecosystem.extractors.map((extractor) => ({ ecosystem, extractor })),
+  );
+  return [
+    ...all.filter((c) => c.extractor.kind === 'lockfile'),
+    ...all.filter((c) => c.extractor.kind !== 'lockfile'),
+  ];
+}
+
+function claim(claims: readonly Claim[], path: string): Claim | undefined {
+  return claims.find((c) => {
+    try {
+      return c.extractor.matches(path);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * A path an extractor asked for, made relative to the root: backslashes count as separators,
+ * `.` and `..` are resolved, and anything absolute or escaping the root is refused (null).
+ */
+export function normaliseTreePath(path: string): string | null {
+  if (path.includes('\u0000')) return null;
+  const slashed = path.replace(/\\/g, '/');
+  if (slashed.startsWith('/') || /^[a-zA-Z]:/.test(slashed)) return null;
+  const normalised = posix.normalize(slashed);
+  if (normalised === '.' || normalised === '..' || normalised.startsWith('../')) return null;
+  return normalised.replace(/^\.\//, '').replace(/\/$/, '');
+}
+
+const stripBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
+function fileEntry(path: string, c: Claim, format: string): ExtractedFile {
+  return {
+    path,
+    ecosystem: c.ecosystem.id,
+    format,
+    extractor: c.extractor.name,
+    dependencies: [],
+    errors: [],
+  };
+}
+
+/** Runs one extractor on one file. A throwing extractor becomes a whole-file error. */
+export function extractOne(
+  path: string,
+  text: string,
+  c: Claim,
+  readTreeFile: (path: string) => string | null,
+): ExtractedFile {
+  const input: ExtractInput = { path, text: stripBom(text), readFile: readTreeFile };
+  let format = c.extractor.name;
+  try {
+    format = c.extractor.describe?.(input) ?? format;
+  } catch {
+    // The label is cosmetic; keep the extractor name.
+  }
+  const file = fileEntry(path, c, format);
+  try {
+    const result = c.extractor.extract(input);
+    file.dependencies = result.dependencies;
+    file.errors = result.errors;
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    file.errors = [{ line: null, message: `${c.extractor.name} failed: ${message}` }];
+  }
+  return file;
+}
+
+const directoryOf = (path: string): string => {
+  const slash = path.lastIndexOf('/');
+  return slash < 0 ? '' : path.slice(0, slash);
+};
+
+/**
+ * Lockfile wins: in one directory, a manifest of an ecosystem that also has a lockfile there
+ * keeps only the dependencies no lockfile of that ecosystem lists (by normalised name); the
+ * lockfile's resolved entries stand for the rest. Compared per ecosystem, so a Dockerfile never
+ * loses anything to a package-lock.json.
+ */
+export function applyLockfileWins(
+  files: ExtractedFile[],
+  kinds: ReadonlyMap<string, Extractor['kind']>,
+  ecosystems: readonly EcosystemModule[],
+): ExtractedFile[] {
+  const byId = new Map(ecosystems.map((e) => [e.id, e]));
+  const locked = new Map<string, Set<string>>();
+  const groupKey = (f: ExtractedFile) => `${f.ecosystem}\u0000${directoryOf(f.path)}`;
+  for (const file of files) {
+    if (kinds.get(file.extractor) !== 'lockfile') continue;
+    const normalise = byId.get(file.ecosystem)?.normaliseName ?? ((n: string) => n);
+    const names = locked.get(groupKey(file)) ?? new Set<string>();
+    for (const dep of file.dependencies) names.add(normalise(dep.name));
+    locked.set(groupKey(file), names);
+  }
+  return files.map((file) => {
+    const names = locked.get(groupKey(file));
+    if (!names || kinds.get(file.extractor) === 'lockfile') return file;
+    const normalise = byId.get(file.ecosystem)?.normaliseName ?? ((n: string) => n);
+    return { ...file, dependencies: file.dependencies.filter((d) => !names.has(normalise(d.name))) };
+  });
+}
+
+function kindsOf(claims: readonly Claim[]): Map<string, Extractor['kind']> {
+  return new Map(claims.map((c) => [c.extractor.name, c.extractor.kind]));
+}
+
+/**
+ * Extracts dependencies from files held in memory (`path` → text, paths relative to a root).
+ * Extractors can read any of these files through `readFile`, and nothing else.
+ */
+export function extractFiles(
+  files: ReadonlyMap<string, string>,
+  options: ExtractOptions = {},
+): TreeExtraction {
+  const ecosystems = options.ecosystems ?? registeredEcosystems;
+  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const claims = claimOrder(ecosystems);
+  const normalised = new Map<string, string>();
+  for (const [path, text] of files) {
+    const key = normaliseTreePath(path);
+    if (key !== null) normalised.set(key, text);
+  }
+  const readTreeFile = (path: string): string | null => {
+    const key = normaliseTreePath(path);
+    return key === null ? null : (normalised.get(key) ?? null);
+  };
+  const out: ExtractedFile[] = [];
+  for (const path of [...normalised.keys()].sort()) {
+    const c = claim(claims, path);
+    if (!c) continue;
+    const text = normalised.get(path)!;
+    const bytes = Buffer.byteLength(text, 'utf8');
+    if (bytes > maxBytes) {
+      out.push(tooLarge(path, c, bytes, maxBytes));
+      continue;
+    }
+    out.push(extractOne(path, text, c, readTreeFile));
+  }
+  return { files: applyLockfileWins(out, kindsOf(claims), ecosystems) };
+}
+
+function tooLarge(path: string, c: Claim, bytes: number, maxBytes: number): ExtractedFile {
+  const file = fileEntry(path, c, c.extractor.name);
+  file.errors = [
+    { line: null, message: `file is ${bytes} bytes, above the ${maxBytes}-byte limit: not parsed` },
+  ];
+  return file;
+}
+
+function unreadable(path: string, c: Claim, reason: string): ExtractedFile {
+  const file = fileEntry(path, c, c.extractor.name);
+  file.errors = [{ line: null, message: reason }];
+  return file;
+}
+
+function isInside(root: string, real: string): boolean {
+  const rel = relative(root, real);
+  return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && !/^[a-zA-Z]:/.test(rel));
+}
+
+/** Sync reader for extractors: inside the root only, symlinks resolved, size-capped. */
+function diskReader(root: string, maxBytes: number): (path: string) => string | null {
+  return (path) => {
+    const rel = normaliseTreePath(path);
+    if (rel === null) return null;
+    try {
+      const real = realpathSync(posix.join(root, rel));
+      if (!isInside(root, real)) return null;
+      const info = statSync(real);
+      if (!info.isFile() || info.size > maxBytes) return null;
+      return stripBom(readFileSync(real, 'utf8'));
+    } catch {
+      return null;
+    }
+  };
+}
+
+/** Claimed files under `root`, sorted, without entering skipped directories or symlinked ones. */
+async function walk(
+  root: string,
+  claims: readonly Claim[],
+  skip: ReadonlySet<string>,
+): Promise<Array<{ path: string; claim: Claim; symlink: boolean }>> {
+  const found: Array<{ path: string; claim: Claim; symlink: boolean }> = [];
+  const visit = async (dir: string, depth: number): Promise<void> => {
+    if (depth > MAX_DEPTH) return;
+    let entries: Dirent[];
+    try {
+      entries = await readdir(dir ? posix.join(root, dir) : root, { withFileTypes: true });
+    } catch {
+      return; // unreadable directory: nothing to claim there
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const path = dir ? `${dir}/${entry.name}` : entry.name;
+      // Symlinked directories are never entered: they could leave the tree or loop.
+      if (entry.isDirectory()) {
+        if (!skip.has(entry.name)) await visit(path, depth + 1);
+      } else if (entry.isFile() || entry.isSymbolicLink()) {
+        const c = claim(claims, path);
+        if (c) found.push({ path, claim: c, symlink: entry.isSymbolicLink() });
+      }
+    }
+  };
+  await visit('', 0);
+  return found;
+}
+
+/**
+ * Extracts dependencies from a directory tree or a single file on disk. Paths in the result are
+ * relative to the directory (or to the file's directory), with forward slashes.
+ * Throws only when the target itself cannot be read.
+ */
+export async function extractPath(
+  target: string,
+  options: ExtractOptions = {},
+): Promise<TreeExtraction> {
+  const ecosystems = options.ecosystems ?? registeredEcosystems;
+  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const claims = claimOrder(ecosystems);
+  const real = await realpath(target);
+  const info = await stat(real);
+  let root: string;
+  let candidates: Array<{ path: string; claim: Claim; symlink: boolean }>;
+  if (info.isDirectory()) {
+    root = real;
+    candidates = await walk(root, claims, options.skipDirectories ?? DEFAULT_SKIPPED_DIRECTORIES);
+  } else {
+    root = posix.dirname(real);
+    const path = posix.basename(real);
+    const c = claim(claims, path);
+    candidates = c ? [{ path, claim: c, symlink: false }] : [];
+  }
+  const readTreeFile = diskReader(root, maxBytes);
+  const out: ExtractedFile[] = [];
+  for (const { path, claim: c, symlink } of candidates) {
+    const absolute = posix.join(root, path);
+    let resolved = absolute;
+    try {
+      if (symlink) {
+        resolved = await realpath(absolute);
+        if (!isInside(root, resolved)) {
+          out.push(unreadable(path, c, 'symlink to a file outside the scanned tree: not read'));
+          continue;
+        }
+      }
+      const fileInfo = await stat(resolved);
+      if (!fileInfo.isFile()) continue;
+      if (fileInfo.size > maxBytes) {
+        out.push(tooLarge(path, c, fileInfo.size, maxBytes));
+        continue;
+      }
+      const text = await readFile(resolved, 'utf8');
+      out.push(extractOne(path, text, c, readTreeFile));
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? 'error';
+      out.push(unreadable(path, c, `cannot read the file (${code})`));
+    }
+  }
+  return { files: applyLockfileWins(out, kindsOf(claims), ecosystems) };
+}
