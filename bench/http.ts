@@ -48,7 +48,11 @@ async function main() {
   try {
     await migrate(database.pool);
     const config = loadConfig(
-      { LOG_LEVEL: 'silent', RATE_LIMIT_TOKEN_PER_MINUTE: '10000000', RATE_LIMIT_TENANT_PER_MINUTE: '10000000' },
+      {
+        LOG_LEVEL: 'silent',
+        RATE_LIMIT_TOKEN_PER_MINUTE: '10000000',
+        RATE_LIMIT_TENANT_PER_MINUTE: '10000000',
+      },
       {},
     );
     const tenant = await createTenantWithOwner(database, { name: 'Bench', plan: 'enterprise' });
@@ -66,7 +70,10 @@ async function main() {
     for (let i = 1; i < 50; i++) {
       const res = await fetch(`${appUrl}/api/v1/api-tokens`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${tenant.ownerToken}`, 'content-type': 'application/json' },
+        headers: {
+          authorization: `Bearer ${tenant.ownerToken}`,
+          'content-type': 'application/json',
+        },
         body: JSON.stringify({ name: `token-${i}`, roleScopeJson: null, expiresAtUtc: null }),
       });
       if (res.status !== 201) throw new Error(`token creation failed: ${res.status}`);
@@ -75,7 +82,10 @@ async function main() {
     const bare = Fastify({ logger: false });
     const hash = hashToken(tenant.ownerToken);
     bare.get('/bare', async () => {
-      const result = await database.pool.query('SELECT id, name, prefix FROM api_tokens WHERE secret_hash = $1', [hash]);
+      const result = await database.pool.query(
+        'SELECT id, name, prefix FROM api_tokens WHERE secret_hash = $1',
+        [hash],
+      );
       return { items: result.rows };
     });
     const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
@@ -94,7 +104,8 @@ async function main() {
       bareRuns.push(await load(`${bareUrl}/bare`));
       authRuns.push(await load(`${appUrl}/api/v1/api-tokens`, tenant.ownerToken));
     }
-    const best = (runs: { rps: number; p99: number }[]) => runs.reduce((a, b) => (b.rps > a.rps ? b : a));
+    const best = (runs: { rps: number; p99: number }[]) =>
+      runs.reduce((a, b) => (b.rps > a.rps ? b : a));
     const b = best(bareRuns);
     const a = best(authRuns);
     const ratio = a.rps / b.rps;
