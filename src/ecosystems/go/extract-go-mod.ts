@@ -63,17 +63,27 @@ export function tokenizeGoModLine(
     } else if (ch === '=' && text[i + 1] === '>') {
       tokens.push('=>');
       i += 2;
-    } else if (ch === '"' || ch === '`') {
+    } else if (ch === '`') {
+      // Raw string: no escapes.
+      const end = text.indexOf('`', i + 1);
+      if (end < 0) return null;
+      tokens.push(text.slice(i + 1, end));
+      i = end + 1;
+    } else if (ch === '"') {
+      // Module paths never need more than \" and \\; other escapes keep the escaped character.
+      const parts: string[] = [];
       let j = i + 1;
-      let value = '';
-      while (j < n && text[j] !== ch) {
-        // Only double-quoted strings have escapes; module paths never need more than \" and \\.
-        if (ch === '"' && text[j] === '\\' && j + 1 < n) j++;
-        value += text[j];
-        j++;
+      let start = j;
+      while (j < n && text[j] !== '"') {
+        if (text[j] === '\\' && j + 1 < n) {
+          parts.push(text.slice(start, j));
+          start = j + 1;
+          j += 2;
+        } else j++;
       }
       if (j >= n) return null;
-      tokens.push(value);
+      parts.push(text.slice(start, j));
+      tokens.push(parts.join(''));
       i = j + 1;
     } else {
       let j = i;
