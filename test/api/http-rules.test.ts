@@ -191,3 +191,26 @@ describe('authentication', () => {
     expect(res.body).not.toContain(tenant.token);
   });
 });
+
+describe('several processes', () => {
+  test('a token revoked through one process is refused by another on its next request', async () => {
+    const second = await createTestApp({}, { database: t.database });
+    try {
+      const created = await t.as(tenant.token, {
+        method: 'POST',
+        url: '/api/v1/api-tokens',
+        payload: { name: 'multi-process', roleScopeJson: null, expiresAtUtc: null },
+      });
+      const { apiTokenId, rawSecret } = created.json();
+      expect(
+        (await second.as(rawSecret, { method: 'GET', url: '/api/v1/feature-flags' })).statusCode,
+      ).toBe(200);
+      await t.as(tenant.token, { method: 'DELETE', url: `/api/v1/api-tokens/${apiTokenId}` });
+      expect(
+        (await second.as(rawSecret, { method: 'GET', url: '/api/v1/feature-flags' })).statusCode,
+      ).toBe(401);
+    } finally {
+      await second.app.close();
+    }
+  });
+});
