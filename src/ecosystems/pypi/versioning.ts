@@ -117,14 +117,39 @@ export function satisfies(version: string, range: string): boolean {
       if (pep !== '') translated.push(pep);
     }
     if (!ok) continue;
-    if (translated.length === 0) return true;
+    const exclusive = translated.filter((c) => EXCLUSIVE.test(c));
+    const inclusive = translated.filter((c) => !EXCLUSIVE.test(c));
+    if (!exclusive.every((c) => exclusiveHolds(v, c))) continue;
+    if (inclusive.length === 0) return true;
     try {
-      if (pep440Satisfies(v, translated.join(','), { prereleases: true })) return true;
+      if (pep440Satisfies(v, inclusive.join(','), { prereleases: true })) return true;
     } catch {
       // A malformed clause the library rejects by throwing means "not satisfied".
     }
   }
   return false;
+}
+
+const EXCLUSIVE = /^[<>](?!=)/;
+
+/**
+ * `<V` and `>V` per PEP 440 (packaging's _compare_less_than / _compare_greater_than). The library
+ * simplifies these to "false whenever the release numbers are equal", which wrongly rejects
+ * `2.0b1 < 2.0b2` and `1.0.post2 > 1.0.post1`.
+ */
+function exclusiveHolds(version: string, clause: string): boolean {
+  const spec = clause.slice(1);
+  const v = parseVersion(version);
+  const s = parseVersion(spec);
+  if (!v || !s) return false;
+  const sameBase = () => pep440Compare(v.base_version, s.base_version) === 0;
+  if (clause[0] === '<') {
+    if (compare(version, spec) >= 0) return false;
+    return !(!s.is_prerelease && v.is_prerelease && sameBase());
+  }
+  if (compare(version, spec) <= 0) return false;
+  if (!s.is_postrelease && v.is_postrelease && sameBase()) return false;
+  return !(v.local !== null && sameBase());
 }
 
 /** True unless the text names exactly one version (`1.2.3`, `==1.2.3`, `===1.2.3`). */
