@@ -3,6 +3,7 @@ import type {
   DependencyScope,
   DependencySource,
   ExtractedDependency,
+  ExtractInput,
   ExtractionError,
   Resolution,
 } from '../types';
@@ -220,3 +221,26 @@ export function classifySpec(name: string, rawSpec: string, depth = 0): SpecClas
   }
   return { name, version: null, resolution: 'unpinned', source: REGISTRY };
 }
+
+/** The package.json beside the scanned file (or in `relative` folders under it), parsed. */
+export function readManifest(
+  input: ExtractInput,
+  ...relative: string[]
+): Record<string, unknown> | null {
+  const path = joinPath(dirnameOf(input.path), ...relative, 'package.json');
+  if (path === null) return null;
+  const text = input.readFile(path);
+  if (text === null) return null;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isRecord(parsed) ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+export const MANIFEST_SCOPES = [
+  ['dependencies', 'runtime'],
+  ['optionalDependencies', 'optional'],
+  ['devDependencies', 'development'],
+] as const;

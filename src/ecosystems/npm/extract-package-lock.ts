@@ -8,14 +8,13 @@ import type {
 } from '../types';
 import {
   addToSet,
-  dirnameOf,
   errorMessage,
   fileError,
   gitSource,
   isGitSpec,
   isRecord,
-  joinPath,
   makeDependency,
+  readManifest,
   sourceFromResolved,
   splitDescriptor,
 } from './common';
@@ -78,19 +77,6 @@ function depNames(entry: Json, project: boolean): string[] {
       names = names.length === 0 ? Object.keys(map) : names.concat(Object.keys(map));
   }
   return names;
-}
-
-function readSiblingManifest(input: ExtractInput): Json | null {
-  const path = joinPath(dirnameOf(input.path), 'package.json');
-  if (path === null) return null;
-  const text = input.readFile(path);
-  if (text === null) return null;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return isRecord(parsed) ? parsed : null;
-  } catch {
-    return null;
-  }
 }
 
 interface Installed {
@@ -187,7 +173,7 @@ function fromPackages(
     }
   };
 
-  const root = isRecord(packages['']) ? packages[''] : readSiblingManifest(input);
+  const root = isRecord(packages['']) ? packages[''] : readManifest(input);
   if (root) addEdges('', null, depNames(root, true), true);
   for (const [key, folder] of folders) {
     const folderName = typeof folder.name === 'string' ? folder.name : baseName(key);
@@ -310,7 +296,7 @@ function fromV1(
     }
   }
 
-  const manifest = readSiblingManifest(input);
+  const manifest = readManifest(input);
   const declared = manifest ? new Set(depNames(manifest, true)) : null;
   const out: ExtractedDependency[] = [];
   for (const node of nodes) {

@@ -1,0 +1,278 @@
+import { isMap, isScalar, LineCounter, parseDocument, type YAMLMap } from 'yaml';
+import type {
+  DependencyScope,
+  DependencySource,
+  ExtractInput,
+  ExtractionError,
+  ExtractionResult,
+  Extractor,
+} from '../types';
+import {
+  errorMessage,
+  fileError,
+  isRecord,
+  REGISTRY,
+  sourceFromResolved,
+  splitDescriptor,
+  stringEntries,
+} from './common';
+import { LockGraph } from './graph';
+import { parseNpmVersion } from './versioning';
+
+/**
+ * pnpm-lock.yaml, lockfile versions 5.x (`/name/1.0.0_peer@1.0.0` keys), 6 (`/name@1.0.0(peer@1)`)
+ * and 9 (`name@1.0.0` in `packages`, peer variants and edges in `snapshots`).
+ *
+ * One dependency per `packages` key; peer variants of one name@version (5/6) merge. Workspace
+ * projects are `importers`, not packages: what they declare is direct, and their `link:`
+ * dependencies (sibling workspaces) are not reported. Scope: 5/6 `dev`/`optional` flags where
+ * present, else reachability from the importers' dependencies / optionalDependencies /
+ * devDependencies.
+ */
+
+type Dialect = 5 | 6 | 9;
+type Json = Record<string, unknown>;
+
+const YAML_OPTIONS = { schema: 'core', uniqueKeys: false } as const;
+
+/** `1.0.0(react@18.0.0)(...)` → `1.0.0` (6 and 9); `1.0.0_react@18.0.0` → `1.0.0` (5). */
+function stripPeers(text: string, dialect: Dialect): string {
+  const paren = text.indexOf('(');
+  let out = paren === -1 ? text : text.slice(0, paren);
+  if (dialect === 5) {
+    // Only the version part can carry `_peer`; scoped names never contain `_` before the version.
+    const underscore = out.indexOf('_', out.lastIndexOf('/') + 1);
+    if (underscore !== -1) out = out.slice(0, underscore);
+  }
+  return out;
+}
+
+/** Name and version from a `packages` key; null for keys that only the entry's fields explain. */
+function parseKey(key: string, dialect: Dialect): { name: string; version: string } | null {
+  const bare = stripPeers(key.startsWith('/') ? key.slice(1) : key, dialect);
+  if (dialect !== 5) {
+    const split = splitDescriptor(bare);
+    return split && split.range !== '' ? { name: split.name, version: split.range } : null;
+  }
+  const parts = bare.split('/');
+  const scoped = bare.startsWith('@');
+  const name = scoped ? `${parts[0]}/${parts[1]}` : parts[0];
+  const version = parts[scoped ? 2 : 1];
+  if (!name || !version || parts.length !== (scoped ? 3 : 2)) return null;
+  return { name, version };
+}
+
+function resolutionSource(resolution: unknown, keyVersion: string | null): DependencySource {
+  if (keyVersion?.startsWith('file:') || keyVersion?.startsWith('link:')) {
+    return { kind: 'path', path: keyVersion.slice(5) };
+  }
+  if (!isRecord(resolution)) return REGISTRY;
+  if (resolution.type === 'git' && typeof resolution.repo === 'string') {
+    const ref = typeof resolution.commit === 'string' ? resolution.commit : null;
+    return { kind: 'git', url: resolution.repo, ref };
+  }
+  if (resolution.type === 'directory' && typeof resolution.directory === 'string') {
+    return { kind: 'path', path: resolution.directory };
+  }
+  if (typeof resolution.tarball === 'string') {
+    const tarball = resolution.tarball;
+    if (tarball.startsWith('file:')) return { kind: 'path', path: tarball.slice('file:'.length) };
+    return sourceFromResolved(tarball);
+  }
+  return REGISTRY;
+}
+
+function dialectOf(lockfileVersion: unknown): Dialect | null {
+  const number = Number.parseFloat(String(lockfileVersion));
+  if (!Number.isFinite(number)) return null;
+  if (number >= 9) return 9;
+  if (number >= 6) return 6;
+  return 5;
+}
+
+interface Parsed {
+  data: Json;
+  lines: Map<string, number>;
+}
+
+/** Parses the YAML; lines of the keys of `packages` and `snapshots`, by key. */
+function parse(input: ExtractInput, errors: ExtractionError[]): Parsed | null {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(input.text, { ...YAML_OPTIONS, lineCounter });
+  const first = doc.errors[0];
+  if (first) errors.push(fileError(`invalid YAML: ${first.message.split('\n')[0]}`));
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    errors.push(fileError(`pnpm-lock.yaml could not be read: ${errorMessage(error)}`));
+    return null;
+  }
+  if (!isRecord(data)) {
+    if (!first) errors.push(fileError('not a pnpm lockfile: the top level is not a mapping'));
+    return null;
+  }
+  const lines = new Map<string, number>();
+  for (const section of ['snapshots', 'packages']) {
+    const node = doc.get(section, true);
+    if (!isMap(node)) continue;
+    for (const pair of (node as YAMLMap).items) {
+      if (isScalar(pair.key) && pair.key.range) {
+        lines.set(String(pair.key.value), lineCounter.linePos(pair.key.range[0]).line);
+      }
+    }
+  }
+  return { data, lines };
+}
+
+function flagScope(entry: Json): DependencyScope | undefined {
+  if (entry.dev === true) return 'development';
+  if (entry.optional === true) return 'optional';
+  if (entry.dev === false) return 'runtime';
+  return undefined;
+}
+
+function extract(input: ExtractInput): ExtractionResult {
+  const errors: ExtractionError[] = [];
+  const parsed = parse(input, errors);
+  if (!parsed) return { dependencies: [], errors };
+  const { data, lines } = parsed;
+  const dialect = dialectOf(data.lockfileVersion);
+  if (dialect === null) {
+    errors.push(fileError('lockfileVersion is missing or not a number'));
+    return { dependencies: [], errors };
+  }
+  const packages = isRecord(data.packages) ? data.packages : {};
+  const graph = new LockGraph();
+  const byKey = new Map<string, number>();
+  const entries: Json[] = [];
+  for (const key of Object.keys(packages)) {
+    const entry = packages[key];
+    const line = lines.get(key) ?? null;
+    if (!isRecord(entry)) {
+      errors.push({ line, message: `packages["${key}"] is not a mapping; skipped` });
+      continue;
+    }
+    const fromKey = parseKey(key, dialect);
+    const name = typeof entry.name === 'string' ? entry.name : fromKey?.name;
+    if (!name) {
+      errors.push({ line, message: `cannot tell the package name of ${key}; skipped` });
+      continue;
+    }
+    const source = resolutionSource(entry.resolution, fromKey?.version ?? null);
+    let version: string | null = null;
+    if (typeof entry.version === 'string') version = entry.version;
+    else if (fromKey && parseNpmVersion(fromKey.version)) version = fromKey.version;
+    else if (source.kind === 'git') version = source.ref;
+    const index = graph.add({
+      name,
+      version,
+      line,
+      source,
+      scope: dialect === 9 ? undefined : flagScope(entry),
+      optional: entry.optional === true,
+    });
+    byKey.set(key, index);
+    entries[index] = entry;
+  }
+
+  // A reference (`1.0.0(peer@1)`, an alias `real@1.0.0`, `/real/1.0.0`, `link:../x`) → package.
+  const resolveRef = (name: string, ref: string): number | undefined => {
+    if (ref.startsWith('link:')) return undefined;
+    const candidates =
+      dialect === 9
+        ? [stripPeers(`${name}@${ref}`, 9), stripPeers(ref, 9)]
+        : dialect === 6
+          ? [`/${name}@${ref}`, ref, stripPeers(`/${name}@${ref}`, 6)]
+          : [`/${name}/${ref}`, ref];
+    for (const candidate of candidates) {
+      const index = byKey.get(candidate);
+      if (index !== undefined) return index;
+    }
+    return undefined;
+  };
+  const addEdges = (from: number, entry: Json) => {
+    for (const [field, optional] of [
+      ['dependencies', false],
+      ['optionalDependencies', true],
+    ] as const) {
+      for (const [dep, ref] of stringEntries(entry[field])) {
+        const to = resolveRef(dep, ref);
+        if (to !== undefined) graph.edge(from, to, optional);
+      }
+    }
+  };
+
+  if (dialect === 9) {
+    const snapshots = isRecord(data.snapshots) ? data.snapshots : {};
+    const seen = new Set<number>();
+    for (const key of Object.keys(snapshots)) {
+      const snapshot = snapshots[key];
+      if (snapshot !== null && !isRecord(snapshot)) {
+        errors.push({
+          line: lines.get(key) ?? null,
+          message: `snapshots["${key}"] is not a mapping; skipped`,
+        });
+        continue;
+      }
+      const from = byKey.get(stripPeers(key, 9));
+      if (from === undefined) {
+        errors.push({
+          line: lines.get(key) ?? null,
+          message: `snapshot ${key} has no packages entry; skipped`,
+        });
+        continue;
+      }
+      if (snapshot) addEdges(from, snapshot);
+      const pkg = graph.packages[from];
+      // Optional only when every peer variant is (a snapshot without the flag is required).
+      const optional = snapshot?.optional === true;
+      if (pkg) pkg.optional = seen.has(from) ? pkg.optional === true && optional : optional;
+      seen.add(from);
+    }
+  } else {
+    for (const [index, entry] of entries.entries()) if (entry) addEdges(index, entry);
+  }
+
+  const importers = isRecord(data.importers) ? data.importers : { '.': data };
+  for (const importer of Object.values(importers)) {
+    if (!isRecord(importer)) continue;
+    for (const [field, scope] of [
+      ['dependencies', 'runtime'],
+      ['optionalDependencies', 'optional'],
+      ['devDependencies', 'development'],
+    ] as const) {
+      const declared = importer[field];
+      if (!isRecord(declared)) continue;
+      for (const [dep, spec] of Object.entries(declared)) {
+        const ref = typeof spec === 'string' ? spec : isRecord(spec) ? spec.version : undefined;
+        if (typeof ref !== 'string') continue;
+        const to = resolveRef(dep, ref);
+        if (to !== undefined) graph.root(to, scope, null);
+      }
+    }
+  }
+  return { dependencies: graph.toDependencies(), errors };
+}
+
+export const pnpmLockExtractor: Extractor = {
+  name: 'npm/pnpm-lock',
+  version: 1,
+  kind: 'lockfile',
+  matches: (path) => path === 'pnpm-lock.yaml' || path.endsWith('/pnpm-lock.yaml'),
+  extract: (input) => {
+    try {
+      return extract(input);
+    } catch (error) {
+      // Defensive: the YAML library is trusted to throw only what is caught inside.
+      return {
+        dependencies: [],
+        errors: [fileError(`pnpm-lock.yaml could not be read: ${errorMessage(error)}`)],
+      };
+    }
+  },
+  describe: (input) => {
+    const match = /^lockfileVersion:\s*['"]?([\d.]+)/m.exec(input.text.slice(0, 1024));
+    return match ? `pnpm-lock.yaml v${match[1]}` : 'pnpm-lock.yaml';
+  },
+};
