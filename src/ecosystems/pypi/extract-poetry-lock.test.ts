@@ -205,4 +205,12 @@ describe('pypi/poetry-lock', () => {
       ],
     });
   });
+
+  it('refuses absurd nesting with one error instead of exhausting the stack', () => {
+    const text = `[[package]]\nname = "a"\nversion = "1"\nx = ${'['.repeat(50_000)}${']'.repeat(50_000)}\n`;
+    const result = extractPoetryLock({ path: 'poetry.lock', text, readFile: () => null });
+    expect(result.dependencies).toEqual([]);
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]!.message).toMatch(/^poetry\.lock is not valid TOML/);
+  });
 });

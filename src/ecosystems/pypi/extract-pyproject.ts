@@ -285,8 +285,8 @@ export const pyprojectExtractor: Extractor = {
   matches: (path) => path.slice(path.lastIndexOf('/') + 1) === 'pyproject.toml',
   extract: extractPyproject,
   describe: (input) => {
-    const pep621 = /^\s*\[project\]/m.test(input.text);
-    const poetry = /^\s*\[tool\.poetry[\].]/m.test(input.text);
+    const pep621 = /^[ \t]*\[project\]/m.test(input.text);
+    const poetry = /^[ \t]*\[tool\.poetry[\].]/m.test(input.text);
     if (pep621 && poetry) return 'pyproject.toml (PEP 621 + Poetry)';
     if (poetry) return 'pyproject.toml (Poetry)';
     return pep621 ? 'pyproject.toml (PEP 621)' : 'pyproject.toml';

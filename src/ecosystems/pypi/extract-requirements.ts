@@ -166,8 +166,13 @@ function localProjectName(input: ExtractInput, dir: string): string | null {
   }
   const setupCfg = input.readFile(dir === '' ? 'setup.cfg' : `${dir}/setup.cfg`);
   if (setupCfg !== null) {
-    const metadata = /^\[metadata\][^[]*?^\s*name\s*=\s*([A-Za-z0-9._-]+)\s*$/m.exec(setupCfg);
-    if (metadata) return metadata[1]!;
+    let inMetadata = false;
+    for (const line of setupCfg.split('\n')) {
+      const trimmed = line.trim();
+      if (trimmed.startsWith('[')) inMetadata = trimmed === '[metadata]';
+      const name = inMetadata ? /^name\s*=\s*([A-Za-z0-9._-]+)$/.exec(trimmed) : null;
+      if (name) return name[1]!;
+    }
   }
   return null;
 }

@@ -15,7 +15,7 @@ export interface Requirement {
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 
 const NAME_START = /^[A-Za-z0-9][A-Za-z0-9._-]*/;
-const CLAUSE = /^(===|==|!=|~=|<=|>=|<|>)(.+)$/;
+const CLAUSE = /^(===|==|!=|~=|<=|>=|<|>)([^<>=!~].*)$/;
 
 /** Checks every clause of a specifier set; returns the problem or null. */
 export function specifierProblem(specifier: string): string | null {

@@ -41,7 +41,17 @@ function normaliseHeader(inner: string): string {
   return segments.join('.');
 }
 
-const HEADER = /^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$/;
+/** `[a.b]` or `[[a.b]]` with an optional comment; string scans only, no backtracking regex. */
+function parseHeader(raw: string): { array: boolean; name: string } | null {
+  const line = raw.trim();
+  if (!line.startsWith('[')) return null;
+  const array = line.startsWith('[[');
+  const close = line.indexOf(array ? ']]' : ']');
+  if (close === -1) return null;
+  const rest = line.slice(close + (array ? 2 : 1)).trim();
+  if (rest !== '' && !rest.startsWith('#')) return null;
+  return { array, name: normaliseHeader(line.slice(array ? 2 : 1, close)) };
+}
 const KEY = /^\s*("(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_.-]+)\s*=/;
 
 interface Occurrences {
@@ -119,11 +129,11 @@ export function indexTomlLines(text: string, options: { strings?: boolean } = {}
       continue;
     }
     if (depth === 0) {
-      const header = HEADER.exec(raw);
+      const header = parseHeader(raw);
       if (header) {
-        table = normaliseHeader(header[2]!);
+        table = header.name;
         key = '';
-        if (header[1] === '[[') {
+        if (header.array) {
           const list = arrayHeaders.get(table);
           if (list) list.push(lineNo);
           else arrayHeaders.set(table, [lineNo]);
