@@ -1,6 +1,6 @@
 import { buildPurl } from '../purl';
 import type { DependencyScope, ExtractedDependency, Resolution } from '../types';
-import { isMavenRange } from './versioning';
+import { isMavenRange, isValidMavenVersion } from './versioning';
 
 /** Maven coordinates are case-sensitive; only surrounding whitespace is dropped. */
 export function normaliseMavenName(name: string): string {
@@ -10,9 +10,9 @@ export function normaliseMavenName(name: string): string {
 /** How sure a declared Maven/Gradle version text is. */
 export function classifyMavenVersion(version: string | null): Resolution {
   if (version === null || version.length === 0) return 'unpinned';
-  // Unresolved `${prop}`/`$var`, ranges and Gradle dynamic versions stay declared text.
-  if (version.includes('$') || isMavenRange(version)) return 'declared';
-  if (/[\s,[\]()*]/.test(version)) return 'declared';
+  // Unresolved `${prop}`/`$var`, ranges, Gradle dynamic versions (`1.+`, `latest.release`) and
+  // Maven's LATEST/RELEASE meta versions stay declared text.
+  if (isMavenRange(version) || !isValidMavenVersion(version)) return 'declared';
   return 'resolved';
 }
 

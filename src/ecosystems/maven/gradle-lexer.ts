@@ -14,8 +14,9 @@ export interface LexedScript {
 
 const NEWLINE = 10;
 
-function blank(chars: string[], from: number, to: number): void {
-  for (let i = from; i < to; i++) if (chars[i] !== '\n') chars[i] = ' ';
+/** Same length, newlines kept, everything else a space. */
+function blanked(segment: string): string {
+  return segment.replace(/[^\n]/g, ' ');
 }
 
 /** End (exclusive) of a `${ ... }` interpolation starting at `i` (pointing at `$`). */
@@ -32,7 +33,7 @@ function interpolationEnd(text: string, i: number): number {
   return text.length;
 }
 
-/** End (exclusive) of the string literal opening at `i`; `quote` is `'`, `"`, `'''` or `"""`. */
+/** End (exclusive) of the string literal opening at `i`; `quote` is `'`, `"`, `\'\'\'` or `"""`. */
 function stringEnd(text: string, i: number, quote: string): number {
   const triple = quote.length === 3;
   let j = i + quote.length;
@@ -54,33 +55,50 @@ function stringEnd(text: string, i: number, quote: string): number {
 }
 
 export function lexScript(text: string): LexedScript {
-  const code = text.split('');
-  const skeleton = text.split('');
+  // Built from slices: copying runs of code is far cheaper than per-character arrays.
+  const code: string[] = [];
+  const skeleton: string[] = [];
+  let copied = 0;
   let i = 0;
+  const flush = (to: number) => {
+    if (to > copied) {
+      const run = text.slice(copied, to);
+      code.push(run);
+      skeleton.push(run);
+    }
+  };
   while (i < text.length) {
     const c = text[i]!;
-    if (c === '/' && text[i + 1] === '/') {
-      let end = text.indexOf('\n', i);
-      if (end === -1) end = text.length;
-      blank(code, i, end);
-      blank(skeleton, i, end);
-      i = end;
-    } else if (c === '/' && text[i + 1] === '*') {
-      let end = text.indexOf('*/', i + 2);
-      end = end === -1 ? text.length : end + 2;
-      blank(code, i, end);
-      blank(skeleton, i, end);
+    if (c === '/' && (text[i + 1] === '/' || text[i + 1] === '*')) {
+      let end: number;
+      if (text[i + 1] === '/') {
+        end = text.indexOf('\n', i);
+        if (end === -1) end = text.length;
+      } else {
+        end = text.indexOf('*/', i + 2);
+        end = end === -1 ? text.length : end + 2;
+      }
+      flush(i);
+      const blank = blanked(text.slice(i, end));
+      code.push(blank);
+      skeleton.push(blank);
+      copied = end;
       i = end;
     } else if (c === '"' || c === "'") {
       const quote = text.startsWith(c.repeat(3), i) ? c.repeat(3) : c;
       const end = stringEnd(text, i, quote);
-      const closing = text.startsWith(quote, end - quote.length) && end - quote.length > i;
-      blank(skeleton, i + quote.length, closing ? end - quote.length : end);
+      const closed = end - quote.length > i && text.startsWith(quote, end - quote.length);
+      const bodyEnd = closed ? end - quote.length : end;
+      flush(i);
+      code.push(text.slice(i, end));
+      skeleton.push(quote, blanked(text.slice(i + quote.length, bodyEnd)), closed ? quote : '');
+      copied = end;
       i = end;
     } else {
       i++;
     }
   }
+  flush(text.length);
   return { code: code.join(''), skeleton: skeleton.join('') };
 }
 

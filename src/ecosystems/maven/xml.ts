@@ -23,6 +23,11 @@ export interface XmlParseResult {
 }
 
 const META = XMLParser.getMetaDataSymbol() as unknown as symbol;
+/**
+ * POMs, project files and packages.config are kilobytes; fast-xml-parser needs about a second
+ * per 4 MB, so anything beyond this is refused rather than parsed for minutes.
+ */
+export const MAX_XML_BYTES = 8 * 1024 * 1024;
 /** fast-xml-parser throws beyond this nesting; our walker recurses no deeper either. */
 const MAX_DEPTH = 100;
 
@@ -144,6 +149,12 @@ function describeInvalid(err: { code: string; msg: string; line: number }): stri
  */
 export function parseXml(text: string): XmlParseResult {
   const errors: ExtractionError[] = [];
+  if (text.length > MAX_XML_BYTES) {
+    return {
+      root: null,
+      errors: [{ line: null, message: `XML file larger than ${MAX_XML_BYTES} bytes; not parsed` }],
+    };
+  }
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) {
     return {
       root: null,
