@@ -91,13 +91,6 @@ export function stringEntries(value: unknown): [string, string][] {
   return out;
 }
 
-/** Adds `value` to the set stored under `key`, creating the set on first use. */
-export function addToSet<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
-  const set = map.get(key);
-  if (set) set.add(value);
-  else map.set(key, new Set([value]));
-}
-
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -147,9 +140,28 @@ export function isGitSpec(spec: string): boolean {
   return /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+(#.*)?$/.test(spec) && !spec.startsWith('.');
 }
 
+const HOSTS: Record<string, string> = {
+  github: 'github.com',
+  gitlab: 'gitlab.com',
+  bitbucket: 'bitbucket.org',
+  gist: 'gist.github.com',
+};
+
+/** `github:u/r`, `u/r` (GitHub) and friends → the clone URL npm would use. */
+function expandHosted(url: string): string {
+  const colon = url.indexOf(':');
+  const prefix = colon === -1 ? '' : url.slice(0, colon);
+  const host = HOSTS[prefix];
+  if (host) return `git+https://${host}/${url.slice(colon + 1)}.git`;
+  if (colon === -1 && /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(url)) {
+    return `git+https://github.com/${url}.git`;
+  }
+  return url;
+}
+
 export function gitSource(spec: string): DependencySource {
   const hash = spec.indexOf('#');
-  const url = hash === -1 ? spec : spec.slice(0, hash);
+  const url = expandHosted(hash === -1 ? spec : spec.slice(0, hash));
   let ref = hash === -1 ? null : spec.slice(hash + 1);
   // Yarn Berry writes `#commit=<sha>`; npm writes `#<sha>` or `#semver:<range>`.
   if (ref?.startsWith('commit=')) ref = ref.slice('commit='.length);
@@ -195,8 +207,15 @@ export function classifySpec(name: string, rawSpec: string, depth = 0): SpecClas
     if (split) return classifySpec(split.name, split.range, 1);
     return classifySpec(target, '', 1);
   }
-  if (spec.startsWith('workspace:') || spec.startsWith('link:') || spec.startsWith('portal:')) {
+  if (spec.startsWith('workspace:')) {
+    // `workspace:^` names no folder: the spec itself says where it comes from.
     return { name, version: null, resolution: 'unpinned', source: { kind: 'path', path: spec } };
+  }
+  for (const protocol of ['link:', 'portal:']) {
+    if (spec.startsWith(protocol)) {
+      const path = spec.slice(protocol.length);
+      return { name, version: null, resolution: 'unpinned', source: { kind: 'path', path } };
+    }
   }
   if (spec.startsWith('file:')) {
     const path = spec.slice('file:'.length);

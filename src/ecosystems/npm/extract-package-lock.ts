@@ -7,7 +7,6 @@ import type {
   Extractor,
 } from '../types';
 import {
-  addToSet,
   errorMessage,
   fileError,
   gitSource,
@@ -34,7 +33,7 @@ import { scanJsonKeys, sequentialKeyLines } from './json-scan';
 const NODE_MODULES = 'node_modules/';
 const CHAIN = '\u0000';
 /** Deeper v1 nesting than this is not a real install tree; stop walking rather than exhaust. */
-const MAX_V1_DEPTH = 500;
+const MAX_V1_DEPTH = 100;
 
 type Json = Record<string, unknown>;
 
@@ -219,23 +218,46 @@ function fromPackages(
 }
 
 interface V1Node {
-  chain: string;
   key: string;
   depth: number;
   entry: Json;
+  /** Enclosing node (-1 = the top-level `dependencies`). */
+  parent: number;
+  /** Names in this node's own nested `dependencies`, to node index. */
+  children: Map<string, number> | null;
+}
+
+/**
+ * Lines of v1 entries. `nodes` are in pre-order, which is file order, so the indexOf fast path
+ * applies (`"name": {` never matches a `requires` entry, whose values are strings); otherwise one
+ * structural scan keyed by the chain of names.
+ */
+function v1Lines(text: string, nodes: readonly V1Node[]): (index: number) => number | null {
+  const from = text.indexOf('"dependencies":');
+  const keys = nodes.map((node) => node.key);
+  const fast = from === -1 ? null : sequentialKeyLines(text, keys, from, ': {');
+  if (fast) return (index) => fast[index] ?? null;
+  const lines = linesOf(scanJsonKeys(text, selectV1, { maxDepth: 2 * MAX_V1_DEPTH + 1 }).records);
+  const chains: string[] = [];
+  nodes.forEach((node, index) => {
+    const prefix = node.parent === -1 ? '' : `${chains[node.parent]}${CHAIN}`;
+    chains[index] = prefix + node.key;
+  });
+  return (index) => lines.get(chains[index] as string) ?? null;
 }
 
 function fromV1(
   dependencies: Json,
-  lines: ReadonlyMap<string, number>,
+  text: string,
   input: ExtractInput,
   errors: ExtractionError[],
 ): ExtractedDependency[] {
   // Pre-order walk with an explicit stack (file order, no recursion).
   const nodes: V1Node[] = [];
-  const byChain = new Map<string, V1Node>();
-  const stack: { map: Json; keys: string[]; index: number; prefix: string; depth: number }[] = [
-    { map: dependencies, keys: Object.keys(dependencies), index: 0, prefix: '', depth: 0 },
+  const topLevel = new Map<string, number>();
+  const problems: { node: number; key: string; message: string }[] = [];
+  const stack: { map: Json; keys: string[]; index: number; parent: number; depth: number }[] = [
+    { map: dependencies, keys: Object.keys(dependencies), index: 0, parent: -1, depth: 0 },
   ];
   while (stack.length > 0) {
     const frame = stack[stack.length - 1] as (typeof stack)[number];
@@ -244,72 +266,77 @@ function fromV1(
       continue;
     }
     const key = frame.keys[frame.index++] as string;
-    const chain = frame.prefix === '' ? key : frame.prefix + CHAIN + key;
     const entry = frame.map[key];
     if (!isRecord(entry)) {
-      errors.push({
-        line: lines.get(chain) ?? null,
+      problems.push({
+        node: frame.parent,
+        key,
         message: `dependencies["${key}"] is not an object; skipped`,
       });
       continue;
     }
-    const node = { chain, key, depth: frame.depth, entry };
-    nodes.push(node);
-    byChain.set(chain, node);
-    if (isRecord(entry.dependencies)) {
-      if (frame.depth + 1 > MAX_V1_DEPTH) {
-        errors.push({
-          line: lines.get(chain) ?? null,
-          message: `dependencies nested deeper than ${MAX_V1_DEPTH} levels under ${key}; not walked`,
-        });
-      } else {
-        const nested = entry.dependencies;
-        stack.push({
-          map: nested,
-          keys: Object.keys(nested),
-          index: 0,
-          prefix: chain,
-          depth: frame.depth + 1,
-        });
-      }
+    const index = nodes.length;
+    nodes.push({ key, depth: frame.depth, entry, parent: frame.parent, children: null });
+    const scope = frame.parent === -1 ? topLevel : (nodes[frame.parent] as V1Node).children;
+    scope?.set(key, index);
+    if (!isRecord(entry.dependencies)) continue;
+    if (frame.depth + 1 >= MAX_V1_DEPTH) {
+      const message = `dependencies nested deeper than ${MAX_V1_DEPTH} levels under ${key}; not walked`;
+      problems.push({ node: index, key: '', message });
+      continue;
     }
+    (nodes[index] as V1Node).children = new Map();
+    const nested = entry.dependencies;
+    stack.push({
+      map: nested,
+      keys: Object.keys(nested),
+      index: 0,
+      parent: index,
+      depth: frame.depth + 1,
+    });
+  }
+  const lineAt = v1Lines(text, nodes);
+  for (const problem of problems) {
+    // A bad entry has no line of its own here; its enclosing entry's line points at the spot.
+    errors.push({
+      line: problem.node === -1 ? null : lineAt(problem.node),
+      message: problem.message,
+    });
   }
 
-  const parents = new Map<string, Set<string>>();
-  for (const node of nodes) {
-    if (!isRecord(node.entry.requires)) continue;
+  // A requirement is met by the nearest enclosing `dependencies` that has it (Node resolution).
+  const parents: (Set<string> | undefined)[] = new Array(nodes.length);
+  nodes.forEach((node, index) => {
+    if (!isRecord(node.entry.requires)) return;
     for (const dep of Object.keys(node.entry.requires)) {
-      // A requirement is met by the nearest enclosing `dependencies` that has it (Node resolution).
-      let scope: string | null = node.chain;
-      let target: string | null = null;
-      while (scope !== null) {
-        const candidate: string = scope === '' ? dep : scope + CHAIN + dep;
-        if (byChain.has(candidate)) {
-          target = candidate;
-          break;
-        }
-        const cut = scope.lastIndexOf(CHAIN);
-        scope = scope === '' ? null : cut === -1 ? '' : scope.slice(0, cut);
+      let scope = index;
+      let target: number | undefined;
+      while (target === undefined) {
+        const map = scope === -1 ? topLevel : (nodes[scope] as V1Node).children;
+        target = map?.get(dep);
+        if (scope === -1) break;
+        scope = (nodes[scope] as V1Node).parent;
       }
-      if (target === null) continue;
-      addToSet(parents, target, node.key);
+      if (target === undefined || target === index) continue;
+      const set = parents[target];
+      if (set) set.add(node.key);
+      else parents[target] = new Set([node.key]);
     }
-  }
+  });
 
   const manifest = readManifest(input);
   const declared = manifest ? new Set(depNames(manifest, true)) : null;
   const out: ExtractedDependency[] = [];
-  for (const node of nodes) {
+  nodes.forEach((node, index) => {
     const { entry, key } = node;
-    const line = lines.get(node.chain) ?? null;
+    const line = lineAt(index);
     if (typeof entry.version !== 'string' || entry.version.trim() === '') {
       errors.push({ line, message: `${key} has no version; skipped` });
-      continue;
+      return;
     }
     const raw = entry.version.trim();
     let name = key;
     let version: string | null = raw;
-    let resolution: 'resolved' | 'unpinned' = 'resolved';
     let source = sourceFromResolved(entry.resolved);
     if (raw.startsWith('npm:')) {
       // Aliases record the real package as `npm:<name>@<version>`.
@@ -328,22 +355,21 @@ function fromV1(
       source = { kind: 'url', url: raw };
       version = null;
     }
-    if (version === null) resolution = 'unpinned';
-    const nodeParents = parents.get(node.chain);
+    const nodeParents = parents[index];
     const direct = node.depth === 0 && (declared ? declared.has(key) : nodeParents === undefined);
     out.push(
       makeDependency({
         name,
         version,
-        resolution,
+        resolution: version === null ? 'unpinned' : 'resolved',
         scope: flagScope(entry),
         direct,
         line,
-        parents: nodeParents ?? [],
+        parents: nodeParents,
         source,
       }),
     );
-  }
+  });
   return out;
 }
 
@@ -437,8 +463,7 @@ function salvage(input: ExtractInput, error: unknown): ExtractionResult {
     const lineAt = (index: number) => lines.get(keys[index] as string) ?? null;
     return { dependencies: fromPackages(section, lineAt, input, errors), errors };
   }
-  const lines = linesOf(scanJsonKeys(text, selectV1).records);
-  return { dependencies: fromV1(section, lines, input, errors), errors };
+  return { dependencies: fromV1(section, text, input, errors), errors };
 }
 
 function extract(input: ExtractInput): ExtractionResult {
@@ -465,11 +490,7 @@ function extract(input: ExtractInput): ExtractionResult {
     return { dependencies: fromPackages(data.packages, lines, input, errors), errors };
   }
   if (isRecord(data.dependencies)) {
-    const scan = scanJsonKeys(input.text, selectV1);
-    return {
-      dependencies: fromV1(data.dependencies, linesOf(scan.records), input, errors),
-      errors,
-    };
+    return { dependencies: fromV1(data.dependencies, input.text, input, errors), errors };
   }
   return { dependencies: [], errors };
 }

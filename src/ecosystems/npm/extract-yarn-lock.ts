@@ -119,7 +119,9 @@ function parseV1(text: string, blocks: Block[], errors: ExtractionError[]): Pars
     try {
       Object.assign(object, lockfile.parse(text.slice(block.start, block.end)).object);
     } catch (error) {
-      errors.push({ line: block.line, message: `unparseable block: ${errorMessage(error)}` });
+      // The library's `line:col` is relative to the block; the block's own line is reported.
+      const message = errorMessage(error).replace(/\s+\d+:\d+ in lockfile$/, '');
+      errors.push({ line: block.line, message: `unparseable block: ${message}` });
     }
   }
   return object;
@@ -138,13 +140,20 @@ function v1Source(range: string, resolved: unknown): DependencySource {
 function extractV1(input: ExtractInput): ExtractionResult {
   const errors: ExtractionError[] = [];
   const blocks = v1Blocks(input.text);
+  const errorCount = errors.length;
   const parsed = parseV1(input.text, blocks, errors);
+  const salvaged = errors.length > errorCount;
   const graph = new LockGraph();
   const byDescriptor = new Map<string, number>();
   const nodeData: Record<string, unknown>[] = [];
   for (const block of blocks) {
     const descriptor = block.descriptors.find((d) => Object.hasOwn(parsed, d));
-    if (descriptor === undefined) continue; // already reported by the salvage parse
+    if (descriptor === undefined) {
+      // Blocks that failed the salvage parse were reported there.
+      if (!salvaged)
+        errors.push({ line: block.line, message: 'block header not understood; skipped' });
+      continue;
+    }
     const data = parsed[descriptor];
     const split = splitDescriptor(descriptor);
     if (!isRecord(data) || !split) {

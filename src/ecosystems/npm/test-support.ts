@@ -1,0 +1,60 @@
+import { readFileSync } from 'node:fs';
+import type { ExtractedDependency, ExtractInput } from '../types';
+
+/**
+ * Test-only helpers for this folder's table tests (imported by *.test.ts files only).
+ */
+
+export function fixture(name: string): string {
+  return readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');
+}
+
+/** An extractor input whose readFile serves `files` (tree-relative path → text) and nothing else. */
+export function inputOf(
+  path: string,
+  text: string,
+  files: Record<string, string> = {},
+): ExtractInput {
+  return { path, text, readFile: (p) => files[p] ?? null };
+}
+
+/** name, version, scope, direct, resolution, line, parents, source, purl. */
+export type Row = [
+  string,
+  string | null,
+  ExtractedDependency['scope'],
+  boolean,
+  ExtractedDependency['resolution'],
+  number | null,
+  string[],
+  string,
+  string,
+];
+
+function sourceText(source: ExtractedDependency['source']): string {
+  switch (source.kind) {
+    case 'registry':
+      return 'registry';
+    case 'git':
+      return `git ${source.url}#${source.ref ?? ''}`;
+    case 'url':
+      return `url ${source.url}`;
+    case 'path':
+      return `path ${source.path}`;
+  }
+}
+
+/** Every field of every dependency, one compact row each, so tables compare the exact output. */
+export function rows(dependencies: readonly ExtractedDependency[]): Row[] {
+  return dependencies.map((d) => [
+    d.name,
+    d.version,
+    d.scope,
+    d.direct,
+    d.resolution,
+    d.line,
+    d.parents,
+    sourceText(d.source),
+    d.purl,
+  ]);
+}
