@@ -33,7 +33,8 @@ import { parseNpmVersion } from './versioning';
 type Dialect = 5 | 6 | 9;
 type Json = Record<string, unknown>;
 
-const YAML_OPTIONS = { schema: 'core', uniqueKeys: false } as const;
+// `logLevel: 'error'`: the library would otherwise print process warnings for odd keys.
+const YAML_OPTIONS = { schema: 'core', uniqueKeys: false, logLevel: 'error' } as const;
 
 /** `1.0.0(react@18.0.0)(...)` → `1.0.0` (6 and 9); `1.0.0_react@18.0.0` → `1.0.0` (5). */
 function stripPeers(text: string, dialect: Dialect): string {
@@ -100,7 +101,8 @@ function parse(input: ExtractInput, errors: ExtractionError[]): Parsed | null {
   const lineCounter = new LineCounter();
   const doc = parseDocument(input.text, { ...YAML_OPTIONS, lineCounter });
   const first = doc.errors[0];
-  if (first) errors.push(fileError(`invalid YAML: ${first.message.split('\n')[0]}`));
+  if (first)
+    errors.push(fileError(`invalid YAML: ${first.message.split('\n')[0]?.replace(/:$/, '')}`));
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: 100 });
@@ -139,7 +141,8 @@ function extract(input: ExtractInput): ExtractionResult {
   const { data, lines } = parsed;
   const dialect = dialectOf(data.lockfileVersion);
   if (dialect === null) {
-    errors.push(fileError('lockfileVersion is missing or not a number'));
+    // One whole-file error is enough when the YAML itself was broken.
+    if (errors.length === 0) errors.push(fileError('lockfileVersion is missing or not a number'));
     return { dependencies: [], errors };
   }
   const packages = isRecord(data.packages) ? data.packages : {};

@@ -1,4 +1,5 @@
-import lockfile from '@yarnpkg/lockfile';
+import { createRequire } from 'node:module';
+import type { ParseResult } from '@yarnpkg/lockfile';
 import type {
   DependencySource,
   ExtractInput,
@@ -31,6 +32,12 @@ import { berryMetadataVersion, extractBerry } from './yarn-berry';
  * `name@range` of the sibling package.json; scope from reachability from that manifest's
  * dependencies / optionalDependencies / devDependencies.
  */
+
+// The package is CommonJS with an `__esModule` flag whose `default` is not the API: Node's ESM
+// interop and Vite's disagree about what a default import yields, so load it the CommonJS way.
+const lockfile = createRequire(import.meta.url)('@yarnpkg/lockfile') as {
+  parse: (text: string) => ParseResult;
+};
 
 interface Block {
   line: number;

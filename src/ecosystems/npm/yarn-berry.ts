@@ -24,7 +24,8 @@ import { LockGraph } from './graph';
  * roots taken from each workspace's package.json devDependencies when it can be read.
  */
 
-const YAML_OPTIONS = { schema: 'core', uniqueKeys: false } as const;
+// `logLevel: 'error'`: the library would otherwise print process warnings for odd keys.
+const YAML_OPTIONS = { schema: 'core', uniqueKeys: false, logLevel: 'error' } as const;
 const TO_JS = { maxAliasCount: 100 };
 
 export function berryMetadataVersion(text: string): string | null {
@@ -68,7 +69,8 @@ function readEntries(input: ExtractInput, errors: ExtractionError[]): Entry[] {
   const lineCounter = new LineCounter();
   const doc = parseDocument(input.text, { ...YAML_OPTIONS, lineCounter });
   const first = doc.errors[0];
-  if (first) errors.push(fileError(`invalid YAML: ${first.message.split('\n')[0]}`));
+  if (first)
+    errors.push(fileError(`invalid YAML: ${first.message.split('\n')[0]?.replace(/:$/, '')}`));
   const root = doc.contents;
   if (!isMap(root)) {
     if (!first) errors.push(fileError('not a yarn lockfile: the top level is not a mapping'));

@@ -1,4 +1,5 @@
-// @yarnpkg/lockfile ships no types; this covers the one function the yarn v1 extractor calls.
+// @yarnpkg/lockfile ships no types; this covers the one function the yarn v1 extractor calls
+// (loaded through createRequire, see extract-yarn-lock.ts).
 declare module '@yarnpkg/lockfile' {
   export interface ParseResult {
     /** `merge` = a merge conflict both sides of which parsed; `conflict` = they did not. */
