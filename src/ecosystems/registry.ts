@@ -33,5 +33,7 @@ export function getEcosystem(id: Ecosystem): EcosystemModule {
 /** Finds an ecosystem by an OSV ecosystem name (`crates.io`, `PyPI`, ...) or spec spelling. */
 export function findEcosystem(name: string): EcosystemModule | undefined {
   const lower = name.toLowerCase();
-  return ecosystems.find((e) => e.id.toLowerCase() === lower || e.osvEcosystem.toLowerCase() === lower);
+  return ecosystems.find(
+    (e) => e.id.toLowerCase() === lower || e.osvEcosystem.toLowerCase() === lower,
+  );
 }

@@ -85,11 +85,17 @@ export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void
     await enforceRateLimit(deps, request, reply, [
       {
         key: `token:${opened.principal.tokenId}`,
-        limit: Math.min(deps.limits.tokenPerMinute, plan.tokenRequestsPerMinute ?? Number.POSITIVE_INFINITY),
+        limit: Math.min(
+          deps.limits.tokenPerMinute,
+          plan.tokenRequestsPerMinute ?? Number.POSITIVE_INFINITY,
+        ),
       },
       {
         key: `tenant:${opened.principal.tenantId}`,
-        limit: Math.min(deps.limits.tenantPerMinute, plan.tenantRequestsPerMinute ?? Number.POSITIVE_INFINITY),
+        limit: Math.min(
+          deps.limits.tenantPerMinute,
+          plan.tenantRequestsPerMinute ?? Number.POSITIVE_INFINITY,
+        ),
       },
     ]);
   });
