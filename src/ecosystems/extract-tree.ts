@@ -1,14 +1,14 @@
 import type { Dirent } from 'node:fs';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
-import { posix, relative, sep } from 'node:path';
+import { basename, dirname, join, posix, relative, sep } from 'node:path';
 import { ecosystems as registeredEcosystems } from './registry';
 import type {
   Ecosystem,
   EcosystemModule,
   ExtractedDependency,
-  ExtractionError,
   ExtractInput,
+  ExtractionError,
   Extractor,
 } from './types';
 
@@ -43,6 +43,11 @@ export interface ExtractOptions {
   skipDirectories?: ReadonlySet<string>;
   /** Ecosystems to use; default: every registered one. */
   ecosystems?: readonly EcosystemModule[];
+  /**
+   * Drop from a manifest what a lockfile beside it lists (default true). Off, every file keeps
+   * everything its extractor found: what the corpus test compares with per-file entry counts.
+   */
+  lockfileWins?: boolean;
 }
 
 export const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -185,12 +190,22 @@ export function applyLockfileWins(
     const names = locked.get(groupKey(file));
     if (!names || kinds.get(file.extractor) === 'lockfile') return file;
     const normalise = byId.get(file.ecosystem)?.normaliseName ?? ((n: string) => n);
-    return { ...file, dependencies: file.dependencies.filter((d) => !names.has(normalise(d.name))) };
+    return {
+      ...file,
+      dependencies: file.dependencies.filter((d) => !names.has(normalise(d.name))),
+    };
   });
 }
 
-function kindsOf(claims: readonly Claim[]): Map<string, Extractor['kind']> {
-  return new Map(claims.map((c) => [c.extractor.name, c.extractor.kind]));
+function finish(
+  files: ExtractedFile[],
+  claims: readonly Claim[],
+  ecosystems: readonly EcosystemModule[],
+  options: ExtractOptions,
+): TreeExtraction {
+  if (options.lockfileWins === false) return { files };
+  const kinds = new Map(claims.map((c) => [c.extractor.name, c.extractor.kind]));
+  return { files: applyLockfileWins(files, kinds, ecosystems) };
 }
 
 /**
@@ -225,7 +240,7 @@ export function extractFiles(
     }
     out.push(extractOne(path, text, c, readTreeFile));
   }
-  return { files: applyLockfileWins(out, kindsOf(claims), ecosystems) };
+  return finish(out, claims, ecosystems, options);
 }
 
 function tooLarge(path: string, c: Claim, bytes: number, maxBytes: number): ExtractedFile {
@@ -253,7 +268,7 @@ function diskReader(root: string, maxBytes: number): (path: string) => string | 
     const rel = normaliseTreePath(path);
     if (rel === null) return null;
     try {
-      const real = realpathSync(posix.join(root, rel));
+      const real = realpathSync(join(root, rel));
       if (!isInside(root, real)) return null;
       const info = statSync(real);
       if (!info.isFile() || info.size > maxBytes) return null;
@@ -275,7 +290,7 @@ async function walk(
     if (depth > MAX_DEPTH) return;
     let entries: Dirent[];
     try {
-      entries = await readdir(dir ? posix.join(root, dir) : root, { withFileTypes: true });
+      entries = await readdir(dir ? join(root, dir) : root, { withFileTypes: true });
     } catch {
       return; // unreadable directory: nothing to claim there
     }
@@ -315,15 +330,15 @@ export async function extractPath(
     root = real;
     candidates = await walk(root, claims, options.skipDirectories ?? DEFAULT_SKIPPED_DIRECTORIES);
   } else {
-    root = posix.dirname(real);
-    const path = posix.basename(real);
+    root = dirname(real);
+    const path = basename(real);
     const c = claim(claims, path);
     candidates = c ? [{ path, claim: c, symlink: false }] : [];
   }
   const readTreeFile = diskReader(root, maxBytes);
   const out: ExtractedFile[] = [];
   for (const { path, claim: c, symlink } of candidates) {
-    const absolute = posix.join(root, path);
+    const absolute = join(root, path);
     let resolved = absolute;
     try {
       if (symlink) {
@@ -346,5 +361,5 @@ export async function extractPath(
       out.push(unreadable(path, c, `cannot read the file (${code})`));
     }
   }
-  return { files: applyLockfileWins(out, kindsOf(claims), ecosystems) };
+  return finish(out, claims, ecosystems, options);
 }

@@ -119,6 +119,30 @@ describe('docker/compose', () => {
     });
   });
 
+  it('refuses deeply nested flow collections quickly instead of hanging the parser', () => {
+    const started = performance.now();
+    expect(run('compose.yaml', '{'.repeat(5000))).toEqual({
+      dependencies: [],
+      errors: [
+        { line: null, message: 'compose file nests collections deeper than 32 levels: not parsed' },
+      ],
+    });
+    expect(performance.now() - started).toBeLessThan(100);
+    // Brackets in comments do not count; 32 levels still parse.
+    const ok = `# ${'{'.repeat(100)}\nservices: ${'['.repeat(31)}${']'.repeat(31)}\n`;
+    expect(run('compose.yaml', ok).errors).toEqual([
+      { line: 2, message: '"services" is not a mapping' },
+    ]);
+  });
+
+  it('ignores services keyed by collections without printing warnings', () => {
+    const text = 'services:\n  ? {a: 1}\n  : {image: x}\n  web: {image: "nginx:1"}\n';
+    expect(run('compose.yaml', text).dependencies.map((d) => d.purl)).toEqual([
+      'pkg:docker/x',
+      'pkg:docker/nginx@1',
+    ]);
+  });
+
   it.each([
     ['', 'compose file is not a mapping'],
     ['- a\n- b\n', 'compose file is not a mapping'],

@@ -23,6 +23,36 @@ import { substitute, UNRESOLVED } from './substitute';
  */
 
 const MAX_ALIASES = 100;
+/**
+ * The yaml parser slows down steeply on deeply nested, unclosed flow collections (`{{{{…`: 200
+ * levels take half a second, 300 several seconds), so deeper files are refused before parsing.
+ */
+const MAX_FLOW_DEPTH = 32;
+
+/**
+ * Deepest `{`/`[` nesting in the text, comments skipped. Quotes are not tracked (an apostrophe in
+ * a plain scalar would fool it), so brackets inside strings count too: only an absurd file gets
+ * near the limit either way. Linear, stops as soon as the limit is passed.
+ */
+export function flowDepth(text: string, limit = Number.POSITIVE_INFINITY): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 35 /* # */ && (i === 0 || /\s/.test(text.charAt(i - 1)))) {
+      const end = text.indexOf('\n', i);
+      if (end < 0) break;
+      i = end;
+    } else if (c === 123 || c === 91) {
+      depth++;
+      if (depth > deepest) {
+        deepest = depth;
+        if (deepest > limit) return deepest;
+      }
+    } else if ((c === 125 || c === 93) && depth > 0) depth--;
+  }
+  return deepest;
+}
 
 function lineOf(counter: LineCounter, node: unknown): number | null {
   const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
@@ -31,6 +61,10 @@ function lineOf(counter: LineCounter, node: unknown): number | null {
 
 export function extractCompose(input: ExtractInput): ExtractionResult {
   const errors: ExtractionError[] = [];
+  if (flowDepth(input.text, MAX_FLOW_DEPTH) > MAX_FLOW_DEPTH) {
+    const message = `compose file nests collections deeper than ${MAX_FLOW_DEPTH} levels: not parsed`;
+    return { dependencies: [], errors: [{ line: null, message }] };
+  }
   const counter = new LineCounter();
   let doc: ReturnType<typeof parseDocument>;
   let data: unknown;
@@ -41,6 +75,8 @@ export function extractCompose(input: ExtractInput): ExtractionResult {
       lineCounter: counter,
       prettyErrors: false,
       uniqueKeys: false,
+      // Hostile keys (`{[1]: x}`) would otherwise print process warnings.
+      logLevel: 'error',
     });
     for (const error of doc.errors.slice(0, 5)) {
       const line = error.pos ? counter.linePos(error.pos[0]).line : null;

@@ -1,0 +1,267 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: Dockerfile text uses ${VAR}
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { composer } from './composer/index';
+import { docker } from './docker/index';
+import { dockerVersioning } from './docker/versioning';
+import { extractFiles, extractPath, normaliseTreePath } from './extract-tree';
+import type { EcosystemModule, ExtractInput } from './types';
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
+/** Writes a temp tree; returns its root. */
+function tree(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'driftwatch-tree-'));
+  roots.push(root);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+const COMPOSER_JSON = JSON.stringify({
+  require: {
+    php: '^8.1',
+    'monolog/monolog': '^3.0',
+    'psr/log': '^3.0',
+    'acme/only-in-manifest': '^1.0',
+  },
+});
+const COMPOSER_LOCK = JSON.stringify(
+  {
+    packages: [
+      {
+        name: 'monolog/monolog',
+        version: '3.7.0',
+        require: { 'psr/log': '^3' },
+        'notification-url': 'x',
+      },
+      { name: 'psr/log', version: '3.0.1', 'notification-url': 'x' },
+    ],
+    'packages-dev': [],
+  },
+  null,
+  4,
+);
+
+/**
+ * A made-up ecosystem whose extractors record what they were given, to test the engine alone:
+ * `probe.lock` reads the path named in its text through readFile, `boom.txt` throws.
+ */
+const seen: Array<string | null> = [];
+const probe: EcosystemModule = {
+  id: 'Go',
+  purlType: 'golang',
+  osvEcosystem: 'Go',
+  normaliseName: (n) => n,
+  versioning: dockerVersioning,
+  extractors: [
+    {
+      name: 'probe/lock',
+      version: 1,
+      kind: 'lockfile',
+      matches: (p) => p.endsWith('probe.lock'),
+      extract: (input: ExtractInput) => {
+        for (const line of input.text.split('\n').filter(Boolean)) seen.push(input.readFile(line));
+        return { dependencies: [], errors: [] };
+      },
+    },
+    {
+      name: 'probe/boom',
+      version: 1,
+      kind: 'manifest',
+      matches: (p) => p.endsWith('boom.txt'),
+      extract: () => {
+        throw new Error('kaput');
+      },
+    },
+  ],
+};
+
+describe('extractPath', () => {
+  it('walks a tree, skipping installed folders, with sorted forward-slash relative paths', async () => {
+    const root = tree({
+      Dockerfile: 'FROM node:20\n',
+      'services/api/Dockerfile': 'FROM python:3.12-slim\n',
+      'node_modules/x/Dockerfile': 'FROM evil:1\n',
+      'vendor/acme/lib/composer.json': COMPOSER_JSON,
+      '.git/Dockerfile': 'FROM evil:2\n',
+      'target/Dockerfile': 'FROM evil:3\n',
+      'README.md': '# not claimed',
+    });
+    const result = await extractPath(root, { ecosystems: [composer, docker] });
+    expect(result.files.map((f) => [f.path, f.ecosystem, f.extractor, f.format])).toEqual([
+      ['Dockerfile', 'Docker', 'docker/dockerfile', 'Dockerfile'],
+      ['services/api/Dockerfile', 'Docker', 'docker/dockerfile', 'Dockerfile'],
+    ]);
+    expect(result.files[1]!.dependencies.map((d) => d.purl)).toEqual([
+      'pkg:docker/python@3.12-slim',
+    ]);
+  });
+
+  it('keeps the dependencies a manifest has beyond its lockfile, only in the same directory', async () => {
+    const root = tree({
+      'composer.json': COMPOSER_JSON,
+      'composer.lock': COMPOSER_LOCK,
+      'tools/composer.json': COMPOSER_JSON,
+    });
+    const result = await extractPath(root, { ecosystems: [composer, docker] });
+    const byPath = Object.fromEntries(
+      result.files.map((f) => [f.path, f.dependencies.map((d) => d.name)]),
+    );
+    expect(byPath).toEqual({
+      'composer.json': ['acme/only-in-manifest'],
+      'composer.lock': ['monolog/monolog', 'psr/log'],
+      'tools/composer.json': ['monolog/monolog', 'psr/log', 'acme/only-in-manifest'],
+    });
+    // The lock read its sibling composer.json through the engine's readFile.
+    const lock = result.files.find((f) => f.path === 'composer.lock')!;
+    expect(lock.dependencies.map((d) => d.direct)).toEqual([true, true]);
+  });
+
+  it('takes a single file, with its directory as the root for readFile', async () => {
+    const root = tree({ 'app/composer.lock': COMPOSER_LOCK, 'app/composer.json': COMPOSER_JSON });
+    const result = await extractPath(join(root, 'app', 'composer.lock'), {
+      ecosystems: [composer],
+    });
+    expect(result.files.map((f) => [f.path, f.format, f.dependencies.length])).toEqual([
+      ['composer.lock', 'composer.lock', 2],
+    ]);
+    expect(result.files[0]!.dependencies.every((d) => d.direct)).toBe(true);
+    expect(await extractPath(join(root, 'app', 'nothing.txt')).catch((e) => e.code)).toBe('ENOENT');
+  });
+
+  it('reports oversized, malformed and crashing files per file while the others parse', async () => {
+    const root = tree({
+      'a/composer.lock': '{"packages": [',
+      'b/Dockerfile': `FROM alpine:3.20\n# ${'x'.repeat(2000)}\n`,
+      'c/boom.txt': 'anything',
+      'd/Dockerfile': 'FROM node:20\n',
+    });
+    const result = await extractPath(root, {
+      ecosystems: [composer, docker, probe],
+      maxFileBytes: 1000,
+    });
+    expect(result.files.map((f) => [f.path, f.dependencies.length, f.errors])).toEqual([
+      [
+        'a/composer.lock',
+        0,
+        [{ line: 1, message: 'composer.lock is not valid JSON: Unexpected end of JSON input' }],
+      ],
+      [
+        'b/Dockerfile',
+        0,
+        [{ line: null, message: 'file is 2020 bytes, above the 1000-byte limit: not parsed' }],
+      ],
+      ['c/boom.txt', 0, [{ line: null, message: 'probe/boom failed: kaput' }]],
+      ['d/Dockerfile', 1, []],
+    ]);
+  });
+
+  it('lets extractors read only inside the tree, never through symlinks out of it', async () => {
+    const outside = tree({ 'secret.txt': 'secret' });
+    const root = tree({
+      'probe.lock': [
+        'inside.txt',
+        'sub/../inside.txt',
+        '../secret.txt',
+        join(outside, 'secret.txt'),
+        'link.txt',
+        'nope.txt',
+      ].join('\n'),
+      'inside.txt': 'ok',
+    });
+    symlinkSync(join(outside, 'secret.txt'), join(root, 'link.txt'));
+    seen.length = 0;
+    await extractPath(root, { ecosystems: [probe] });
+    expect(seen).toEqual(['ok', 'ok', null, null, null, null]);
+  });
+
+  it('does not read symlinked claimed files that leave the tree, nor enter symlinked folders', async () => {
+    const outside = tree({ Dockerfile: 'FROM outside:1\n', 'deep/Dockerfile': 'FROM outside:2\n' });
+    const root = tree({ 'real/Dockerfile': 'FROM inside:1\n' });
+    symlinkSync(join(outside, 'Dockerfile'), join(root, 'Dockerfile'));
+    symlinkSync(join(outside, 'deep'), join(root, 'linked-dir'));
+    symlinkSync(join(root, 'real', 'Dockerfile'), join(root, 'alias.Dockerfile'));
+    const result = await extractPath(root, { ecosystems: [docker] });
+    expect(
+      result.files.map((f) => [
+        f.path,
+        f.dependencies.map((d) => d.name),
+        f.errors.map((e) => e.message),
+      ]),
+    ).toEqual([
+      ['Dockerfile', [], ['symlink to a file outside the scanned tree: not read']],
+      ['alias.Dockerfile', ['inside'], []],
+      ['real/Dockerfile', ['inside'], []],
+    ]);
+  });
+
+  it('strips a byte-order mark before parsing', async () => {
+    const root = tree({ 'composer.json': `\ufeff${COMPOSER_JSON}` });
+    const result = await extractPath(root, { ecosystems: [composer] });
+    expect(result.files[0]!.errors).toEqual([]);
+    expect(result.files[0]!.dependencies).toHaveLength(3);
+  });
+});
+
+describe('extractFiles', () => {
+  it('gives the same result as extractPath for the same files', async () => {
+    const files = {
+      'composer.json': COMPOSER_JSON,
+      'composer.lock': COMPOSER_LOCK,
+      'docker/Dockerfile': 'ARG V=3.20\nFROM alpine:${V}\n',
+      'docker/compose.yaml': 'services:\n  db:\n    image: postgres:16\n',
+    };
+    const fromDisk = await extractPath(tree(files), { ecosystems: [composer, docker] });
+    const fromMemory = extractFiles(new Map(Object.entries(files)), {
+      ecosystems: [composer, docker],
+    });
+    expect(fromMemory).toEqual(fromDisk);
+    expect(fromMemory.files.map((f) => f.path)).toEqual([
+      'composer.json',
+      'composer.lock',
+      'docker/Dockerfile',
+      'docker/compose.yaml',
+    ]);
+  });
+
+  it('normalises the paths it is given and keeps readFile inside them', () => {
+    seen.length = 0;
+    const result = extractFiles(
+      new Map([
+        ['./x/probe.lock', 'x/data.txt\n../etc/passwd\n/etc/passwd\nx\\data.txt'],
+        ['x/data.txt', 'data'],
+        ['../escape/Dockerfile', 'FROM evil:1\n'],
+      ]),
+      { ecosystems: [probe, docker] },
+    );
+    expect(result.files.map((f) => f.path)).toEqual(['x/probe.lock']);
+    expect(seen).toEqual(['data', null, null, 'data']);
+  });
+});
+
+describe('normaliseTreePath', () => {
+  it.each([
+    ['a/b.txt', 'a/b.txt'],
+    ['./a//b.txt', 'a/b.txt'],
+    ['a/../b.txt', 'b.txt'],
+    ['a\\b.txt', 'a/b.txt'],
+    ['../b.txt', null],
+    ['a/../../b.txt', null],
+    ['/etc/passwd', null],
+    ['C:/Windows/win.ini', null],
+    ['c:\\x', null],
+    ['.', null],
+    ['', null],
+    ['a\u0000b', null],
+  ])('%j → %j', (path, expected) => {
+    expect(normaliseTreePath(path)).toBe(expected);
+  });
+});
