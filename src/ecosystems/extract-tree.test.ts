@@ -211,6 +211,146 @@ describe('extractPath', () => {
   });
 });
 
+/** One lockfile + manifest pair per ecosystem format; each manifest declares one package its lockfile lacks. */
+const PAIRS: Record<string, Record<string, string>> = {
+  npm: {
+    'package.json': JSON.stringify({
+      name: 'app',
+      dependencies: { a: '^1.0.0', b: '^2.0.0' },
+      devDependencies: { c: '^3.0.0' },
+    }),
+    'package-lock.json': JSON.stringify(
+      {
+        name: 'app',
+        lockfileVersion: 3,
+        requires: true,
+        packages: {
+          '': { name: 'app', dependencies: { a: '^1.0.0', b: '^2.0.0' } },
+          'node_modules/a': { version: '1.0.1' },
+          'node_modules/c': { version: '3.1.0', dev: true },
+        },
+      },
+      null,
+      2,
+    ),
+  },
+  yarn: {
+    'package.json': JSON.stringify({ name: 'app', dependencies: { a: '^1.0.0', b: '^2.0.0' } }),
+    'yarn.lock':
+      '# yarn lockfile v1\n\n\na@^1.0.0:\n  version "1.0.1"\n  resolved "https://registry.yarnpkg.com/a/-/a-1.0.1.tgz"\n',
+  },
+  pnpm: {
+    'package.json': JSON.stringify({ name: 'app', dependencies: { a: '^1.0.0', b: '^2.0.0' } }),
+    'pnpm-lock.yaml':
+      "lockfileVersion: '9.0'\n\nimporters:\n\n  .:\n    dependencies:\n      a:\n        specifier: ^1.0.0\n        version: 1.0.1\n\npackages:\n\n  a@1.0.1:\n    resolution: {integrity: sha512-abc}\n\nsnapshots:\n\n  a@1.0.1: {}\n",
+  },
+  poetry: {
+    'pyproject.toml':
+      '[tool.poetry]\nname = "app"\nversion = "0.1.0"\n\n[tool.poetry.dependencies]\npython = "^3.10"\nrequests = "^2.31"\nFlask = "^3.0"\n',
+    'poetry.lock':
+      '[[package]]\nname = "requests"\nversion = "2.31.0"\ndescription = ""\noptional = false\npython-versions = ">=3.7"\nfiles = []\n\n[metadata]\nlock-version = "2.0"\npython-versions = "^3.10"\ncontent-hash = "x"\n',
+  },
+  uv: {
+    'pyproject.toml':
+      '[project]\nname = "app"\nversion = "0.1.0"\ndependencies = ["requests>=2.31", "flask>=3"]\n',
+    'uv.lock':
+      'version = 1\nrequires-python = ">=3.10"\n\n[[package]]\nname = "app"\nversion = "0.1.0"\nsource = { editable = "." }\ndependencies = [{ name = "requests" }]\n\n[[package]]\nname = "requests"\nversion = "2.31.0"\nsource = { registry = "https://pypi.org/simple" }\n',
+  },
+  pipenv: {
+    Pipfile:
+      '[[source]]\nurl = "https://pypi.org/simple"\nverify_ssl = true\nname = "pypi"\n\n[packages]\nrequests = "*"\nflask = ">=3"\n',
+    'Pipfile.lock': JSON.stringify(
+      {
+        _meta: { hash: { sha256: 'x' }, 'pipfile-spec': 6, requires: {}, sources: [] },
+        default: { requests: { hashes: [], version: '==2.31.0' } },
+        develop: {},
+      },
+      null,
+      4,
+    ),
+  },
+  cargo: {
+    'Cargo.toml':
+      '[package]\nname = "app"\nversion = "0.1.0"\n\n[dependencies]\nserde = "1"\nanyhow = "1"\n',
+    'Cargo.lock':
+      'version = 3\n\n[[package]]\nname = "app"\nversion = "0.1.0"\ndependencies = ["serde"]\n\n[[package]]\nname = "serde"\nversion = "1.0.200"\nsource = "registry+https://github.com/rust-lang/crates.io-index"\nchecksum = "abc"\n',
+  },
+  gem: {
+    Gemfile: "source 'https://rubygems.org'\ngem 'rack'\ngem 'puma', '~> 6.0'\n",
+    'Gemfile.lock':
+      'GEM\n  remote: https://rubygems.org/\n  specs:\n    rack (3.0.8)\n\nPLATFORMS\n  ruby\n\nDEPENDENCIES\n  rack\n\nBUNDLED WITH\n   2.5.0\n',
+  },
+  nuget: {
+    'App.csproj':
+      '<Project Sdk="Microsoft.NET.Sdk">\n  <ItemGroup>\n    <PackageReference Include="Newtonsoft.Json" Version="13.0.3" />\n    <PackageReference Include="Serilog" Version="3.1.1" />\n  </ItemGroup>\n</Project>\n',
+    'packages.lock.json': JSON.stringify(
+      {
+        version: 1,
+        dependencies: {
+          'net8.0': {
+            'Newtonsoft.Json': {
+              type: 'Direct',
+              requested: '[13.0.3, )',
+              resolved: '13.0.3',
+              contentHash: 'x',
+            },
+          },
+        },
+      },
+      null,
+      2,
+    ),
+  },
+  gradle: {
+    'build.gradle':
+      "plugins { id 'java' }\ndependencies {\n  implementation 'com.google.guava:guava:33.0.0-jre'\n  implementation 'org.slf4j:slf4j-api:2.0.9'\n}\n",
+    'gradle.lockfile':
+      '# comment\ncom.google.guava:guava:33.0.0-jre=compileClasspath,runtimeClasspath\nempty=annotationProcessor\n',
+  },
+};
+
+/** [pair, manifest path, what it keeps beside the lockfile, what it yields alone]. */
+const KEPT: Array<[string, string, string[], string[]]> = [
+  ['npm', 'package.json', ['b'], ['a', 'b', 'c']],
+  ['yarn', 'package.json', ['b'], ['a', 'b']],
+  ['pnpm', 'package.json', ['b'], ['a', 'b']],
+  ['poetry', 'pyproject.toml', ['flask'], ['requests', 'flask']],
+  ['uv', 'pyproject.toml', ['flask'], ['requests', 'flask']],
+  ['pipenv', 'Pipfile', ['flask'], ['requests', 'flask']],
+  ['cargo', 'Cargo.toml', ['anyhow'], ['serde', 'anyhow']],
+  ['gem', 'Gemfile', ['puma'], ['rack', 'puma']],
+  ['nuget', 'App.csproj', ['serilog'], ['newtonsoft.json', 'serilog']],
+  [
+    'gradle',
+    'build.gradle',
+    ['org.slf4j:slf4j-api'],
+    ['com.google.guava:guava', 'org.slf4j:slf4j-api'],
+  ],
+];
+
+describe('lockfile wins over its manifest (registered ecosystems)', () => {
+  it.each(KEPT)(
+    '%s: %s keeps only what the lockfile lacks',
+    async (pair, manifest, kept, alone) => {
+      const files = PAIRS[pair]!;
+      const both = await extractPath(tree(files));
+      expect(both.files.every((f) => f.errors.length === 0)).toBe(true);
+      expect(both.files.find((f) => f.path === manifest)!.dependencies.map((d) => d.name)).toEqual(
+        kept,
+      );
+      // The lockfile itself is untouched and in a subfolder the manifest is on its own.
+      const lockPath = Object.keys(files).find((p) => p !== manifest)!;
+      expect(both.files.find((f) => f.path === lockPath)!.dependencies.length).toBeGreaterThan(0);
+      const apart = await extractPath(
+        tree({ [manifest]: files[manifest]!, [`sub/${lockPath}`]: files[lockPath]! }),
+      );
+      expect(apart.files.find((f) => f.path === manifest)!.dependencies.map((d) => d.name)).toEqual(
+        alone,
+      );
+    },
+  );
+});
+
 describe('extractFiles', () => {
   it('gives the same result as extractPath for the same files', async () => {
     const files = {
