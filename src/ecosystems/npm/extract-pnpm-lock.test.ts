@@ -352,15 +352,45 @@ describe('npm/pnpm-lock details', () => {
   });
 
   it('not YAML, not a mapping, no lockfileVersion: one whole-file error each', () => {
-    const broken = extract('{{{{ not yaml');
-    expect(broken.dependencies).toEqual([]);
-    expect(broken.errors).toHaveLength(1);
-    expect(broken.errors[0]?.message).toMatch(/^invalid YAML: /);
+    expect(extract('{{{{ not yaml')).toEqual({
+      dependencies: [],
+      errors: [
+        {
+          line: null,
+          message:
+            'not a pnpm lockfile: invalid YAML: Flow map in block collection must be sufficiently indented and end with a }',
+        },
+      ],
+    });
     expect(extract('- a\n- list\n').errors).toEqual([
-      { line: null, message: 'not a pnpm lockfile: the top level is not a mapping' },
+      { line: null, message: 'not a pnpm lockfile: not a `key: value` entry' },
     ]);
     expect(extract('packages:\n  a@1.0.0: {}\n').errors).toEqual([
       { line: null, message: 'lockfileVersion is missing or not a number' },
+    ]);
+  });
+
+  it('a truncated file: a whole-file error, the cut entry by line, the rest kept', () => {
+    const text = fixture('pnpm-v9-peers.yaml');
+    const cut = text.slice(
+      0,
+      text.indexOf('  loose-envify@1.4.0:') +
+        '  loose-envify@1.4.0:\n    resolution: {integ'.length,
+    );
+    const result = extract(cut);
+    expect(result.errors).toEqual([
+      { line: null, message: 'invalid YAML in one entry; the other entries were read' },
+      {
+        line: 66,
+        message:
+          'invalid YAML: Flow map in block collection must be sufficiently indented and end with a }; skipped',
+      },
+    ]);
+    expect(result.dependencies.map((d) => d.name)).toEqual([
+      '@testing-library/react',
+      'debug',
+      'eslint',
+      'fsevents',
     ]);
   });
 
@@ -375,16 +405,19 @@ describe('npm/pnpm-lock details', () => {
     expect(rows(tagged.dependencies)).toEqual([
       ['b', '1.0.0', 'runtime', true, 'resolved', 4, [], 'registry', 'pkg:npm/b@1.0.0'],
     ]);
-    const lines = ["lockfileVersion: '9.0'", 'x0: &a0 [lol]'];
+    const lines = ["lockfileVersion: '9.0'", 'packages:', '  a@1.0.0:', '    x0: &a0 [lol]'];
     for (let i = 1; i < 12; i++)
       lines.push(
-        `x${i}: &a${i} [${Array(10)
+        `    x${i}: &a${i} [${Array(10)
           .fill(`*a${i - 1}`)
           .join(',')}]`,
       );
+    lines.push('    resolution: *a11');
     const bomb = extract(lines.join('\n'));
     expect(bomb.dependencies).toEqual([]);
-    expect(bomb.errors[0]?.message).toMatch(/alias count/i);
+    expect(bomb.errors).toEqual([
+      { line: 3, message: 'Excessive alias count indicates a resource exhaustion attack; skipped' },
+    ]);
   });
 
   it('claims pnpm-lock.yaml only', () => {

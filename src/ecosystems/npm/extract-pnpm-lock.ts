@@ -1,4 +1,3 @@
-import { isMap, isScalar, LineCounter, parseDocument, type YAMLMap } from 'yaml';
 import type {
   DependencyScope,
   DependencySource,
@@ -18,6 +17,7 @@ import {
 } from './common';
 import { LockGraph } from './graph';
 import { parseNpmVersion } from './versioning';
+import { NESTED_KEY, readYamlEntries } from './yaml-entries';
 
 /**
  * pnpm-lock.yaml, lockfile versions 5.x (`/name/1.0.0_peer@1.0.0` keys), 6 (`/name@1.0.0(peer@1)`)
@@ -32,9 +32,6 @@ import { parseNpmVersion } from './versioning';
 
 type Dialect = 5 | 6 | 9;
 type Json = Record<string, unknown>;
-
-// `logLevel: 'error'`: the library would otherwise print process warnings for odd keys.
-const YAML_OPTIONS = { schema: 'core', uniqueKeys: false, logLevel: 'error' } as const;
 
 /** `1.0.0(react@18.0.0)(...)` → `1.0.0` (6 and 9); `1.0.0_react@18.0.0` → `1.0.0` (5). */
 function stripPeers(text: string, dialect: Dialect): string {
@@ -91,41 +88,8 @@ function dialectOf(lockfileVersion: unknown): Dialect | null {
   return 5;
 }
 
-interface Parsed {
-  data: Json;
-  lines: Map<string, number>;
-}
-
-/** Parses the YAML; lines of the keys of `packages` and `snapshots`, by key. */
-function parse(input: ExtractInput, errors: ExtractionError[]): Parsed | null {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(input.text, { ...YAML_OPTIONS, lineCounter });
-  const first = doc.errors[0];
-  if (first)
-    errors.push(fileError(`invalid YAML: ${first.message.split('\n')[0]?.replace(/:$/, '')}`));
-  let data: unknown;
-  try {
-    data = doc.toJS({ maxAliasCount: 100 });
-  } catch (error) {
-    errors.push(fileError(`pnpm-lock.yaml could not be read: ${errorMessage(error)}`));
-    return null;
-  }
-  if (!isRecord(data)) {
-    if (!first) errors.push(fileError('not a pnpm lockfile: the top level is not a mapping'));
-    return null;
-  }
-  const lines = new Map<string, number>();
-  for (const section of ['snapshots', 'packages']) {
-    const node = doc.get(section, true);
-    if (!isMap(node)) continue;
-    for (const pair of (node as YAMLMap).items) {
-      if (isScalar(pair.key) && pair.key.range) {
-        lines.set(String(pair.key.value), lineCounter.linePos(pair.key.range[0]).line);
-      }
-    }
-  }
-  return { data, lines };
-}
+/** The big sections, read entry by entry. */
+const SECTIONS: ReadonlySet<string> = new Set(['importers', 'packages', 'snapshots']);
 
 function flagScope(entry: Json): DependencyScope | undefined {
   if (entry.dev === true) return 'development';
@@ -136,13 +100,17 @@ function flagScope(entry: Json): DependencyScope | undefined {
 
 function extract(input: ExtractInput): ExtractionResult {
   const errors: ExtractionError[] = [];
-  const parsed = parse(input, errors);
-  if (!parsed) return { dependencies: [], errors };
-  const { data, lines } = parsed;
+  const {
+    data,
+    lines: allLines,
+    mapping,
+  } = readYamlEntries(input.text, SECTIONS, errors, 'pnpm lockfile');
+  if (!mapping) return { dependencies: [], errors };
+  const line = (section: string, key: string) =>
+    allLines.get(`${section}${NESTED_KEY}${key}`) ?? null;
   const dialect = dialectOf(data.lockfileVersion);
   if (dialect === null) {
-    // One whole-file error is enough when the YAML itself was broken.
-    if (errors.length === 0) errors.push(fileError('lockfileVersion is missing or not a number'));
+    errors.push(fileError('lockfileVersion is missing or not a number'));
     return { dependencies: [], errors };
   }
   const packages = isRecord(data.packages) ? data.packages : {};
@@ -151,15 +119,15 @@ function extract(input: ExtractInput): ExtractionResult {
   const entries: Json[] = [];
   for (const key of Object.keys(packages)) {
     const entry = packages[key];
-    const line = lines.get(key) ?? null;
+    const at = line('packages', key);
     if (!isRecord(entry)) {
-      errors.push({ line, message: `packages["${key}"] is not a mapping; skipped` });
+      errors.push({ line: at, message: `packages["${key}"] is not a mapping; skipped` });
       continue;
     }
     const fromKey = parseKey(key, dialect);
     const name = typeof entry.name === 'string' ? entry.name : fromKey?.name;
     if (!name) {
-      errors.push({ line, message: `cannot tell the package name of ${key}; skipped` });
+      errors.push({ line: at, message: `cannot tell the package name of ${key}; skipped` });
       continue;
     }
     const source = resolutionSource(entry.resolution, fromKey?.version ?? null);
@@ -170,7 +138,7 @@ function extract(input: ExtractInput): ExtractionResult {
     const index = graph.add({
       name,
       version,
-      line,
+      line: at,
       source,
       scope: dialect === 9 ? undefined : flagScope(entry),
       optional: entry.optional === true,
@@ -213,7 +181,7 @@ function extract(input: ExtractInput): ExtractionResult {
       const snapshot = snapshots[key];
       if (snapshot !== null && !isRecord(snapshot)) {
         errors.push({
-          line: lines.get(key) ?? null,
+          line: line('snapshots', key),
           message: `snapshots["${key}"] is not a mapping; skipped`,
         });
         continue;
@@ -221,7 +189,7 @@ function extract(input: ExtractInput): ExtractionResult {
       const from = byKey.get(stripPeers(key, 9));
       if (from === undefined) {
         errors.push({
-          line: lines.get(key) ?? null,
+          line: line('snapshots', key),
           message: `snapshot ${key} has no packages entry; skipped`,
         });
         continue;

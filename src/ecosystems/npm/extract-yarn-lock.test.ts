@@ -288,43 +288,59 @@ describe('npm/yarn-lock berry', () => {
     ]);
   });
 
-  it('truncated and malformed YAML: one whole-file error, what parsed is kept', () => {
+  it('truncated and malformed YAML: a whole-file error, the bad entry by line, the rest kept', () => {
     const head =
       '__metadata:\n  version: 8\n\n"a@npm:^1.0.0":\n  version: 1.0.0\n  resolution: "a@npm:1.0.0"\n\n';
     const truncated = extract('yarn.lock', `${head}"b@npm:^2.0.0":\n  version: 2.0.0\n  resol`);
     expect(truncated.errors).toEqual([
+      { line: null, message: 'invalid YAML in one entry; the other entries were read' },
       {
-        line: null,
-        message:
-          'invalid YAML: Implicit map keys need to be followed by map values at line 10, column 3',
+        line: 8,
+        message: 'invalid YAML: Implicit map keys need to be followed by map values; skipped',
       },
-      { line: 8, message: 'b@npm:^2.0.0: no valid "resolution"; skipped' },
     ]);
     expect(truncated.dependencies.map((d) => `${d.name}@${d.version}`)).toEqual(['a@1.0.0']);
-    const badEntries = extract('yarn.lock', `${head}"b@npm:^2.0.0": [1, 2]\n`);
+    const badEntries = extract(
+      'yarn.lock',
+      `${head}"b@npm:^2.0.0": [1, 2]\n"c@npm:^1": {version: 1.0.0}\n`,
+    );
     expect(badEntries.errors).toEqual([
       { line: 8, message: 'b@npm:^2.0.0: entry is not a mapping; skipped' },
+      { line: 9, message: 'c@npm:^1: no valid "resolution"; skipped' },
+    ]);
+    expect(extract('yarn.lock', '__metadata:\n- x\n').errors).toEqual([
+      { line: 2, message: 'not a `key: value` entry; skipped' },
     ]);
   });
 
-  it('refuses an alias bomb per entry instead of expanding it', () => {
-    const lines = ['__metadata:\n  version: 8', 'x0: &a0 [lol]'];
+  it('refuses alias bombs inside an entry and aliases across entries', () => {
+    const bomb = [
+      '__metadata:\n  version: 8',
+      '"a@npm:^1.0.0":',
+      '  version: 1.0.0',
+      '  resolution: "a@npm:1.0.0"',
+    ];
+    bomb.push('  x0: &a0 [lol]');
     for (let i = 1; i < 12; i++)
-      lines.push(
-        `x${i}: &a${i} [${Array(10)
+      bomb.push(
+        `  x${i}: &a${i} [${Array(10)
           .fill(`*a${i - 1}`)
           .join(',')}]`,
       );
-    lines.push(
-      '"a@npm:^1.0.0":\n  version: 1.0.0\n  resolution: "a@npm:1.0.0"\n  dependencies: *a11\n',
-    );
-    const result = extract('yarn.lock', lines.join('\n'));
+    bomb.push('  dependencies: *a11');
+    const result = extract('yarn.lock', bomb.join('\n'));
     expect(result.dependencies).toEqual([]);
-    expect(result.errors.at(-1)).toEqual({
-      line: 15,
-      message:
-        'a@npm:^1.0.0: Excessive alias count indicates a resource exhaustion attack; skipped',
-    });
+    expect(result.errors).toEqual([
+      { line: 3, message: 'Excessive alias count indicates a resource exhaustion attack; skipped' },
+    ]);
+    const crossing =
+      '__metadata:\n  version: &v 8\n"a@npm:^1":\n  version: *v\n  resolution: "a@npm:1.0.0"\n';
+    expect(extract('yarn.lock', crossing).errors).toEqual([
+      {
+        line: 3,
+        message: 'Unresolved alias (the anchor must be set before the alias): v; skipped',
+      },
+    ]);
   });
 
   it('claims yarn.lock only', () => {

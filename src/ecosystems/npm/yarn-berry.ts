@@ -1,8 +1,5 @@
-import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
 import type { DependencySource, ExtractInput, ExtractionError, ExtractionResult } from '../types';
 import {
-  errorMessage,
-  fileError,
   gitSource,
   isGitSpec,
   isRecord,
@@ -14,6 +11,7 @@ import {
   stringEntries,
 } from './common';
 import { LockGraph } from './graph';
+import { readYamlEntries } from './yaml-entries';
 
 /**
  * Yarn Berry (v2+) yarn.lock: YAML whose keys list descriptors (`"a@npm:^1.0.0, a@npm:^1.1.0"`)
@@ -24,9 +22,7 @@ import { LockGraph } from './graph';
  * roots taken from each workspace's package.json devDependencies when it can be read.
  */
 
-// `logLevel: 'error'`: the library would otherwise print process warnings for odd keys.
-const YAML_OPTIONS = { schema: 'core', uniqueKeys: false, logLevel: 'error' } as const;
-const TO_JS = { maxAliasCount: 100 };
+const NO_SECTIONS: ReadonlySet<string> = new Set();
 
 export function berryMetadataVersion(text: string): string | null {
   const match = /^__metadata:\r?\n(?:[ \t]+\S.*\r?\n)*?[ \t]+version:[ \t]*['"]?([\w.]+)/m.exec(
@@ -60,35 +56,24 @@ function referenceSource(reference: string, depth = 0): DependencySource {
 
 interface Entry {
   key: string;
-  line: number;
+  line: number | null;
   descriptors: string[];
   value: Record<string, unknown>;
 }
 
 function readEntries(input: ExtractInput, errors: ExtractionError[]): Entry[] {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(input.text, { ...YAML_OPTIONS, lineCounter });
-  const first = doc.errors[0];
-  if (first)
-    errors.push(fileError(`invalid YAML: ${first.message.split('\n')[0]?.replace(/:$/, '')}`));
-  const root = doc.contents;
-  if (!isMap(root)) {
-    if (!first) errors.push(fileError('not a yarn lockfile: the top level is not a mapping'));
-    return [];
-  }
+  const { data, lines, mapping } = readYamlEntries(
+    input.text,
+    NO_SECTIONS,
+    errors,
+    'yarn lockfile',
+  );
+  if (!mapping) return [];
   const entries: Entry[] = [];
-  for (const pair of root.items) {
-    if (!isScalar(pair.key)) continue;
-    const key = String(pair.key.value);
+  for (const key of Object.keys(data)) {
     if (key === '__metadata') continue;
-    const line = lineCounter.linePos(pair.key.range?.[0] ?? 0).line;
-    let value: unknown;
-    try {
-      value = isMap(pair.value) ? pair.value.toJS(doc, TO_JS) : null;
-    } catch (error) {
-      errors.push({ line, message: `${key}: ${errorMessage(error)}; skipped` });
-      continue;
-    }
+    const line = lines.get(key) ?? null;
+    const value = data[key];
     if (!isRecord(value)) {
       errors.push({ line, message: `${key}: entry is not a mapping; skipped` });
       continue;
