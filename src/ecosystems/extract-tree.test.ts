@@ -93,6 +93,7 @@ describe('extractPath', () => {
       'vendor/acme/lib/composer.json': COMPOSER_JSON,
       '.git/Dockerfile': 'FROM evil:2\n',
       'target/Dockerfile': 'FROM evil:3\n',
+      'services/__fixtures__/Dockerfile': 'FROM evil:4\n',
       'README.md': '# not claimed',
     });
     const result = await extractPath(root, { ecosystems: [composer, docker] });
@@ -103,6 +104,11 @@ describe('extractPath', () => {
     expect(result.files[1]!.dependencies.map((d) => d.purl)).toEqual([
       'pkg:docker/python@3.12-slim',
     ]);
+    // A skipped folder named as the target itself is read.
+    const fixtures = await extractPath(join(root, 'services', '__fixtures__'), {
+      ecosystems: [docker],
+    });
+    expect(fixtures.files.map((f) => f.dependencies[0]?.name)).toEqual(['evil']);
   });
 
   it('keeps the dependencies a manifest has beyond its lockfile, only in the same directory', async () => {

@@ -77,6 +77,9 @@ export const DEFAULT_SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set([
   'site-packages',
   'target',
   '.gradle',
+  // Test data by convention (Jest, Renovate's default ignore list): deliberately broken or
+  // outdated dependency files that are not the project's own. A target named so is still read.
+  '__fixtures__',
 ]);
 
 /** Deeper trees are not walked further (a guard, far beyond any real repository). */
