@@ -76,6 +76,19 @@ export function dedupe(dependencies: ExtractedDependency[]): ExtractedDependency
   return out;
 }
 
+/**
+ * `target[key] = value` as an own data property, even for `__proto__` (plain assignment would
+ * replace the object's prototype instead of adding the key).
+ */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, {
+    value,
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  });
+}
+
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

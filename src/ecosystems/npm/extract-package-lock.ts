@@ -14,6 +14,7 @@ import {
   isRecord,
   makeDependency,
   readManifest,
+  setOwn,
   sourceFromResolved,
   splitDescriptor,
 } from './common';
@@ -448,7 +449,7 @@ function salvage(input: ExtractInput, error: unknown): ExtractionResult {
       continue;
     }
     try {
-      section[record.key] = JSON.parse(text.slice(record.start, record.end));
+      setOwn(section, record.key, JSON.parse(text.slice(record.start, record.end)));
     } catch (entryError) {
       errors.push({
         line: record.line,

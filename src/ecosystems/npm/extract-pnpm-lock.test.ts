@@ -339,6 +339,8 @@ describe('npm/pnpm-lock details', () => {
       'packages:',
       '  a@1.0.0: {resolution: {integrity: x}}',
       '  b@2.0.0: [oops]',
+      // A key that plain assignment would turn into a prototype change is just a bad entry.
+      '  __proto__: {resolution: {integrity: x}}',
       'snapshots:',
       '  a@1.0.0: {}',
       '  ghost@9.9.9: {}',
@@ -346,7 +348,8 @@ describe('npm/pnpm-lock details', () => {
     const result = extract(text);
     expect(result.errors).toEqual([
       { line: 4, message: 'packages["b@2.0.0"] is not a mapping; skipped' },
-      { line: 7, message: 'snapshot ghost@9.9.9 has no packages entry; skipped' },
+      { line: 5, message: 'cannot tell the package name of __proto__; skipped' },
+      { line: 8, message: 'snapshot ghost@9.9.9 has no packages entry; skipped' },
     ]);
     expect(result.dependencies.map((d) => d.name)).toEqual(['a']);
   });

@@ -16,6 +16,7 @@ import {
   isRecord,
   MANIFEST_SCOPES,
   readManifest,
+  setOwn,
   sourceFromResolved,
   splitDescriptor,
   stringEntries,
@@ -124,7 +125,8 @@ function parseV1(text: string, blocks: Block[], errors: ExtractionError[]): Pars
   const object: Parsed = {};
   for (const block of blocks) {
     try {
-      Object.assign(object, lockfile.parse(text.slice(block.start, block.end)).object);
+      const parsed = lockfile.parse(text.slice(block.start, block.end)).object;
+      for (const key of Object.keys(parsed)) setOwn(object, key, parsed[key]);
     } catch (error) {
       // The library's `line:col` is relative to the block; the block's own line is reported.
       const message = errorMessage(error).replace(/\s+\d+:\d+ in lockfile$/, '');

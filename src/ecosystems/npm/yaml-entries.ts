@@ -1,6 +1,6 @@
 import { parseDocument } from 'yaml';
 import type { ExtractionError } from '../types';
-import { errorMessage, isRecord } from './common';
+import { errorMessage, isRecord, setOwn } from './common';
 
 /**
  * Reads a YAML lockfile (yarn Berry, pnpm) entry by entry. Both formats are one block mapping
@@ -156,7 +156,7 @@ export function readYamlEntries(
       for (const child of keyLines(text, headerEnd + 1, span.end, span.line + 1, indent)) {
         const entry = parseEntry(text, child, errors, syntax);
         if (!entry) continue;
-        section[entry.key] = entry.value;
+        setOwn(section, entry.key, entry.value);
         lines.set(`${sectionName}${NESTED_KEY}${entry.key}`, child.line);
       }
       data[sectionName] = section;
@@ -165,7 +165,7 @@ export function readYamlEntries(
     const entry = parseEntry(text, span, errors, syntax);
     if (!entry) continue;
     mapping = true;
-    data[entry.key] = entry.value;
+    setOwn(data, entry.key, entry.value);
     lines.set(entry.key, span.line);
   }
   if (!mapping) {

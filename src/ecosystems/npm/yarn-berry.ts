@@ -25,9 +25,10 @@ import { readYamlEntries } from './yaml-entries';
 const NO_SECTIONS: ReadonlySet<string> = new Set();
 
 export function berryMetadataVersion(text: string): string | null {
-  const match = /^__metadata:\r?\n(?:[ \t]+\S.*\r?\n)*?[ \t]+version:[ \t]*['"]?([\w.]+)/m.exec(
-    text.slice(0, 4096),
-  );
+  const match =
+    /^__metadata:\r?\n(?:[ \t]+[^\s\r\n][^\r\n]*\r?\n)*?[ \t]+version:[ \t]*['"]?([\w.]+)/m.exec(
+      text.slice(0, 4096),
+    );
   return match ? (match[1] as string) : null;
 }
 
