@@ -49,20 +49,20 @@ export function jsonValueLines(text: string, maxDepth: number): Map<string, numb
     } else if (c === 32 || c === 9 || c === 13 || c === 58 /* : */) {
       i++;
     } else if (c === 34 /* " */) {
-      let j = i + 1;
-      let escaped = false;
-      while (j < n) {
-        const d = text.charCodeAt(j);
-        if (d === 92) {
-          escaped = true;
-          j += 2;
-        } else if (d === 34) break;
-        else j++;
+      // JSON strings hold no raw newlines, so the closing quote can be found with indexOf: a
+      // quote preceded by an odd run of backslashes is escaped.
+      let j = text.indexOf('"', i + 1);
+      while (j > 0 && text.charCodeAt(j - 1) === 92) {
+        let backslashes = 1;
+        while (text.charCodeAt(j - 1 - backslashes) === 92) backslashes++;
+        if (backslashes % 2 === 0) break;
+        j = text.indexOf('"', j + 1);
       }
+      if (j < 0) j = n;
       const top = stack[stack.length - 1];
       if (top?.object && top.expectKey) {
         const raw = text.slice(i + 1, j);
-        top.key = escaped ? decodeJsonString(raw) : raw;
+        top.key = raw.includes('\\') ? decodeJsonString(raw) : raw;
         top.expectKey = false;
       } else valueStarts();
       i = j + 1;

@@ -28,7 +28,11 @@ export function parseJson(
     const position = /at position (\d+)/.exec(message);
     // A truncated file ends mid-value: its last line is where it went wrong.
     const truncated = /Unexpected end of JSON input/.test(message);
-    const line = position ? lineAt(text, Number(position[1])) : truncated ? lineAt(text, text.length) : null;
+    const line = position
+      ? lineAt(text, Number(position[1]))
+      : truncated
+        ? lineAt(text, text.length)
+        : null;
     // V8 quotes a slice of the input in some messages; keep the error short.
     const flat = message.replace(/\s+/g, ' ');
     const short = flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
