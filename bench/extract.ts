@@ -8,7 +8,7 @@
  * real ones (see `syntheticLockfile`). Results go to docs/benchmarks.md, section "Extraction".
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import yarnLockfile from '@yarnpkg/lockfile';
