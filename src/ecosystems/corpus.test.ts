@@ -107,85 +107,84 @@ function lockfileEntries(text: string): Set<string> {
   return out;
 }
 
-describe.skipIf(!sharedDataDir)('real-world corpus', () => {
-  const data = sharedDataDir ?? '';
-  const sources = sharedDataDir
-    ? readSources(readFileSync(join(data, 'lockfiles', 'SOURCES.md'), 'utf8'))
-    : [];
-  const folders = sharedDataDir
-    ? [
-        ...readdirSync(join(data, 'lockfiles'))
-          .filter((f) => !f.endsWith('.md'))
-          .map((f) => `lockfiles/${f}`),
-        ...readdirSync(join(data, 'generated')).map((f) => `generated/${f}`),
-      ]
-    : [];
-  /** `lockfiles/<folder>/<path>` or `generated/<folder>/<path>` → extraction. */
-  const extracted = new Map<string, ExtractedFile>();
+describe.skipIf(!sharedDataDir)(
+  `real-world corpus${sharedDataDir ? '' : ` (${SHARED_DATA_MISSING})`}`,
+  () => {
+    const data = sharedDataDir ?? '';
+    const sources = sharedDataDir
+      ? readSources(readFileSync(join(data, 'lockfiles', 'SOURCES.md'), 'utf8'))
+      : [];
+    const folders = sharedDataDir
+      ? [
+          ...readdirSync(join(data, 'lockfiles'))
+            .filter((f) => !f.endsWith('.md'))
+            .map((f) => `lockfiles/${f}`),
+          ...readdirSync(join(data, 'generated')).map((f) => `generated/${f}`),
+        ]
+      : [];
+    /** `lockfiles/<folder>/<path>` or `generated/<folder>/<path>` → extraction. */
+    const extracted = new Map<string, ExtractedFile>();
 
-  beforeAll(async () => {
-    for (const folder of folders) {
-      const result = await extractPath(join(data, folder), { lockfileWins: false });
-      for (const file of result.files) extracted.set(`${folder}/${file.path}`, file);
-    }
-  }, 120_000);
+    beforeAll(async () => {
+      for (const folder of folders) {
+        const result = await extractPath(join(data, folder), { lockfileWins: false });
+        for (const file of result.files) extracted.set(`${folder}/${file.path}`, file);
+      }
+    }, 120_000);
 
-  it('reads SOURCES.md', () => {
-    expect(sources.length).toBe(71);
-    expect(extracted.size).toBeGreaterThan(60);
-  });
+    it('reads SOURCES.md', () => {
+      expect(sources.length).toBe(71);
+      expect(extracted.size).toBeGreaterThan(60);
+    });
 
-  it('extracts every file without a single error', () => {
-    const withErrors = [...extracted.values()].filter((f) => f.errors.length > 0);
-    expect(withErrors.map((f) => [f.path, f.errors.slice(0, 3)])).toEqual([]);
-  });
+    it('extracts every file without a single error', () => {
+      const withErrors = [...extracted.values()].filter((f) => f.errors.length > 0);
+      expect(withErrors.map((f) => [f.path, f.errors.slice(0, 3)])).toEqual([]);
+    });
 
-  it('claims every listed file except the configuration ones', () => {
-    const unclaimed = sources
-      .map((s) => s.file)
-      .filter((file) => !extracted.has(`lockfiles/${file}`));
-    expect(unclaimed).toEqual(NOT_CLAIMED);
-  });
+    it('claims every listed file except the configuration ones', () => {
+      const unclaimed = sources
+        .map((s) => s.file)
+        .filter((file) => !extracted.has(`lockfiles/${file}`));
+      expect(unclaimed).toEqual(NOT_CLAIMED);
+    });
 
-  it('agrees with the entry counts of SOURCES.md, differences explained', () => {
-    const counted = sources.filter(
-      (s) => s.entries !== null && extracted.has(`lockfiles/${s.file}`),
-    );
-    const actual = Object.fromEntries(
-      counted.map((s) => [s.file, extracted.get(`lockfiles/${s.file}`)!.dependencies.length]),
-    );
-    const expected = Object.fromEntries(
-      counted.map((s) => [s.file, DIFFERENCES[s.file]?.extracted ?? s.entries]),
-    );
-    expect(actual).toEqual(expected);
-    // The table explains only files that exist and do differ.
-    for (const [file, { extracted: n }] of Object.entries(DIFFERENCES)) {
-      const row = sources.find((s) => s.file === file);
-      expect(row?.entries, file).not.toBe(n);
-    }
-  });
+    it('agrees with the entry counts of SOURCES.md, differences explained', () => {
+      const counted = sources.filter(
+        (s) => s.entries !== null && extracted.has(`lockfiles/${s.file}`),
+      );
+      const actual = Object.fromEntries(
+        counted.map((s) => [s.file, extracted.get(`lockfiles/${s.file}`)!.dependencies.length]),
+      );
+      const expected = Object.fromEntries(
+        counted.map((s) => [s.file, DIFFERENCES[s.file]?.extracted ?? s.entries]),
+      );
+      expect(actual).toEqual(expected);
+      // The table explains only files that exist and do differ.
+      for (const [file, { extracted: n }] of Object.entries(DIFFERENCES)) {
+        const row = sources.find((s) => s.file === file);
+        expect(row?.entries, file).not.toBe(n);
+      }
+    });
 
-  it('extracts exactly the installed entries of every package-lock.json', () => {
-    const locks = [...extracted.entries()].filter(([key]) => key.endsWith('package-lock.json'));
-    expect(locks.length).toBeGreaterThanOrEqual(8);
-    for (const [key, file] of locks) {
-      const text = readFileSync(join(data, key), 'utf8');
-      const got = new Set(file.dependencies.map((d) => `${d.name}@${d.version}`));
-      expect([...got].sort(), key).toEqual([...lockfileEntries(text)].sort());
-    }
-  });
+    it('extracts exactly the installed entries of every package-lock.json', () => {
+      const locks = [...extracted.entries()].filter(([key]) => key.endsWith('package-lock.json'));
+      expect(locks.length).toBeGreaterThanOrEqual(8);
+      for (const [key, file] of locks) {
+        const text = readFileSync(join(data, key), 'utf8');
+        const got = new Set(file.dependencies.map((d) => `${d.name}@${d.version}`));
+        expect([...got].sort(), key).toEqual([...lockfileEntries(text)].sort());
+      }
+    });
 
-  it('covers every generated project', () => {
-    for (const folder of folders.filter((f) => f.startsWith('generated/'))) {
-      expect(existsSync(join(data, folder, 'package-lock.json'))).toBe(true);
-      expect(
-        extracted.get(`${folder}/package-lock.json`)?.dependencies.length,
-        folder,
-      ).toBeGreaterThan(0);
-    }
-  });
-});
-
-describe.skipIf(sharedDataDir)('real-world corpus (skipped)', () => {
-  it.skip(SHARED_DATA_MISSING, () => {});
-});
+    it('covers every generated project', () => {
+      for (const folder of folders.filter((f) => f.startsWith('generated/'))) {
+        expect(existsSync(join(data, folder, 'package-lock.json'))).toBe(true);
+        expect(
+          extracted.get(`${folder}/package-lock.json`)?.dependencies.length,
+          folder,
+        ).toBeGreaterThan(0);
+      }
+    });
+  },
+);
