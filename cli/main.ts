@@ -26,10 +26,14 @@ function usage(): string {
 export async function runCli(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
+    if (!name) {
+      console.error(usage());
+      return 2;
+    }
     console.log(usage());
-    return name ? 0 : 2;
+    return 0;
   }
-  const command = COMMANDS[name];
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
     console.error(`Unknown command "${name}".\n\n${usage()}`);
     return 2;
