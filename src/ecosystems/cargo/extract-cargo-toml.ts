@@ -1,4 +1,5 @@
 import { buildPurl } from '../purl';
+import { dirOf, joinInTree } from '../tree-paths';
 import type {
   DependencyScope,
   DependencySource,
@@ -132,24 +133,6 @@ function parseManifest(lines: string[], text: string, errors: ExtractionError[])
   return doc;
 }
 
-function dirname(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash >= 0 ? path.slice(0, slash) : '';
-}
-
-/** Joins and normalises `a/b` + `../c`; null when the result would leave the scanned root. */
-function joinPath(dir: string, relative: string): string | null {
-  const parts = dir === '' ? [] : dir.split('/');
-  for (const part of relative.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      if (parts.length === 0) return null;
-      parts.pop();
-    } else parts.push(part);
-  }
-  return parts.join('/');
-}
-
 /**
  * The `[workspace.dependencies]` a `{ workspace = true }` entry inherits from: this manifest's own
  * when it is the workspace root, the one `package.workspace` points to, or the first ancestor
@@ -162,15 +145,15 @@ function findWorkspaceDependencies(
   const own = doc.workspace;
   if (isRecord(own)) return isRecord(own.dependencies) ? own.dependencies : {};
   const pointer = isRecord(doc.package) ? doc.package.workspace : undefined;
-  const here = dirname(input.path);
+  const here = dirOf(input.path);
   const candidates: string[] = [];
   if (typeof pointer === 'string') {
-    const dir = joinPath(here, pointer);
+    const dir = joinInTree(here, pointer);
     if (dir !== null) candidates.push(dir === '' ? 'Cargo.toml' : `${dir}/Cargo.toml`);
   } else {
     let dir = here;
     for (let hop = 0; dir !== '' && hop < MAX_WORKSPACE_HOPS; hop++) {
-      dir = dirname(dir);
+      dir = dirOf(dir);
       candidates.push(dir === '' ? 'Cargo.toml' : `${dir}/Cargo.toml`);
     }
   }

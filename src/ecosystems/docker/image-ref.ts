@@ -137,13 +137,4 @@ export function imageDependency(
   };
 }
 
-/** Drops repeats of the same image, version and scope, keeping the first line. */
-export function dedupe(dependencies: ExtractedDependency[]): ExtractedDependency[] {
-  const seen = new Set<string>();
-  return dependencies.filter((d) => {
-    const key = `${d.name}\u0000${d.version}\u0000${d.scope}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
+export { dedupe } from '../dependency-list';

@@ -1,4 +1,5 @@
 import { buildPurl } from '../purl';
+import { dirOf as dirname } from '../tree-paths';
 import type { DependencyScope, ExtractedDependency, Resolution } from '../types';
 import { isMavenRange, isValidMavenVersion } from './versioning';
 
@@ -44,34 +45,8 @@ export function mavenDependency(input: MavenDepInput): ExtractedDependency {
   };
 }
 
-/** Keeps the first of each name+version+scope, merging parents and directness into it. */
-export function dedupeDependencies(deps: ExtractedDependency[]): ExtractedDependency[] {
-  const seen = new Map<string, ExtractedDependency>();
-  const out: ExtractedDependency[] = [];
-  for (const dep of deps) {
-    const key = `${dep.name}\u0000${dep.version ?? ''}\u0000${dep.scope}`;
-    const first = seen.get(key);
-    if (!first) {
-      seen.set(key, dep);
-      out.push(dep);
-      continue;
-    }
-    first.direct = first.direct || dep.direct;
-    for (const parent of dep.parents)
-      if (!first.parents.includes(parent)) first.parents.push(parent);
-  }
-  return out;
-}
-
-/** Directory part of a tree-relative path ('' for the root). */
-export function dirname(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash === -1 ? '' : path.slice(0, slash);
-}
-
-export function basename(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
+export { dedupe as dedupeDependencies } from '../dependency-list';
+export { baseOf as basename, dirOf as dirname } from '../tree-paths';
 
 /**
  * Joins a tree-relative directory with a relative path (`..` allowed, backslashes accepted).
@@ -103,6 +78,4 @@ export function ancestorDirs(dir: string): string[] {
   return out;
 }
 
-export function inDir(dir: string, file: string): string {
-  return dir.length > 0 ? `${dir}/${file}` : file;
-}
+export { inDir } from '../tree-paths';

@@ -1,4 +1,5 @@
 import { buildPurl } from '../purl';
+import { dirOf as dirnameOf } from '../tree-paths';
 import type {
   DependencyScope,
   DependencySource,
@@ -53,28 +54,7 @@ export function makeDependency(fields: DependencyFields): ExtractedDependency {
   };
 }
 
-/**
- * Drops exact duplicates (same name, version and scope), keeping the first occurrence and merging
- * the parents and directness of the others into it.
- */
-export function dedupe(dependencies: ExtractedDependency[]): ExtractedDependency[] {
-  const seen = new Map<string, ExtractedDependency>();
-  const out: ExtractedDependency[] = [];
-  for (const dependency of dependencies) {
-    const key = `${dependency.name}\u0000${dependency.version ?? ''}\u0000${dependency.scope}`;
-    const first = seen.get(key);
-    if (!first) {
-      seen.set(key, dependency);
-      out.push(dependency);
-      continue;
-    }
-    first.direct ||= dependency.direct;
-    if (dependency.parents.length > 0) {
-      first.parents = [...new Set([...first.parents, ...dependency.parents])].sort();
-    }
-  }
-  return out;
-}
+export { dedupe } from '../dependency-list';
 
 /**
  * `target[key] = value` as an own data property, even for `__proto__` (plain assignment would
@@ -112,11 +92,7 @@ export function fileError(message: string): ExtractionError {
   return { line: null, message };
 }
 
-/** Directory part of a tree-relative path ('' for a file at the root). */
-export function dirnameOf(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash === -1 ? '' : path.slice(0, slash);
-}
+export { dirOf as dirnameOf } from '../tree-paths';
 
 /** Joins tree-relative path parts, resolving `.` and `..` lexically; null when it escapes. */
 export function joinPath(...parts: string[]): string | null {

@@ -1,5 +1,6 @@
-import { basename, dedupeDependencies } from '../maven/common';
+import { dedupe as dedupeDependencies } from '../dependency-list';
 import { parseXml } from '../maven/xml';
+import { baseOf as basename } from '../tree-paths';
 import type {
   ExtractedDependency,
   ExtractInput,

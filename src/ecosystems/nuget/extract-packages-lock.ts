@@ -1,4 +1,5 @@
-import { basename, dedupeDependencies } from '../maven/common';
+import { dedupe as dedupeDependencies } from '../dependency-list';
+import { baseOf as basename } from '../tree-paths';
 import type {
   ExtractedDependency,
   ExtractInput,

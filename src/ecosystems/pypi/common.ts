@@ -1,5 +1,6 @@
 import { parse as parseTomlText } from 'smol-toml';
 import { buildPurl } from '../purl';
+import { dirOf } from '../tree-paths';
 import type {
   DependencyScope,
   DependencySource,
@@ -53,28 +54,7 @@ export function makeDependency(fields: DependencyFields): ExtractedDependency {
   };
 }
 
-/**
- * Drops exact duplicates (same name, version and scope), keeping the first occurrence; a repeat
- * still contributes its parents and its directness.
- */
-export function dedupe(dependencies: ExtractedDependency[]): ExtractedDependency[] {
-  const seen = new Map<string, ExtractedDependency>();
-  const out: ExtractedDependency[] = [];
-  for (const dep of dependencies) {
-    const key = `${dep.name}\u0000${dep.version ?? ''}\u0000${dep.scope}`;
-    const first = seen.get(key);
-    if (!first) {
-      seen.set(key, dep);
-      out.push(dep);
-      continue;
-    }
-    first.direct ||= dep.direct;
-    for (const parent of dep.parents) {
-      if (!first.parents.includes(parent)) first.parents.push(parent);
-    }
-  }
-  return out;
-}
+export { dedupe } from '../dependency-list';
 
 /** Order of precedence when one package belongs to several groups: the widest reach wins. */
 export const SCOPE_PRIORITY: readonly DependencyScope[] = [
@@ -158,32 +138,7 @@ export function stringOf(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
 }
 
-/** Directory part of a root-relative path (`''` for the root). */
-export function dirOf(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash === -1 ? '' : path.slice(0, slash);
-}
-
-/**
- * Joins a relative reference onto a root-relative directory and resolves `.` and `..`. Returns
- * null for absolute paths, URLs and anything that climbs above the scanned root.
- */
-export function resolveInTree(dir: string, ref: string): string | null {
-  if (ref.startsWith('/') || /^[A-Za-z]:[\\/]/.test(ref) || /^[a-z][a-z0-9+.-]*:/i.test(ref)) {
-    return null;
-  }
-  const parts: string[] = dir === '' ? [] : dir.split('/');
-  for (const part of ref.replace(/\\/g, '/').split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      if (parts.length === 0) return null;
-      parts.pop();
-    } else {
-      parts.push(part);
-    }
-  }
-  return parts.join('/');
-}
+export { dirOf, joinInTree as resolveInTree } from '../tree-paths';
 
 export function siblingPath(path: string, name: string): string {
   const dir = dirOf(path);

@@ -1,0 +1,24 @@
+import type { ExtractedDependency } from './types';
+
+/**
+ * Drops exact duplicates (same name, version and scope) within one file, keeping the first
+ * occurrence; a repeat still contributes its parents and its directness.
+ */
+export function dedupe(dependencies: ExtractedDependency[]): ExtractedDependency[] {
+  const seen = new Map<string, ExtractedDependency>();
+  const out: ExtractedDependency[] = [];
+  for (const dependency of dependencies) {
+    const key = `${dependency.name}\u0000${dependency.version ?? ''}\u0000${dependency.scope}`;
+    const first = seen.get(key);
+    if (!first) {
+      seen.set(key, dependency);
+      out.push(dependency);
+      continue;
+    }
+    first.direct ||= dependency.direct;
+    for (const parent of dependency.parents) {
+      if (!first.parents.includes(parent)) first.parents.push(parent);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,40 @@
+/**
+ * Paths inside a scanned tree: root-relative, forward slashes, never escaping the root. Shared by
+ * every extractor that follows an include, a parent or a sibling through `readFile`.
+ */
+
+/** Directory part of a root-relative path (`''` for a file at the root). */
+export function dirOf(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash === -1 ? '' : path.slice(0, slash);
+}
+
+export function baseOf(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** `file` inside `dir` (`dir` may be the root, `''`). */
+export function inDir(dir: string, file: string): string {
+  return dir.length > 0 ? `${dir}/${file}` : file;
+}
+
+/**
+ * Joins a relative reference onto a root-relative directory, resolving `.` and `..` lexically.
+ * Null for absolute paths, URLs and anything that climbs above the scanned root.
+ */
+export function joinInTree(dir: string, ref: string): string | null {
+  if (ref.startsWith('/') || /^[A-Za-z]:[\\/]/.test(ref) || /^[a-z][a-z0-9+.-]*:/i.test(ref)) {
+    return null;
+  }
+  const parts: string[] = dir === '' ? [] : dir.split('/');
+  for (const part of ref.replace(/\\/g, '/').split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (parts.length === 0) return null;
+      parts.pop();
+    } else {
+      parts.push(part);
+    }
+  }
+  return parts.join('/');
+}
