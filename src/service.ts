@@ -9,6 +9,7 @@ import { readBuildInfo, readCliVersion } from './domains/system/build-info';
 import { type CreatedTenant, countTenants, createTenantWithOwner } from './domains/tenants/service';
 import { createRateLimitStore } from './http/rate-limit';
 import { jobDefinitions } from './jobs/definitions';
+import { relayOutbox } from './jobs/outbox';
 import { createJobQueue, type JobQueue } from './jobs/queue';
 import { createSecretBox, resolveMasterKey } from './security/secret-box';
 
@@ -59,10 +60,20 @@ export async function startService(
   const tokenUsage = createTokenUsageTracker(database);
   tokenUsage.start(config.tokenUsageFlushSeconds);
 
+  const secretBox = createSecretBox(key);
   const jobs = await createJobQueue(database);
   const log = (message: string, details?: object) => app?.log.info(details ?? {}, message);
-  for (const definition of jobDefinitions({ database, log })) jobs.register(definition);
+  for (const definition of jobDefinitions({ database, config, secretBox, log })) {
+    jobs.register(definition);
+  }
   if (role !== 'api') await jobs.work();
+  // Every process relays committed outbox rows to pg-boss (SKIP LOCKED makes that safe).
+  const relay = setInterval(() => {
+    relayOutbox(database, (name, envelope) => jobs.send(name, envelope)).catch((error) =>
+      log('outbox relay failed', { err: error }),
+    );
+  }, 500);
+  relay.unref();
 
   let app: FastifyInstance | null = null;
   let address: string | null = null;
@@ -70,7 +81,7 @@ export async function startService(
     app = await buildApp({
       config,
       database,
-      secretBox: createSecretBox(key),
+      secretBox,
       rateLimits: createRateLimitStore(redis),
       tokenUsage,
       buildInfo: readBuildInfo(config.environment),
@@ -89,6 +100,7 @@ export async function startService(
     stop: async () => {
       if (stopped) return;
       stopped = true;
+      clearInterval(relay);
       await app?.close();
       await jobs.stop().catch(() => {});
       await tokenUsage.stop();

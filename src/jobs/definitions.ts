@@ -1,14 +1,25 @@
+import type { Config } from '../config';
 import type { Database } from '../db/connection';
 import { purgeExpiredDemoTenants } from '../domains/tenants/service';
+import type { SecretBox } from '../security/secret-box';
 import type { JobDefinition } from './queue';
 
 export const PURGE_DEMO_TENANTS = 'tenants.purge-expired-demos';
 
-/** Every job the service runs, registered in one place (the worker registry). */
-export function jobDefinitions(deps: {
+/** What job handlers get: the same dependencies as the HTTP app, minus HTTP. */
+export interface JobDeps {
   database: Database;
+  config: Config;
+  secretBox: SecretBox;
   log: (message: string, details?: object) => void;
-}): JobDefinition<unknown>[] {
+}
+
+/**
+ * Every job the service runs, registered in one place (the worker registry). Domains export a
+ * `jobs(deps)` function returning their definitions; event subscriptions are made here too
+ * (`subscribe` from ./outbox), so that the list of what runs is readable in one file.
+ */
+export function jobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
   return [
     {
       name: PURGE_DEMO_TENANTS,

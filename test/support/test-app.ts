@@ -13,7 +13,9 @@ import { readBuildInfo, readCliVersion } from '../../src/domains/system/build-in
 import type { Plan } from '../../src/domains/tenants/plans';
 import { createTenantWithOwner } from '../../src/domains/tenants/service';
 import { createRateLimitStore } from '../../src/http/rate-limit';
-import { createSecretBox } from '../../src/security/secret-box';
+import { type JobDeps, jobDefinitions } from '../../src/jobs/definitions';
+import { takeOutbox } from '../../src/jobs/outbox';
+import { createSecretBox, type SecretBox } from '../../src/security/secret-box';
 
 /**
  * A fresh database for one test file: PGlite in memory by default, or a new database on the
@@ -59,6 +61,13 @@ export interface TestApp {
   database: Database;
   config: Config;
   tokenUsage: TokenUsageTracker;
+  secretBox: SecretBox;
+  jobDeps: JobDeps;
+  /**
+   * Runs queued jobs inline, through the same handlers the worker registers, until the outbox is
+   * empty (jobs may queue more). Returns the names of the jobs that ran, in order.
+   */
+  runJobs: (options?: { only?: string[] }) => Promise<string[]>;
   createTenant: (plan?: Plan, name?: string) => Promise<TestTenant>;
   /** `inject` with a bearer token. */
   as: (token: string, options: InjectOptions) => Promise<LightMyRequestResponse>;
@@ -72,10 +81,12 @@ export async function createTestApp(
   const database = options.database ?? (await openTestDatabase());
   const config = loadConfig({ LOG_LEVEL: 'silent' }, overrides);
   const tokenUsage = createTokenUsageTracker(database);
+  const secretBox = createSecretBox(randomBytes(32).toString('base64'));
+  const jobDeps: JobDeps = { database, config, secretBox, log: () => {} };
   const app = await buildApp({
     config,
     database,
-    secretBox: createSecretBox(randomBytes(32).toString('base64')),
+    secretBox,
     rateLimits: createRateLimitStore(null),
     tokenUsage,
     buildInfo: readBuildInfo('test'),
@@ -88,6 +99,24 @@ export async function createTestApp(
     database,
     config,
     tokenUsage,
+    secretBox,
+    jobDeps,
+    runJobs: async (runOptions = {}) => {
+      const handlers = new Map(jobDefinitions(jobDeps).map((d) => [d.name, d]));
+      const ran: string[] = [];
+      for (let round = 0; round < 50; round++) {
+        const batch = await takeOutbox(database);
+        if (batch.length === 0) return ran;
+        for (const { name, envelope } of batch) {
+          if (runOptions.only && !runOptions.only.includes(name)) continue;
+          const definition = handlers.get(name);
+          if (!definition) throw new Error(`no handler registered for job ${name}`);
+          await definition.handle(envelope);
+          ran.push(name);
+        }
+      }
+      throw new Error('jobs kept queueing jobs for 50 rounds');
+    },
     createTenant: async (plan = 'enterprise', name = 'Tenant') => {
       const created = await createTenantWithOwner(database, { name, plan });
       return {

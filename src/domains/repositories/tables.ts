@@ -1,0 +1,52 @@
+import type { Generated, JSONColumnType } from 'kysely';
+import type { DependencySource, Resolution } from '../../ecosystems/types';
+
+export type BusinessCriticality = 'low' | 'medium' | 'high' | 'critical';
+export type LifecycleStatus = 'active' | 'maintenance' | 'deprecated' | 'archived';
+
+export interface RepositoryTable {
+  tenant_id: string;
+  id: string;
+  connection_id: string | null;
+  provider: string;
+  external_id: string | null;
+  name: string;
+  full_name: string;
+  clone_url: string;
+  web_url: string | null;
+  default_branch: Generated<string>;
+  workspace_id: string | null;
+  team_id: string | null;
+  business_criticality: BusinessCriticality | null;
+  lifecycle_status: Generated<LifecycleStatus>;
+  deploy_key_sealed: string | null;
+  last_scan_id: string | null;
+  last_scanned_at: Date | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** One dependency of a repository as its latest completed scan (or SBOM import) found it. */
+export interface RepositoryDependencyTable {
+  tenant_id: string;
+  id: string;
+  repository_id: string;
+  scan_id: string;
+  package_id: string;
+  ecosystem: string;
+  name: string;
+  version: string | null;
+  resolution: Resolution;
+  purl: string;
+  scope: string;
+  direct: boolean;
+  file: string;
+  line: number | null;
+  source: JSONColumnType<DependencySource>;
+  parents: string[];
+}
+
+export interface RepositoryTables {
+  repositories: RepositoryTable;
+  repository_dependencies: RepositoryDependencyTable;
+}

@@ -1,0 +1,39 @@
+import type { Generated, JSONColumnType } from 'kysely';
+
+export type ScanState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+export type ScanTrigger = 'manual' | 'push' | 'sbom' | 'retry';
+export type ScanLogLevel = 'info' | 'warn' | 'error';
+
+export interface ScanTable {
+  tenant_id: string;
+  id: string;
+  repository_id: string;
+  state: Generated<ScanState>;
+  trigger: ScanTrigger;
+  branch: string | null;
+  commit_sha: string | null;
+  queued_at: Generated<Date>;
+  started_at: Date | null;
+  finished_at: Date | null;
+  heartbeat_at: Date | null;
+  attempt: Generated<number>;
+  error: string | null;
+  counts_by_ecosystem: JSONColumnType<Record<string, number>>;
+  dependency_count: Generated<number>;
+  file_count: Generated<number>;
+}
+
+export interface ScanLogTable {
+  tenant_id: string;
+  id: string;
+  scan_id: string;
+  logged_at: Generated<Date>;
+  level: ScanLogLevel;
+  step: string;
+  message: string;
+}
+
+export interface ScanTables {
+  scans: ScanTable;
+  scan_logs: ScanLogTable;
+}

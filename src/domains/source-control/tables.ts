@@ -1,0 +1,25 @@
+import type { Generated } from 'kysely';
+
+export type ConnectionProvider = 'scm-a' | 'scm-b' | 'scm-c' | 'scm-d' | 'git';
+export type ConnectionStatus = 'active' | 'suspended' | 'revoked' | 'error';
+
+export interface SourceControlConnectionTable {
+  tenant_id: string;
+  id: string;
+  provider: ConnectionProvider;
+  name: string;
+  base_url: string | null;
+  external_id: string | null;
+  account_name: string | null;
+  status: Generated<ConnectionStatus>;
+  status_reason: string | null;
+  /** Sealed JSON credentials (secret-box); never returned or logged. */
+  credentials_sealed: string | null;
+  webhook_secret_sealed: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface SourceControlTables {
+  source_control_connections: SourceControlConnectionTable;
+}

@@ -1,0 +1,121 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/connection';
+import { newId } from '../db/ids';
+import type { DB } from '../db/schema';
+import type { JobEnvelope } from './queue';
+
+/**
+ * The transactional outbox (DESIGN.md §5). Request handlers and job handlers call `enqueueJob`
+ * or `emitEvent` with the transaction they are writing in; the row commits or rolls back with
+ * the change that asked for it. `relayOutbox` moves committed rows to pg-boss (at least once);
+ * tests use `takeOutbox` to run the same handlers inline.
+ */
+export interface OutboxJob<T> {
+  tenantId: string;
+  name: string;
+  data: T;
+  correlationId?: string | null;
+}
+
+export async function enqueueJob<T>(db: Kysely<DB>, job: OutboxJob<T>): Promise<void> {
+  await db
+    .insertInto('job_outbox')
+    .values({
+      tenant_id: job.tenantId,
+      id: newId(),
+      job_name: job.name,
+      correlation_id: job.correlationId ?? null,
+      data: JSON.stringify(job.data),
+    })
+    .execute();
+}
+
+/**
+ * Internal events and the jobs that subscribe to them. An event is an outbox row per subscriber,
+ * so subscribers run independently and each retries on its own.
+ */
+export const EVENT_SUBSCRIBERS = {
+  /** A scan or SBOM import replaced a repository's dependencies. data: DependenciesChanged */
+  'dependencies.changed': [] as string[],
+} satisfies Record<string, string[]>;
+
+export type EventName = keyof typeof EVENT_SUBSCRIBERS;
+
+export interface DependenciesChanged {
+  repositoryId: string;
+  scanId: string;
+}
+
+/** Adds a subscriber (a registered job name) to an event; called once at start-up. */
+export function subscribe(event: EventName, jobName: string): void {
+  const list = EVENT_SUBSCRIBERS[event];
+  if (!list.includes(jobName)) list.push(jobName);
+}
+
+export async function emitEvent<T>(
+  db: Kysely<DB>,
+  event: EventName,
+  payload: { tenantId: string; data: T; correlationId?: string | null },
+): Promise<void> {
+  for (const name of EVENT_SUBSCRIBERS[event]) {
+    await enqueueJob(db, { ...payload, name });
+  }
+}
+
+interface OutboxRow {
+  tenant_id: string;
+  id: string;
+  job_name: string;
+  correlation_id: string | null;
+  data: unknown;
+}
+
+function envelopeOf(row: OutboxRow): Omit<JobEnvelope<unknown>, 'version'> {
+  return { tenantId: row.tenant_id, correlationId: row.correlation_id, data: row.data };
+}
+
+/**
+ * Sends up to `limit` committed outbox rows to the queue and deletes them in the same system
+ * transaction; SKIP LOCKED lets several processes relay at once. Returns how many moved.
+ */
+export async function relayOutbox(
+  database: Database,
+  send: (name: string, envelope: Omit<JobEnvelope<unknown>, 'version'>) => Promise<unknown>,
+  limit = 100,
+): Promise<number> {
+  const client = await database.pool.connect();
+  try {
+    await client.query('BEGIN');
+    const { rows } = await client.query<OutboxRow>(
+      `SELECT tenant_id, id, job_name, correlation_id, data FROM job_outbox
+       ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      [limit],
+    );
+    for (const row of rows) await send(row.job_name, envelopeOf(row));
+    if (rows.length > 0) {
+      await client.query('DELETE FROM job_outbox WHERE id = ANY($1::uuid[])', [
+        rows.map((row) => row.id),
+      ]);
+    }
+    await client.query('COMMIT');
+    return rows.length;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** Removes and returns committed outbox rows (tests run their handlers inline). */
+export async function takeOutbox(
+  database: Database,
+): Promise<{ name: string; envelope: JobEnvelope<unknown> }[]> {
+  const { rows } = await database.pool.query<OutboxRow>(
+    `DELETE FROM job_outbox WHERE id IN (SELECT id FROM job_outbox ORDER BY created_at, id)
+     RETURNING tenant_id, id, job_name, correlation_id, data, created_at`,
+  );
+  return rows
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map((row) => ({ name: row.job_name, envelope: { version: 1, ...envelopeOf(row) } }));
+}
