@@ -1,3 +1,5 @@
+import type { RegistryClientFactory } from './registry-types';
+
 /**
  * The contract every ecosystem folder fulfils (DESIGN.md §6). One folder per ecosystem exports an
  * `EcosystemModule` from its index.ts; `registry.ts` lists them and a contract test loops over it.
@@ -113,4 +115,9 @@ export interface EcosystemModule {
   normaliseName: (name: string) => string;
   extractors: readonly Extractor[];
   versioning: Versioning;
+  /**
+   * Builds the ecosystem's registry client (`<name>/registry.ts`, contract in registry-types.ts).
+   * Use `createRegistryClients(settings)` from registry-clients.ts rather than calling it directly.
+   */
+  registry?: RegistryClientFactory;
 }
