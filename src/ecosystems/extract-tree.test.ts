@@ -7,6 +7,7 @@ import { composer } from './composer/index';
 import { docker } from './docker/index';
 import { dockerVersioning } from './docker/versioning';
 import { extractFiles, extractPath, normaliseTreePath } from './extract-tree';
+import { goRegistry } from './go/registry';
 import type { EcosystemModule, ExtractInput } from './types';
 
 const roots: string[] = [];
@@ -61,6 +62,7 @@ const probe: EcosystemModule = {
   osvEcosystem: 'Go',
   normaliseName: (n) => n,
   versioning: dockerVersioning,
+  registry: goRegistry,
   extractors: [
     {
       name: 'probe/lock',

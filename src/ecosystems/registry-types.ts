@@ -143,11 +143,14 @@ export interface RegistryClientSettings {
 export type RegistryClientFactory = (settings: RegistryClientSettings) => RegistryClient;
 
 export interface RegistryResponse {
+  /** 304 only when the caller's own `etag`/`lastModified` matched (body is then the cached one or ''). */
   status: 200 | 304;
   body: string;
   etag: string | null;
   lastModified: string | null;
   headers: Headers;
+  /** The body came from the cache (revalidated by a 304, or an immutable entry not re-requested). */
+  fromCache: boolean;
 }
 
 export interface RegistryRequest {
@@ -160,6 +163,8 @@ export interface RegistryRequest {
   signal?: AbortSignal;
   /** Use and fill the response cache for this URL (default true for GET). */
   cache?: boolean;
+  /** The document never changes once published (Go .info/.mod, a released POM): a cached copy is used without asking. */
+  immutable?: boolean;
 }
 
 /** The shared HTTP layer (src/ecosystems/registry-http.ts). */
@@ -174,6 +179,8 @@ export class RegistryError extends Error {
   constructor(
     message: string,
     readonly ecosystem: Ecosystem | null = null,
+    /** The HTTP status that caused it, when one did. */
+    readonly status: number | null = null,
   ) {
     super(message);
     this.name = 'RegistryError';
@@ -185,10 +192,10 @@ export class RetryableRegistryError extends RegistryError {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
-    readonly status: number | null = null,
+    status: number | null = null,
     ecosystem: Ecosystem | null = null,
   ) {
-    super(message, ecosystem);
+    super(message, ecosystem, status);
     this.name = 'RetryableRegistryError';
   }
 }

@@ -119,5 +119,5 @@ export interface EcosystemModule {
    * Builds the ecosystem's registry client (`<name>/registry.ts`, contract in registry-types.ts).
    * Use `createRegistryClients(settings)` from registry-clients.ts rather than calling it directly.
    */
-  registry?: RegistryClientFactory;
+  registry: RegistryClientFactory;
 }

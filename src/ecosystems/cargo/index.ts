@@ -1,6 +1,7 @@
 import type { EcosystemModule } from '../types';
 import { cargoLockExtractor } from './extract-cargo-lock';
 import { cargoTomlExtractor } from './extract-cargo-toml';
+import { cargoRegistry } from './registry';
 import { cargoVersioning } from './versioning';
 
 export const cargo: EcosystemModule = {
@@ -13,4 +14,5 @@ export const cargo: EcosystemModule = {
   normaliseName: (name) => name.trim(),
   extractors: [cargoLockExtractor, cargoTomlExtractor],
   versioning: cargoVersioning,
+  registry: cargoRegistry,
 };

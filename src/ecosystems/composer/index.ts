@@ -2,6 +2,7 @@ import type { EcosystemModule } from '../types';
 import { composerJsonExtractor } from './extract-composer-json';
 import { composerLockExtractor } from './extract-composer-lock';
 import { normaliseComposerName } from './names';
+import { composerRegistry } from './registry';
 import { composerVersioning } from './versioning';
 
 export const composer: EcosystemModule = {
@@ -11,4 +12,5 @@ export const composer: EcosystemModule = {
   normaliseName: normaliseComposerName,
   extractors: [composerLockExtractor, composerJsonExtractor],
   versioning: composerVersioning,
+  registry: composerRegistry,
 };

@@ -2,6 +2,7 @@ import type { EcosystemModule } from '../types';
 import { composeExtractor } from './extract-compose';
 import { dockerfileExtractor } from './extract-dockerfile';
 import { normaliseImageName } from './image-ref';
+import { dockerRegistry } from './registry';
 import { dockerVersioning } from './versioning';
 
 /** OSV has no Docker ecosystem; `Docker` is used as the name so lookups simply find nothing. */
@@ -12,4 +13,5 @@ export const docker: EcosystemModule = {
   normaliseName: normaliseImageName,
   extractors: [dockerfileExtractor, composeExtractor],
   versioning: dockerVersioning,
+  registry: dockerRegistry,
 };

@@ -1,6 +1,7 @@
 import type { EcosystemModule } from '../types';
 import { goModExtractor } from './extract-go-mod';
 import { goSumExtractor } from './extract-go-sum';
+import { goRegistry } from './registry';
 import { goVersioning } from './versioning';
 
 export const go: EcosystemModule = {
@@ -12,4 +13,5 @@ export const go: EcosystemModule = {
   normaliseName: (name) => name.trim(),
   extractors: [goModExtractor, goSumExtractor],
   versioning: goVersioning,
+  registry: goRegistry,
 };

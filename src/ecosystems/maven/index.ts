@@ -4,6 +4,7 @@ import { gradleCatalogExtractor } from './extract-gradle-catalog';
 import { gradleLockfileExtractor } from './extract-gradle-lockfile';
 import { gradleScriptExtractor } from './extract-gradle-script';
 import { pomExtractor } from './extract-pom';
+import { mavenRegistry } from './registry';
 import { mavenVersioning } from './versioning';
 
 /** Maven: pom.xml, Gradle lockfiles, build scripts and version catalogs; names are group:artifact. */
@@ -19,4 +20,5 @@ export const maven: EcosystemModule = {
     gradleCatalogExtractor,
   ],
   versioning: mavenVersioning,
+  registry: mavenRegistry,
 };

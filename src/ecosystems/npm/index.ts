@@ -4,6 +4,7 @@ import { packageJsonExtractor } from './extract-package-json';
 import { packageLockExtractor } from './extract-package-lock';
 import { pnpmLockExtractor } from './extract-pnpm-lock';
 import { yarnLockExtractor } from './extract-yarn-lock';
+import { npmRegistry } from './registry';
 import { npmVersioning } from './versioning';
 
 export const npm: EcosystemModule = {
@@ -14,4 +15,5 @@ export const npm: EcosystemModule = {
   // Lockfiles first: a lockfile wins over the package.json beside it for the same package.
   extractors: [packageLockExtractor, yarnLockExtractor, pnpmLockExtractor, packageJsonExtractor],
   versioning: npmVersioning,
+  registry: npmRegistry,
 };

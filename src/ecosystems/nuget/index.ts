@@ -4,6 +4,7 @@ import { directoryPackagesPropsExtractor } from './extract-directory-packages-pr
 import { msbuildProjectExtractor } from './extract-msbuild-project';
 import { packagesConfigExtractor } from './extract-packages-config';
 import { packagesLockExtractor } from './extract-packages-lock';
+import { nugetRegistry } from './registry';
 import { nugetVersioning } from './versioning';
 
 /** NuGet: packages.lock.json, MSBuild project files, central package management, packages.config. */
@@ -19,4 +20,5 @@ export const nuget: EcosystemModule = {
     directoryPackagesPropsExtractor,
   ],
   versioning: nugetVersioning,
+  registry: nugetRegistry,
 };

@@ -6,6 +6,7 @@ import { poetryLockExtractor } from './extract-poetry-lock';
 import { pyprojectExtractor } from './extract-pyproject';
 import { requirementsExtractor } from './extract-requirements';
 import { uvLockExtractor } from './extract-uv-lock';
+import { pypiRegistry } from './registry';
 import { pypiVersioning } from './versioning';
 
 export const pypi: EcosystemModule = {
@@ -22,4 +23,5 @@ export const pypi: EcosystemModule = {
     pyprojectExtractor,
   ],
   versioning: pypiVersioning,
+  registry: pypiRegistry,
 };

@@ -1,6 +1,7 @@
 import type { EcosystemModule } from '../types';
 import { gemfileExtractor } from './extract-gemfile';
 import { gemfileLockExtractor } from './extract-gemfile-lock';
+import { rubygemsRegistry } from './registry';
 import { rubygemsVersioning } from './versioning';
 
 export const rubygems: EcosystemModule = {
@@ -11,4 +12,5 @@ export const rubygems: EcosystemModule = {
   normaliseName: (name) => name.trim(),
   extractors: [gemfileLockExtractor, gemfileExtractor],
   versioning: rubygemsVersioning,
+  registry: rubygemsRegistry,
 };

@@ -1,0 +1,108 @@
+import {
+  assemble,
+  defineClient,
+  type EcosystemInfo,
+  revalidated,
+  uniq,
+  type VersionInput,
+} from '../registry-common';
+import {
+  arr,
+  asObject,
+  count,
+  isoTime,
+  joinUrl,
+  own,
+  parseJsonObject,
+  str,
+} from '../registry-http';
+import type { RegistryClientFactory } from '../registry-types';
+import { cargoVersioning } from './versioning';
+
+/**
+ * crates.io API client:
+ *   - `<base>/api/v1/crates/<name>`: the crate (description, homepage, repository, downloads)
+ *     and every version (`num`, `created_at`, `yanked`, `yank_message`, `license`, `downloads`,
+ *     `published_by`);
+ *   - `<base>/api/v1/crates/<name>/owners`: current owners (users and teams).
+ * crates.io has no deprecation field (the old `maintenance` badge is no longer served). Per-version
+ * owner sets are not recorded, so maintainer changes come from nothing; `publishedBy` per version
+ * tells who released each one.
+ */
+
+export const cargoInfo: EcosystemInfo = {
+  id: 'Cargo',
+  purlType: 'cargo',
+  versioning: cargoVersioning,
+  normaliseName: (name) => name.trim(),
+};
+
+const CRATE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+export const cargoRegistry: RegistryClientFactory = (settings) =>
+  defineClient(cargoInfo, settings, 'CRATES_API_URL', async (context, name, options) => {
+    if (!CRATE_NAME.test(name)) return null;
+    const previous = options.previous ?? null;
+    const crateUrl = joinUrl(context.baseUrl, `api/v1/crates/${name}`);
+    const response = await context.http.get({
+      url: crateUrl,
+      headers: { accept: 'application/json' },
+      etag: previous?.etag,
+      lastModified: previous?.lastModified,
+      signal: options.signal,
+    });
+    if (response === null) return null;
+    if (response.status === 304 && previous) return revalidated(previous);
+    const doc = parseJsonObject(response.body, 'crate');
+    const crate = asObject(own(doc, 'crate'));
+    const versions: VersionInput[] = [];
+    for (const raw of arr(own(doc, 'versions'))) {
+      const entry = asObject(raw);
+      const version = str(own(entry, 'num'), 256);
+      if (entry === null || version === null || !cargoVersioning.isValid(version)) continue;
+      const yanked = own(entry, 'yanked') === true;
+      const publisher = asObject(own(entry, 'published_by'));
+      versions.push({
+        version,
+        publishedAtUtc: isoTime(own(entry, 'created_at')),
+        deprecated: null,
+        yanked,
+        yankedReason: yanked ? str(own(entry, 'yank_message'), 1000) : null,
+        licence: str(own(entry, 'license'), 200),
+        publishedBy: str(own(publisher, 'login'), 200),
+        downloads: count(own(entry, 'downloads')),
+      });
+    }
+    const owners = await context.http.get({
+      url: `${crateUrl}/owners`,
+      headers: { accept: 'application/json' },
+      signal: options.signal,
+    });
+    let maintainers: string[] = [];
+    if (owners !== null) {
+      try {
+        const users = arr(own(parseJsonObject(owners.body, 'crate owners'), 'users'));
+        maintainers = uniq(
+          users
+            .map((u) => str(own(asObject(u), 'login'), 200))
+            .filter((u): u is string => u !== null),
+        );
+      } catch {
+        maintainers = []; // Owners are a bonus; an unusable answer leaves them unknown.
+      }
+    }
+    const total = count(own(crate, 'downloads'));
+    return assemble(cargoInfo, {
+      name: str(own(crate, 'name'), 64) ?? name,
+      versions,
+      latest: str(own(crate, 'max_stable_version'), 256) ?? str(own(crate, 'max_version'), 256),
+      repositoryUrl: str(own(crate, 'repository')),
+      homepage: str(own(crate, 'homepage')),
+      description: str(own(crate, 'description'), 1000),
+      maintainers,
+      downloads: total === null ? null : { count: total, period: 'total' },
+      etag: response.etag,
+      lastModified: response.lastModified,
+      notes: ['crates.io has no deprecation field'],
+    });
+  });

@@ -1,0 +1,153 @@
+import {
+  assemble,
+  cleanUrl,
+  defineClient,
+  type EcosystemInfo,
+  revalidated,
+  uniq,
+  type VersionInput,
+} from '../registry-common';
+import {
+  arr,
+  asObject,
+  count,
+  isoTime,
+  joinUrl,
+  own,
+  parseJsonObject,
+  str,
+} from '../registry-http';
+import type { RegistryClientFactory } from '../registry-types';
+import { normaliseComposerName } from './names';
+import { composerVersioning } from './versioning';
+
+/**
+ * Packagist (Composer v2 repository) client:
+ *   - `<base>/p2/<vendor>/<package>.json`: tagged versions in Composer's minified form (each entry
+ *     lists only what changed from the previous one, `__unset` removes a key), each with `time`,
+ *     `license`, `source`, `homepage` and, on abandoned packages, `abandoned` (true or the
+ *     replacement's name) — the conditional request;
+ *   - `<base>/packages/<vendor>/<package>.json` (Packagist's package API; absent on plain Composer
+ *     repositories and then skipped): maintainers and download counts.
+ * Dev branches (`~dev.json`) are not fetched: drift compares tagged releases.
+ */
+
+export const composerInfo: EcosystemInfo = {
+  id: 'Composer',
+  purlType: 'composer',
+  versioning: composerVersioning,
+  normaliseName: normaliseComposerName,
+};
+
+const PACKAGE_NAME = /^[a-z0-9](?:[_.-]?[a-z0-9]+)*\/[a-z0-9](?:(?:[_.]|-{1,2})?[a-z0-9]+)*$/;
+
+/** Composer\MetadataMinifier::expand. */
+export function expandMinified(entries: unknown[]): Record<string, unknown>[] {
+  const expanded: Record<string, unknown>[] = [];
+  let current: Record<string, unknown> | null = null;
+  for (const raw of entries.slice(0, 20_000)) {
+    const entry = asObject(raw);
+    if (entry === null) continue;
+    const next: Record<string, unknown> = { ...(current ?? {}) };
+    for (const [key, value] of Object.entries(entry)) {
+      if (value === '__unset') delete next[key];
+      else next[key] = value;
+    }
+    current = next;
+    expanded.push(next);
+  }
+  return expanded;
+}
+
+export const composerRegistry: RegistryClientFactory = (settings) =>
+  defineClient(composerInfo, settings, 'PACKAGIST_URL', async (context, name, options) => {
+    if (!PACKAGE_NAME.test(name)) return null;
+    const previous = options.previous ?? null;
+    const response = await context.http.get({
+      url: joinUrl(context.baseUrl, `p2/${name}.json`),
+      headers: { accept: 'application/json' },
+      etag: previous?.etag,
+      lastModified: previous?.lastModified,
+      signal: options.signal,
+    });
+    if (response === null) return null;
+    if (response.status === 304 && previous) return revalidated(previous);
+    const doc = parseJsonObject(response.body, 'Packagist metadata');
+    const packages = asObject(own(doc, 'packages'));
+    const rawList = arr(own(packages, name));
+    const entries =
+      own(doc, 'minified') === 'composer/2.0'
+        ? expandMinified(rawList)
+        : rawList.map(asObject).filter((x) => x !== null);
+    const versions: VersionInput[] = [];
+    let newest: Record<string, unknown> | null = null;
+    for (const entry of entries) {
+      const version = str(own(entry, 'version'), 256);
+      if (version === null || !composerVersioning.isValid(version)) continue;
+      if (
+        newest === null ||
+        composerVersioning.compare(version, str(own(newest, 'version'))!) > 0
+      ) {
+        newest = entry;
+      }
+      versions.push({
+        version,
+        publishedAtUtc: isoTime(own(entry, 'time')),
+        deprecated: abandonedText(own(entry, 'abandoned')),
+        yanked: false,
+        licence: licences(own(entry, 'license')),
+      });
+    }
+    const abandoned = own(newest, 'abandoned');
+    const api = await context.http.get({
+      url: joinUrl(context.baseUrl, `packages/${name}.json`),
+      headers: { accept: 'application/json' },
+      signal: options.signal,
+    });
+    let maintainers: string[] = [];
+    let downloads: number | null = null;
+    if (api !== null) {
+      try {
+        const pkg = asObject(own(parseJsonObject(api.body, 'Packagist package'), 'package'));
+        maintainers = uniq(
+          arr(own(pkg, 'maintainers'))
+            .map((m) => str(own(asObject(m), 'name'), 200))
+            .filter((m): m is string => m !== null),
+        );
+        downloads = count(own(asObject(own(pkg, 'downloads')), 'total'));
+      } catch {
+        // The package API is optional (plain Composer repositories lack it).
+      }
+    }
+    const source = asObject(own(newest, 'source'));
+    const support = asObject(own(newest, 'support'));
+    return assemble(composerInfo, {
+      name,
+      versions,
+      deprecated: abandonedText(abandoned),
+      successor: typeof abandoned === 'string' ? str(abandoned, 200) : null,
+      licence: licences(own(newest, 'license')),
+      repositoryUrl: cleanUrl(str(own(support, 'source')) ?? str(own(source, 'url'))),
+      homepage: str(own(newest, 'homepage')),
+      description: str(own(newest, 'description'), 1000),
+      maintainers,
+      downloads: downloads === null ? null : { count: downloads, period: 'total' },
+      etag: response.etag,
+      lastModified: response.lastModified,
+      notes: ['dev branches are not fetched'],
+    });
+  });
+
+function abandonedText(value: unknown): string | null {
+  if (value === true) return 'abandoned';
+  const replacement = str(value, 200);
+  return replacement ? `abandoned; use ${replacement} instead` : null;
+}
+
+function licences(value: unknown): string | null {
+  const list = arr(value)
+    .map((x) => str(x, 100))
+    .filter((x): x is string => x !== null);
+  if (list.length === 0) return null;
+  return list.length === 1 ? list[0]! : `(${list.join(' OR ')})`;
+}

@@ -1,0 +1,134 @@
+import {
+  assemble,
+  cleanUrl,
+  defineClient,
+  type EcosystemInfo,
+  revalidated,
+  uniq,
+  type VersionInput,
+} from '../registry-common';
+import { asObject, isoTime, joinUrl, own, parseJsonObject, str } from '../registry-http';
+import type { RegistryClientFactory } from '../registry-types';
+import { normaliseNpmName } from './common';
+import { npmVersioning } from './versioning';
+
+/**
+ * npm registry client: one request for the full packument (`GET <base>/<name>`, scoped names
+ * as `@scope%2fname`). The abbreviated form (`application/vnd.npm.install-v1+json`) lacks `time`,
+ * per-version maintainers and `_npmUser`, so the full document is asked for. The base URL is the
+ * one npm itself uses (`npm_config_registry`). Download counts live on a separate service and are
+ * not fetched.
+ */
+
+export const npmInfo: EcosystemInfo = {
+  id: 'npm',
+  purlType: 'npm',
+  versioning: npmVersioning,
+  normaliseName: normaliseNpmName,
+};
+
+const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall'] as const;
+
+export function packumentPath(name: string): string {
+  return name.startsWith('@') ? `@${encodeURIComponent(name.slice(1))}` : encodeURIComponent(name);
+}
+
+export const npmRegistry: RegistryClientFactory = (settings) =>
+  defineClient(npmInfo, settings, 'NPM_REGISTRY_URL', async (context, name, options) => {
+    const previous = options.previous ?? null;
+    const response = await context.http.get({
+      url: joinUrl(context.baseUrl, packumentPath(name)),
+      headers: { accept: 'application/json' },
+      etag: previous?.etag,
+      lastModified: previous?.lastModified,
+      signal: options.signal,
+    });
+    if (response === null) return null;
+    if (response.status === 304 && previous) return revalidated(previous);
+    const doc = parseJsonObject(response.body, 'npm packument');
+    const times = asObject(own(doc, 'time'));
+    const versionsDoc = asObject(own(doc, 'versions')) ?? {};
+    const versions: VersionInput[] = [];
+    for (const [version, raw] of Object.entries(versionsDoc)) {
+      const manifest = asObject(raw);
+      if (manifest === null || !npmVersioning.isValid(version)) continue;
+      const scripts = asObject(own(manifest, 'scripts'));
+      const installScripts: string[] = INSTALL_SCRIPTS.filter(
+        (s) => typeof own(scripts, s) === 'string',
+      );
+      // npm runs `node-gyp rebuild` as the install script when a binding.gyp ships (gypfile).
+      if (own(manifest, 'gypfile') === true && !installScripts.includes('install')) {
+        installScripts.push('install');
+      }
+      const deprecatedRaw = own(manifest, 'deprecated');
+      versions.push({
+        version,
+        publishedAtUtc: isoTime(own(times, version)),
+        // `npm deprecate pkg ""` un-deprecates: an empty message means not deprecated.
+        deprecated: typeof deprecatedRaw === 'string' ? str(deprecatedRaw) : null,
+        yanked: false,
+        licence: licenceOf(manifest),
+        maintainers: people(own(manifest, 'maintainers')),
+        publishedBy: str(own(asObject(own(manifest, '_npmUser')), 'name'), 214),
+        hasInstallScripts: installScripts.length > 0 || own(manifest, 'hasInstallScript') === true,
+        installScripts,
+      });
+    }
+    const distTags = asObject(own(doc, 'dist-tags'));
+    const latestTag = str(own(distTags, 'latest'), 256);
+    const latestManifest = asObject(latestTag ? own(versionsDoc, latestTag) : undefined);
+    const unpublished = asObject(own(times, 'unpublished'));
+    const notes: string[] = ['downloads are not part of the packument'];
+    if (unpublished !== null) notes.push('every version was unpublished');
+    const metadata = assemble(npmInfo, {
+      name: str(own(doc, 'name'), 214) ?? name,
+      versions,
+      latest: latestTag,
+      licence: latestManifest ? licenceOf(latestManifest) : licenceOf(doc),
+      repositoryUrl: repositoryOf(latestManifest) ?? repositoryOf(doc),
+      homepage: str(own(latestManifest, 'homepage')) ?? str(own(doc, 'homepage')),
+      description: str(own(doc, 'description')),
+      maintainers: uniq([...people(own(doc, 'maintainers'))]),
+      etag: response.etag,
+      lastModified: response.lastModified,
+      notes,
+    });
+    return metadata;
+  });
+
+function licenceOf(manifest: Record<string, unknown> | null): string | null {
+  const licence = own(manifest, 'license');
+  if (typeof licence === 'string') return str(licence, 200);
+  const typed = str(own(asObject(licence), 'type'), 200);
+  if (typed) return typed;
+  // Old manifests: `licenses: [{type, url}]`, joined as an SPDX OR.
+  const list = own(manifest, 'licenses');
+  if (!Array.isArray(list)) return null;
+  const types = list
+    .map((x) => (typeof x === 'string' ? str(x, 100) : str(own(asObject(x), 'type'), 100)))
+    .filter((x): x is string => x !== null);
+  if (types.length === 0) return null;
+  return types.length === 1 ? types[0]! : `(${types.join(' OR ')})`;
+}
+
+function repositoryOf(manifest: Record<string, unknown> | null): string | null {
+  const repository = own(manifest, 'repository');
+  const url = typeof repository === 'string' ? repository : own(asObject(repository), 'url');
+  if (typeof url !== 'string') return null;
+  // Shorthand `github:owner/repo` / `owner/repo` cannot be turned into a URL without naming a host.
+  return cleanUrl(url);
+}
+
+/** `[{name, email}]` or `["Name <mail>"]` → names. */
+function people(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  const names: string[] = [];
+  for (const item of value.slice(0, 500)) {
+    const name =
+      typeof item === 'string'
+        ? str(item.replace(/\s*[<(].*$/, ''), 214)
+        : str(own(asObject(item), 'name'), 214);
+    if (name) names.push(name);
+  }
+  return uniq(names);
+}

@@ -1,0 +1,204 @@
+import {
+  assemble,
+  cleanUrl,
+  defineClient,
+  type EcosystemInfo,
+  mapLimit,
+  revalidated,
+  uniq,
+  type VersionInput,
+} from '../registry-common';
+import { arr, asObject, count, isoTime, own, parseJsonObject, str } from '../registry-http';
+import { type RegistryClientFactory, RegistryError, type RegistryHttp } from '../registry-types';
+import { normaliseNuGetName } from './common';
+import { nugetVersioning } from './versioning';
+
+/**
+ * NuGet v3 client:
+ *   - the service index (NUGET_SERVICE_INDEX_URL) names `RegistrationsBaseUrl` (the 3.6.0 flavour,
+ *     which includes SemVer 2.0 packages, when offered) and `SearchQueryService`;
+ *   - `<RegistrationsBaseUrl><id>/index.json`: the registration index — the conditional request.
+ *     Pages come inline or, for large packages, by their `@id` (fetched, same origin only);
+ *     each leaf's `catalogEntry` gives `published`, `listed` (unlisted = yanked; NuGet also
+ *     writes 1900-01-01 as their publish time, which is dropped), `deprecation` (reasons, message,
+ *     `alternatePackage` → successor), `licenseExpression`/`licenseUrl`, `projectUrl`;
+ *   - `SearchQueryService?q=packageid:<id>`: owners and total downloads (optional).
+ */
+
+export const nugetInfo: EcosystemInfo = {
+  id: 'NuGet',
+  purlType: 'nuget',
+  versioning: nugetVersioning,
+  normaliseName: normaliseNuGetName,
+};
+
+const PACKAGE_ID = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
+const REGISTRATION_TYPES = [
+  'RegistrationsBaseUrl/3.6.0',
+  'RegistrationsBaseUrl/3.4.0',
+  'RegistrationsBaseUrl/Versioned',
+  'RegistrationsBaseUrl',
+];
+
+interface Services {
+  registrations: string;
+  search: string | null;
+}
+
+async function services(
+  http: RegistryHttp,
+  indexUrl: string,
+  signal?: AbortSignal,
+): Promise<Services> {
+  const response = await http.get({
+    url: indexUrl,
+    headers: { accept: 'application/json' },
+    signal,
+  });
+  if (response === null) throw new RegistryError('the NuGet service index was not found');
+  const resources = arr(own(parseJsonObject(response.body, 'NuGet service index'), 'resources'))
+    .map(asObject)
+    .filter((r) => r !== null);
+  const find = (types: string[]): string | null => {
+    for (const type of types) {
+      const hit = resources.find(
+        (r) => own(r, '@type') === type && typeof own(r, '@id') === 'string',
+      );
+      if (hit) return absolute(own(hit, '@id') as string, indexUrl);
+    }
+    return null;
+  };
+  const registrations = find(REGISTRATION_TYPES);
+  if (registrations === null)
+    throw new RegistryError('the NuGet service index lists no RegistrationsBaseUrl');
+  return {
+    registrations: registrations.endsWith('/') ? registrations : `${registrations}/`,
+    search: find(['SearchQueryService/3.5.0', 'SearchQueryService/3.0.0-rc', 'SearchQueryService']),
+  };
+}
+
+function absolute(url: string, base: string): string | null {
+  try {
+    const parsed = new URL(url, base);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+export const nugetRegistry: RegistryClientFactory = (settings) =>
+  defineClient(nugetInfo, settings, 'NUGET_SERVICE_INDEX_URL', async (context, name, options) => {
+    if (!PACKAGE_ID.test(name)) return null;
+    const { registrations, search } = await services(context.http, context.baseUrl, options.signal);
+    const origin = new URL(registrations).origin;
+    const previous = options.previous ?? null;
+    const indexUrl = `${registrations}${name}/index.json`;
+    const response = await context.http.get({
+      url: indexUrl,
+      headers: { accept: 'application/json' },
+      etag: previous?.etag,
+      lastModified: previous?.lastModified,
+      signal: options.signal,
+    });
+    if (response === null) return null;
+    if (response.status === 304 && previous) return revalidated(previous);
+    const index = parseJsonObject(response.body, 'NuGet registration index');
+    const pages = arr(own(index, 'items'))
+      .slice(0, 1000)
+      .map(asObject)
+      .filter((p) => p !== null);
+    const leaves: Record<string, unknown>[] = [];
+    await mapLimit(pages, 4, async (page) => {
+      let items = own(page, 'items');
+      if (!Array.isArray(items)) {
+        const pageUrl = absolute(str(own(page, '@id')) ?? '', indexUrl);
+        if (pageUrl === null || new URL(pageUrl).origin !== origin) return;
+        const fetched = await context.http.get({
+          url: pageUrl,
+          headers: { accept: 'application/json' },
+          signal: options.signal,
+        });
+        if (fetched === null) return;
+        items = own(parseJsonObject(fetched.body, 'NuGet registration page'), 'items');
+      }
+      for (const leaf of arr(items)) {
+        const entry = asObject(own(asObject(leaf), 'catalogEntry'));
+        if (entry !== null) leaves.push(entry);
+      }
+    });
+    let displayId: string | null = null;
+    const versions: VersionInput[] = [];
+    const byVersion = new Map<string, Record<string, unknown>>();
+    for (const entry of leaves) {
+      const version = str(own(entry, 'version'), 256);
+      if (version === null || !nugetVersioning.isValid(version)) continue;
+      displayId ??= str(own(entry, 'id'), 100);
+      byVersion.set(version, entry);
+      versions.push({
+        version,
+        publishedAtUtc: isoTime(own(entry, 'published')),
+        deprecated: deprecationText(asObject(own(entry, 'deprecation'))),
+        yanked: own(entry, 'listed') === false,
+        licence: str(own(entry, 'licenseExpression'), 200) ?? str(own(entry, 'licenseUrl'), 500),
+      });
+    }
+    const listed = versions.filter((v) => !v.yanked && !nugetVersioning.isPrerelease(v.version));
+    listed.sort((a, b) => nugetVersioning.compare(a.version, b.version));
+    const head = byVersion.get(listed.at(-1)?.version ?? versions.at(-1)?.version ?? '') ?? null;
+    const deprecation = asObject(own(head, 'deprecation'));
+    const extra = search ? await searchFacts(context.http, search, name, options.signal) : null;
+    return assemble(nugetInfo, {
+      name,
+      versions,
+      deprecated: deprecationText(deprecation),
+      successor: str(own(asObject(own(deprecation, 'alternatePackage')), 'id'), 100),
+      repositoryUrl: cleanUrl(str(own(asObject(own(head, 'repository')), 'url'))),
+      homepage: str(own(head, 'projectUrl')),
+      description: str(own(head, 'description'), 1000),
+      maintainers: extra?.owners ?? [],
+      downloads: extra?.downloads == null ? null : { count: extra.downloads, period: 'total' },
+      etag: response.etag,
+      lastModified: response.lastModified,
+      notes: displayId ? [`registered as ${displayId}`] : [],
+    });
+  });
+
+function deprecationText(deprecation: Record<string, unknown> | null): string | null {
+  if (deprecation === null) return null;
+  const message = str(own(deprecation, 'message'), 1000);
+  if (message) return message;
+  const reasons = arr(own(deprecation, 'reasons')).filter((r) => typeof r === 'string');
+  return reasons.length > 0 ? `deprecated: ${reasons.join(', ')}` : 'deprecated';
+}
+
+async function searchFacts(
+  http: RegistryHttp,
+  search: string,
+  id: string,
+  signal?: AbortSignal,
+): Promise<{ owners: string[]; downloads: number | null } | null> {
+  const url = new URL(search);
+  url.searchParams.set('q', `packageid:${id}`);
+  url.searchParams.set('prerelease', 'true');
+  url.searchParams.set('semVerLevel', '2.0.0');
+  const response = await http.get({
+    url: url.toString(),
+    headers: { accept: 'application/json' },
+    signal,
+  });
+  if (response === null) return null;
+  try {
+    const hit = arr(own(parseJsonObject(response.body, 'NuGet search'), 'data'))
+      .map(asObject)
+      .find((d) => str(own(d, 'id'), 100)?.toLowerCase() === id);
+    if (!hit) return null;
+    const owners = own(hit, 'owners');
+    const list = typeof owners === 'string' ? owners.split(',') : arr(owners);
+    return {
+      owners: uniq(list.map((o) => str(o, 200)).filter((o): o is string => o !== null)),
+      downloads: count(own(hit, 'totalDownloads')),
+    };
+  } catch {
+    return null; // Search is a bonus; its failure leaves owners and downloads unknown.
+  }
+}

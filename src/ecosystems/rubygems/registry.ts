@@ -1,0 +1,122 @@
+import {
+  assemble,
+  defineClient,
+  type EcosystemInfo,
+  revalidated,
+  uniq,
+  type VersionInput,
+} from '../registry-common';
+import { arr, asObject, count, isoTime, joinUrl, own, parseJson, str } from '../registry-http';
+import { type RegistryClientFactory, RegistryError, type RegistryHttp } from '../registry-types';
+import { rubygemsVersioning } from './versioning';
+
+/**
+ * RubyGems.org API client:
+ *   - `<base>/api/v1/versions/<name>.json`: every published version (`number`, `created_at`,
+ *     `prerelease`, `licenses`, `downloads_count`, `platform`) — the conditional request;
+ *   - `<base>/api/v1/gems/<name>.json`: the gem (licences, `source_code_uri`, `homepage_uri`, total
+ *     downloads, info);
+ *   - `<base>/api/v1/gems/<name>/owners.json`: current owners (handles).
+ * Yanked versions are simply absent from the versions list, so `yanked` is never true here (a
+ * used version missing from the list is the caller's sign that it was yanked). RubyGems has no
+ * deprecation field. A version built for several platforms is listed once.
+ */
+
+export const rubygemsInfo: EcosystemInfo = {
+  id: 'RubyGems',
+  purlType: 'gem',
+  versioning: rubygemsVersioning,
+  normaliseName: (name) => name.trim(),
+};
+
+const GEM_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+
+export const rubygemsRegistry: RegistryClientFactory = (settings) =>
+  defineClient(rubygemsInfo, settings, 'RUBYGEMS_URL', async (context, name, options) => {
+    if (!GEM_NAME.test(name)) return null;
+    const previous = options.previous ?? null;
+    const response = await context.http.get({
+      url: joinUrl(context.baseUrl, `api/v1/versions/${name}.json`),
+      headers: { accept: 'application/json' },
+      etag: previous?.etag,
+      lastModified: previous?.lastModified,
+      signal: options.signal,
+    });
+    if (response === null) return null;
+    if (response.status === 304 && previous) return revalidated(previous);
+    const list = parseJson(response.body, 'gem versions');
+    if (!Array.isArray(list)) throw new RegistryError('unusable gem versions: not a JSON array');
+    const entries = list.map(asObject).filter((x) => x !== null);
+    // The plain `ruby` platform build first, so a version listed per platform keeps its facts.
+    entries.sort(
+      (a, b) => Number(own(a, 'platform') !== 'ruby') - Number(own(b, 'platform') !== 'ruby'),
+    );
+    const versions: VersionInput[] = [];
+    for (const entry of entries) {
+      const version = str(own(entry, 'number'), 256);
+      if (version === null || !rubygemsVersioning.isValid(version)) continue;
+      versions.push({
+        version,
+        publishedAtUtc: isoTime(own(entry, 'created_at')),
+        deprecated: null,
+        yanked: false,
+        licence: licences(own(entry, 'licenses')),
+        prerelease: own(entry, 'prerelease') === true || rubygemsVersioning.isPrerelease(version),
+        downloads: count(own(entry, 'downloads_count')),
+      });
+    }
+    const gem = await optionalJson(
+      context.http,
+      joinUrl(context.baseUrl, `api/v1/gems/${name}.json`),
+      options.signal,
+    );
+    const gemObject = asObject(gem);
+    const owners = await optionalJson(
+      context.http,
+      joinUrl(context.baseUrl, `api/v1/gems/${name}/owners.json`),
+      options.signal,
+    );
+    const maintainers = uniq(
+      arr(owners)
+        .map((o) => str(own(asObject(o), 'handle'), 200))
+        .filter((o): o is string => o !== null),
+    );
+    const meta = asObject(own(gemObject, 'metadata'));
+    const total = count(own(gemObject, 'downloads'));
+    return assemble(rubygemsInfo, {
+      name: str(own(gemObject, 'name'), 200) ?? name,
+      versions,
+      latest: str(own(gemObject, 'version'), 256),
+      licence: licences(own(gemObject, 'licenses')),
+      repositoryUrl: str(own(gemObject, 'source_code_uri')) ?? str(own(meta, 'source_code_uri')),
+      homepage: str(own(gemObject, 'homepage_uri')) ?? str(own(meta, 'homepage_uri')),
+      description: str(own(gemObject, 'info'), 1000),
+      maintainers,
+      downloads: total === null ? null : { count: total, period: 'total' },
+      etag: response.etag,
+      lastModified: response.lastModified,
+      notes: ['yanked versions are not listed by RubyGems', 'RubyGems has no deprecation field'],
+    });
+  });
+
+function licences(value: unknown): string | null {
+  const list = arr(value)
+    .map((x) => str(x, 100))
+    .filter((x): x is string => x !== null);
+  if (list.length === 0) return null;
+  return list.length === 1 ? list[0]! : `(${list.join(' OR ')})`;
+}
+
+async function optionalJson(
+  http: RegistryHttp,
+  url: string,
+  signal: AbortSignal | undefined,
+): Promise<unknown> {
+  const response = await http.get({ url, headers: { accept: 'application/json' }, signal });
+  if (response === null) return null;
+  try {
+    return parseJson(response.body, 'gem document');
+  } catch {
+    return null;
+  }
+}
