@@ -1,4 +1,6 @@
+import { createPrivateKey } from 'node:crypto';
 import { resolve } from 'node:path';
+import type { RegistriesSettings } from './ecosystems/registry-types';
 
 /**
  * Every setting of the service, parsed and validated once from the environment and injected into
@@ -26,6 +28,50 @@ export interface Config {
   tokenUsageFlushSeconds: number;
   /** Database pool size per process. */
   databasePoolSize: number;
+  /** Source-control providers and push ingest (docs/source-control.md). */
+  sources: SourcesConfig;
+  /** Package registries (docs/registries.md): base URL per ecosystem, null disables that client. */
+  registries: RegistriesSettings;
+  /** Repository checkouts and the scan worker (docs/repositories-and-scans.md). */
+  scans: ScansConfig;
+}
+
+/** API bases of the four providers (self-hosted instances set their own) and the scm-a app. */
+export interface SourcesConfig {
+  scmAApiUrl: string;
+  scmAAppId: string | null;
+  /** PEM private key of the scm-a app (signs the RS256 app JWT). */
+  scmAAppPrivateKey: string | null;
+  /** The scm-a app's webhook secret (one per app); a connection may carry its own instead. */
+  scmAWebhookSecret: string | null;
+  scmBApiUrl: string;
+  scmCApiUrl: string;
+  /** scm-d cloud flavour API base (…/2.0). */
+  scmDApiUrl: string;
+  /** scm-d data-center flavour server root (…/rest/api/1.0 is appended); unset: per connection. */
+  scmDDataCenterUrl: string | null;
+  /** Whether a connection may name its own API base (off: tenants could aim requests anywhere). */
+  allowCustomBaseUrls: boolean;
+  requestTimeoutMs: number;
+  webhookBodyLimitBytes: number;
+}
+
+/** Clone-URL imports and the scan worker's checkouts. */
+export interface ScansConfig {
+  /** Accept `file://` clone URLs (local repositories): the embedded demo and tests. */
+  allowFileUrls: boolean;
+  /** A checkout larger than this (working tree + .git) fails the scan. */
+  maxCheckoutBytes: number;
+  /** A checkout slower than this fails the scan. */
+  checkoutTimeoutSeconds: number;
+  /** How often a running scan proves it is alive. */
+  heartbeatSeconds: number;
+  /** A running scan whose heartbeat is older than this is re-queued (or failed) by the sweep. */
+  staleAfterSeconds: number;
+  /** Runs per scan before a stale scan is failed instead of re-queued. */
+  maxAttempts: number;
+  /** Extra certificate authorities (PEM file) for https clones of self-hosted servers. */
+  gitCaFile: string | null;
 }
 
 export class ConfigError extends Error {
@@ -64,6 +110,49 @@ export const SETTINGS = [
   ['DEMO_TENANT_TTL_HOURS', '24', 'lifetime of demo tenants from POST /api/v1/auth/demo'],
   ['TOKEN_USAGE_FLUSH_SECONDS', '30', 'how often lastUsedAtUtc is written'],
   ['DATABASE_POOL_SIZE', '10', 'connections per process'],
+  ['SCM_A_API_URL', 'https://api.github.com', 'scm-a API base (self-hosted: https://host/api/v3)'],
+  ['SCM_A_APP_ID', '(unset)', 'scm-a app id; unset disables the scm-a install flow'],
+  ['SCM_A_APP_PRIVATE_KEY', '(unset)', 'scm-a app private key, PEM (\\n escapes accepted)'],
+  ['SCM_A_WEBHOOK_SECRET', '(unset)', 'scm-a app webhook secret (X-Hub-Signature-256 key)'],
+  [
+    'SCM_B_API_URL',
+    'https://gitlab.com/api/v4',
+    'scm-b API base (self-hosted: https://host/api/v4)',
+  ],
+  ['SCM_C_API_URL', 'https://dev.azure.com', 'scm-c API base (organisation is appended)'],
+  ['SCM_D_API_URL', 'https://api.bitbucket.org/2.0', 'scm-d cloud flavour API base'],
+  ['SCM_D_DATACENTER_URL', '(unset)', 'scm-d data-center server root (or per connection)'],
+  ['SCM_ALLOW_CUSTOM_BASE_URLS', 'false', 'let a connection name its own provider API base'],
+  ['SCM_REQUEST_TIMEOUT_MS', '15000', 'timeout of one provider API request'],
+  ['WEBHOOK_BODY_LIMIT_BYTES', '5242880', 'largest accepted push delivery (413 above)'],
+  [
+    'NPM_REGISTRY_URL',
+    '(npm_config_registry)',
+    'npm registry; defaults to the one npm itself uses',
+  ],
+  ['PYPI_URL', '(unset: disabled)', 'PyPI JSON API base (serves /pypi/<name>/json)'],
+  ['MAVEN_REPOSITORY_URL', '(unset: disabled)', 'Maven 2 layout repository root'],
+  ['GOPROXY_URL', '(unset: disabled)', 'Go module proxy base (one URL, not a GOPROXY list)'],
+  ['CRATES_API_URL', '(unset: disabled)', 'crates.io-style API base (serves /api/v1/crates)'],
+  ['RUBYGEMS_URL', '(unset: disabled)', 'RubyGems.org-style API base (serves /api/v1)'],
+  ['PACKAGIST_URL', '(unset: disabled)', 'Composer v2 repository base (serves /p2)'],
+  ['NUGET_SERVICE_INDEX_URL', '(unset: disabled)', 'NuGet v3 service index (…/v3/index.json)'],
+  ['OCI_REGISTRY_URL', '(unset: disabled)', 'OCI/Docker registry base (serves /v2/)'],
+  ['REGISTRY_TIMEOUT_MS', '15000', 'timeout of one registry request'],
+  ['REGISTRY_MAX_RESPONSE_BYTES', '67108864', 'largest registry response read'],
+  ['REGISTRY_CACHE_ENTRIES', '2000', 'in-memory registry response cache size (0: off)'],
+  ['REGISTRY_MAX_VERSION_DETAILS', '40', 'per-version requests per package (Go, Maven, OCI)'],
+  [
+    'SCAN_ALLOW_FILE_URLS',
+    '(embedded: true, DATABASE_URL set: false)',
+    'accept file:// clone URLs (local repositories on the server)',
+  ],
+  ['SCAN_MAX_CHECKOUT_BYTES', '536870912', 'largest checkout a scan may make (fails above)'],
+  ['SCAN_CHECKOUT_TIMEOUT_SECONDS', '300', 'longest a scan checkout may take (fails above)'],
+  ['SCAN_HEARTBEAT_SECONDS', '10', 'how often a running scan refreshes its heartbeat'],
+  ['SCAN_STALE_AFTER_SECONDS', '120', 'heartbeat age after which a running scan is recovered'],
+  ['SCAN_MAX_ATTEMPTS', '3', 'runs per scan before a stale scan is failed, not re-queued'],
+  ['SCAN_GIT_CA_FILE', '(unset)', 'PEM bundle of extra CAs for https clones'],
 ] as const;
 
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
@@ -110,6 +199,19 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     }
   };
 
+  const privateKey = (name: string): string | null => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return null;
+    const pem = raw.includes('\\n') ? raw.replaceAll('\\n', '\n') : raw;
+    try {
+      createPrivateKey(pem);
+      return pem;
+    } catch {
+      problems.push(`${name} is not a PEM private key`);
+      return null;
+    }
+  };
+
   const masterKey = env.DRIFTWATCH_MASTER_KEY || null;
   if (masterKey && Buffer.from(masterKey, 'base64').length !== 32) {
     problems.push('DRIFTWATCH_MASTER_KEY must be 32 bytes encoded as base64');
@@ -143,6 +245,48 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     demoTenantTtlHours: int('DEMO_TENANT_TTL_HOURS', 24, 1, 24 * 365),
     tokenUsageFlushSeconds: int('TOKEN_USAGE_FLUSH_SECONDS', 30, 1, 3600),
     databasePoolSize: int('DATABASE_POOL_SIZE', 10, 1, 500),
+    sources: {
+      scmAApiUrl: url('SCM_A_API_URL', ['https:', 'http:']) ?? 'https://api.github.com',
+      scmAAppId: env.SCM_A_APP_ID || null,
+      scmAAppPrivateKey: privateKey('SCM_A_APP_PRIVATE_KEY'),
+      scmAWebhookSecret: env.SCM_A_WEBHOOK_SECRET || null,
+      scmBApiUrl: url('SCM_B_API_URL', ['https:', 'http:']) ?? 'https://gitlab.com/api/v4',
+      scmCApiUrl: url('SCM_C_API_URL', ['https:', 'http:']) ?? 'https://dev.azure.com',
+      scmDApiUrl: url('SCM_D_API_URL', ['https:', 'http:']) ?? 'https://api.bitbucket.org/2.0',
+      scmDDataCenterUrl: url('SCM_D_DATACENTER_URL', ['https:', 'http:']),
+      allowCustomBaseUrls: bool('SCM_ALLOW_CUSTOM_BASE_URLS', false),
+      requestTimeoutMs: int('SCM_REQUEST_TIMEOUT_MS', 15_000, 100, 600_000),
+      webhookBodyLimitBytes: int('WEBHOOK_BODY_LIMIT_BYTES', 5 * 1024 * 1024, 1024, 1024 ** 3),
+    },
+    registries: {
+      baseUrls: {
+        // npm sets npm_config_registry for scripts it runs: the user's own npm configuration.
+        npm:
+          url('NPM_REGISTRY_URL', ['https:', 'http:']) ??
+          url('npm_config_registry', ['https:', 'http:']),
+        PyPI: url('PYPI_URL', ['https:', 'http:']),
+        Maven: url('MAVEN_REPOSITORY_URL', ['https:', 'http:']),
+        Go: url('GOPROXY_URL', ['https:', 'http:']),
+        Cargo: url('CRATES_API_URL', ['https:', 'http:']),
+        RubyGems: url('RUBYGEMS_URL', ['https:', 'http:']),
+        Composer: url('PACKAGIST_URL', ['https:', 'http:']),
+        NuGet: url('NUGET_SERVICE_INDEX_URL', ['https:', 'http:']),
+        Docker: url('OCI_REGISTRY_URL', ['https:', 'http:']),
+      },
+      timeoutMs: int('REGISTRY_TIMEOUT_MS', 15_000, 100, 600_000),
+      maxResponseBytes: int('REGISTRY_MAX_RESPONSE_BYTES', 64 * 1024 * 1024, 1024, 1024 ** 3),
+      cacheEntries: int('REGISTRY_CACHE_ENTRIES', 2000, 0, 1_000_000),
+      maxVersionDetails: int('REGISTRY_MAX_VERSION_DETAILS', 40, 1, 10_000),
+    },
+    scans: {
+      allowFileUrls: bool('SCAN_ALLOW_FILE_URLS', !env.DATABASE_URL),
+      maxCheckoutBytes: int('SCAN_MAX_CHECKOUT_BYTES', 512 * 1024 * 1024, 1024, 2 ** 50),
+      checkoutTimeoutSeconds: int('SCAN_CHECKOUT_TIMEOUT_SECONDS', 300, 1, 24 * 3600),
+      heartbeatSeconds: int('SCAN_HEARTBEAT_SECONDS', 10, 1, 3600),
+      staleAfterSeconds: int('SCAN_STALE_AFTER_SECONDS', 120, 5, 7 * 24 * 3600),
+      maxAttempts: int('SCAN_MAX_ATTEMPTS', 3, 1, 100),
+      gitCaFile: env.SCAN_GIT_CA_FILE || null,
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return { ...config, ...overrides };
