@@ -1,0 +1,285 @@
+import { getEcosystem } from '../../ecosystems/registry';
+import type { Ecosystem, Versioning } from '../../ecosystems/types';
+import { semverOrdering } from './semver-order';
+import type {
+  Advisory,
+  AdvisoryMatch,
+  AffectedPackage,
+  AffectedRange,
+  DependencyQuery,
+  RangeEvent,
+} from './types';
+
+/**
+ * OSV range evaluation (https://ossf.github.io/osv-schema/#evaluation) and an index keyed by
+ * (ecosystem, normalised name). A lookup touches only the advisories that name the package, so
+ * the cost of a scan grows with its dependencies, not with the size of the advisory database.
+ *
+ * Rules (docs/vulnerabilities-matching.md):
+ * - a version listed in `versions` is affected, whatever the ranges say;
+ * - ECOSYSTEM ranges are ordered by the ecosystem's `versioning.compare`, SEMVER ranges by SemVer
+ *   2.0 precedence; GIT ranges are commit ranges and count only through `versions`;
+ * - events are sorted by that ordering (`introduced: "0"` first) and walked: introduced ≤ v opens,
+ *   fixed ≤ v closes, last_affected < v closes; with `limit` events v must be below one of them;
+ * - a range with a bound that is not a version in its ordering (a git hash in an ECOSYSTEM
+ *   `fixed`, `"7.2.4, 6.11.4"`) cannot be evaluated and is skipped, recorded in `skippedRanges`;
+ * - a version that is not valid in its ecosystem matches only through `versions`;
+ * - withdrawn advisories and unknown ecosystems never match;
+ * - declared ranges and unpinned dependencies are `possibly_affected`, never `affected`.
+ */
+
+interface CompiledRange {
+  range: AffectedRange;
+  ordering: Versioning;
+  /** Non-limit events sorted by the ordering; `introduced: "0"` first. */
+  events: RangeEvent[];
+  limits: string[];
+}
+
+interface CompiledEntry {
+  advisory: Advisory;
+  affected: AffectedPackage;
+  ecosystem: Ecosystem;
+  versioning: Versioning;
+  versions: ReadonlySet<string>;
+  ranges: CompiledRange[];
+  /** Fixed versions of the evaluable ranges, sorted by the ecosystem ordering. */
+  fixed: string[];
+  /** False when nothing can be vulnerable (no evaluable range, no listed version). */
+  anyVulnerable: boolean;
+}
+
+export interface SkippedRange {
+  advisoryId: string;
+  ecosystem: string;
+  name: string;
+  reason: string;
+}
+
+function orderingFor(type: AffectedRange['type'], ecosystem: Ecosystem): Versioning {
+  const versioning = getEcosystem(ecosystem).versioning;
+  // Go versions are SemVer already (with an optional `v`): keep Go's own parser for both types.
+  if (type === 'SEMVER' && ecosystem !== 'Go') return semverOrdering;
+  return versioning;
+}
+
+/** Sorts events by the ordering; `introduced: "0"` sorts first, ties keep record order. */
+function sortEvents(events: RangeEvent[], ordering: Versioning): RangeEvent[] {
+  return events
+    .map((event, index) => ({ event, index }))
+    .sort((a, b) => {
+      const aZero = a.event.kind === 'introduced' && a.event.version === '0';
+      const bZero = b.event.kind === 'introduced' && b.event.version === '0';
+      if (aZero || bZero) return aZero && bZero ? a.index - b.index : aZero ? -1 : 1;
+      return ordering.compare(a.event.version, b.event.version) || a.index - b.index;
+    })
+    .map(({ event }) => event);
+}
+
+const compiledCache = new WeakMap<AffectedPackage, CompiledEntry | null>();
+
+function compile(
+  advisory: Advisory,
+  affected: AffectedPackage,
+  skipped: SkippedRange[] | null,
+): CompiledEntry | null {
+  const cached = compiledCache.get(affected);
+  if (cached !== undefined && cached?.advisory === advisory) return cached;
+  if (affected.ecosystem === null) return null;
+  const ecosystem = affected.ecosystem;
+  const versioning = getEcosystem(ecosystem).versioning;
+  const ranges: CompiledRange[] = [];
+  const fixed: string[] = [];
+  for (const range of affected.ranges) {
+    if (range.type === 'GIT') continue;
+    const ordering = orderingFor(range.type, ecosystem);
+    const bad = range.events.find(
+      (e) => !(e.kind === 'introduced' && e.version === '0') && !ordering.isValid(e.version),
+    );
+    if (bad) {
+      skipped?.push({
+        advisoryId: advisory.id,
+        ecosystem,
+        name: affected.name,
+        reason: `${range.type} range skipped: ${bad.kind} "${bad.version}" is not a ${range.type === 'SEMVER' ? 'SemVer' : ecosystem} version`,
+      });
+      continue;
+    }
+    const events = sortEvents(
+      range.events.filter((e) => e.kind !== 'limit'),
+      ordering,
+    );
+    const limits = range.events.filter((e) => e.kind === 'limit').map((e) => e.version);
+    ranges.push({ range, ordering, events, limits });
+    for (const e of events) if (e.kind === 'fixed') fixed.push(e.version);
+  }
+  const entry: CompiledEntry = {
+    advisory,
+    affected,
+    ecosystem,
+    versioning,
+    versions: new Set(affected.versions),
+    ranges,
+    fixed: [...new Set(fixed)].sort(versioning.compare),
+    anyVulnerable: affected.versions.length > 0 || ranges.some((r) => opensAnything(r)),
+  };
+  compiledCache.set(affected, entry);
+  return entry;
+}
+
+/** A range opens something unless every introduced is closed at the same version. */
+function opensAnything(compiled: CompiledRange): boolean {
+  return compiled.events.some((e) => e.kind === 'introduced');
+}
+
+/** OSV evaluation of one sorted range for a valid version. */
+function inRange(version: string, compiled: CompiledRange): boolean {
+  const { ordering } = compiled;
+  if (
+    compiled.limits.length > 0 &&
+    !compiled.limits.some((l) => ordering.compare(version, l) < 0)
+  ) {
+    return false;
+  }
+  let vulnerable = false;
+  for (const event of compiled.events) {
+    if (event.kind === 'introduced') {
+      if (event.version === '0' || ordering.compare(version, event.version) >= 0) vulnerable = true;
+    } else if (event.kind === 'fixed') {
+      if (ordering.compare(version, event.version) >= 0) vulnerable = false;
+    } else if (event.kind === 'last_affected') {
+      if (ordering.compare(version, event.version) > 0) vulnerable = false;
+    }
+  }
+  return vulnerable;
+}
+
+function listed(entry: CompiledEntry, version: string): boolean {
+  if (entry.versions.has(version)) return true;
+  // go.mod writes `v1.2.3`, OSV writes `1.2.3`.
+  if (entry.ecosystem === 'Go' && version.startsWith('v'))
+    return entry.versions.has(version.slice(1));
+  return false;
+}
+
+function exactlyAffected(entry: CompiledEntry, version: string): boolean {
+  if (listed(entry, version)) return true;
+  for (const compiled of entry.ranges) {
+    if (!compiled.ordering.isValid(version)) continue;
+    if (inRange(version, compiled)) return true;
+  }
+  return false;
+}
+
+/**
+ * True when `version` (an exact version) is affected by one `affected[]` entry of an advisory.
+ * Withdrawn advisories and unknown ecosystems are never affected.
+ */
+export function affectsVersion(
+  advisory: Advisory,
+  affected: AffectedPackage,
+  version: string,
+): boolean {
+  if (advisory.withdrawn) return false;
+  const entry = compile(advisory, affected, null);
+  return entry !== null && exactlyAffected(entry, version);
+}
+
+// Version-looking tokens of a declared spec (`^4.17.0`, `>=1.2,<2`, `~> 5.2`, `[1.0,2.0)`).
+const VERSION_TOKEN = /v?\d+(?:\.[0-9A-Za-z-]+)*(?:[-+][0-9A-Za-z.-]+)?/g;
+// Specs that reach below their first version (upper bounds only, unions, open Maven ranges).
+const OPEN_BELOW = /<|\|\||\(\s*,|\[\s*,|\*|^\s*$|\bx\b/i;
+
+/**
+ * For a declared range: true when the whole range sits at or above every upper bound of the
+ * advisory's ranges and contains no listed version, i.e. provably not affected. Anything this
+ * cannot prove stays "possibly affected".
+ */
+function declaredRangeClear(entry: CompiledEntry, spec: string): boolean {
+  if (OPEN_BELOW.test(spec)) return false;
+  const { versioning } = entry;
+  const tokens = (spec.match(VERSION_TOKEN) ?? []).filter((t) => versioning.isValid(t));
+  if (tokens.length === 0) return false;
+  const floor = tokens.sort(versioning.compare)[0]!;
+  let satisfiesFloor = false;
+  try {
+    satisfiesFloor = versioning.satisfies(floor, spec);
+  } catch {
+    return false;
+  }
+  if (!satisfiesFloor) return false;
+  for (const compiled of entry.ranges) {
+    const last = compiled.events.at(-1);
+    if (!last || last.kind === 'introduced') return false;
+    if (last.kind === 'fixed' && compiled.ordering.compare(floor, last.version) < 0) return false;
+    if (last.kind === 'last_affected' && compiled.ordering.compare(floor, last.version) <= 0) {
+      return false;
+    }
+  }
+  for (const version of entry.versions) {
+    try {
+      if (versioning.satisfies(version, spec)) return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+function matchEntry(entry: CompiledEntry, query: DependencyQuery): AdvisoryMatch | null {
+  if (entry.advisory.withdrawn || !entry.anyVulnerable) return null;
+  const base = { advisory: entry.advisory, affected: entry.affected, fixedVersions: entry.fixed };
+  if (query.resolution === 'resolved' && query.version !== null) {
+    return exactlyAffected(entry, query.version) ? { ...base, status: 'affected' } : null;
+  }
+  if (query.resolution === 'declared' && query.version !== null) {
+    if (declaredRangeClear(entry, query.version)) return null;
+  }
+  return { ...base, status: 'possibly_affected' };
+}
+
+function key(ecosystem: Ecosystem, name: string): string {
+  return `${ecosystem}\u0000${name}`;
+}
+
+/** Advisories indexed by (ecosystem, normalised name). Build once, query per dependency. */
+export class AdvisoryIndex {
+  private readonly byPackage = new Map<string, CompiledEntry[]>();
+  /** Ranges that could not be evaluated (bad bounds), for reporting. */
+  readonly skippedRanges: SkippedRange[] = [];
+  /** Number of advisories indexed (withdrawn ones included; they never match). */
+  size = 0;
+
+  constructor(advisories: Iterable<Advisory> = []) {
+    for (const advisory of advisories) this.add(advisory);
+  }
+
+  add(advisory: Advisory): void {
+    this.size++;
+    for (const affected of advisory.affected) {
+      const entry = compile(advisory, affected, this.skippedRanges);
+      if (!entry) continue;
+      const k = key(entry.ecosystem, affected.name);
+      const list = this.byPackage.get(k);
+      if (list) list.push(entry);
+      else this.byPackage.set(k, [entry]);
+    }
+  }
+
+  /** True when some advisory names the package (withdrawn ones included). */
+  has(ecosystem: Ecosystem, name: string): boolean {
+    return this.byPackage.has(key(ecosystem, name));
+  }
+
+  /** Matches one dependency; one result per matching `affected[]` entry. */
+  match(query: DependencyQuery): AdvisoryMatch[] {
+    const entries = this.byPackage.get(key(query.ecosystem, query.name));
+    if (!entries) return [];
+    const out: AdvisoryMatch[] = [];
+    for (const entry of entries) {
+      const match = matchEntry(entry, query);
+      if (match) out.push(match);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,449 @@
+import { findEcosystem } from '../../ecosystems/registry';
+import { effectiveSeverity, ratingFromDatabase, scoreSeverityEntry } from './severity';
+import type {
+  Advisory,
+  AffectedPackage,
+  AffectedRange,
+  CvssScore,
+  ParsedAdvisories,
+  RangeEvent,
+  RangeEventKind,
+  RangeType,
+  Reference,
+  RejectedRecord,
+} from './types';
+
+/**
+ * OSV JSON → normalised `Advisory` (OSV schema 1.x, https://ossf.github.io/osv-schema/).
+ * Every record is hostile input: wrong types, absurd sizes, control characters and unknown
+ * values never throw. A record without a usable `id` or `modified` is rejected with its reasons;
+ * a bad part of an otherwise good record (one range, one alias, one reference) is dropped and
+ * named in `warnings`, so one upstream typo does not hide the rest of the advisory.
+ */
+
+/** Size limits, far above anything real (largest real `versions[]` lists are a few thousand). */
+export const LIMITS = {
+  idLength: 256,
+  versionLength: 256,
+  nameLength: 1024,
+  summaryLength: 16 * 1024,
+  detailsLength: 1024 * 1024,
+  urlLength: 8 * 1024,
+  aliases: 1024,
+  affected: 10_000,
+  ranges: 1024,
+  events: 10_000,
+  versions: 200_000,
+  references: 10_000,
+  severity: 64,
+  /** One JSON line/record; larger records are rejected unread. */
+  recordBytes: 16 * 1024 * 1024,
+} as const;
+
+const ID = /^[A-Za-z0-9][A-Za-z0-9._:+-]*$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const RANGE_TYPES: ReadonlySet<string> = new Set(['ECOSYSTEM', 'SEMVER', 'GIT']);
+const EVENT_KINDS: readonly RangeEventKind[] = ['introduced', 'fixed', 'last_affected', 'limit'];
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Own property only: a record's `constructor` or `__proto__` key is data, never inherited. */
+function field(object: Json, key: string): unknown {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
+}
+
+function isId(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= LIMITS.idLength && ID.test(value);
+}
+
+function isVersionText(value: unknown): value is string {
+  return (
+    typeof value === 'string' &&
+    value.length > 0 &&
+    value.length <= LIMITS.versionLength &&
+    !CONTROL.test(value) &&
+    value.trim() === value
+  );
+}
+
+/** RFC 3339 timestamp → ISO 8601 UTC, or null. */
+export function parseTimestamp(value: unknown): string | null {
+  if (typeof value !== 'string' || value.length > 64) return null;
+  if (!/^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.test(value)) {
+    return null;
+  }
+  const time = Date.parse(value.replace(' ', 'T'));
+  if (Number.isNaN(time)) return null;
+  return new Date(time).toISOString();
+}
+
+function optionalText(record: Json, key: string, max: number, warnings: string[]): string | null {
+  const value = field(record, key);
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') {
+    warnings.push(`${key}: not a string, dropped`);
+    return null;
+  }
+  if (value.length > max) {
+    warnings.push(`${key}: longer than ${max} characters, dropped`);
+    return null;
+  }
+  return value;
+}
+
+function idList(record: Json, key: string, selfId: string, warnings: string[]): string[] {
+  const value = field(record, key);
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) {
+    warnings.push(`${key}: not an array, dropped`);
+    return [];
+  }
+  if (value.length > LIMITS.aliases) {
+    warnings.push(`${key}: more than ${LIMITS.aliases} entries, dropped`);
+    return [];
+  }
+  const ids = new Set<string>();
+  value.forEach((entry, index) => {
+    if (!isId(entry)) warnings.push(`${key}[${index}]: not a valid id, dropped`);
+    else if (entry !== selfId) ids.add(entry);
+  });
+  return [...ids];
+}
+
+function parseEvents(raw: unknown, path: string, warnings: string[]): RangeEvent[] | null {
+  if (!Array.isArray(raw) || raw.length === 0) {
+    warnings.push(`${path}.events: missing or empty, range dropped`);
+    return null;
+  }
+  if (raw.length > LIMITS.events) {
+    warnings.push(`${path}.events: more than ${LIMITS.events} events, range dropped`);
+    return null;
+  }
+  const events: RangeEvent[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const event = raw[i];
+    const kinds = isObject(event) ? EVENT_KINDS.filter((k) => Object.hasOwn(event, k)) : [];
+    const kind = kinds[0];
+    if (!isObject(event) || kinds.length !== 1 || kind === undefined) {
+      warnings.push(`${path}.events[${i}]: must have exactly one of ${EVENT_KINDS.join('/')}`);
+      return null;
+    }
+    const version = event[kind];
+    if (!isVersionText(version)) {
+      warnings.push(`${path}.events[${i}].${kind}: not a valid version, range dropped`);
+      return null;
+    }
+    events.push({ kind, version });
+  }
+  if (!events.some((e) => e.kind === 'introduced')) {
+    warnings.push(`${path}: no introduced event, range dropped`);
+    return null;
+  }
+  return events;
+}
+
+function parseRange(raw: unknown, path: string, warnings: string[]): AffectedRange | null {
+  if (!isObject(raw)) {
+    warnings.push(`${path}: not an object, dropped`);
+    return null;
+  }
+  const type = field(raw, 'type');
+  if (typeof type !== 'string' || !RANGE_TYPES.has(type)) {
+    warnings.push(
+      `${path}.type: unknown range type ${JSON.stringify(type)?.slice(0, 40)}, dropped`,
+    );
+    return null;
+  }
+  const events = parseEvents(field(raw, 'events'), path, warnings);
+  if (!events) return null;
+  const repo = field(raw, 'repo');
+  const repoText =
+    typeof repo === 'string' && repo.length <= LIMITS.urlLength && !CONTROL.test(repo)
+      ? repo
+      : null;
+  return { type: type as RangeType, repo: repoText, events };
+}
+
+function parseAffected(raw: unknown, path: string, warnings: string[]): AffectedPackage | null {
+  if (!isObject(raw)) {
+    warnings.push(`${path}: not an object, dropped`);
+    return null;
+  }
+  const pkg = field(raw, 'package');
+  const osvEcosystem = isObject(pkg) ? field(pkg, 'ecosystem') : undefined;
+  const rawName = isObject(pkg) ? field(pkg, 'name') : undefined;
+  if (
+    typeof osvEcosystem !== 'string' ||
+    osvEcosystem.length === 0 ||
+    osvEcosystem.length > 128 ||
+    CONTROL.test(osvEcosystem) ||
+    typeof rawName !== 'string' ||
+    rawName.trim().length === 0 ||
+    rawName.length > LIMITS.nameLength ||
+    CONTROL.test(rawName)
+  ) {
+    warnings.push(`${path}.package: missing or invalid ecosystem/name, dropped`);
+    return null;
+  }
+  const purl = isObject(pkg) ? field(pkg, 'purl') : undefined;
+  const module = findEcosystem(osvEcosystem);
+  let name = rawName;
+  if (module) {
+    try {
+      name = module.normaliseName(rawName);
+    } catch {
+      warnings.push(`${path}.package.name: cannot be normalised, dropped`);
+      return null;
+    }
+  }
+
+  const ranges: AffectedRange[] = [];
+  const rawRanges = field(raw, 'ranges');
+  if (rawRanges !== undefined && rawRanges !== null) {
+    if (!Array.isArray(rawRanges) || rawRanges.length > LIMITS.ranges) {
+      warnings.push(`${path}.ranges: not an array of at most ${LIMITS.ranges}, dropped`);
+    } else {
+      rawRanges.forEach((r, i) => {
+        const range = parseRange(r, `${path}.ranges[${i}]`, warnings);
+        if (range) ranges.push(range);
+      });
+    }
+  }
+
+  const versions: string[] = [];
+  const rawVersions = field(raw, 'versions');
+  if (rawVersions !== undefined && rawVersions !== null) {
+    if (!Array.isArray(rawVersions) || rawVersions.length > LIMITS.versions) {
+      warnings.push(`${path}.versions: not an array of at most ${LIMITS.versions}, dropped`);
+    } else {
+      const seen = new Set<string>();
+      rawVersions.forEach((v, i) => {
+        if (!isVersionText(v))
+          warnings.push(`${path}.versions[${i}]: not a valid version, dropped`);
+        else if (!seen.has(v)) {
+          seen.add(v);
+          versions.push(v);
+        }
+      });
+    }
+  }
+
+  return {
+    osvEcosystem,
+    ecosystem: module?.id ?? null,
+    rawName,
+    name,
+    purl: typeof purl === 'string' && purl.length <= LIMITS.urlLength ? purl : null,
+    ranges,
+    versions,
+  };
+}
+
+function parseReferences(record: Json, warnings: string[]): Reference[] {
+  const raw = field(record, 'references');
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw) || raw.length > LIMITS.references) {
+    warnings.push(`references: not an array of at most ${LIMITS.references}, dropped`);
+    return [];
+  }
+  const references: Reference[] = [];
+  raw.forEach((entry, i) => {
+    const type = isObject(entry) ? field(entry, 'type') : undefined;
+    const url = isObject(entry) ? field(entry, 'url') : undefined;
+    if (
+      typeof type !== 'string' ||
+      type.length > 64 ||
+      typeof url !== 'string' ||
+      url.length > LIMITS.urlLength ||
+      CONTROL.test(url)
+    ) {
+      warnings.push(`references[${i}]: invalid, dropped`);
+      return;
+    }
+    references.push({ type, url });
+  });
+  return references;
+}
+
+function parseSeverityList(record: Json, warnings: string[]): CvssScore[] {
+  const raw = field(record, 'severity');
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw) || raw.length > LIMITS.severity) {
+    warnings.push('severity: not an array of at most 64, dropped');
+    return [];
+  }
+  const scores: CvssScore[] = [];
+  raw.forEach((entry, i) => {
+    const type = isObject(entry) ? field(entry, 'type') : undefined;
+    const score = isObject(entry) ? field(entry, 'score') : undefined;
+    if (typeof type !== 'string' || type.length > 32 || typeof score !== 'string') {
+      warnings.push(`severity[${i}]: invalid, dropped`);
+      return;
+    }
+    const scored = scoreSeverityEntry(type, score.slice(0, 512));
+    if ((type === 'CVSS_V3' || type === 'CVSS_V4') && scored.score === null) {
+      warnings.push(`severity[${i}]: ${type} vector cannot be scored`);
+    }
+    scores.push(scored);
+  });
+  return scores;
+}
+
+export type RecordResult =
+  | { ok: true; advisory: Advisory }
+  | { ok: false; id: string | null; reasons: string[] };
+
+/** One parsed JSON value (one OSV record) → advisory, or the reasons it was rejected. */
+export function parseOsvRecord(value: unknown): RecordResult {
+  if (!isObject(value)) return { ok: false, id: null, reasons: ['record is not a JSON object'] };
+  const reasons: string[] = [];
+  const rawId = field(value, 'id');
+  const id = isId(rawId) ? rawId : null;
+  if (!id) reasons.push('id: missing or not a valid OSV id');
+  const modified = parseTimestamp(field(value, 'modified'));
+  if (!modified) reasons.push('modified: missing or not an RFC 3339 timestamp');
+  const rawAffected = field(value, 'affected');
+  if (
+    rawAffected !== undefined &&
+    rawAffected !== null &&
+    (!Array.isArray(rawAffected) || rawAffected.length > LIMITS.affected)
+  ) {
+    reasons.push(`affected: not an array of at most ${LIMITS.affected}`);
+  }
+  if (!id || !modified || reasons.length > 0) {
+    return {
+      ok: false,
+      id: id ?? (typeof rawId === 'string' ? rawId.slice(0, 80) : null),
+      reasons,
+    };
+  }
+
+  const warnings: string[] = [];
+  const published = field(value, 'published');
+  const withdrawn = field(value, 'withdrawn');
+  const publishedAt = published === undefined ? null : parseTimestamp(published);
+  if (published !== undefined && !publishedAt) warnings.push('published: not a timestamp, dropped');
+  let withdrawnAt =
+    withdrawn === undefined || withdrawn === null ? null : parseTimestamp(withdrawn);
+  if (withdrawn !== undefined && withdrawn !== null && !withdrawnAt) {
+    // A withdrawal we cannot date is still a withdrawal: never match a record that says so.
+    warnings.push('withdrawn: not a timestamp, treated as withdrawn at modified');
+    withdrawnAt = modified;
+  }
+
+  const affected: AffectedPackage[] = [];
+  if (Array.isArray(rawAffected)) {
+    rawAffected.forEach((entry, i) => {
+      const parsed = parseAffected(entry, `affected[${i}]`, warnings);
+      if (parsed) affected.push(parsed);
+    });
+  }
+  const cvss = parseSeverityList(value, warnings);
+  const databaseSpecific = field(value, 'database_specific');
+  const databaseSeverity = isObject(databaseSpecific)
+    ? ratingFromDatabase(field(databaseSpecific, 'severity'))
+    : null;
+
+  return {
+    ok: true,
+    advisory: {
+      id,
+      modified,
+      published: publishedAt,
+      withdrawn: withdrawnAt,
+      aliases: idList(value, 'aliases', id, warnings),
+      related: idList(value, 'related', id, warnings),
+      summary: optionalText(value, 'summary', LIMITS.summaryLength, warnings),
+      details: optionalText(value, 'details', LIMITS.detailsLength, warnings),
+      cvss,
+      databaseSeverity,
+      severity: effectiveSeverity(cvss, databaseSeverity),
+      affected,
+      references: parseReferences(value, warnings),
+      warnings,
+    },
+  };
+}
+
+function collect(value: unknown, source: string, into: ParsedAdvisories): void {
+  const result = parseOsvRecord(value);
+  if (result.ok) into.advisories.push(result.advisory);
+  else into.rejected.push({ source, id: result.id, reasons: result.reasons });
+}
+
+/**
+ * The text of an advisory file: one OSV record, a JSON array of records, an osv.dev API answer
+ * (`{"vulns": [...]}`), or JSON Lines (one record per line; a bad line rejects that line only).
+ */
+export function parseOsvText(text: string, source: string): ParsedAdvisories {
+  const out: ParsedAdvisories = { advisories: [], rejected: [] };
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const trimmed = body.trimStart();
+  if (trimmed.length === 0) return out;
+  if (trimmed[0] === '[' || trimmed[0] === '{') {
+    let whole: unknown;
+    let parsed = false;
+    if (body.length <= LIMITS.recordBytes * 8) {
+      try {
+        whole = JSON.parse(body);
+        parsed = true;
+      } catch {
+        // Not one JSON document: JSON Lines below (or a broken file, reported per line).
+      }
+    }
+    if (parsed) {
+      const list = Array.isArray(whole)
+        ? whole
+        : isObject(whole) && Array.isArray(field(whole, 'vulns')) && !Object.hasOwn(whole, 'id')
+          ? (field(whole, 'vulns') as unknown[])
+          : [whole];
+      list.forEach((record, i) => {
+        collect(
+          record,
+          list.length === 1 && !Array.isArray(whole) ? source : `${source}[${i}]`,
+          out,
+        );
+      });
+      return out;
+    }
+  }
+  parseJsonLines(body, source, out);
+  return out;
+}
+
+function parseJsonLines(text: string, source: string, out: ParsedAdvisories): void {
+  let start = 0;
+  let line = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    line++;
+    const raw = text.slice(start, end);
+    start = end + 1;
+    if (raw.trim().length === 0) continue;
+    const where = `${source}#${line}`;
+    if (raw.length > LIMITS.recordBytes) {
+      out.rejected.push({ source: where, id: null, reasons: ['record larger than 16 MiB'] });
+      continue;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (error) {
+      out.rejected.push({
+        source: where,
+        id: null,
+        reasons: [`not valid JSON: ${(error as Error).message.slice(0, 200)}`],
+      });
+      continue;
+    }
+    collect(value, where, out);
+  }
+}
+
+export type { RejectedRecord };

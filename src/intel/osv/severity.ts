@@ -1,0 +1,171 @@
+import { createRequire } from 'node:module';
+import type { CvssScore, CvssVersion, Severity, SeverityRating } from './types';
+
+/**
+ * CVSS base scores from vectors, with ae-cvss-calculator (FIRST's v3.0, v3.1 and v4.0 formulas).
+ * The library is CommonJS without an ESM entry, so it is loaded through createRequire.
+ */
+interface ScoreResult {
+  base?: number;
+}
+interface CvssClass {
+  new (vector: string): { calculateScores: () => ScoreResult };
+}
+const calculator = createRequire(import.meta.url)('ae-cvss-calculator') as {
+  Cvss3P0: CvssClass;
+  Cvss3P1: CvssClass;
+  Cvss4P0: CvssClass;
+};
+
+// Every base metric must be present exactly once with a legal value: the library silently fills
+// missing metrics with "X" (giving score 0), so a partial or misspelt vector is rejected here.
+const V3_BASE: Record<string, string> = {
+  AV: 'NALP',
+  AC: 'LH',
+  PR: 'NLH',
+  UI: 'NR',
+  S: 'UC',
+  C: 'HLN',
+  I: 'HLN',
+  A: 'HLN',
+};
+const V4_BASE: Record<string, string> = {
+  AV: 'NALP',
+  AC: 'LH',
+  AT: 'NP',
+  PR: 'NLH',
+  UI: 'NPA',
+  VC: 'HLN',
+  VI: 'HLN',
+  VA: 'HLN',
+  SC: 'HLN',
+  SI: 'HLN',
+  SA: 'HLN',
+};
+
+const MAX_VECTOR_LENGTH = 512;
+
+function baseMetricsComplete(parts: string[], base: Record<string, string>): boolean {
+  const seen = new Set<string>();
+  for (const part of parts) {
+    const colon = part.indexOf(':');
+    if (colon <= 0) return false;
+    const metric = part.slice(0, colon);
+    const value = part.slice(colon + 1);
+    if (seen.has(metric)) return false;
+    seen.add(metric);
+    const legal = Object.hasOwn(base, metric) ? base[metric] : undefined;
+    if (legal !== undefined && (value.length !== 1 || !legal.includes(value))) return false;
+  }
+  return Object.keys(base).every((metric) => seen.has(metric));
+}
+
+/** CVSS v3/v4 qualitative rating; 0.0 is "None" → null. */
+export function ratingFromScore(score: number): SeverityRating | null {
+  if (score <= 0) return null;
+  if (score < 4) return 'low';
+  if (score < 7) return 'medium';
+  if (score < 9) return 'high';
+  return 'critical';
+}
+
+/** Base score of a CVSS v3.0, v3.1 or v4.0 vector; null when it is not one or is malformed. */
+export function scoreVector(vector: string): { version: CvssVersion; score: number } | null {
+  if (typeof vector !== 'string' || vector.length > MAX_VECTOR_LENGTH) return null;
+  const parts = vector.trim().split('/');
+  const prefix = parts.shift();
+  let version: CvssVersion;
+  if (prefix === 'CVSS:3.0') version = '3.0';
+  else if (prefix === 'CVSS:3.1') version = '3.1';
+  else if (prefix === 'CVSS:4.0') version = '4.0';
+  else return null;
+  if (!baseMetricsComplete(parts, version === '4.0' ? V4_BASE : V3_BASE)) return null;
+  const Class =
+    version === '3.0'
+      ? calculator.Cvss3P0
+      : version === '3.1'
+        ? calculator.Cvss3P1
+        : calculator.Cvss4P0;
+  try {
+    const base = new Class(vector.trim()).calculateScores().base;
+    if (typeof base !== 'number' || !Number.isFinite(base) || base < 0 || base > 10) return null;
+    return { version, score: base };
+  } catch {
+    // The library throws on metric values it does not know; that is a malformed vector.
+    return null;
+  }
+}
+
+/** Scores one OSV `severity[]` entry. */
+export function scoreSeverityEntry(type: string, vector: string): CvssScore {
+  const scored = type === 'CVSS_V3' || type === 'CVSS_V4' ? scoreVector(vector) : null;
+  // A CVSS_V3 entry carrying a v4 vector (or the reverse) is still scored by its own prefix.
+  return {
+    type,
+    vector,
+    version: scored?.version ?? null,
+    score: scored?.score ?? null,
+    rating: scored ? ratingFromScore(scored.score) : null,
+  };
+}
+
+/** GHSA/PyPA/RubyGems database-specific severities; MODERATE is GitHub's word for medium. */
+export function ratingFromDatabase(value: unknown): SeverityRating | null {
+  if (typeof value !== 'string') return null;
+  switch (value.trim().toUpperCase()) {
+    case 'LOW':
+      return 'low';
+    case 'MODERATE':
+    case 'MEDIUM':
+      return 'medium';
+    case 'HIGH':
+      return 'high';
+    case 'CRITICAL':
+      return 'critical';
+    default:
+      return null;
+  }
+}
+
+/**
+ * The effective severity: the highest-scoring CVSS v4.0 vector, else the highest CVSS v3.x vector,
+ * else the database-specific rating, else none. v4 wins because it is the newer assessment of the
+ * same flaw when a record carries both.
+ */
+export function effectiveSeverity(
+  cvss: readonly CvssScore[],
+  databaseSeverity: SeverityRating | null,
+): Severity {
+  for (const wanted of ['4.0', '3'] as const) {
+    let best: CvssScore | null = null;
+    for (const entry of cvss) {
+      if (entry.score === null || entry.version === null) continue;
+      const matches = wanted === '4.0' ? entry.version === '4.0' : entry.version !== '4.0';
+      if (matches && (best === null || entry.score > (best.score ?? -1))) best = entry;
+    }
+    if (best) {
+      return {
+        source: wanted === '4.0' ? 'cvss_v4' : 'cvss_v3',
+        score: best.score,
+        rating: best.rating,
+        vector: best.vector,
+      };
+    }
+  }
+  if (databaseSeverity) {
+    return { source: 'database', score: null, rating: databaseSeverity, vector: null };
+  }
+  return { source: 'none', score: null, rating: null, vector: null };
+}
+
+/** Orders ratings: null (none/unknown) < low < medium < high < critical. */
+export function ratingRank(rating: SeverityRating | null): number {
+  return rating === null ? 0 : ['low', 'medium', 'high', 'critical'].indexOf(rating) + 1;
+}
+
+/** Higher of two severities: by rating, then by score. */
+export function maxSeverity(a: Severity, b: Severity): Severity {
+  const byRating = ratingRank(a.rating) - ratingRank(b.rating);
+  if (byRating !== 0) return byRating > 0 ? a : b;
+  return (b.score ?? -1) > (a.score ?? -1) ? b : a;
+}
