@@ -9,6 +9,7 @@ import { newId } from './db/ids';
 import { apiTokenRoutes } from './domains/api-tokens/routes';
 import type { TokenUsageTracker } from './domains/api-tokens/usage-tracker';
 import { auditLogRoutes } from './domains/audit-log/routes';
+import { sourceControlRoutes } from './domains/source-control/routes';
 import type { BuildInfo, CliVersionInfo } from './domains/system/build-info';
 import { systemRoutes } from './domains/system/routes';
 import { tenantRoutes } from './domains/tenants/routes';
@@ -107,6 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   await app.register(apiTokenRoutes({ secretBox: deps.secretBox, tokenUsage: deps.tokenUsage }));
   await app.register(auditLogRoutes());
+  await app.register(sourceControlRoutes(deps));
 
   app.get('/api/v1/openapi.json', { schema: { hide: true }, config: { auth: false } }, async () =>
     app.swagger(),

@@ -28,6 +28,15 @@ export interface Config {
   tokenUsageFlushSeconds: number;
   /** Database pool size per process. */
   databasePoolSize: number;
+  /** OSV advisory feed: per-ecosystem zip exports and the scheduled sync (docs/vulnerabilities.md). */
+  osv: {
+    /** Base URL of the exports (`{base}/{ecosystem}/all.zip`, or a URL containing `{ecosystem}`); null disables the sync. */
+    feedUrl: string | null;
+    /** OSV ecosystem names to sync. */
+    syncEcosystems: string[];
+    /** Cron expression (UTC) of the sync job. */
+    syncSchedule: string;
+  };
   /** Source-control providers and push ingest (docs/source-control.md). */
   sources: SourcesConfig;
   /** Package registries (docs/registries.md): base URL per ecosystem, null disables that client. */
@@ -110,6 +119,17 @@ export const SETTINGS = [
   ['DEMO_TENANT_TTL_HOURS', '24', 'lifetime of demo tenants from POST /api/v1/auth/demo'],
   ['TOKEN_USAGE_FLUSH_SECONDS', '30', 'how often lastUsedAtUtc is written'],
   ['DATABASE_POOL_SIZE', '10', 'connections per process'],
+  [
+    'OSV_FEED_URL',
+    '(unset: no sync)',
+    'base URL of OSV per-ecosystem zip exports ({base}/{ecosystem}/all.zip, or a URL with {ecosystem})',
+  ],
+  [
+    'OSV_SYNC_ECOSYSTEMS',
+    'npm,PyPI,Maven,Go,crates.io,RubyGems,Packagist,NuGet',
+    'OSV ecosystems the sync job fetches (spec spellings such as Cargo and Composer accepted)',
+  ],
+  ['OSV_SYNC_SCHEDULE', '23 * * * *', 'cron (UTC) of the OSV sync job'],
   ['SCM_A_API_URL', 'https://api.github.com', 'scm-a API base (self-hosted: https://host/api/v3)'],
   ['SCM_A_APP_ID', '(unset)', 'scm-a app id; unset disables the scm-a install flow'],
   ['SCM_A_APP_PRIVATE_KEY', '(unset)', 'scm-a app private key, PEM (\\n escapes accepted)'],
@@ -154,6 +174,33 @@ export const SETTINGS = [
   ['SCAN_MAX_ATTEMPTS', '3', 'runs per scan before a stale scan is failed, not re-queued'],
   ['SCAN_GIT_CA_FILE', '(unset)', 'PEM bundle of extra CAs for https clones'],
 ] as const;
+
+const OSV_ECOSYSTEM_NAMES: Record<string, string> = {
+  npm: 'npm',
+  pypi: 'PyPI',
+  maven: 'Maven',
+  go: 'Go',
+  'crates.io': 'crates.io',
+  cargo: 'crates.io',
+  rubygems: 'RubyGems',
+  packagist: 'Packagist',
+  composer: 'Packagist',
+  nuget: 'NuGet',
+};
+
+function osvEcosystems(raw: string | undefined, problems: string[]): string[] {
+  const list = (raw ?? 'npm,PyPI,Maven,Go,crates.io,RubyGems,Packagist,NuGet')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const out: string[] = [];
+  for (const name of list) {
+    const known = OSV_ECOSYSTEM_NAMES[name.toLowerCase()];
+    if (!known) problems.push(`OSV_SYNC_ECOSYSTEMS: unknown ecosystem "${name}"`);
+    else if (!out.includes(known)) out.push(known);
+  }
+  return out;
+}
 
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const problems: string[] = [];
@@ -212,6 +259,15 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     }
   };
 
+  const cron = (name: string, fallback: string): string => {
+    const raw = env[name]?.trim();
+    if (!raw) return fallback;
+    if (!/^(\S+\s+){4}\S+$/.test(raw) || !/^[\d*/,\-\s]+$/.test(raw)) {
+      problems.push(`${name} must be a five-field cron expression (got "${raw}")`);
+      return fallback;
+    }
+    return raw;
+  };
   const masterKey = env.DRIFTWATCH_MASTER_KEY || null;
   if (masterKey && Buffer.from(masterKey, 'base64').length !== 32) {
     problems.push('DRIFTWATCH_MASTER_KEY must be 32 bytes encoded as base64');
@@ -245,6 +301,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     demoTenantTtlHours: int('DEMO_TENANT_TTL_HOURS', 24, 1, 24 * 365),
     tokenUsageFlushSeconds: int('TOKEN_USAGE_FLUSH_SECONDS', 30, 1, 3600),
     databasePoolSize: int('DATABASE_POOL_SIZE', 10, 1, 500),
+    osv: {
+      feedUrl: url('OSV_FEED_URL', ['http:', 'https:']),
+      syncEcosystems: osvEcosystems(env.OSV_SYNC_ECOSYSTEMS, problems),
+      syncSchedule: cron('OSV_SYNC_SCHEDULE', '23 * * * *'),
+    },
     sources: {
       scmAApiUrl: url('SCM_A_API_URL', ['https:', 'http:']) ?? 'https://api.github.com',
       scmAAppId: env.SCM_A_APP_ID || null,

@@ -16,6 +16,8 @@ export interface SourceControlConnectionTable {
   /** Sealed JSON credentials (secret-box); never returned or logged. */
   credentials_sealed: string | null;
   webhook_secret_sealed: string | null;
+  /** SHA-256 of the webhook secret, for token-carrying deliveries (0004_source_control.sql). */
+  webhook_token_hash: Buffer | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }

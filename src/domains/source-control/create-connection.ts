@@ -1,0 +1,232 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config';
+import { newId } from '../../db/ids';
+import type { DB } from '../../db/schema';
+import { conflict, FieldErrorCollector } from '../../http/problem';
+import type { SecretBox } from '../../security/secret-box';
+import type { ProviderConnection } from '../../sources/types';
+import {
+  baseUrlFor,
+  checkWebhookSecret,
+  clientFor,
+  generateWebhookSecret,
+  hashWebhookToken,
+  problemFor,
+} from './service';
+import { findByExternalId, insertConnection, type PublicConnection } from './store';
+
+/**
+ * Connections made with a credential instead of an app installation: scm-b, scm-c, scm-d (both
+ * flavours) and generic git. The credential is checked with the provider before anything is
+ * stored (401 refused, 502 provider error, 503 unreachable), then sealed.
+ */
+export interface CreateConnectionRequest {
+  provider: string;
+  name: string;
+  baseUrl?: string;
+  organization?: string;
+  workspace?: string;
+  flavor?: string;
+  credentials?: {
+    token?: string;
+    username?: string;
+    password?: string;
+    appPassword?: string;
+  };
+  webhookSecret?: string;
+}
+
+export interface CreatedConnection {
+  connection: PublicConnection;
+  /** Generated here and shown once; null when the caller chose it or the provider has none. */
+  webhookSecret: string | null;
+}
+
+const ORGANIZATION = /^[A-Za-z0-9][A-Za-z0-9-]{0,49}$/;
+const WORKSPACE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
+const CREATABLE = ['scm-b', 'scm-c', 'scm-d', 'git'] as const;
+type Creatable = (typeof CREATABLE)[number];
+
+function httpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (
+      (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password
+    );
+  } catch {
+    return false;
+  }
+}
+
+function secretField(
+  errors: FieldErrorCollector,
+  field: string,
+  value: string | undefined,
+  required: boolean,
+): string | undefined {
+  if (value === undefined || value === '') {
+    if (required) errors.add(field, 'is required');
+    return undefined;
+  }
+  if (value.length > 4096) errors.add(field, 'must be at most 4096 characters');
+  if (/[\r\n]/.test(value)) errors.add(field, 'must be a single line');
+  return value;
+}
+
+interface Validated {
+  provider: Creatable;
+  name: string;
+  baseUrl: string | null;
+  externalId: string | null;
+  credentials: Record<string, string>;
+}
+
+function validate(config: Config, request: CreateConnectionRequest): Validated {
+  const errors = new FieldErrorCollector();
+  if (request.provider === 'scm-a') {
+    errors.add(
+      'provider',
+      'scm-a connections are app installations: POST /api/v1/source-control/connections/github/install',
+    );
+  } else if (!(CREATABLE as readonly string[]).includes(request.provider)) {
+    errors.add('provider', `must be one of ${CREATABLE.join(', ')}`);
+  }
+  const provider = request.provider as Creatable;
+  const name = request.name.trim();
+  if (name === '' || name.length > 200) errors.add('name', 'must be 1 to 200 characters');
+  checkWebhookSecret(errors, request.webhookSecret);
+
+  const flavor = request.flavor ?? 'cloud';
+  if (request.flavor !== undefined && provider !== 'scm-d') {
+    errors.add('flavor', 'is only used by scm-d connections');
+  } else if (flavor !== 'cloud' && flavor !== 'datacenter') {
+    errors.add('flavor', 'must be cloud or datacenter');
+  }
+
+  let baseUrl: string | null = null;
+  if (request.baseUrl !== undefined) {
+    if (provider === 'git') {
+      errors.add('baseUrl', 'is not used by generic git connections');
+    } else if (!httpUrl(request.baseUrl)) {
+      errors.add('baseUrl', 'must be an http(s) URL without credentials');
+    } else if (!config.sources.allowCustomBaseUrls) {
+      errors.add(
+        'baseUrl',
+        'custom provider API bases are disabled on this server (SCM_ALLOW_CUSTOM_BASE_URLS)',
+      );
+    } else {
+      baseUrl = request.baseUrl.replace(/\/+$/, '');
+    }
+  }
+
+  const given = request.credentials ?? {};
+  const credentials: Record<string, string> = {};
+  let externalId: string | null = null;
+  const put = (key: keyof typeof given, required: boolean) => {
+    const value = secretField(errors, `credentials.${key}`, given[key], required);
+    if (value !== undefined) credentials[key] = value;
+  };
+
+  if (provider === 'scm-b') {
+    put('token', true);
+  } else if (provider === 'scm-c') {
+    put('token', true);
+    const organization = request.organization?.trim() ?? '';
+    if (!ORGANIZATION.test(organization)) {
+      errors.add('organization', 'is required: the organisation name (letters, digits, -)');
+    }
+    externalId = organization;
+  } else if (provider === 'scm-d' && flavor === 'datacenter') {
+    credentials.flavor = 'datacenter';
+    put('token', true);
+    put('username', false);
+    if (!baseUrl && !config.sources.scmDDataCenterUrl) {
+      errors.add(
+        'baseUrl',
+        'is required: no data-center server is configured (SCM_D_DATACENTER_URL)',
+      );
+    }
+  } else if (provider === 'scm-d') {
+    credentials.flavor = 'cloud';
+    const workspace = request.workspace?.trim() ?? '';
+    if (!WORKSPACE.test(workspace)) errors.add('workspace', 'is required: the workspace slug');
+    externalId = workspace;
+    if (given.token) {
+      put('token', true);
+    } else {
+      put('username', true);
+      put('appPassword', true);
+    }
+  } else if (provider === 'git') {
+    put('username', Boolean(given.password));
+    put('password', Boolean(given.username));
+  }
+  for (const key of Object.keys(given)) {
+    if (!(key in credentials) && given[key as keyof typeof given] !== undefined) {
+      const used = Object.keys(credentials).filter((k) => k !== 'flavor');
+      errors.add(`credentials.${key}`, `is not used here (expected: ${used.join(', ') || 'none'})`);
+    }
+  }
+  if (request.organization !== undefined && provider !== 'scm-c') {
+    errors.add('organization', 'is only used by scm-c connections');
+  }
+  if (request.workspace !== undefined && !(provider === 'scm-d' && flavor === 'cloud')) {
+    errors.add('workspace', 'is only used by scm-d cloud connections');
+  }
+  errors.throwIfAny(422);
+  return { provider, name, baseUrl, externalId, credentials };
+}
+
+export async function createConnection(
+  db: Kysely<DB>,
+  secretBox: SecretBox,
+  config: Config,
+  tenantId: string,
+  request: CreateConnectionRequest,
+): Promise<CreatedConnection> {
+  const valid = validate(config, request);
+  if (valid.externalId) {
+    const existing = await findByExternalId(db, valid.provider, valid.externalId);
+    if (existing) {
+      throw conflict(
+        `This ${valid.provider} account is already connected (connection ${existing.id}).`,
+      );
+    }
+  }
+
+  let accountName: string | null = null;
+  if (valid.provider !== 'git') {
+    const connection: ProviderConnection = {
+      provider: valid.provider,
+      baseUrl: baseUrlFor(config, valid.provider, valid.baseUrl, valid.credentials.flavor) ?? '',
+      externalId: valid.externalId,
+      credentials: valid.credentials,
+    };
+    try {
+      accountName = (await clientFor(config, valid.provider).verify(connection)).accountName;
+    } catch (error) {
+      throw problemFor(error, 401);
+    }
+  }
+
+  // Generic git connections receive no deliveries; the others get a secret for their webhooks.
+  const generated =
+    valid.provider === 'git' || request.webhookSecret ? null : generateWebhookSecret();
+  const webhookSecret = request.webhookSecret ?? generated;
+  const connection = await insertConnection(db, {
+    tenant_id: tenantId,
+    id: newId(),
+    provider: valid.provider,
+    name: valid.name,
+    base_url: valid.baseUrl,
+    external_id: valid.externalId,
+    account_name: accountName,
+    credentials_sealed:
+      Object.keys(valid.credentials).length > 0
+        ? secretBox.seal(JSON.stringify(valid.credentials))
+        : null,
+    webhook_secret_sealed: webhookSecret ? secretBox.seal(webhookSecret) : null,
+    webhook_token_hash: webhookSecret ? hashWebhookToken(webhookSecret) : null,
+  });
+  return { connection, webhookSecret: generated };
+}

@@ -1,0 +1,155 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Config } from '../../config';
+import type { Database } from '../../db/connection';
+import { UuidParam, withErrors } from '../../http/schemas';
+import { principalOf, tenantDb } from '../../http/scope';
+import type { SecretBox } from '../../security/secret-box';
+import { createConnection } from './create-connection';
+import {
+  AvailableRepositoryList,
+  Connection,
+  ConnectionList,
+  CreateConnectionBody,
+  CreatedConnection,
+  InstallBody,
+} from './schemas';
+import { availableRepositories, installScmA } from './service';
+import { listConnections, type PublicConnection } from './store';
+
+export function presentConnection(row: PublicConnection) {
+  return {
+    connectionId: row.id,
+    provider: row.provider,
+    name: row.name,
+    baseUrl: row.base_url,
+    externalId: row.external_id,
+    accountName: row.account_name,
+    status: row.status,
+    statusReason: row.status_reason,
+    webhookUrl: row.provider === 'git' ? null : `/api/v1/webhooks/${row.provider}`,
+    hasWebhookSecret: row.has_webhook_secret,
+    createdAtUtc: row.created_at.toISOString(),
+    updatedAtUtc: row.updated_at.toISOString(),
+  };
+}
+
+const AUDIT = { resourceType: 'source_control_connection' };
+
+export function sourceControlRoutes(deps: {
+  config: Config;
+  database: Database;
+  secretBox: SecretBox;
+}): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/api/v1/source-control/connections',
+      {
+        schema: {
+          tags: ['Source control'],
+          summary: 'List source-control connections (never returns secrets)',
+          response: withErrors({ 200: ConnectionList }),
+        },
+        config: { role: 'viewer' },
+      },
+      async (request) => {
+        const items = (await listConnections(tenantDb(request))).map(presentConnection);
+        return { items, total: items.length };
+      },
+    );
+
+    app.post(
+      '/api/v1/source-control/connections/github/install',
+      {
+        schema: {
+          tags: ['Source control'],
+          summary: 'Connect an scm-a app installation (200 when already connected)',
+          body: InstallBody,
+          response: withErrors({ 200: Connection, 201: Connection }, [409, 413, 415, 502, 503]),
+        },
+        config: { role: 'admin', audit: { action: 'source_control_connection.install', ...AUDIT } },
+      },
+      async (request, reply) => {
+        const result = await installScmA(
+          tenantDb(request),
+          deps.database.system,
+          deps.secretBox,
+          deps.config,
+          principalOf(request).tenantId,
+          request.body,
+        );
+        request.auditResourceId = result.connection.id;
+        request.auditDetails = {
+          provider: 'scm-a',
+          installationId: result.connection.external_id,
+          created: result.created,
+        };
+        return reply.code(result.created ? 201 : 200).send(presentConnection(result.connection));
+      },
+    );
+
+    app.post(
+      '/api/v1/source-control/connections',
+      {
+        schema: {
+          tags: ['Source control'],
+          summary: 'Create an scm-b, scm-c, scm-d or generic git connection',
+          description:
+            'Not in the contract table; needed because only scm-a has an install flow. The ' +
+            'credential is checked with the provider first (401 refused, 502, 503).',
+          body: CreateConnectionBody,
+          response: withErrors({ 201: CreatedConnection }, [409, 413, 415, 422, 502, 503]),
+        },
+        config: { role: 'admin', audit: { action: 'source_control_connection.create', ...AUDIT } },
+      },
+      async (request, reply) => {
+        const created = await createConnection(
+          tenantDb(request),
+          deps.secretBox,
+          deps.config,
+          principalOf(request).tenantId,
+          request.body,
+        );
+        request.auditResourceId = created.connection.id;
+        request.auditDetails = { provider: created.connection.provider };
+        return reply.code(201).send({
+          ...presentConnection(created.connection),
+          webhookSecret: created.webhookSecret,
+        });
+      },
+    );
+
+    app.get(
+      '/api/v1/source-control/connections/:connectionId/available-repositories',
+      {
+        schema: {
+          tags: ['Source control'],
+          summary: "Repositories the connection's credential can see, marked when imported",
+          params: UuidParam('connectionId'),
+          response: withErrors({ 200: AvailableRepositoryList }, [404, 409, 502, 503]),
+        },
+        config: { role: 'viewer' },
+      },
+      async (request) => {
+        const { connectionId } = request.params as { connectionId: string };
+        const repositories = await availableRepositories(
+          tenantDb(request),
+          deps.secretBox,
+          deps.config,
+          connectionId,
+        );
+        const items = repositories.map((repo) => ({
+          externalId: repo.externalId,
+          name: repo.name,
+          fullName: repo.fullName,
+          cloneUrl: repo.cloneUrl,
+          webUrl: repo.webUrl,
+          defaultBranch: repo.defaultBranch,
+          private: repo.private,
+          imported: repo.repositoryId !== null,
+          repositoryId: repo.repositoryId,
+        }));
+        return { items, total: items.length };
+      },
+    );
+  };
+}
