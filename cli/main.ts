@@ -10,6 +10,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'extract dependencies from a directory or file (--json)',
     load: () => import('./commands/deps'),
   },
+  audit: {
+    summary: 'match dependencies against OSV advisories offline (--osv PATH, --fail-on, --json)',
+    load: () => import('./commands/audit'),
+  },
   admin: {
     summary: 'administration: create-tenant --name NAME --plan PLAN',
     load: () => import('./commands/admin'),

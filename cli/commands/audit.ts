@@ -1,0 +1,150 @@
+import { parseArgs } from 'node:util';
+import { extractPath, type TreeExtraction } from '../../src/ecosystems/extract-tree';
+import {
+  type AuditError,
+  type AuditFinding,
+  type AuditReport,
+  auditExtraction,
+  type FailOn,
+  failsThreshold,
+  prepareAdvisories,
+} from '../../src/intel/osv/audit';
+import { loadAdvisories } from '../../src/intel/osv/load';
+
+const FAIL_ON: readonly FailOn[] = ['any', 'low', 'medium', 'high', 'critical'];
+
+const USAGE = `Usage: driftwatch audit <dir-or-file> --osv <file-or-dir> [--osv ...] [--fail-on SEVERITY] [--json]
+
+Matches the dependencies of a directory tree (or one file) against OSV advisories read from disk:
+.json files (one record, an array, or {"vulns": [...]}), .jsonl files, OSV per-ecosystem exports
+(all.zip), or directories of them. No server, no network.
+
+  --osv PATH       advisory file or directory (repeatable; required)
+  --fail-on SEV    any | low | medium | high | critical (default: any)
+  --json           print { "findings": [...], "errors": [...] }
+
+Exit codes: 0 no affected finding at or above --fail-on; 1 at least one; 2 usage error, unreadable
+target or advisory path, or no advisory loaded. "possibly affected" findings (declared ranges,
+unpinned dependencies) are reported but never fail the run.`;
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  return rows.map((row) =>
+    row
+      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+export function renderAuditTable(report: AuditReport): string {
+  const lines: string[] = [];
+  const byFile = new Map<string, AuditFinding[]>();
+  for (const f of report.findings) {
+    const list = byFile.get(f.file);
+    if (list) list.push(f);
+    else byFile.set(f.file, [f]);
+  }
+  for (const [file, findings] of byFile) {
+    lines.push(file);
+    const rows = [
+      ['PACKAGE', 'VERSION', 'VULNERABILITY', 'SEVERITY', 'STATUS', 'FIXED IN', 'SUMMARY'],
+    ];
+    for (const f of findings) {
+      rows.push([
+        f.name,
+        f.version ?? '(unpinned)',
+        f.vulnerabilityId,
+        f.severity === null
+          ? '-'
+          : `${f.severity}${f.score === null ? '' : ` ${f.score.toFixed(1)}`}`,
+        f.status === 'affected' ? 'affected' : 'possibly affected',
+        f.fixedVersions.slice(0, 3).join(', ') || '-',
+        (f.summary ?? '').replace(/\s+/g, ' ').slice(0, 80),
+      ]);
+    }
+    lines.push(...table(rows).map((l) => `  ${l}`), '');
+  }
+  for (const e of report.errors) {
+    lines.push(`error: ${e.source}${e.line === null ? '' : `:${e.line}`}: ${e.message}`);
+  }
+  const affected = report.findings.filter((f) => f.status === 'affected').length;
+  const possible = report.findings.length - affected;
+  const s = report.stats;
+  lines.push(
+    `${affected} affected, ${possible} possibly affected; ${s.dependencies} dependencies in ${s.files} files; ` +
+      `${s.advisories} advisories (${s.vulnerabilities} vulnerabilities); ${report.errors.length} errors`,
+  );
+  return lines.join('\n');
+}
+
+/** `driftwatch audit <dir-or-file> --osv PATH... [--fail-on SEV] [--json]` */
+export async function run(argv: string[]): Promise<number> {
+  let values: { json?: boolean; help?: boolean; osv?: string[]; 'fail-on'?: string };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: argv,
+      options: {
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        osv: { type: 'string', multiple: true },
+        'fail-on': { type: 'string' },
+      },
+      allowPositionals: true,
+      strict: true,
+    }));
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (positionals.length !== 1) {
+    console.error(USAGE);
+    return 2;
+  }
+  if (!values.osv || values.osv.length === 0) {
+    console.error(
+      'driftwatch audit: no advisories given. Pass --osv with an OSV file or directory ' +
+        '(.json, .jsonl, all.zip); the audit never downloads advisories.',
+    );
+    return 2;
+  }
+  const failOn = (values['fail-on'] ?? 'any').toLowerCase() as FailOn;
+  if (!FAIL_ON.includes(failOn)) {
+    console.error(`--fail-on must be one of ${FAIL_ON.join(', ')}`);
+    return 2;
+  }
+  const target = positionals[0]!;
+  let tree: TreeExtraction;
+  try {
+    tree = await extractPath(target);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    console.error(`driftwatch audit: cannot read ${target}${code ? ` (${code})` : ''}`);
+    return 2;
+  }
+  const loaded = await loadAdvisories(values.osv);
+  const report = auditExtraction(tree, prepareAdvisories(loaded.advisories));
+  const loadErrors: AuditError[] = [
+    ...loaded.errors.map((e) => ({ source: e.source, line: null, message: e.message })),
+    ...loaded.rejected.map((r) => ({
+      source: r.source,
+      line: null,
+      message: `advisory${r.id ? ` ${r.id}` : ''} rejected: ${r.reasons.join('; ')}`,
+    })),
+  ];
+  report.errors.unshift(...loadErrors);
+  process.stdout.write(
+    `${values.json ? JSON.stringify(report, null, 2) : renderAuditTable(report)}\n`,
+  );
+  if (loaded.errors.length > 0) return 2;
+  if (loaded.advisories.length === 0) {
+    console.error('driftwatch audit: no advisory could be loaded from the --osv paths');
+    return 2;
+  }
+  return failsThreshold(report.findings, failOn) ? 1 : 0;
+}

@@ -1,0 +1,165 @@
+import type { TreeExtraction } from '../../ecosystems/extract-tree';
+import { groupAdvisories, latestById, vulnerabilityByAdvisoryId } from './aliases';
+import { AdvisoryIndex, type SkippedRange } from './match';
+import { ratingRank } from './severity';
+import type { Advisory, AffectedRange, MatchStatus, SeverityRating, Vulnerability } from './types';
+
+/**
+ * The offline audit: extracted dependency files × advisories → findings, one per
+ * (file, package, version, vulnerability). Pure (no I/O); the CLI and the benchmark call it.
+ */
+
+export interface AuditFinding {
+  ecosystem: string;
+  name: string;
+  /** Exact version, or the declared range / null for possibly-affected findings. */
+  version: string | null;
+  resolution: 'resolved' | 'declared' | 'unpinned';
+  status: MatchStatus;
+  /** Canonical id of the vulnerability (aliases.ts). */
+  vulnerabilityId: string;
+  /** Every other id of the vulnerability. */
+  aliases: string[];
+  /** The advisory records that matched this package version (before alias joining). */
+  advisoryIds: string[];
+  severity: SeverityRating | null;
+  score: number | null;
+  vector: string | null;
+  summary: string | null;
+  fixedVersions: string[];
+  /** The advisory ranges, for possibly-affected findings (what the version must avoid). */
+  ranges: AffectedRange[];
+  file: string;
+  line: number | null;
+  direct: boolean;
+  scope: string;
+}
+
+export interface AuditError {
+  /** The dependency file or advisory source the error belongs to. */
+  source: string;
+  line: number | null;
+  message: string;
+}
+
+export interface AuditReport {
+  findings: AuditFinding[];
+  errors: AuditError[];
+  stats: {
+    files: number;
+    dependencies: number;
+    advisories: number;
+    vulnerabilities: number;
+    skippedRanges: number;
+  };
+}
+
+export interface AuditAdvisories {
+  index: AdvisoryIndex;
+  byAdvisoryId: Map<string, Vulnerability>;
+  vulnerabilities: Vulnerability[];
+  skippedRanges: SkippedRange[];
+}
+
+/** Dedupes by id (newest `modified`), groups aliases and indexes: once per run. */
+export function prepareAdvisories(advisories: readonly Advisory[]): AuditAdvisories {
+  const unique = latestById(advisories);
+  const vulnerabilities = groupAdvisories(unique);
+  const index = new AdvisoryIndex(unique);
+  return {
+    index,
+    byAdvisoryId: vulnerabilityByAdvisoryId(vulnerabilities),
+    vulnerabilities,
+    skippedRanges: index.skippedRanges,
+  };
+}
+
+export function auditExtraction(tree: TreeExtraction, prepared: AuditAdvisories): AuditReport {
+  const findings: AuditFinding[] = [];
+  const errors: AuditError[] = [];
+  let dependencies = 0;
+  for (const file of tree.files) {
+    for (const error of file.errors) {
+      errors.push({ source: file.path, line: error.line, message: error.message });
+    }
+    const seen = new Map<string, AuditFinding>();
+    for (const dep of file.dependencies) {
+      dependencies++;
+      const matches = prepared.index.match({
+        ecosystem: file.ecosystem,
+        name: dep.name,
+        version: dep.version,
+        resolution: dep.resolution,
+      });
+      for (const match of matches) {
+        const vulnerability = prepared.byAdvisoryId.get(match.advisory.id);
+        if (!vulnerability) continue;
+        const key = `${dep.name}\u0000${dep.version ?? ''}\u0000${vulnerability.id}`;
+        const existing = seen.get(key);
+        if (existing) {
+          if (!existing.advisoryIds.includes(match.advisory.id)) {
+            existing.advisoryIds.push(match.advisory.id);
+            existing.advisoryIds.sort();
+          }
+          for (const fixed of match.fixedVersions) {
+            if (!existing.fixedVersions.includes(fixed)) existing.fixedVersions.push(fixed);
+          }
+          if (existing.status === 'possibly_affected')
+            existing.ranges.push(...match.affected.ranges);
+          if (dep.direct) existing.direct = true;
+          continue;
+        }
+        const severity = vulnerability.severity;
+        const finding: AuditFinding = {
+          ecosystem: file.ecosystem,
+          name: dep.name,
+          version: dep.version,
+          resolution: dep.resolution,
+          status: match.status,
+          vulnerabilityId: vulnerability.id,
+          aliases: vulnerability.aliases,
+          advisoryIds: [match.advisory.id],
+          severity: severity.rating,
+          score: severity.score,
+          vector: severity.vector,
+          summary:
+            vulnerability.advisories.find((a) => a.summary && !a.withdrawn)?.summary ??
+            match.advisory.summary,
+          fixedVersions: [...match.fixedVersions],
+          ranges: match.status === 'possibly_affected' ? [...match.affected.ranges] : [],
+          file: file.path,
+          line: dep.line,
+          direct: dep.direct,
+          scope: dep.scope,
+        };
+        seen.set(key, finding);
+        findings.push(finding);
+      }
+    }
+  }
+  return {
+    findings,
+    errors,
+    stats: {
+      files: tree.files.length,
+      dependencies,
+      advisories: prepared.index.size,
+      vulnerabilities: prepared.vulnerabilities.length,
+      skippedRanges: prepared.skippedRanges.length,
+    },
+  };
+}
+
+export type FailOn = SeverityRating | 'any';
+
+/**
+ * True when some `affected` finding is at or above the threshold. `any` counts every affected
+ * finding, unrated ones included; possibly-affected findings never fail the run (the installed
+ * version is unknown), they are reported.
+ */
+export function failsThreshold(findings: readonly AuditFinding[], failOn: FailOn): boolean {
+  return findings.some(
+    (f) =>
+      f.status === 'affected' && (failOn === 'any' || ratingRank(f.severity) >= ratingRank(failOn)),
+  );
+}
