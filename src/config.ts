@@ -43,6 +43,13 @@ export interface Config {
   registries: RegistriesSettings;
   /** Repository checkouts and the scan worker (docs/repositories-and-scans.md). */
   scans: ScansConfig;
+  /** SBOM import and export (docs/sbom.md). */
+  sbom: {
+    /** Largest accepted SBOM import body (413 above); larger than the general body limit. */
+    importMaxBytes: number;
+    /** Components (packages) one import may carry (422 above). */
+    maxComponents: number;
+  };
 }
 
 /** API bases of the four providers (self-hosted instances set their own) and the scm-a app. */
@@ -173,6 +180,8 @@ export const SETTINGS = [
   ['SCAN_STALE_AFTER_SECONDS', '120', 'heartbeat age after which a running scan is recovered'],
   ['SCAN_MAX_ATTEMPTS', '3', 'runs per scan before a stale scan is failed, not re-queued'],
   ['SCAN_GIT_CA_FILE', '(unset)', 'PEM bundle of extra CAs for https clones'],
+  ['SBOM_IMPORT_MAX_BYTES', '20971520', 'largest accepted SBOM import body (413 above)'],
+  ['SBOM_MAX_COMPONENTS', '50000', 'components one SBOM import may carry (422 above)'],
 ] as const;
 
 const OSV_ECOSYSTEM_NAMES: Record<string, string> = {
@@ -347,6 +356,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       staleAfterSeconds: int('SCAN_STALE_AFTER_SECONDS', 120, 5, 7 * 24 * 3600),
       maxAttempts: int('SCAN_MAX_ATTEMPTS', 3, 1, 100),
       gitCaFile: env.SCAN_GIT_CA_FILE || null,
+    },
+    sbom: {
+      importMaxBytes: int('SBOM_IMPORT_MAX_BYTES', 20 * 1024 * 1024, 1024, 1024 ** 3),
+      maxComponents: int('SBOM_MAX_COMPONENTS', 50_000, 1, 10_000_000),
     },
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -1,10 +1,15 @@
 import type { ApiTokenTables } from '../domains/api-tokens/tables';
 import type { AuditLogTables } from '../domains/audit-log/tables';
+import type { ExposureTables } from '../domains/exposures/tables';
+import type { PackageIntelTables } from '../domains/packages/intel-tables';
 import type { PackageTables } from '../domains/packages/tables';
 import type { RepositoryTables } from '../domains/repositories/tables';
+import type { SbomTables } from '../domains/sbom/tables';
 import type { ScanTables } from '../domains/scans/tables';
 import type { SourceControlTables } from '../domains/source-control/tables';
+import type { TenantSettingsTables } from '../domains/tenant-settings/tables';
 import type { TenantTables } from '../domains/tenants/tables';
+import type { AdvisoryStoreTables } from '../intel/advisory-store/tables';
 import type { JobTables } from '../jobs/tables';
 
 /** The typed database: each domain declares its own tables in `tables.ts`. */
@@ -15,5 +20,10 @@ export interface DB
     SourceControlTables,
     RepositoryTables,
     ScanTables,
+    SbomTables,
     PackageTables,
-    JobTables {}
+    PackageIntelTables,
+    TenantSettingsTables,
+    JobTables,
+    AdvisoryStoreTables,
+    ExposureTables {}
