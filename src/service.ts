@@ -5,6 +5,7 @@ import type { Config, ServiceRole } from './config';
 import { type Database, openDatabase } from './db/connection';
 import { migrate } from './db/migrate';
 import { createTokenUsageTracker } from './domains/api-tokens/usage-tracker';
+import { SWEEP_STALE_SCANS_JOB } from './domains/scans/worker';
 import { readBuildInfo, readCliVersion } from './domains/system/build-info';
 import { type CreatedTenant, countTenants, createTenantWithOwner } from './domains/tenants/service';
 import { createRateLimitStore } from './http/rate-limit';
@@ -66,7 +67,11 @@ export async function startService(
   for (const definition of jobDefinitions({ database, config, secretBox, log })) {
     jobs.register(definition);
   }
-  if (role !== 'api') await jobs.work();
+  if (role !== 'api') {
+    await jobs.work();
+    // Scans left running by a process that died are recovered now, not at the next minute.
+    await jobs.send(SWEEP_STALE_SCANS_JOB, { tenantId: null, correlationId: null, data: {} });
+  }
   // Every process relays committed outbox rows to pg-boss (SKIP LOCKED makes that safe).
   const relay = setInterval(() => {
     relayOutbox(database, (name, envelope) => jobs.send(name, envelope)).catch((error) =>

@@ -1,5 +1,7 @@
 import type { Config } from '../config';
 import type { Database } from '../db/connection';
+import { vulnerabilityJobs } from '../domains/exposures/jobs';
+import { scanJobs } from '../domains/scans/jobs';
 import { purgeExpiredDemoTenants } from '../domains/tenants/service';
 import type { SecretBox } from '../security/secret-box';
 import type { JobDefinition } from './queue';
@@ -31,5 +33,7 @@ export function jobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
         deps.log('purged expired demo tenants', { purged });
       },
     },
+    ...scanJobs(deps),
+    ...vulnerabilityJobs(deps),
   ];
 }
