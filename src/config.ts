@@ -28,6 +28,25 @@ export interface Config {
   tokenUsageFlushSeconds: number;
   /** Database pool size per process. */
   databasePoolSize: number;
+  /** Package intelligence (docs/package-intelligence.md). */
+  packageIntel: {
+    /** Registry metadata older than this is re-fetched. */
+    staleAfterHours: number;
+    /** Packages per enrichment job (a scan's packages are split into jobs of this size). */
+    enrichChunkSize: number;
+    /** Packages the scheduled refresh fetches per run. */
+    refreshBatchSize: number;
+    /** Registry requests in flight per job. */
+    fetchConcurrency: number;
+    /** No release for this many days: the `unmaintained` risk indicator. */
+    unmaintainedAfterDays: number;
+    /** A release younger than this: the `recently-published` risk indicator. */
+    recentlyPublishedHours: number;
+    /** A superseded major line without a release for this long is end-of-life. */
+    endOfLifeAfterDays: number;
+    /** Peer benchmarks are shown only when at least this many other tenants take part. */
+    benchmarkMinimumTenants: number;
+  };
   /** OSV advisory feed: per-ecosystem zip exports and the scheduled sync (docs/vulnerabilities.md). */
   osv: {
     /** Base URL of the exports (`{base}/{ecosystem}/all.zip`, or a URL containing `{ecosystem}`); null disables the sync. */
@@ -126,6 +145,14 @@ export const SETTINGS = [
   ['DEMO_TENANT_TTL_HOURS', '24', 'lifetime of demo tenants from POST /api/v1/auth/demo'],
   ['TOKEN_USAGE_FLUSH_SECONDS', '30', 'how often lastUsedAtUtc is written'],
   ['DATABASE_POOL_SIZE', '10', 'connections per process'],
+  ['PACKAGE_METADATA_STALE_HOURS', '24', 'registry metadata older than this is re-fetched'],
+  ['PACKAGE_ENRICH_CHUNK_SIZE', '50', 'packages per enrichment job'],
+  ['PACKAGE_REFRESH_BATCH_SIZE', '200', 'packages the scheduled refresh fetches per run'],
+  ['PACKAGE_FETCH_CONCURRENCY', '4', 'registry requests in flight per enrichment job'],
+  ['PACKAGE_UNMAINTAINED_DAYS', '730', 'days without a release that make a package unmaintained'],
+  ['PACKAGE_RECENTLY_PUBLISHED_HOURS', '72', 'a release younger than this is flagged as recent'],
+  ['PACKAGE_END_OF_LIFE_DAYS', '540', 'idle days after which a superseded major line is end-of-life'],
+  ['BENCHMARK_MINIMUM_TENANTS', '5', 'peer benchmarks need at least this many other tenants'],
   [
     'OSV_FEED_URL',
     '(unset: no sync)',
@@ -310,6 +337,16 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     demoTenantTtlHours: int('DEMO_TENANT_TTL_HOURS', 24, 1, 24 * 365),
     tokenUsageFlushSeconds: int('TOKEN_USAGE_FLUSH_SECONDS', 30, 1, 3600),
     databasePoolSize: int('DATABASE_POOL_SIZE', 10, 1, 500),
+    packageIntel: {
+      staleAfterHours: int('PACKAGE_METADATA_STALE_HOURS', 24, 1, 24 * 365),
+      enrichChunkSize: int('PACKAGE_ENRICH_CHUNK_SIZE', 50, 1, 1000),
+      refreshBatchSize: int('PACKAGE_REFRESH_BATCH_SIZE', 200, 1, 100_000),
+      fetchConcurrency: int('PACKAGE_FETCH_CONCURRENCY', 4, 1, 64),
+      unmaintainedAfterDays: int('PACKAGE_UNMAINTAINED_DAYS', 730, 1, 36_500),
+      recentlyPublishedHours: int('PACKAGE_RECENTLY_PUBLISHED_HOURS', 72, 1, 24 * 365),
+      endOfLifeAfterDays: int('PACKAGE_END_OF_LIFE_DAYS', 540, 1, 36_500),
+      benchmarkMinimumTenants: int('BENCHMARK_MINIMUM_TENANTS', 5, 1, 1_000_000),
+    },
     osv: {
       feedUrl: url('OSV_FEED_URL', ['http:', 'https:']),
       syncEcosystems: osvEcosystems(env.OSV_SYNC_ECOSYSTEMS, problems),
