@@ -173,16 +173,16 @@ export function assemble(info: EcosystemInfo, input: AssembleInput): PackageMeta
   };
 }
 
-/** Newest stable release: not a pre-release, not yanked, preferably not deprecated. */
+/**
+ * Newest stable release: not a pre-release, not yanked. A deprecated release still counts (the
+ * newest release of a deprecated package is deprecated too; drift is measured against it).
+ */
 function pickLatestStable(ascending: PackageVersionMetadata[]): string | null {
-  let fallback: string | null = null;
   for (let i = ascending.length - 1; i >= 0; i--) {
     const entry = ascending[i]!;
-    if (entry.prerelease || entry.yanked) continue;
-    if (entry.deprecated === null) return entry.version;
-    fallback ??= entry.version;
+    if (!entry.prerelease && !entry.yanked) return entry.version;
   }
-  return fallback;
+  return null;
 }
 
 /**
@@ -214,9 +214,23 @@ export function maintainerChanges(ascending: PackageVersionMetadata[]): Maintain
   return changes;
 }
 
+/** A name: npm scopes, Go/Composer paths, Maven `group:artifact`, dotted NuGet ids; never a call like `padStart()`. */
+const NAME = String.raw`(@?[A-Za-z0-9][\w.-]*(?:[/:][\w.-]+)*)`;
 const SUCCESSOR_PATTERNS = [
-  /\b(?:use|try|switch to|migrate to|install)\s+[`'"]?(@?[\w.-]+(?:\/[\w.-]+)?)[`'"]?\s+instead\b/i,
-  /\b(?:please use|use|moved to|renamed to|replaced by|superseded by|succeeded by|in favou?r of|migrate to|switch to)\s+[`'"]?(@?[a-z0-9][\w.-]*(?:\/[\w.-]+)?)[`'"]?/i,
+  new RegExp(
+    String.raw`\b(?:use|try|switch to|migrate to|install)\s+[` +
+      '`\'"' +
+      String.raw`]?${NAME}[` +
+      '`\'"' +
+      String.raw`]?\s+instead\b`,
+    'i',
+  ),
+  new RegExp(
+    String.raw`\b(?:please use|use|moved to|renamed to|replaced by|superseded by|succeeded by|in favou?r of|migrate to|switch to)\s+[` +
+      '`\'"' +
+      String.raw`]?${NAME}(?![\w.(/:-])`,
+    'i',
+  ),
 ];
 const NOT_A_NAME = new Set([
   'the',

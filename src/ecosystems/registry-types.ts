@@ -61,7 +61,7 @@ export interface PackageMetadata {
   purl: string;
   /** Every version the registry lists, ascending in the ecosystem's order. */
   versions: PackageVersionMetadata[];
-  /** Newest version that is neither a pre-release, yanked nor deprecated (falls back to not yanked). */
+  /** Newest version that is neither a pre-release nor yanked (deprecated releases count). */
   latestStable: string | null;
   /** The registry's own "latest" pointer (npm dist-tag, Go @latest, ...) or the newest version. */
   latest: string | null;

@@ -127,7 +127,7 @@ export const composerRegistry: RegistryClientFactory = (settings) =>
       deprecated: abandonedText(abandoned),
       successor: typeof abandoned === 'string' ? str(abandoned, 200) : null,
       licence: licences(own(newest, 'license')),
-      repositoryUrl: cleanUrl(str(own(support, 'source')) ?? str(own(source, 'url'))),
+      repositoryUrl: cleanUrl(str(own(source, 'url')) ?? str(own(support, 'source'))),
       homepage: str(own(newest, 'homepage')),
       description: str(own(newest, 'description'), 1000),
       maintainers,
