@@ -76,6 +76,17 @@ function sortEvents(events: RangeEvent[], ordering: Versioning): RangeEvent[] {
     .map(({ event }) => event);
 }
 
+/**
+ * `1` / `1.0` written as a bound where the ordering wants three parts (npm, SEMVER): read as
+ * `1.0.0`, the way npm's own range parser reads `>=1.0`. Anything else is left as written.
+ */
+function padPartial(event: RangeEvent, ordering: Versioning): RangeEvent {
+  if (ordering.isValid(event.version) || !/^\d+(\.\d+)?$/.test(event.version)) return event;
+  if (event.kind === 'introduced' && event.version === '0') return event;
+  const padded = event.version.includes('.') ? `${event.version}.0` : `${event.version}.0.0`;
+  return ordering.isValid(padded) ? { kind: event.kind, version: padded } : event;
+}
+
 const compiledCache = new WeakMap<AffectedPackage, CompiledEntry | null>();
 
 function compile(
@@ -93,7 +104,8 @@ function compile(
   for (const range of affected.ranges) {
     if (range.type === 'GIT') continue;
     const ordering = orderingFor(range.type, ecosystem);
-    const bad = range.events.find(
+    const rangeEvents = range.events.map((e) => padPartial(e, ordering));
+    const bad = rangeEvents.find(
       (e) => !(e.kind === 'introduced' && e.version === '0') && !ordering.isValid(e.version),
     );
     if (bad) {
@@ -106,10 +118,10 @@ function compile(
       continue;
     }
     const events = sortEvents(
-      range.events.filter((e) => e.kind !== 'limit'),
+      rangeEvents.filter((e) => e.kind !== 'limit'),
       ordering,
     );
-    const limits = range.events.filter((e) => e.kind === 'limit').map((e) => e.version);
+    const limits = rangeEvents.filter((e) => e.kind === 'limit').map((e) => e.version);
     ranges.push({ range, ordering, events, limits });
     for (const e of events) if (e.kind === 'fixed') fixed.push(e.version);
   }
