@@ -17,6 +17,13 @@ export interface Database {
    * Tenant data goes through `withTenant` / the request scope.
    */
   system: Kysely<DB>;
+  /**
+   * PostgreSQL only: connections reserved for authenticated read requests, which scope the
+   * session (not a transaction) and leave that scope behind when released. Nothing else may use
+   * these connections: every checkout starts by resetting the role and tenant (see
+   * src/http/authenticate.ts). Null in embedded mode, where PGlite multiplexes one session.
+   */
+  readPool: pg.Pool | null;
   close: () => Promise<void>;
 }
 
@@ -50,13 +57,23 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
+  const readPool = embedded
+    ? null
+    : new pg.Pool({
+        ...poolConfig,
+        application_name: 'driftwatch-read',
+        connectionTimeoutMillis: 10_000,
+      });
+  readPool?.on('error', () => {});
   const system = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return {
     engine: embedded ? 'embedded' : 'postgres',
     pool,
     system,
+    readPool,
     close: async () => {
       await system.destroy();
+      await readPool?.end();
       await embedded?.stop();
     },
   };

@@ -25,14 +25,33 @@ export function scopeStatement(tenantId: string): string {
   return `SELECT set_config('app.tenant_id', '${tenantId}', true), set_config('role', 'driftwatch_app', true)`;
 }
 
-/** A Kysely bound to one checked-out client, so every query runs inside its transaction. */
-export function kyselyOnClient(client: pg.PoolClient): Kysely<DB> {
-  const pinned = {
-    connect: async () => ({
-      query: client.query.bind(client),
-      release: () => {},
-    }),
-  };
+// SQL text → statement name, shared by all connections so one text always has one name.
+const statementNames = new Map<string, string>();
+const MAX_NAMED_STATEMENTS = 5000;
+
+function statementName(text: string): string | undefined {
+  const known = statementNames.get(text);
+  if (known || statementNames.size >= MAX_NAMED_STATEMENTS) return known;
+  const name = `dw_${statementNames.size}`;
+  statementNames.set(text, name);
+  return name;
+}
+
+/**
+ * A Kysely bound to one checked-out client, so every query runs inside its scope. With
+ * `prepare` (PostgreSQL only: PGlite multiplexes one session, where names would collide), each
+ * distinct SQL text becomes a named statement, parsed and planned once per connection; measured
+ * 123 → 63 µs of server CPU for the 50-row token list.
+ */
+export function kyselyOnClient(client: pg.PoolClient, prepare = false): Kysely<DB> {
+  const query = prepare
+    ? (text: unknown, values?: unknown[]) => {
+        if (typeof text !== 'string') return client.query(text as pg.QueryConfig);
+        const name = statementName(text);
+        return client.query(name ? { name, text, values } : { text, values });
+      }
+    : client.query.bind(client);
+  const pinned = { connect: async () => ({ query, release: () => {} }) };
   return new Kysely<DB>({ dialect: new PostgresDialect({ pool: pinned as unknown as pg.Pool }) });
 }
 

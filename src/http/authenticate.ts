@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { Database } from '../db/connection';
 import {
   type IsolationLevel,
+  kyselyOnClient,
   type TenantTransaction,
   tenantTransactionOn,
 } from '../db/tenant-scope';
@@ -18,37 +19,67 @@ interface TokenRow {
 }
 
 /**
- * Resolves a bearer token and opens the request's tenant transaction in one round trip:
- * BEGIN, the lookup by hash (as the owner role, since the tenant is not known yet), then the
- * tenant scope taken from the same row. No cache: a revoked token fails on its very next use,
- * whichever process serves it.
+ * How a request's tenant scope is held: a transaction (every write, and reads that need a
+ * stable snapshot), or — for plain reads on PostgreSQL — the session of a connection from the
+ * reserved read pool, which saves the COMMIT round trip.
+ */
+export type ScopeMode = { kind: 'transaction'; isolation: IsolationLevel } | { kind: 'session' };
+
+const lookup = (
+  hash: string,
+  local: boolean,
+) => `SELECT r.id, r.tenant_id, r.roles, r.plan, r.usable,
+  set_config('app.tenant_id', CASE WHEN r.usable THEN r.tenant_id::text ELSE '' END, ${local}),
+  set_config('role', 'driftwatch_app', ${local})
+FROM dw_lookup_token(${hash}) r`;
+
+// Read sessions may start on a connection that still carries the previous request's scope: the
+// lookup function runs as its owner regardless, and this statement overwrites the scope.
+const SESSION_LOOKUP = lookup('$1', false);
+
+/**
+ * Resolves a bearer token and opens the request's tenant scope in one round trip: the lookup by
+ * hash runs as the owner role (the tenant is not known yet) and, in the same statement, sets the
+ * tenant and drops to driftwatch_app, so row-level security holds for everything after it. No
+ * cache: a revoked token fails on its very next use, whichever process serves it.
  */
 export async function openAuthenticatedScope(
   database: Database,
   secretHash: Buffer,
-  isolation: IsolationLevel,
+  mode: ScopeMode,
 ): Promise<{ principal: Principal; scope: TenantTransaction } | null> {
-  const hashLiteral = `'\\x${secretHash.toString('hex')}'::bytea`;
-  const sql = `BEGIN ISOLATION LEVEL ${isolation.toUpperCase()};
-SELECT t.id, t.tenant_id, t.roles, n.plan,
-  (t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())
-    AND (n.expires_at IS NULL OR n.expires_at > now())) AS usable
-FROM api_tokens t JOIN tenants n ON n.id = t.tenant_id WHERE t.secret_hash = ${hashLiteral};
-SELECT set_config('app.tenant_id', coalesce((SELECT tenant_id::text FROM api_tokens WHERE secret_hash = ${hashLiteral} AND revoked_at IS NULL), ''), true),
-  set_config('role', 'driftwatch_app', true);`;
-  const client: pg.PoolClient = await database.pool.connect();
+  const session = mode.kind === 'session' && database.readPool !== null;
+  const pool = session && database.readPool ? database.readPool : database.pool;
+  const client: pg.PoolClient = await pool.connect();
+  const end = session
+    ? async () => client.release()
+    : async () => {
+        await client.query('ROLLBACK').catch(() => {});
+        client.release();
+      };
   let results: pg.QueryResult[];
   try {
-    results = (await client.query(sql)) as unknown as pg.QueryResult[];
+    if (session) {
+      // A named statement, parsed and planned once per connection (PostgreSQL only: PGlite
+      // multiplexes one session, where named statements would collide).
+      results = [
+        await client.query({ name: 'dw_authenticate', text: SESSION_LOOKUP, values: [secretHash] }),
+      ];
+    } else {
+      const isolation = mode.kind === 'transaction' ? mode.isolation : 'read committed';
+      const hashLiteral = `'\\x${secretHash.toString('hex')}'::bytea`;
+      // BEGIN and the lookup travel together as one simple-protocol round trip.
+      const sql = `BEGIN ISOLATION LEVEL ${isolation.toUpperCase()}; ${lookup(hashLiteral, true)}`;
+      results = (await client.query(sql)) as unknown as pg.QueryResult[];
+    }
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    client.release();
+    if (session) client.release(error as Error);
+    else await end();
     throw error;
   }
-  const row = results[1]?.rows[0] as TokenRow | undefined;
+  const row = results[results.length - 1]?.rows[0] as TokenRow | undefined;
   if (!row?.usable || !isPlan(row.plan)) {
-    await client.query('ROLLBACK').catch(() => {});
-    client.release();
+    await end();
     return null;
   }
   const principal: Principal = {
@@ -57,5 +88,19 @@ SELECT set_config('app.tenant_id', coalesce((SELECT tenant_id::text FROM api_tok
     roles: row.roles.filter(isRole),
     plan: row.plan,
   };
-  return { principal, scope: tenantTransactionOn(client, row.tenant_id) };
+  const scope = session
+    ? sessionScopeOn(client, row.tenant_id)
+    : tenantTransactionOn(client, row.tenant_id);
+  return { principal, scope };
+}
+
+/** A read scope held by a session: nothing to commit or roll back, only the client to return. */
+function sessionScopeOn(client: pg.PoolClient, tenantId: string): TenantTransaction {
+  let released = false;
+  const release = async () => {
+    if (released) return;
+    released = true;
+    client.release();
+  };
+  return { tenantId, db: kyselyOnClient(client, true), commit: release, rollback: release };
 }

@@ -64,11 +64,14 @@ export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void
       return;
     }
     const token = parseBearer(request.headers.authorization);
+    const readOnly = (request.method === 'GET' || request.method === 'HEAD') && !config?.isolation;
     const opened = token
       ? await openAuthenticatedScope(
           deps.database,
           hashToken(token),
-          config?.isolation ?? 'read committed',
+          readOnly
+            ? { kind: 'session' }
+            : { kind: 'transaction', isolation: config?.isolation ?? 'read committed' },
         )
       : null;
     if (!opened) {

