@@ -1,0 +1,100 @@
+import { withTenant } from '../../db/tenant-scope';
+import { REMATCH_JOB, type RematchJob } from '../../intel/advisory-store/import';
+import { OSV_SYNC_JOB, syncOsvFeeds } from '../../intel/advisory-store/sync';
+import type { JobDeps } from '../../jobs/definitions';
+import { type DependenciesChanged, subscribe } from '../../jobs/outbox';
+import type { JobDefinition, JobEnvelope } from '../../jobs/queue';
+import { refreshExposures, repositoriesUsing } from './refresh';
+import { reopenExpiredAcceptances, tenantsWithExpiredAcceptances } from './store';
+
+/** Matches a repository's new dependencies against the store (subscribed to dependencies.changed). */
+export const MATCH_DEPENDENCIES_JOB = 'exposures.match-dependencies';
+/** Reopens accepted risks whose expiry passed, for every tenant that has one (schedule). */
+export const REOPEN_EXPIRED_JOB = 'exposures.reopen-expired';
+
+export { OSV_SYNC_JOB, REMATCH_JOB };
+
+function tenantOf(envelope: JobEnvelope<unknown>): string {
+  if (!envelope.tenantId) throw new Error('this job needs a tenant');
+  return envelope.tenantId;
+}
+
+/**
+ * The vulnerability jobs: matching after a scan, re-matching after an advisory change (fanned out
+ * per tenant by the import), the OSV feed sync and the acceptance expiry. Subscribes the matcher
+ * to `dependencies.changed`.
+ */
+export function vulnerabilityJobs(deps: JobDeps): JobDefinition<unknown>[] {
+  subscribe('dependencies.changed', MATCH_DEPENDENCIES_JOB);
+  const matchDependencies: JobDefinition<DependenciesChanged> = {
+    name: MATCH_DEPENDENCIES_JOB,
+    expireInSeconds: 600,
+    retryLimit: 5,
+    handle: async (envelope) => {
+      const tenantId = tenantOf(envelope);
+      const result = await withTenant(deps.database, tenantId, (db) =>
+        refreshExposures(db, {
+          tenantId,
+          repositoryId: envelope.data.repositoryId,
+          scanId: envelope.data.scanId,
+        }),
+      );
+      deps.log('exposures matched', { tenantId, ...envelope.data, ...result });
+    },
+  };
+  const rematch: JobDefinition<RematchJob> = {
+    name: REMATCH_JOB,
+    expireInSeconds: 1800,
+    retryLimit: 5,
+    handle: async (envelope) => {
+      const tenantId = tenantOf(envelope);
+      const packages = Array.isArray(envelope.data.packages) ? envelope.data.packages : [];
+      const totals = { repositories: 0, opened: 0, reopened: 0, seen: 0, fixed: 0 };
+      await withTenant(deps.database, tenantId, async (db) => {
+        for (const repositoryId of await repositoriesUsing(db, packages)) {
+          const result = await refreshExposures(db, { tenantId, repositoryId, packages });
+          totals.repositories++;
+          totals.opened += result.opened;
+          totals.reopened += result.reopened;
+          totals.seen += result.seen;
+          totals.fixed += result.fixed;
+        }
+      });
+      deps.log('exposures re-matched after an advisory change', { tenantId, ...totals });
+    },
+  };
+  const sync: JobDefinition<unknown> = {
+    name: OSV_SYNC_JOB,
+    expireInSeconds: 3600,
+    retryLimit: 2,
+    schedule: deps.config.osv.syncSchedule,
+    handle: async () => {
+      if (!deps.config.osv.feedUrl) {
+        deps.log('OSV sync skipped: OSV_FEED_URL is not set');
+        return;
+      }
+      const reports = await syncOsvFeeds(deps.database, deps.config.osv);
+      for (const report of reports) deps.log('OSV feed synced', report);
+    },
+  };
+  const reopen: JobDefinition<unknown> = {
+    name: REOPEN_EXPIRED_JOB,
+    expireInSeconds: 300,
+    retryLimit: 3,
+    schedule: '*/10 * * * *',
+    handle: async () => {
+      for (const tenantId of await tenantsWithExpiredAcceptances(deps.database.system)) {
+        const reopened = await withTenant(deps.database, tenantId, (db) =>
+          reopenExpiredAcceptances(db, tenantId),
+        );
+        deps.log('expired risk acceptances reopened', { tenantId, reopened });
+      }
+    },
+  };
+  return [
+    matchDependencies as JobDefinition<unknown>,
+    rematch as JobDefinition<unknown>,
+    sync,
+    reopen,
+  ];
+}

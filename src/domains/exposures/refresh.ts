@@ -1,0 +1,321 @@
+import { type Kysely, sql } from 'kysely';
+import { newId } from '../../db/ids';
+import type { DB } from '../../db/schema';
+import { ECOSYSTEMS, type Ecosystem, type Resolution } from '../../ecosystems/types';
+import { loadIndex } from '../../intel/advisory-store/lookup';
+import type { PackageKey } from '../../intel/advisory-store/store';
+import type { FixedReason, MatchedEntry } from './tables';
+
+/**
+ * Recomputes a repository's exposures from its stored dependencies and the advisory store, in
+ * the caller's tenant transaction. One exposure per (repository, package, version,
+ * vulnerability): new matches open one; a match seen again refreshes `last_seen_at` (and reopens a
+ * `fixed` one as `open` with `reintroduced_count + 1`); an exposure that no longer matches is
+ * closed as `fixed` with why (the dependency left, the advisory was withdrawn, or its ranges no
+ * longer include the version). With `packages`, only those packages are looked at: the re-match
+ * after an advisory change costs per package it names, not per repository.
+ */
+export interface RefreshInput {
+  tenantId: string;
+  repositoryId: string;
+  scanId?: string | null;
+  packages?: PackageKey[];
+}
+
+export interface RefreshResult {
+  opened: number;
+  reopened: number;
+  seen: number;
+  fixed: number;
+}
+
+const SUPPORTED = new Set<string>(ECOSYSTEMS);
+
+interface DependencyGroup {
+  packageId: string;
+  ecosystem: Ecosystem;
+  name: string;
+  version: string | null;
+  resolution: Resolution;
+  files: Set<string>;
+}
+
+interface Computed {
+  group: DependencyGroup;
+  vulnerabilityId: string;
+  advisoryIds: Set<string>;
+  entries: MatchedEntry[];
+  fixed: Set<string>;
+  exact: boolean;
+}
+
+const versionKey = (version: string | null) => version ?? '';
+const exposureKey = (packageId: string, version: string, vulnerabilityId: string) =>
+  `${packageId}\u0000${version}\u0000${vulnerabilityId}`;
+
+export async function refreshExposures(
+  db: Kysely<DB>,
+  input: RefreshInput,
+): Promise<RefreshResult> {
+  const result: RefreshResult = { opened: 0, reopened: 0, seen: 0, fixed: 0 };
+  const scoped = input.packages !== undefined;
+  if (scoped && input.packages?.length === 0) return result;
+
+  let depQuery = db
+    .selectFrom('repository_dependencies as d')
+    .select(['d.package_id', 'd.ecosystem', 'd.name', 'd.version', 'd.resolution', 'd.file'])
+    .where('d.repository_id', '=', input.repositoryId);
+  if (input.packages) {
+    const wanted = input.packages;
+    depQuery = depQuery.where(
+      sql<boolean>`(d.ecosystem, d.name) IN (SELECT * FROM unnest(${wanted.map((p) => p.ecosystem)}::text[], ${wanted.map((p) => p.name)}::text[]))`,
+    );
+  }
+  const dependencies = await depQuery.execute();
+
+  const groups = new Map<string, DependencyGroup>();
+  const keys = new Map<string, PackageKey>();
+  for (const dep of dependencies) {
+    if (!SUPPORTED.has(dep.ecosystem)) continue;
+    const id = `${dep.package_id}\u0000${versionKey(dep.version)}`;
+    const group = groups.get(id);
+    if (group) {
+      group.files.add(dep.file);
+      continue;
+    }
+    groups.set(id, {
+      packageId: dep.package_id,
+      ecosystem: dep.ecosystem as Ecosystem,
+      name: dep.name,
+      version: dep.version,
+      resolution: dep.resolution,
+      files: new Set([dep.file]),
+    });
+    keys.set(`${dep.ecosystem}\u0000${dep.name}`, { ecosystem: dep.ecosystem, name: dep.name });
+  }
+
+  const computed = new Map<string, Computed>();
+  if (keys.size > 0) {
+    const { index, vulnerabilityOf } = await loadIndex(db, [...keys.values()]);
+    for (const group of groups.values()) {
+      const matches = index.match({
+        ecosystem: group.ecosystem,
+        name: group.name,
+        version: group.version,
+        resolution: group.resolution,
+      });
+      for (const match of matches) {
+        const vulnerabilityId = vulnerabilityOf.get(match.advisory.id) as string;
+        const key = exposureKey(group.packageId, versionKey(group.version), vulnerabilityId);
+        let entry = computed.get(key);
+        if (!entry) {
+          entry = {
+            group,
+            vulnerabilityId,
+            advisoryIds: new Set(),
+            entries: [],
+            fixed: new Set(),
+            exact: false,
+          };
+          computed.set(key, entry);
+        }
+        entry.advisoryIds.add(match.advisory.id);
+        entry.entries.push({
+          advisoryId: match.advisory.id,
+          ranges: match.affected.ranges,
+          versions: match.affected.versions.slice(0, 200),
+        });
+        for (const version of match.fixedVersions) entry.fixed.add(version);
+        if (match.status === 'affected') entry.exact = true;
+      }
+    }
+  }
+
+  // Existing exposures in scope; those pointing at a vulnerability merged into another follow it.
+  let existingQuery = db
+    .selectFrom('vulnerability_exposures')
+    .select(['id', 'package_id', 'version', 'vulnerability_id', 'status', 'advisory_ids'])
+    .where('repository_id', '=', input.repositoryId);
+  if (scoped) {
+    const packageIds = await packageIdsOf(db, input.packages ?? []);
+    if (packageIds.length === 0) return result;
+    existingQuery = existingQuery.where('package_id', 'in', packageIds);
+  }
+  const existing = await existingQuery.execute();
+  const mergedIds = [...new Set(existing.map((row) => row.vulnerability_id))];
+  const redirect = new Map<string, string>();
+  if (mergedIds.length > 0) {
+    const merged = await db
+      .selectFrom('vulnerabilities')
+      .select(['id', 'merged_into'])
+      .where('id', 'in', mergedIds)
+      .where('merged_into', 'is not', null)
+      .execute();
+    for (const row of merged) redirect.set(row.id, row.merged_into as string);
+  }
+  const byKey = new Map<string, (typeof existing)[number]>();
+  const stale: string[] = [];
+  for (const row of existing) {
+    const target = redirect.get(row.vulnerability_id);
+    if (!target) byKey.set(exposureKey(row.package_id, row.version, row.vulnerability_id), row);
+  }
+  for (const row of existing) {
+    const target = redirect.get(row.vulnerability_id);
+    if (!target) continue;
+    const key = exposureKey(row.package_id, row.version, target);
+    if (byKey.has(key)) {
+      stale.push(row.id);
+      continue;
+    }
+    await db
+      .updateTable('vulnerability_exposures')
+      .set({ vulnerability_id: target })
+      .where('id', '=', row.id)
+      .execute();
+    byKey.set(key, { ...row, vulnerability_id: target });
+  }
+  if (stale.length > 0) {
+    await db.deleteFrom('vulnerability_exposures').where('id', 'in', stale).execute();
+  }
+
+  const now = sql<Date>`now()`;
+  const inserts = [];
+  for (const [key, match] of computed) {
+    const fields = {
+      resolution: match.group.resolution,
+      possibly_affected: !match.exact,
+      advisory_ids: [...match.advisoryIds].sort(),
+      affected_ranges: JSON.stringify(match.entries),
+      fixed_versions: [...match.fixed],
+      files: [...match.group.files].sort(),
+      last_seen_at: now,
+      updated_at: now,
+      ...(input.scanId ? { last_scan_id: input.scanId } : {}),
+    };
+    const row = byKey.get(key);
+    if (!row) {
+      inserts.push({
+        ...fields,
+        tenant_id: input.tenantId,
+        id: newId(),
+        repository_id: input.repositoryId,
+        package_id: match.group.packageId,
+        ecosystem: match.group.ecosystem,
+        package_name: match.group.name,
+        version: versionKey(match.group.version),
+        vulnerability_id: match.vulnerabilityId,
+        status: 'open' as const,
+        first_seen_at: now,
+        last_scan_id: input.scanId ?? null,
+      });
+      result.opened++;
+      continue;
+    }
+    byKey.delete(key);
+    if (row.status === 'fixed') {
+      await db
+        .updateTable('vulnerability_exposures')
+        .set({
+          ...fields,
+          status: 'open',
+          fixed_at: null,
+          fixed_reason: null,
+          justification: null,
+          status_reason: null,
+          accepted_until: null,
+          status_changed_at: now,
+          status_changed_by_token_id: null,
+          reintroduced_count: sql<number>`reintroduced_count + 1`,
+        })
+        .where('id', '=', row.id)
+        .execute();
+      result.reopened++;
+    } else {
+      await db
+        .updateTable('vulnerability_exposures')
+        .set(fields)
+        .where('id', '=', row.id)
+        .execute();
+      result.seen++;
+    }
+  }
+  for (let i = 0; i < inserts.length; i += 500) {
+    await db
+      .insertInto('vulnerability_exposures')
+      .values(inserts.slice(i, i + 500))
+      .execute();
+  }
+
+  // What is left no longer matches: close it, saying why.
+  const closing = [...byKey.values()].filter((row) => row.status !== 'fixed');
+  if (closing.length > 0) {
+    const present = new Set(
+      [...groups.values()].map((g) => `${g.packageId}\u0000${versionKey(g.version)}`),
+    );
+    const advisoryIds = [...new Set(closing.flatMap((row) => row.advisory_ids))];
+    const withdrawn = new Set(
+      advisoryIds.length === 0
+        ? []
+        : (
+            await db
+              .selectFrom('osv_advisories')
+              .select('id')
+              .where('id', 'in', advisoryIds)
+              .where('withdrawn_at', 'is not', null)
+              .execute()
+          ).map((row) => row.id),
+    );
+    for (const row of closing) {
+      let reason: FixedReason;
+      if (!present.has(`${row.package_id}\u0000${row.version}`)) reason = 'dependency_removed';
+      else if (row.advisory_ids.length > 0 && row.advisory_ids.every((id) => withdrawn.has(id))) {
+        reason = 'advisory_withdrawn';
+      } else reason = 'no_longer_affected';
+      await db
+        .updateTable('vulnerability_exposures')
+        .set({
+          status: 'fixed',
+          fixed_at: now,
+          fixed_reason: reason,
+          status_changed_at: now,
+          status_changed_by_token_id: null,
+          updated_at: now,
+        })
+        .where('id', '=', row.id)
+        .execute();
+      result.fixed++;
+    }
+  }
+  return result;
+}
+
+async function packageIdsOf(db: Kysely<DB>, packages: PackageKey[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < packages.length; i += 2000) {
+    const part = packages.slice(i, i + 2000);
+    const rows = await sql<{ id: string }>`
+      SELECT p.id FROM packages p
+      JOIN unnest(${part.map((p) => p.ecosystem)}::text[], ${part.map((p) => p.name)}::text[])
+        AS wanted(ecosystem, name) ON wanted.ecosystem = p.ecosystem AND wanted.name = p.name`.execute(
+      db,
+    );
+    for (const row of rows.rows) ids.push(row.id);
+  }
+  return ids;
+}
+
+/** Every repository of the tenant that depends on one of `packages`. */
+export async function repositoriesUsing(db: Kysely<DB>, packages: PackageKey[]): Promise<string[]> {
+  const ids = new Set<string>();
+  for (let i = 0; i < packages.length; i += 2000) {
+    const part = packages.slice(i, i + 2000);
+    const rows = await sql<{ repository_id: string }>`
+      SELECT DISTINCT d.repository_id FROM repository_dependencies d
+      JOIN unnest(${part.map((p) => p.ecosystem)}::text[], ${part.map((p) => p.name)}::text[])
+        AS wanted(ecosystem, name) ON wanted.ecosystem = d.ecosystem AND wanted.name = d.name`.execute(
+      db,
+    );
+    for (const row of rows.rows) ids.add(row.repository_id);
+  }
+  return [...ids];
+}

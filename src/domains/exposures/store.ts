@@ -1,0 +1,196 @@
+import { type Kysely, type Selectable, sql } from 'kysely';
+import { newId } from '../../db/ids';
+import type { DB } from '../../db/schema';
+import type { SeverityRating } from '../../intel/osv/types';
+import type { ExposureStatus, VulnerabilityExposureTable } from './tables';
+
+export interface ExposureFilter {
+  repositoryId?: string;
+  severity?: SeverityRating;
+  status?: ExposureStatus;
+  ecosystem?: string;
+  packageId?: string;
+  vulnerabilityId?: string;
+}
+
+export type ExposureRow = Selectable<VulnerabilityExposureTable> & {
+  canonical_id: string;
+  aliases: string[];
+  summary: string | null;
+  severity_rating: SeverityRating | null;
+  severity_score: string | number | null;
+  severity_vector: string | null;
+  purl: string;
+};
+
+function base(db: Kysely<DB>) {
+  return db
+    .selectFrom('vulnerability_exposures as e')
+    .innerJoin('vulnerabilities as v', 'v.id', 'e.vulnerability_id')
+    .innerJoin('packages as p', 'p.id', 'e.package_id');
+}
+
+function filtered(db: Kysely<DB>, filter: ExposureFilter) {
+  let query = base(db);
+  if (filter.repositoryId) query = query.where('e.repository_id', '=', filter.repositoryId);
+  if (filter.severity) query = query.where('v.severity_rating', '=', filter.severity);
+  if (filter.status) query = query.where('e.status', '=', filter.status);
+  if (filter.ecosystem) query = query.where('e.ecosystem', '=', filter.ecosystem);
+  if (filter.packageId) query = query.where('e.package_id', '=', filter.packageId);
+  if (filter.vulnerabilityId) {
+    // A vulnerability merged into another is found under the one it was merged into.
+    const wanted = filter.vulnerabilityId;
+    query = query.where((eb) =>
+      eb.or([
+        eb('e.vulnerability_id', '=', wanted),
+        eb(
+          'e.vulnerability_id',
+          '=',
+          eb.selectFrom('vulnerabilities').select('merged_into').where('id', '=', wanted),
+        ),
+      ]),
+    );
+  }
+  return query;
+}
+
+const COLUMNS = [
+  'e.tenant_id',
+  'e.id',
+  'e.repository_id',
+  'e.package_id',
+  'e.ecosystem',
+  'e.package_name',
+  'e.version',
+  'e.resolution',
+  'e.possibly_affected',
+  'e.vulnerability_id',
+  'e.advisory_ids',
+  'e.affected_ranges',
+  'e.fixed_versions',
+  'e.files',
+  'e.status',
+  'e.justification',
+  'e.status_reason',
+  'e.accepted_until',
+  'e.status_changed_at',
+  'e.status_changed_by_token_id',
+  'e.fixed_reason',
+  'e.first_seen_at',
+  'e.last_seen_at',
+  'e.fixed_at',
+  'e.reintroduced_count',
+  'e.last_scan_id',
+  'e.created_at',
+  'e.updated_at',
+  'v.canonical_id',
+  'v.aliases',
+  'v.summary',
+  'v.severity_rating',
+  'v.severity_score',
+  'v.severity_vector',
+  'p.purl',
+] as const;
+
+export async function listExposures(
+  db: Kysely<DB>,
+  filter: ExposureFilter,
+  page: { take: number; skip: number },
+): Promise<{ rows: ExposureRow[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    filtered(db, filter)
+      .select(COLUMNS)
+      .orderBy('e.first_seen_at', 'desc')
+      .orderBy('e.id', 'desc')
+      .limit(page.take)
+      .offset(page.skip)
+      .execute(),
+    filtered(db, filter)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows as ExposureRow[], total: Number(count.n) };
+}
+
+export async function findExposure(db: Kysely<DB>, id: string): Promise<ExposureRow | undefined> {
+  const row = await base(db).select(COLUMNS).where('e.id', '=', id).executeTakeFirst();
+  return row as ExposureRow | undefined;
+}
+
+/** Locks one exposure for a status change (FOR UPDATE), without the joined columns. */
+export async function lockExposure(db: Kysely<DB>, id: string) {
+  return db
+    .selectFrom('vulnerability_exposures')
+    .select(['id', 'status', 'accepted_until'])
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/**
+ * Reopens the tenant's acceptances whose expiry has passed (status `open`, acceptance kept in
+ * the audit entry), each with an audit entry by the system. One statement, so it is atomic even
+ * on a read session. Returns how many reopened.
+ */
+export async function reopenExpiredAcceptances(db: Kysely<DB>, tenantId: string): Promise<number> {
+  const result = await sql<{ n: number }>`
+    WITH reopened AS (
+      UPDATE vulnerability_exposures
+      SET status = 'open', status_changed_at = now(), status_changed_by_token_id = NULL,
+        updated_at = now()
+      WHERE status = 'accepted_risk' AND accepted_until <= now()
+      RETURNING id, accepted_until, status_reason
+    ), audited AS (
+      INSERT INTO audit_log (tenant_id, id, actor_token_id, action, resource_type, resource_id,
+        outcome, status_code, ip, correlation_id, details)
+      SELECT ${tenantId}::uuid, ${sql.raw('gen_random_uuid()')}, NULL,
+        'vulnerability_exposure.acceptance_expired', 'vulnerability_exposure', r.id::text,
+        'success', 200, NULL, ${newId()},
+        jsonb_build_object('from', 'accepted_risk', 'to', 'open',
+          'acceptedUntilUtc', r.accepted_until, 'reason', r.status_reason)
+      FROM reopened r
+      RETURNING 1
+    )
+    SELECT count(*)::int AS n FROM audited`.execute(db);
+  return Number(result.rows[0]?.n ?? 0);
+}
+
+export interface StatusChange {
+  status: ExposureStatus;
+  justification: string | null;
+  reason: string | null;
+  acceptedUntil: Date | null;
+  actorTokenId: string;
+}
+
+export async function updateExposureStatus(
+  db: Kysely<DB>,
+  id: string,
+  change: StatusChange,
+): Promise<void> {
+  await db
+    .updateTable('vulnerability_exposures')
+    .set({
+      status: change.status,
+      justification: change.justification,
+      status_reason: change.reason,
+      accepted_until: change.acceptedUntil,
+      status_changed_at: sql<Date>`now()`,
+      status_changed_by_token_id: change.actorTokenId,
+      updated_at: sql<Date>`now()`,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Tenants that have an acceptance past its expiry (system connection, for the schedule). */
+export async function tenantsWithExpiredAcceptances(system: Kysely<DB>): Promise<string[]> {
+  const rows = await system
+    .selectFrom('vulnerability_exposures')
+    .select('tenant_id')
+    .distinct()
+    .where('status', '=', 'accepted_risk')
+    .where('accepted_until', '<=', sql<Date>`now()`)
+    .execute();
+  return rows.map((row) => row.tenant_id);
+}
