@@ -15,7 +15,7 @@ const xml = (body: string, lastModified?: string): FakeResponse => ({
   body,
 });
 
-const escape = (text: string) =>
+const xmlEscape = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 // ---------------------------------------------------------------- Maven
@@ -44,7 +44,7 @@ export function renderMaven(ctx: RenderContext): FakeResponse | null {
     <latest>${newest.version}</latest>
     <release>${release?.version ?? newest.version}</release>
     <versions>
-${pkg.versions.map((x) => `      <version>${escape(x.version)}</version>`).join('\n')}
+${pkg.versions.map((x) => `      <version>${xmlEscape(x.version)}</version>`).join('\n')}
     </versions>
     <lastUpdated>${stamp}</lastUpdated>
   </versioning>
@@ -70,28 +70,28 @@ function renderPom(pkg: FakePackage, group: string, artifact: string, version: s
     ? `  <parent>\n    <groupId>${pg}</groupId>\n    <artifactId>${pa}</artifactId>\n    <version>${pv}</version>\n  </parent>\n`
     : '';
   const licences = pkg.licence
-    ? `  <licenses>\n    <license>\n      <name>${escape(pkg.licence)}</name>\n      <url>https://licences.example.org/${encodeURIComponent(pkg.licence)}</url>\n      <distribution>repo</distribution>\n    </license>\n  </licenses>\n`
+    ? `  <licenses>\n    <license>\n      <name>${xmlEscape(pkg.licence)}</name>\n      <url>https://licences.example.org/${encodeURIComponent(pkg.licence)}</url>\n      <distribution>repo</distribution>\n    </license>\n  </licenses>\n`
     : '';
   const [toGroup, toArtifact] = pkg.successor?.split(':') ?? [];
   const relocation = pkg.successor
-    ? `  <distributionManagement>\n    <relocation>\n      <groupId>${toGroup}</groupId>\n      <artifactId>${toArtifact}</artifactId>\n      <message>${escape(pkg.deprecated ?? '')}</message>\n    </relocation>\n  </distributionManagement>\n`
+    ? `  <distributionManagement>\n    <relocation>\n      <groupId>${toGroup}</groupId>\n      <artifactId>${toArtifact}</artifactId>\n      <message>${xmlEscape(pkg.deprecated ?? '')}</message>\n    </relocation>\n  </distributionManagement>\n`
     : '';
   return `<?xml version="1.0" encoding="UTF-8"?>
 <project xmlns="http://maven.apache.org/POM/4.0.0" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
   <modelVersion>4.0.0</modelVersion>
 ${parent}  <groupId>${group}</groupId>
   <artifactId>${artifact}</artifactId>
-  <version>${escape(version)}</version>
+  <version>${xmlEscape(version)}</version>
   <packaging>jar</packaging>
-  <name>${escape(artifact)}</name>
-  <description>${escape(pkg.description)}</description>
-  <url>${escape(pkg.homepage)}</url>
+  <name>${xmlEscape(artifact)}</name>
+  <description>${xmlEscape(pkg.description)}</description>
+  <url>${xmlEscape(pkg.homepage)}</url>
 ${licences}  <developers>
-${pkg.maintainers.map((m) => `    <developer>\n      <id>${escape(m)}</id>\n      <name>${escape(m)}</name>\n    </developer>`).join('\n')}
+${pkg.maintainers.map((m) => `    <developer>\n      <id>${xmlEscape(m)}</id>\n      <name>${xmlEscape(m)}</name>\n    </developer>`).join('\n')}
   </developers>
   <scm>
-    <connection>scm:git:${escape(pkg.repositoryUrl)}.git</connection>
-    <url>${escape(pkg.repositoryUrl)}</url>
+    <connection>scm:git:${xmlEscape(pkg.repositoryUrl)}.git</connection>
+    <url>${xmlEscape(pkg.repositoryUrl)}</url>
   </scm>
 ${relocation}  <dependencies>
     <dependency>

@@ -145,7 +145,7 @@ export function renderPypi(ctx: RenderContext): FakeResponse | null {
         requires_python: '>=3.8',
         size: 60_000 + i,
         upload_time: withoutZone(uploaded),
-        upload_time_iso_8601: uploaded.replace(/\.\d+Z$/, '.123456Z'),
+        upload_time_iso_8601: uploaded.replace(/\.(\d{3})Z$/, '.$1000Z'),
         url: `${ctx.base}/packages/${hex(filename, 2)}/${filename}`,
         yanked: entry.yanked === true,
         yanked_reason: entry.yanked ? (entry.yankedReason ?? null) : null,

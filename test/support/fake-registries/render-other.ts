@@ -7,8 +7,6 @@ import { type FakeResponse, json, type RenderContext } from './render-json';
  * auth, paged tag lists, image indexes, manifests, config blobs).
  */
 
-const isPre = (version: string) => /[a-z]/i.test(version.replace(/^v/, ''));
-
 // ---------------------------------------------------------------- Packagist
 
 /** Composer\MetadataMinifier::minify: each entry keeps only what changed from the previous one. */
@@ -204,7 +202,7 @@ export function renderNuget(ctx: RenderContext): FakeResponse | null {
   const leaf = (entry: FakePackage['versions'][number]) => ({
     '@id': `${registrations}/${id}/${entry.version}.json`,
     '@type': 'Package',
-    commitId: hex(`${id}${entry.version}commit`, 8) + '-0000-0000-0000-000000000000',
+    commitId: `${hex(`${id}${entry.version}commit`, 8)}-0000-0000-0000-000000000000`,
     commitTimeStamp: entry.publishedAt,
     catalogEntry: {
       '@id': `${v3}/catalog0/data/2023.01.01.00.00.00/${id}.${entry.version}.json`,
