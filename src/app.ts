@@ -9,10 +9,12 @@ import { newId } from './db/ids';
 import { apiTokenRoutes } from './domains/api-tokens/routes';
 import type { TokenUsageTracker } from './domains/api-tokens/usage-tracker';
 import { auditLogRoutes } from './domains/audit-log/routes';
+import { exposureRoutes } from './domains/exposures/routes';
 import { sourceControlRoutes } from './domains/source-control/routes';
 import type { BuildInfo, CliVersionInfo } from './domains/system/build-info';
 import { systemRoutes } from './domains/system/routes';
 import { tenantRoutes } from './domains/tenants/routes';
+import { vulnerabilityRoutes } from './domains/vulnerabilities/routes';
 import { registerErrorHandling } from './http/error-handler';
 import { registerPipeline } from './http/pipeline';
 import { ProblemSchema } from './http/problem';
@@ -108,6 +110,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   await app.register(apiTokenRoutes({ secretBox: deps.secretBox, tokenUsage: deps.tokenUsage }));
   await app.register(auditLogRoutes());
+  await app.register(vulnerabilityRoutes());
+  await app.register(exposureRoutes());
   await app.register(sourceControlRoutes(deps));
 
   app.get('/api/v1/openapi.json', { schema: { hide: true }, config: { auth: false } }, async () =>
