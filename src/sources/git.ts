@@ -392,3 +392,34 @@ export async function shallowCheckout(options: CheckoutOptions): Promise<Checkou
   });
   return { commitSha: head.stdout.trim(), bytes };
 }
+
+/**
+ * The branch HEAD points at on the remote (`git ls-remote --symref <url> HEAD`): an import that
+ * names no default branch takes the repository's own. Same transport rules, credentials and
+ * kill-on-timeout as a checkout.
+ */
+export async function remoteDefaultBranch(
+  options: Pick<
+    CheckoutOptions,
+    'url' | 'workDirectory' | 'credentials' | 'deployKey' | 'caFile' | 'allowFileUrls' | 'timeoutMs'
+  >,
+): Promise<string> {
+  const parsed = parseCloneUrl(options.url);
+  if ('error' in parsed) throw new GitCheckoutError('refused', `clone URL ${parsed.error}`);
+  if (parsed.kind === 'file' && !options.allowFileUrls) {
+    throw new GitCheckoutError('refused', 'file:// clone URLs are disabled by configuration');
+  }
+  const env = await gitEnvironment(
+    { ...options, branch: 'HEAD', directory: options.workDirectory, maxBytes: 0 },
+    parsed.kind,
+  );
+  const { stdout } = await runGit(['ls-remote', '--symref', '--', parsed.url, 'HEAD'], env, {
+    cwd: options.workDirectory,
+    timeoutMs: options.timeoutMs,
+  });
+  const match = /^ref: refs\/heads\/(\S+)\s+HEAD$/m.exec(stdout);
+  if (!match?.[1]) {
+    throw new GitCheckoutError('git', 'the remote has no default branch (is it empty?)');
+  }
+  return match[1];
+}

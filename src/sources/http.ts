@@ -135,6 +135,11 @@ export async function providerRequest(
       })) as unknown as Response;
     } catch (error) {
       const name = (error as Error).name;
+      const cause = (error as { cause?: { message?: string } }).cause?.message ?? '';
+      if (cause.includes('redirect')) {
+        // API calls are never redirected; following one could carry credentials elsewhere.
+        throw new ProviderError('upstream', `${host} answered with a redirect`, 502);
+      }
       const reason =
         name === 'TimeoutError' || name === 'AbortError'
           ? `no answer within ${options.timeoutMs} ms`
