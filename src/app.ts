@@ -10,6 +10,7 @@ import { apiTokenRoutes } from './domains/api-tokens/routes';
 import type { TokenUsageTracker } from './domains/api-tokens/usage-tracker';
 import { auditLogRoutes } from './domains/audit-log/routes';
 import { exposureRoutes } from './domains/exposures/routes';
+import { sbomRoutes } from './domains/sbom/routes';
 import { sourceControlRoutes } from './domains/source-control/routes';
 import type { BuildInfo, CliVersionInfo } from './domains/system/build-info';
 import { systemRoutes } from './domains/system/routes';
@@ -113,6 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(vulnerabilityRoutes());
   await app.register(exposureRoutes());
   await app.register(sourceControlRoutes(deps));
+  await app.register(sbomRoutes(deps.config.sbom));
 
   app.get('/api/v1/openapi.json', { schema: { hide: true }, config: { auth: false } }, async () =>
     app.swagger(),

@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import type { Database } from '../db/connection';
 import { vulnerabilityJobs } from '../domains/exposures/jobs';
+import { sbomJobs } from '../domains/sbom/jobs';
 import { scanJobs } from '../domains/scans/jobs';
 import { purgeExpiredDemoTenants } from '../domains/tenants/service';
 import type { SecretBox } from '../security/secret-box';
@@ -34,6 +35,7 @@ export function jobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
       },
     },
     ...scanJobs(deps),
+    ...sbomJobs(deps),
     ...vulnerabilityJobs(deps),
   ];
 }

@@ -1,0 +1,327 @@
+import { createHash } from 'node:crypto';
+import { type Kysely, sql } from 'kysely';
+import { newId } from '../../db/ids';
+import type { DB } from '../../db/schema';
+import { withTenant } from '../../db/tenant-scope';
+import { conflict, notFound, ProblemError } from '../../http/problem';
+import type { JobDeps } from '../../jobs/definitions';
+import { enqueueJob } from '../../jobs/outbox';
+import type { JobEnvelope } from '../../jobs/queue';
+import { writeCycloneDx16 } from '../../sbom/cyclonedx-write';
+import type { ExportDependency, ExportSubject } from '../../sbom/export-model';
+import { readSbom } from '../../sbom/read';
+import { writeSpdx23 } from '../../sbom/spdx-write';
+import { toDependencies } from '../../sbom/to-dependencies';
+import { DEFAULT_SBOM_LIMITS, type SbomGraph } from '../../sbom/types';
+import { storeScanDependencies } from '../scans/service';
+import { appendScanLog } from '../scans/store';
+import { readPackageJson } from '../system/build-info';
+import {
+  claimExport,
+  claimScan,
+  findLicences,
+  findRepository,
+  findSbomExport,
+  findSbomImport,
+  insertSbomExport,
+  insertSbomImport,
+  insertSbomScan,
+  listRepositoryDependencies,
+} from './store';
+import type { SbomExportFormat } from './tables';
+
+export const SBOM_IMPORT_JOB = 'sbom.import';
+export const SBOM_EXPORT_JOB = 'sbom.export';
+
+export interface SbomImportJob {
+  importId: string;
+  scanId: string;
+}
+
+export interface SbomExportJob {
+  exportId: string;
+}
+
+export interface AcceptImportInput {
+  tenantId: string;
+  repositoryId: string;
+  document: unknown;
+  /** The request body as received: hashed and measured for the record. */
+  rawBody: string;
+  maxComponents: number;
+  correlationId: string | null;
+}
+
+/**
+ * Checks an SBOM import and queues it: 404 for an unknown repository, 400 for what is no
+ * supported SBOM, 422 (errors by path) for a malformed one, 409 when the repository has a
+ * queued or running scan. On success a queued scan (trigger `sbom`), the read graph and the job
+ * are written in the request's transaction; nothing is written otherwise.
+ */
+export async function acceptSbomImport(db: Kysely<DB>, input: AcceptImportInput) {
+  const repository = await findRepository(db, input.repositoryId);
+  if (!repository) throw notFound('The repository');
+  const read = readSbom(input.document, {
+    ...DEFAULT_SBOM_LIMITS,
+    maxComponents: input.maxComponents,
+  });
+  if (!read.ok) throw new ProblemError(read.status, read.detail, { errors: read.errors });
+
+  const scanId = newId();
+  const scan = await insertSbomScan(db, {
+    tenantId: input.tenantId,
+    id: scanId,
+    repositoryId: input.repositoryId,
+  });
+  if (!scan) throw conflict('A scan of this repository is already queued or running.');
+  const importId = newId();
+  await insertSbomImport(db, {
+    tenantId: input.tenantId,
+    id: importId,
+    repositoryId: input.repositoryId,
+    scanId,
+    graph: read.graph,
+    warnings: read.warnings,
+    documentSha256: createHash('sha256').update(input.rawBody).digest('hex'),
+    documentBytes: Buffer.byteLength(input.rawBody),
+  });
+  await enqueueJob<SbomImportJob>(db, {
+    tenantId: input.tenantId,
+    name: SBOM_IMPORT_JOB,
+    data: { importId, scanId },
+    correlationId: input.correlationId,
+  });
+  return { importId, scan, graph: read.graph };
+}
+
+function describe(graph: SbomGraph): string {
+  const format = graph.format === 'cyclonedx' ? 'CycloneDX' : 'SPDX';
+  return `${format} ${graph.specVersion}${graph.tool ? ` (${graph.tool})` : ''}`;
+}
+
+/**
+ * The import job: in ONE tenant transaction it claims the queued scan, maps the graph to
+ * dependencies, stores them (catalogue, replace, `dependencies.changed`), completes the scan and
+ * drops the graph. A crash rolls everything back and leaves the scan queued for the job's retry;
+ * a cancelled scan is skipped. A failure of the import itself fails the scan with the reason.
+ */
+export async function runSbomImportJob(
+  deps: JobDeps,
+  envelope: JobEnvelope<SbomImportJob>,
+): Promise<void> {
+  const tenantId = envelope.tenantId;
+  const { importId, scanId } = envelope.data ?? ({} as SbomImportJob);
+  if (!tenantId || typeof importId !== 'string' || typeof scanId !== 'string') {
+    deps.log('sbom import job without tenant or ids ignored', { data: envelope.data });
+    return;
+  }
+  const log = (db: Kysely<DB>, level: 'info' | 'warn' | 'error', message: string) =>
+    appendScanLog(db, { tenantId, scanId, level, step: 'sbom', message });
+  try {
+    await withTenant(deps.database, tenantId, async (db) => {
+      const claimed = await claimScan(db, scanId);
+      if (!claimed) {
+        deps.log('sbom import skipped: scan is not queued', { tenantId, scanId });
+        return;
+      }
+      const record = await findSbomImport(db, importId);
+      if (!record?.graph) throw new Error('the import record has no document to process');
+      const graph = record.graph;
+      await log(
+        db,
+        'info',
+        `read ${describe(graph)}: ${graph.nodes.length} components, ${graph.edges.length} dependency edges`,
+      );
+      const mapped = toDependencies(graph);
+      for (const warning of [...record.warnings, ...mapped.warnings]) {
+        await log(db, 'warn', warning);
+      }
+      const stored = await storeScanDependencies(db, {
+        tenantId,
+        repositoryId: record.repository_id,
+        scanId,
+        files: mapped.files,
+        correlationId: envelope.correlationId,
+      });
+      await db
+        .updateTable('scans')
+        .set({
+          state: 'completed',
+          finished_at: sql<Date>`now()`,
+          heartbeat_at: null,
+          counts_by_ecosystem: JSON.stringify(stored.countsByEcosystem),
+          dependency_count: stored.dependencyCount,
+          file_count: 1,
+        })
+        .where('id', '=', scanId)
+        .execute();
+      await db
+        .updateTable('repositories')
+        .set({ last_scan_id: scanId, last_scanned_at: sql<Date>`now()` })
+        .where('id', '=', record.repository_id)
+        .execute();
+      await db
+        .updateTable('sbom_imports')
+        .set({ graph: null, processed_at: sql<Date>`now()` })
+        .where('id', '=', importId)
+        .execute();
+      const counts = Object.entries(stored.countsByEcosystem)
+        .map(([ecosystem, count]) => `${ecosystem} ${count}`)
+        .join(', ');
+      await log(
+        db,
+        'info',
+        `stored ${stored.dependencyCount} dependencies${counts ? ` (${counts})` : ''} from ${mapped.mappedCount} of ${mapped.componentCount} components; scan completed`,
+      );
+    });
+  } catch (error) {
+    const message = `sbom import failed: ${(error as Error).message ?? 'unknown error'}`.slice(
+      0,
+      2000,
+    );
+    deps.log('sbom import failed', { tenantId, scanId, err: error });
+    await withTenant(deps.database, tenantId, async (db) => {
+      const failed = await db
+        .updateTable('scans')
+        .set({ state: 'failed', error: message, finished_at: sql<Date>`now()`, heartbeat_at: null })
+        .where('id', '=', scanId)
+        .where('state', 'in', ['queued', 'running'])
+        .returning('id')
+        .executeTakeFirst();
+      if (failed) await log(db, 'error', message);
+    });
+  }
+}
+
+export async function requestSbomExport(
+  db: Kysely<DB>,
+  input: {
+    tenantId: string;
+    repositoryId: string;
+    format: SbomExportFormat;
+    correlationId: string | null;
+  },
+) {
+  const repository = await findRepository(db, input.repositoryId);
+  if (!repository) throw notFound('The repository');
+  const row = await insertSbomExport(db, {
+    tenantId: input.tenantId,
+    id: newId(),
+    repositoryId: input.repositoryId,
+    format: input.format,
+  });
+  await enqueueJob<SbomExportJob>(db, {
+    tenantId: input.tenantId,
+    name: SBOM_EXPORT_JOB,
+    data: { exportId: row.id },
+    correlationId: input.correlationId,
+  });
+  return row;
+}
+
+/** A stored licence fit for an SBOM licence expression (else the writers omit it). */
+function spdxShaped(licence: string | undefined): string | null {
+  if (!licence) return null;
+  const text = licence.trim();
+  if (text.length > 200) return null;
+  return /^\(?[A-Za-z0-9.+-]+(?:\)?\s+(?:AND|OR|WITH)\s+\(?[A-Za-z0-9.+-]+\)?)*\)?$/.test(text)
+    ? text
+    : null;
+}
+
+let toolVersion: string | null = null;
+function driftwatchVersion(): string {
+  toolVersion ??= readPackageJson().version;
+  return toolVersion;
+}
+
+/** Builds the document of one export from stored state (no outside calls). */
+export async function generateExportDocument(
+  db: Kysely<DB>,
+  exportRow: { id: string; repository_id: string; format: SbomExportFormat; created_at: Date },
+) {
+  const repository = await findRepository(db, exportRow.repository_id);
+  if (!repository) throw new Error('the repository no longer exists');
+  const rows = await listRepositoryDependencies(db, exportRow.repository_id);
+  const licences = await findLicences(
+    db,
+    rows.map((row) => ({ packageId: row.package_id, version: row.version })),
+  );
+  const dependencies: ExportDependency[] = rows.map((row) => ({
+    ecosystem: row.ecosystem,
+    name: row.name,
+    version: row.version,
+    purl: row.purl,
+    direct: row.direct,
+    parents: row.parents,
+    scope: row.scope,
+    licence: spdxShaped(licences.get(`${row.package_id}\u0000${row.version ?? ''}`)),
+  }));
+  const subject: ExportSubject = {
+    exportId: exportRow.id,
+    repositoryId: repository.id,
+    repositoryName: repository.full_name,
+    repositoryUrl:
+      repository.web_url ??
+      (/^https?:\/\//.test(repository.clone_url) ? repository.clone_url : null),
+    createdAt: exportRow.created_at,
+    toolName: 'driftwatch',
+    toolVersion: driftwatchVersion(),
+  };
+  const document =
+    exportRow.format === 'cyclonedx-1.6'
+      ? writeCycloneDx16(subject, dependencies)
+      : writeSpdx23(subject, dependencies);
+  return {
+    text: JSON.stringify(document, null, 2),
+    scanId: rows[0]?.scan_id ?? repository.last_scan_id ?? null,
+    componentCount: new Set(dependencies.map((d) => `${d.ecosystem}/${d.name}@${d.version ?? ''}`))
+      .size,
+  };
+}
+
+/** The export job: generates the document and stores it; a failure is the export's `failed`. */
+export async function runSbomExportJob(
+  deps: JobDeps,
+  envelope: JobEnvelope<SbomExportJob>,
+): Promise<void> {
+  const tenantId = envelope.tenantId;
+  const { exportId } = envelope.data ?? ({} as SbomExportJob);
+  if (!tenantId || typeof exportId !== 'string') {
+    deps.log('sbom export job without tenant or id ignored', { data: envelope.data });
+    return;
+  }
+  try {
+    await withTenant(deps.database, tenantId, async (db) => {
+      const claimed = await claimExport(db, exportId);
+      if (!claimed) return;
+      const generated = await generateExportDocument(db, claimed);
+      await db
+        .updateTable('sbom_exports')
+        .set({
+          state: 'completed',
+          document: generated.text,
+          document_bytes: Buffer.byteLength(generated.text),
+          document_sha256: createHash('sha256').update(generated.text).digest('hex'),
+          component_count: generated.componentCount,
+          scan_id: generated.scanId,
+          finished_at: sql<Date>`now()`,
+        })
+        .where('id', '=', exportId)
+        .execute();
+    });
+  } catch (error) {
+    deps.log('sbom export failed', { tenantId, exportId, err: error });
+    const message = `export failed: ${(error as Error).message ?? 'unknown error'}`.slice(0, 2000);
+    await withTenant(deps.database, tenantId, (db) =>
+      db
+        .updateTable('sbom_exports')
+        .set({ state: 'failed', error: message, finished_at: sql<Date>`now()` })
+        .where('id', '=', exportId)
+        .where('state', 'in', ['queued', 'running'])
+        .execute(),
+    );
+  }
+}
+
+export { findSbomExport };
