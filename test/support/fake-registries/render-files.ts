@@ -106,6 +106,14 @@ ${relocation}  <dependencies>
 
 // ---------------------------------------------------------------- Go module proxy
 
+/** `@v/list` names tagged versions only: pseudo-versions are never listed. */
+function listBody(pkg: FakePackage): string {
+  const tagged = pkg.versions
+    .map((x) => x.version)
+    .filter((x) => !/-(?:0\.)?\d{14}-[0-9a-f]{12}$/.test(x));
+  return tagged.length === 0 ? '' : `${tagged.join('\n')}\n`;
+}
+
 /** x/mod/module.UnescapePath. */
 function unescapePath(path: string): string | null {
   if (/[A-Z]/.test(path)) return null;
@@ -152,7 +160,7 @@ export function renderGo(ctx: RenderContext): FakeResponse | null {
     return {
       status: 200,
       headers: { 'content-type': 'text/plain; charset=utf-8' },
-      body: `${pkg.versions.map((x) => x.version).join('\n')}\n`,
+      body: listBody(pkg),
     };
   }
   const file = /^(.+)\.(info|mod|zip)$/.exec(rest);
