@@ -15,7 +15,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     load: () => import('./commands/audit'),
   },
   admin: {
-    summary: 'administration: create-tenant --name NAME --plan PLAN',
+    summary: 'administration: create-tenant --name NAME --plan PLAN | import-osv <file|dir|url>',
     load: () => import('./commands/admin'),
   },
 };

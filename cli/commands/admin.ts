@@ -5,6 +5,7 @@ import { createTenantWithOwner } from '../../src/domains/tenants/service';
 import { openServiceDatabase } from '../../src/service';
 
 const USAGE = `Usage: driftwatch admin create-tenant --name NAME --plan PLAN
+       driftwatch admin import-osv <file-or-dir-or-url> [...] [--json]
 
 Creates a tenant and prints its first owner token once. Plans: ${PLANS.join(', ')}.
 Uses the same configuration as the server (DATABASE_URL or the embedded DATA_DIR).`;
@@ -12,6 +13,7 @@ Uses the same configuration as the server (DATABASE_URL or the embedded DATA_DIR
 /** `driftwatch admin create-tenant --name NAME --plan PLAN` */
 export async function run(argv: string[]): Promise<number> {
   const [action, ...rest] = argv;
+  if (action === 'import-osv') return (await import('./import-osv')).run(rest);
   if (action !== 'create-tenant') {
     console.error(USAGE);
     return 2;

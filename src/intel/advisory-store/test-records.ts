@@ -50,7 +50,7 @@ export const npmRange = (name: string, introduced: string, fixed?: string) => ({
   ranges: [
     {
       type: 'SEMVER',
-      events: fixed ? [{ introduced }, { fixed }] : [{ introduced }],
+      events: (fixed ? [{ introduced }, { fixed }] : [{ introduced }]) as Record<string, string>[],
     },
   ],
 });

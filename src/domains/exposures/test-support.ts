@@ -1,0 +1,98 @@
+import { strToU8 } from 'fflate';
+import type { TestApp } from '../../../test/support/test-app';
+import { newId } from '../../db/ids';
+import { withTenant } from '../../db/tenant-scope';
+import type { ExtractedFile } from '../../ecosystems/extract-tree';
+import { buildPurl } from '../../ecosystems/purl';
+import { getEcosystem } from '../../ecosystems/registry';
+import type { Ecosystem, Resolution } from '../../ecosystems/types';
+import { importRecords } from '../../intel/advisory-store/import';
+import { type ReadResult, readRecordsFromBytes } from '../../intel/advisory-store/read';
+import { jsonl } from '../../intel/advisory-store/test-records';
+import { storeScanDependencies } from '../scans/service';
+import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB } from './jobs';
+
+/** Test helpers shared by the exposure and vulnerability API tests. */
+export async function insertRepository(
+  t: TestApp,
+  tenantId: string,
+  name: string,
+): Promise<string> {
+  const id = newId();
+  await withTenant(t.database, tenantId, (db) =>
+    db
+      .insertInto('repositories')
+      .values({
+        tenant_id: tenantId,
+        id,
+        provider: 'git',
+        name,
+        full_name: `acme/${name}`,
+        clone_url: `https://git.example.test/acme/${name}.git`,
+      })
+      .execute(),
+  );
+  return id;
+}
+
+export interface Dep {
+  name: string;
+  version: string | null;
+  resolution?: Resolution;
+  ecosystem?: Ecosystem;
+  file?: string;
+}
+
+/** Stores a scan's dependencies the way the scan worker does, then runs the matching jobs. */
+export async function scanWith(
+  t: TestApp,
+  tenantId: string,
+  repositoryId: string,
+  deps: Dep[],
+): Promise<string[]> {
+  const files = new Map<string, ExtractedFile>();
+  for (const dep of deps) {
+    const ecosystem = dep.ecosystem ?? 'npm';
+    const path = dep.file ?? (ecosystem === 'npm' ? 'package-lock.json' : `${ecosystem}.lock`);
+    const file = files.get(path) ?? {
+      path,
+      ecosystem,
+      format: 'test',
+      extractor: 'test',
+      errors: [],
+      dependencies: [],
+    };
+    const resolution = dep.resolution ?? (dep.version === null ? 'unpinned' : 'resolved');
+    file.dependencies.push({
+      name: dep.name,
+      version: dep.version,
+      purl: buildPurl(
+        getEcosystem(ecosystem).purlType,
+        dep.name,
+        resolution === 'resolved' ? dep.version : null,
+      ),
+      scope: 'runtime',
+      direct: true,
+      resolution,
+      line: null,
+      parents: [],
+      source: { kind: 'registry' },
+    });
+    files.set(path, file);
+  }
+  await withTenant(t.database, tenantId, (db) =>
+    storeScanDependencies(db, {
+      tenantId,
+      repositoryId,
+      scanId: newId(),
+      files: [...files.values()],
+    }),
+  );
+  return t.runJobs({ only: [MATCH_DEPENDENCIES_JOB, REMATCH_JOB] });
+}
+
+export async function importJsonl(t: TestApp, records: object[]) {
+  const read: ReadResult = { records: [], rejected: [] };
+  readRecordsFromBytes(strToU8(jsonl(records)), 'test.jsonl', read);
+  return importRecords(t.database, read);
+}
