@@ -78,6 +78,14 @@ export function auditExtraction(tree: TreeExtraction, prepared: AuditAdvisories)
   const findings: AuditFinding[] = [];
   const errors: AuditError[] = [];
   let dependencies = 0;
+  const skippedByPackage = new Map<string, string[]>();
+  for (const skipped of prepared.skippedRanges) {
+    const k = `${skipped.ecosystem}\u0000${skipped.name}`;
+    const list = skippedByPackage.get(k) ?? [];
+    list.push(`${skipped.advisoryId}: ${skipped.reason}`);
+    skippedByPackage.set(k, list);
+  }
+  const reportedSkips = new Set<string>();
   for (const file of tree.files) {
     for (const error of file.errors) {
       errors.push({ source: file.path, line: error.line, message: error.message });
@@ -85,6 +93,19 @@ export function auditExtraction(tree: TreeExtraction, prepared: AuditAdvisories)
     const seen = new Map<string, AuditFinding>();
     for (const dep of file.dependencies) {
       dependencies++;
+      // An advisory range that could not be evaluated matters only where the package is used.
+      const skipKey = `${file.ecosystem}\u0000${dep.name}`;
+      const skips = skippedByPackage.get(skipKey);
+      if (skips && !reportedSkips.has(`${file.path}\u0000${skipKey}`)) {
+        reportedSkips.add(`${file.path}\u0000${skipKey}`);
+        for (const message of skips) {
+          errors.push({
+            source: file.path,
+            line: dep.line,
+            message: `${dep.name}: advisory ${message}`,
+          });
+        }
+      }
       const matches = prepared.index.match({
         ecosystem: file.ecosystem,
         name: dep.name,

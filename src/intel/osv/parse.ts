@@ -134,6 +134,12 @@ function parseEvents(raw: unknown, path: string, warnings: string[]): RangeEvent
       return null;
     }
     const version = event[kind];
+    if (version === '' && kind !== 'introduced') {
+      // GHSA writes `fixed: ""` for "no fix yet": an absent bound, the range stays open (as npm
+      // reads `<` with nothing after it).
+      warnings.push(`${path}.events[${i}].${kind}: empty, treated as no ${kind} bound`);
+      continue;
+    }
     if (!isVersionText(version)) {
       warnings.push(`${path}.events[${i}].${kind}: not a valid version, range dropped`);
       return null;
