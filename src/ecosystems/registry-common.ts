@@ -216,19 +216,14 @@ export function maintainerChanges(ascending: PackageVersionMetadata[]): Maintain
 
 /** A name: npm scopes, Go/Composer paths, Maven `group:artifact`, dotted NuGet ids; never a call like `padStart()`. */
 const NAME = String.raw`(@?[A-Za-z0-9][\w.-]*(?:[/:][\w.-]+)*)`;
+const QUOTE = '[`\'"]?';
 const SUCCESSOR_PATTERNS = [
   new RegExp(
-    String.raw`\b(?:use|try|switch to|migrate to|install)\s+[` +
-      '`\'"' +
-      String.raw`]?${NAME}[` +
-      '`\'"' +
-      String.raw`]?\s+instead\b`,
+    String.raw`\b(?:use|try|switch to|migrate to|install)\s+${QUOTE}${NAME}${QUOTE}\s+instead\b`,
     'i',
   ),
   new RegExp(
-    String.raw`\b(?:please use|use|moved to|renamed to|replaced by|superseded by|succeeded by|in favou?r of|migrate to|switch to)\s+[` +
-      '`\'"' +
-      String.raw`]?${NAME}(?![\w.(/:-])`,
+    String.raw`\b(?:please use|use|moved to|renamed to|replaced by|superseded by|succeeded by|in favou?r of|migrate to|switch to)\s+${QUOTE}${NAME}(?![\w.(/:-])`,
     'i',
   ),
 ];

@@ -82,7 +82,7 @@ describe('ecosystem registry', () => {
   });
 
   it.each(folders)('folder %s is complete and registered', (folder) => {
-    for (const part of ['index.ts', 'versioning.ts', 'README.md']) {
+    for (const part of ['index.ts', 'versioning.ts', 'registry.ts', 'README.md']) {
       expect(existsSync(join(here, folder, part)), `${folder}/${part}`).toBe(true);
     }
     const fixtures = join(here, folder, '__fixtures__');

@@ -20,12 +20,12 @@ import type { RegistryClientFactory } from '../registry-types';
 import { cargoVersioning } from './versioning';
 
 /**
- * crates.io API client:
+ * Cargo registry client (the crates web API):
  *   - `<base>/api/v1/crates/<name>`: the crate (description, homepage, repository, downloads)
  *     and every version (`num`, `created_at`, `yanked`, `yank_message`, `license`, `downloads`,
  *     `published_by`);
  *   - `<base>/api/v1/crates/<name>/owners`: current owners (users and teams).
- * crates.io has no deprecation field (the old `maintenance` badge is no longer served). Per-version
+ * The crates API has no deprecation field (the old `maintenance` badge is no longer served). Per-version
  * owner sets are not recorded, so maintainer changes come from nothing; `publishedBy` per version
  * tells who released each one.
  */
@@ -103,6 +103,6 @@ export const cargoRegistry: RegistryClientFactory = (settings) =>
       downloads: total === null ? null : { count: total, period: 'total' },
       etag: response.etag,
       lastModified: response.lastModified,
-      notes: ['crates.io has no deprecation field'],
+      notes: ['the crates registry has no deprecation field'],
     });
   });

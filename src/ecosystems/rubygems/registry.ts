@@ -11,7 +11,7 @@ import { type RegistryClientFactory, RegistryError, type RegistryHttp } from '..
 import { rubygemsVersioning } from './versioning';
 
 /**
- * RubyGems.org API client:
+ * RubyGems API client:
  *   - `<base>/api/v1/versions/<name>.json`: every published version (`number`, `created_at`,
  *     `prerelease`, `licenses`, `downloads_count`, `platform`) — the conditional request;
  *   - `<base>/api/v1/gems/<name>.json`: the gem (licences, `source_code_uri`, `homepage_uri`, total

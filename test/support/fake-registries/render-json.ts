@@ -1,7 +1,7 @@
 import { type FakePackage, type FakeVersion, hex, withoutZone } from './model';
 
 /**
- * Documents of the JSON registries (npm packument, PyPI JSON API, crates.io API, RubyGems API) in
+ * Documents of the JSON registries (npm packument, PyPI JSON API, crates API, RubyGems API) in
  * the shapes those services answer with, field for field.
  */
 
@@ -205,7 +205,7 @@ export function renderPypi(ctx: RenderContext): FakeResponse | null {
   });
 }
 
-// ---------------------------------------------------------------- crates.io
+// ---------------------------------------------------------------- crates API
 
 export function renderCrates(ctx: RenderContext): FakeResponse | null {
   const match = /^\/api\/v1\/crates\/([^/]+)(\/owners)?$/.exec(ctx.path);
