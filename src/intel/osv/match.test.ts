@@ -349,8 +349,20 @@ describe('the index', () => {
     ['PyPI range starting at the fix', 'PyPI', 'flask-session-helper', '>=0.9.0', false],
     ['PyPI range starting below the fix', 'PyPI', 'flask-session-helper', '>=0.8', true],
     ['PyPI upper-bound-only range reaches below', 'PyPI', 'flask-session-helper', '<2.0', true],
-    ['Maven soft requirement above the fix', 'Maven', 'org.example:example-parser', '3.26.0', false],
-    ['Maven soft requirement inside the window', 'Maven', 'org.example:example-parser', '3.24.0', true],
+    [
+      'Maven soft requirement above the fix',
+      'Maven',
+      'org.example:example-parser',
+      '3.26.0',
+      false,
+    ],
+    [
+      'Maven soft requirement inside the window',
+      'Maven',
+      'org.example:example-parser',
+      '3.24.0',
+      true,
+    ],
     ['Maven range above the fix', 'Maven', 'org.example:example-parser', '[3.25.0,4.0)', false],
     ['Maven range open below', 'Maven', 'org.example:example-parser', '(,4.0)', true],
   ])('declared: %s → possibly affected %s', (_label, ecosystem, name, spec, expected) => {
