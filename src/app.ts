@@ -10,12 +10,18 @@ import { apiTokenRoutes } from './domains/api-tokens/routes';
 import type { TokenUsageTracker } from './domains/api-tokens/usage-tracker';
 import { auditLogRoutes } from './domains/audit-log/routes';
 import { exposureRoutes } from './domains/exposures/routes';
+import { repositoryRoutes } from './domains/repositories/routes';
+import { scanRoutes } from './domains/scans/routes';
 import { sbomRoutes } from './domains/sbom/routes';
 import { sourceControlRoutes } from './domains/source-control/routes';
 import type { BuildInfo, CliVersionInfo } from './domains/system/build-info';
+import { driftRoutes } from './domains/packages/drift-routes';
+import { packageRoutes } from './domains/packages/routes';
 import { systemRoutes } from './domains/system/routes';
+import { tenantSettingsRoutes } from './domains/tenant-settings/routes';
 import { tenantRoutes } from './domains/tenants/routes';
 import { vulnerabilityRoutes } from './domains/vulnerabilities/routes';
+import { webhookRoutes } from './domains/webhooks/routes';
 import { registerErrorHandling } from './http/error-handler';
 import { registerPipeline } from './http/pipeline';
 import { ProblemSchema } from './http/problem';
@@ -114,7 +120,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(vulnerabilityRoutes());
   await app.register(exposureRoutes());
   await app.register(sourceControlRoutes(deps));
+  await app.register(repositoryRoutes(deps));
+  await app.register(scanRoutes());
+  await app.register(webhookRoutes(deps));
   await app.register(sbomRoutes(deps.config.sbom));
+  await app.register(packageRoutes(deps));
+  await app.register(driftRoutes());
+  await app.register(tenantSettingsRoutes(deps));
 
   app.get('/api/v1/openapi.json', { schema: { hide: true }, config: { auth: false } }, async () =>
     app.swagger(),

@@ -227,6 +227,12 @@ export async function createConnection(
         : null,
     webhook_secret_sealed: webhookSecret ? secretBox.seal(webhookSecret) : null,
     webhook_token_hash: webhookSecret ? hashWebhookToken(webhookSecret) : null,
+  }).catch((error: unknown) => {
+    // Two identical requests racing: the unique index keeps one.
+    if ((error as { code?: string }).code === '23505') {
+      throw conflict(`This ${valid.provider} account is already connected.`);
+    }
+    throw error;
   });
   return { connection, webhookSecret: generated };
 }

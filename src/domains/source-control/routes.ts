@@ -71,7 +71,6 @@ export function sourceControlRoutes(deps: {
       async (request, reply) => {
         const result = await installScmA(
           tenantDb(request),
-          deps.database.system,
           deps.secretBox,
           deps.config,
           principalOf(request).tenantId,

@@ -24,7 +24,6 @@ import {
   type ConnectionRow,
   findByExternalId,
   findConnectionRow,
-  heldByAnotherTenant,
   importedByExternalId,
   insertConnection,
   type PublicConnection,
@@ -181,7 +180,6 @@ export function checkWebhookSecret(errors: FieldErrorCollector, secret: string |
  */
 export async function installScmA(
   db: Kysely<DB>,
-  system: Kysely<DB>,
   secretBox: SecretBox,
   config: Config,
   tenantId: string,
@@ -206,10 +204,6 @@ export async function installScmA(
       'The scm-a app is not configured on this server (SCM_A_APP_ID, SCM_A_APP_PRIVATE_KEY).',
     );
   }
-  // An installation belongs to one account: a second tenant cannot claim it by guessing its id.
-  if (await heldByAnotherTenant(system, 'scm-a', installationId, tenantId)) {
-    throw conflict('This installation is already connected to another account.');
-  }
 
   const connection: ProviderConnection = {
     provider: 'scm-a',
@@ -229,6 +223,7 @@ export async function installScmA(
     throw problemFor(error, 401);
   }
 
+  // An installation belongs to one account: the unique index refuses a second tenant (0004).
   const created = await insertConnection(db, {
     tenant_id: tenantId,
     id: newId(),
@@ -242,6 +237,11 @@ export async function installScmA(
     credentials_sealed: null,
     webhook_secret_sealed: request.webhookSecret ? secretBox.seal(request.webhookSecret) : null,
     webhook_token_hash: null,
+  }).catch((error: unknown) => {
+    if ((error as { code?: string }).code === '23505') {
+      throw conflict('This installation is already connected to another account.');
+    }
+    throw error;
   });
   return { connection: created, created: true };
 }

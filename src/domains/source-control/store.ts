@@ -182,20 +182,3 @@ export async function candidatesByTokenHash(
     .limit(100)
     .execute();
 }
-
-/** Does any tenant other than `tenantId` hold this provider account? (scm-a installations) */
-export async function heldByAnotherTenant(
-  system: Kysely<DB>,
-  provider: ConnectionProvider,
-  externalId: string,
-  tenantId: string,
-): Promise<boolean> {
-  const row = await system
-    .selectFrom('source_control_connections')
-    .select('id')
-    .where('provider', '=', provider)
-    .where('external_id', '=', externalId)
-    .where('tenant_id', '!=', tenantId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
