@@ -128,9 +128,9 @@ export async function storeAdvisoryBatch(
       .execute();
   }
 
-  for (const item of changed) {
+  const advisoryRows = changed.map((item) => {
     const a = item.advisory;
-    const row = {
+    return {
       id: a.id,
       vulnerability_id: groups.vulnerabilityOf.get(a.id) as string,
       modified_at: new Date(a.modified),
@@ -147,10 +147,30 @@ export async function storeAdvisoryBatch(
       content_hash: contentHash(item.raw),
       source: item.source,
     };
+  });
+  for (let i = 0; i < advisoryRows.length; i += 100) {
     await db
       .insertInto('osv_advisories')
-      .values(row)
-      .onConflict((oc) => oc.column('id').doUpdateSet({ ...row, updated_at: sql<Date>`now()` }))
+      .values(advisoryRows.slice(i, i + 100))
+      .onConflict((oc) =>
+        oc.column('id').doUpdateSet((eb) => ({
+          vulnerability_id: eb.ref('excluded.vulnerability_id'),
+          modified_at: eb.ref('excluded.modified_at'),
+          published_at: eb.ref('excluded.published_at'),
+          withdrawn_at: eb.ref('excluded.withdrawn_at'),
+          summary: eb.ref('excluded.summary'),
+          details: eb.ref('excluded.details'),
+          severity_rating: eb.ref('excluded.severity_rating'),
+          severity_score: eb.ref('excluded.severity_score'),
+          severity_vector: eb.ref('excluded.severity_vector'),
+          severity_type: eb.ref('excluded.severity_type'),
+          refs: eb.ref('excluded.refs'),
+          raw: eb.ref('excluded.raw'),
+          content_hash: eb.ref('excluded.content_hash'),
+          source: eb.ref('excluded.source'),
+          updated_at: sql<Date>`now()`,
+        })),
+      )
       .execute();
   }
   await db.deleteFrom('osv_advisory_aliases').where('advisory_id', 'in', changedIds).execute();
@@ -275,6 +295,7 @@ export async function refreshVulnerabilities(db: Kysely<DB>, ids: string[]): Pro
       list.push(a);
       byGroup.set(a.vulnerability_id, list);
     }
+    const updates: object[] = [];
     for (const id of part) {
       const members = byGroup.get(id) ?? [];
       const first = members[0];
@@ -323,29 +344,50 @@ export async function refreshVulnerabilities(db: Kysely<DB>, ids: string[]): Pro
               .sort((a, b) => b.getTime() - a.getTime())[0] ?? null)
           : null;
       const aliasList = [...keys].filter((k) => k !== canonical).sort();
-      await db
-        .updateTable('vulnerabilities')
-        .set({
-          canonical_id: canonical,
-          aliases: aliasList,
-          summary: described.summary,
-          details: detailed.details,
-          severity_rating: severe.severity_rating,
-          severity_score: severe.severity_score,
-          severity_vector: severe.severity_vector,
-          severity_type: severe.severity_type,
-          published_at: published ?? null,
-          modified_at: modified,
-          withdrawn_at: withdrawn,
-          ecosystems: [...ecosystems].sort(),
-          search_text: [canonical, ...aliasList, described.summary ?? '', ...packageNames]
-            .join('\n')
-            .toLowerCase(),
-          merged_into: null,
-          updated_at: sql<Date>`now()`,
-        })
-        .where('id', '=', id)
-        .execute();
+      updates.push({
+        id,
+        canonical_id: canonical,
+        aliases: aliasList,
+        summary: described.summary,
+        details: detailed.details,
+        severity_rating: severe.severity_rating,
+        severity_score: severe.severity_score === null ? null : Number(severe.severity_score),
+        severity_vector: severe.severity_vector,
+        severity_type: severe.severity_type,
+        published_at: published?.toISOString() ?? null,
+        modified_at: modified.toISOString(),
+        withdrawn_at: withdrawn?.toISOString() ?? null,
+        ecosystems: [...ecosystems].sort(),
+        search_text: [canonical, ...aliasList, described.summary ?? '', ...packageNames]
+          .join('\n')
+          .toLowerCase(),
+      });
+    }
+    // One statement per chunk: the derived columns travel as JSON.
+    if (updates.length > 0) {
+      await sql`
+        UPDATE vulnerabilities v SET
+          canonical_id = x.canonical_id,
+          aliases = ARRAY(SELECT jsonb_array_elements_text(x.aliases)),
+          summary = x.summary,
+          details = x.details,
+          severity_rating = x.severity_rating,
+          severity_score = x.severity_score,
+          severity_vector = x.severity_vector,
+          severity_type = x.severity_type,
+          published_at = x.published_at,
+          modified_at = x.modified_at,
+          withdrawn_at = x.withdrawn_at,
+          ecosystems = ARRAY(SELECT jsonb_array_elements_text(x.ecosystems)),
+          search_text = x.search_text,
+          merged_into = NULL,
+          updated_at = now()
+        FROM jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) AS x(
+          id uuid, canonical_id text, aliases jsonb, summary text, details text,
+          severity_rating text, severity_score numeric, severity_vector text, severity_type text,
+          published_at timestamptz, modified_at timestamptz, withdrawn_at timestamptz,
+          ecosystems jsonb, search_text text)
+        WHERE v.id = x.id`.execute(db);
     }
   }
 }
