@@ -1,0 +1,279 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { strToU8, zipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Runs the real bin the way a user does: `node cli/driftwatch.js audit ...`. */
+function audit(...args: string[]) {
+  const child = spawnSync(
+    process.execPath,
+    [join(projectRoot, 'cli', 'driftwatch.js'), 'audit', ...args],
+    { cwd: projectRoot, encoding: 'utf8', timeout: 60_000 },
+  );
+  return { code: child.status, stdout: child.stdout, stderr: child.stderr };
+}
+
+const osv = (
+  id: string,
+  ecosystem: string,
+  name: string,
+  events: object[],
+  extra: object = {},
+) => ({
+  id,
+  modified: '2024-03-01T00:00:00Z',
+  published: '2024-02-01T00:00:00Z',
+  summary: `${name} flaw ${id}`,
+  affected: [{ package: { ecosystem, name }, ranges: [{ type: 'ECOSYSTEM', events }] }],
+  ...extra,
+});
+
+// The same flaw from two databases (joined by the CVE), a critical Go flaw, a PyPI flaw for an
+// unpinned requirement, a withdrawn record and a record that cannot be used.
+const RECORDS = {
+  ghsaLodash: osv(
+    'GHSA-jf85-cpcp-j695',
+    'npm',
+    'lodash',
+    [{ introduced: '0' }, { fixed: '4.17.12' }],
+    {
+      aliases: ['CVE-2019-10744'],
+      severity: [{ type: 'CVSS_V3', score: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:H' }],
+    },
+  ),
+  retireLodash: osv(
+    'x_RETIRE-lodash-1',
+    'npm',
+    'lodash',
+    [{ introduced: '4.0.0' }, { fixed: '4.17.12' }],
+    {
+      aliases: ['CVE-2019-10744'],
+    },
+  ),
+  goWeb: osv(
+    'GO-2024-0001',
+    'Go',
+    'github.com/example/web',
+    [{ introduced: '1.7.0' }, { fixed: '1.7.2' }],
+    {
+      aliases: ['CVE-2024-30001'],
+      severity: [{ type: 'CVSS_V3', score: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H' }],
+    },
+  ),
+  pyRequests: osv(
+    'PYSEC-2023-74',
+    'PyPI',
+    'requests',
+    [{ introduced: '2.3.0' }, { fixed: '2.31.0' }],
+    {
+      database_specific: { severity: 'MODERATE' },
+    },
+  ),
+  withdrawn: osv('GHSA-wdrn-0000-0000', 'npm', 'minimist', [{ introduced: '0' }], {
+    withdrawn: '2024-03-01T00:00:00Z',
+  }),
+};
+
+let root: string;
+let project: string;
+let clean: string;
+let jsonl: string;
+let dir: string;
+let zip: string;
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'driftwatch-audit-'));
+  project = join(root, 'project');
+  clean = join(root, 'clean');
+  const files: Record<string, string> = {
+    'project/package-lock.json': JSON.stringify({
+      name: 'app',
+      lockfileVersion: 3,
+      packages: {
+        '': { name: 'app', dependencies: { lodash: '^4.17.0', minimist: '^1.2.0' } },
+        'node_modules/lodash': { version: '4.17.11' },
+        'node_modules/minimist': { version: '1.2.0' },
+      },
+    }),
+    'project/go.mod':
+      'module example.com/app\n\ngo 1.22\n\nrequire github.com/example/web v1.7.1\n',
+    'project/requirements.txt': 'requests\n',
+    'clean/package-lock.json': JSON.stringify({
+      name: 'ok',
+      lockfileVersion: 3,
+      packages: { '': { name: 'ok' }, 'node_modules/lodash': { version: '4.17.21' } },
+    }),
+  };
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  const records = Object.values(RECORDS);
+  jsonl = join(root, 'advisories.jsonl');
+  writeFileSync(
+    jsonl,
+    `${records.map((r) => JSON.stringify(r)).join('\n')}\n{"id":"broken","modified":"never"}\n`,
+  );
+  dir = join(root, 'osv-dir');
+  mkdirSync(join(dir, 'nested'), { recursive: true });
+  records.forEach((r, i) => {
+    writeFileSync(join(dir, i % 2 ? 'nested' : '', `${r.id}.json`), JSON.stringify(r, null, 2));
+  });
+  zip = join(root, 'all.zip');
+  writeFileSync(
+    zip,
+    zipSync(Object.fromEntries(records.map((r) => [`${r.id}.json`, strToU8(JSON.stringify(r))]))),
+  );
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+interface Finding {
+  name: string;
+  version: string | null;
+  status: string;
+  vulnerabilityId: string;
+  aliases: string[];
+  advisoryIds: string[];
+  severity: string | null;
+  file: string;
+}
+
+function findings(stdout: string): Finding[] {
+  return (JSON.parse(stdout) as { findings: Finding[] }).findings;
+}
+
+describe('driftwatch audit', () => {
+  it('--json: one finding per flaw (aliases joined), withdrawn ignored, unpinned possibly affected', () => {
+    const { code, stdout } = audit(project, '--osv', jsonl, '--json');
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout);
+    const rows = (report.findings as Finding[]).map((f) => ({
+      name: f.name,
+      version: f.version,
+      status: f.status,
+      id: f.vulnerabilityId,
+      aliases: f.aliases,
+      advisoryIds: f.advisoryIds,
+      severity: f.severity,
+      file: f.file,
+    }));
+    expect(rows).toEqual([
+      {
+        name: 'github.com/example/web',
+        version: 'v1.7.1',
+        status: 'affected',
+        id: 'CVE-2024-30001',
+        aliases: ['GO-2024-0001'],
+        advisoryIds: ['GO-2024-0001'],
+        severity: 'critical',
+        file: 'go.mod',
+      },
+      {
+        name: 'lodash',
+        version: '4.17.11',
+        status: 'affected',
+        id: 'CVE-2019-10744',
+        aliases: ['GHSA-jf85-cpcp-j695', 'x_RETIRE-lodash-1'],
+        advisoryIds: ['GHSA-jf85-cpcp-j695', 'x_RETIRE-lodash-1'],
+        severity: 'high',
+        file: 'package-lock.json',
+      },
+      {
+        name: 'requests',
+        version: null,
+        status: 'possibly_affected',
+        id: 'PYSEC-2023-74',
+        aliases: [],
+        advisoryIds: ['PYSEC-2023-74'],
+        severity: 'medium',
+        file: 'requirements.txt',
+      },
+    ]);
+    expect(report.findings[2].ranges).toEqual([
+      {
+        type: 'ECOSYSTEM',
+        repo: null,
+        events: [
+          { kind: 'introduced', version: '2.3.0' },
+          { kind: 'fixed', version: '2.31.0' },
+        ],
+      },
+    ]);
+    // The unusable record is reported, not fatal.
+    expect(report.errors).toEqual([
+      {
+        source: `${jsonl}#6`,
+        line: null,
+        message: 'advisory broken rejected: modified: missing or not an RFC 3339 timestamp',
+      },
+    ]);
+  });
+
+  it('reads directories of .json files and OSV all.zip exports to the same findings', () => {
+    const fromLines = findings(audit(project, '--osv', jsonl, '--json').stdout);
+    const fromDir = audit(project, '--osv', dir, '--json');
+    const fromZip = audit(project, '--osv', zip, '--json');
+    expect(fromDir.code).toBe(1);
+    expect(fromZip.code).toBe(1);
+    expect(findings(fromDir.stdout)).toEqual(fromLines);
+    expect(findings(fromZip.stdout)).toEqual(fromLines);
+  });
+
+  it.each([
+    ['critical', 1],
+    ['high', 1],
+    ['any', 1],
+  ])('--fail-on %s with a critical finding exits %i', (level, expected) => {
+    expect(audit(project, '--osv', jsonl, '--fail-on', level, '--json').code).toBe(expected);
+  });
+
+  it('--fail-on counts only affected findings at or above the level', () => {
+    const onlyNpm = join(root, 'project', 'package-lock.json');
+    // lodash is high: fails at high, passes at critical.
+    expect(audit(onlyNpm, '--osv', jsonl, '--fail-on', 'high').code).toBe(1);
+    expect(audit(onlyNpm, '--osv', jsonl, '--fail-on', 'critical').code).toBe(0);
+    // requests is only possibly affected (unpinned): never fails the run.
+    expect(audit(join(project, 'requirements.txt'), '--osv', jsonl).code).toBe(0);
+  });
+
+  it('exits 0 when nothing is affected', () => {
+    const { code, stdout } = audit(clean, '--osv', jsonl, '--json');
+    expect(code).toBe(0);
+    expect(findings(stdout)).toEqual([]);
+  });
+
+  it('prints a readable table without --json', () => {
+    const { stdout } = audit(project, '--osv', jsonl);
+    expect(stdout).toContain('package-lock.json');
+    expect(stdout).toMatch(
+      /PACKAGE\s+VERSION\s+VULNERABILITY\s+SEVERITY\s+STATUS\s+FIXED IN\s+SUMMARY/,
+    );
+    expect(stdout).toMatch(
+      /lodash\s+4\.17\.11\s+CVE-2019-10744\s+high 7\.5\s+affected\s+4\.17\.12/,
+    );
+    expect(stdout).toMatch(/requests\s+\(unpinned\)\s+PYSEC-2023-74\s+medium\s+possibly affected/);
+    expect(stdout).toContain('2 affected, 1 possibly affected');
+  });
+
+  it.each<[string, string[], RegExp]>([
+    ['no --osv', [], /no advisories given/],
+    ['an unknown --fail-on', ['--osv', 'x', '--fail-on', 'severe'], /--fail-on must be one of/],
+    ['an unknown option', ['--osv', 'x', '--bogus'], /Unknown option/],
+  ])('exits 2 on %s', (_label, args, message) => {
+    const { code, stderr } = audit(project, ...args);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+  });
+
+  it('exits 2 when the target or an advisory path cannot be read', () => {
+    expect(audit(join(root, 'missing'), '--osv', jsonl).code).toBe(2);
+    const badOsv = audit(project, '--osv', join(root, 'nope.jsonl'), '--json');
+    expect(badOsv.code).toBe(2);
+    expect(JSON.parse(badOsv.stdout).errors[0].message).toMatch(/cannot read \(ENOENT\)/);
+  });
+});
