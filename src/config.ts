@@ -204,6 +204,7 @@ export const SETTINGS = [
   ['REGISTRY_MAX_RESPONSE_BYTES', '67108864', 'largest registry response read'],
   ['REGISTRY_CACHE_ENTRIES', '2000', 'in-memory registry response cache size (0: off)'],
   ['REGISTRY_MAX_VERSION_DETAILS', '40', 'per-version requests per package (Go, Maven, OCI)'],
+  ['NPM_DOWNLOADS_URL', '(unset: no npm counts)', 'npm download-counts API base (weekly counts)'],
   [
     'SCAN_ALLOW_FILE_URLS',
     '(embedded: true, DATABASE_URL set: false)',
@@ -392,6 +393,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       maxResponseBytes: int('REGISTRY_MAX_RESPONSE_BYTES', 64 * 1024 * 1024, 1024, 1024 ** 3),
       cacheEntries: int('REGISTRY_CACHE_ENTRIES', 2000, 0, 1_000_000),
       maxVersionDetails: int('REGISTRY_MAX_VERSION_DETAILS', 40, 1, 10_000),
+      npmDownloadsUrl: url('NPM_DOWNLOADS_URL', ['https:', 'http:']),
     },
     scans: {
       allowFileUrls: bool('SCAN_ALLOW_FILE_URLS', !env.DATABASE_URL),

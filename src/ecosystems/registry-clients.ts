@@ -34,6 +34,7 @@ export function createRegistryClients(
       baseUrl: settings.baseUrls[module.id],
       http,
       maxVersionDetails: settings.maxVersionDetails,
+      downloadsUrl: module.id === 'npm' ? (settings.npmDownloadsUrl ?? null) : null,
     });
   }
   return clients;

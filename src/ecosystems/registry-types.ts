@@ -136,8 +136,10 @@ export interface RegistryCache {
 export interface RegistryClientSettings {
   baseUrl: string | null;
   http: RegistryHttp;
-  /** Upper bound for per-version detail requests (Go .info, Maven POM HEAD, OCI manifests). */
+  /** Upper bound for per-version detail requests (Go .info, Maven POMs, OCI manifests). */
   maxVersionDetails?: number;
+  /** npm only: base of the download-counts API (`/downloads/point/last-week/<name>`); null skips counts. */
+  downloadsUrl?: string | null;
 }
 
 export type RegistryClientFactory = (settings: RegistryClientSettings) => RegistryClient;
@@ -211,4 +213,6 @@ export interface RegistriesSettings {
   cacheEntries: number;
   /** Upper bound for per-version detail requests of one package. */
   maxVersionDetails: number;
+  /** npm download-counts API base (unset: npm packages have no popularity). */
+  npmDownloadsUrl?: string | null;
 }

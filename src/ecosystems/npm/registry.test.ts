@@ -4,13 +4,17 @@ import {
   requestedPaths,
   useFakeRegistries,
 } from '../../../test/support/fake-registries/vitest';
+import { createRegistryClients } from '../registry-clients';
 
 const ctx = useFakeRegistries();
 
 describe('npm registry client', () => {
   it('reads the full packument: times, per-version maintainers, publisher, install scripts', async () => {
     const m = (await fakeClient(ctx.fake, 'npm').fetchPackage('@acme/widget'))!;
-    expect(requestedPaths(ctx.fake)).toEqual(['/npm/@acme%2Fwidget']);
+    expect(requestedPaths(ctx.fake)).toEqual([
+      '/npm/@acme%2Fwidget',
+      '/npm-downloads/downloads/point/last-week/%40acme/widget',
+    ]);
     expect(ctx.fake.requests[0]!.headers.accept).toBe('application/json');
     expect(m.purl).toBe('pkg:npm/%40acme/widget');
     expect(m.versions.map((v) => v.version)).toEqual([
@@ -43,7 +47,17 @@ describe('npm registry client', () => {
     ]);
     expect(m.maintainers).toEqual(['alice', 'mallory']);
     expect(m.repositoryUrl).toBe('https://git.example.org/acme/widget');
+    expect(m.downloads).toEqual({ count: 12_345, period: 'last-week' });
+  });
+
+  it('has no popularity without the download-counts API, and survives its failures', async () => {
+    const settings = ctx.fake.settings();
+    const without = createRegistryClients({ ...settings, npmDownloadsUrl: null }).npm;
+    expect((await without.fetchPackage('left-pad'))!.downloads).toBeNull();
+    ctx.fake.inject({ path: '/npm-downloads/downloads/point/last-week/left-pad', body: 'oops' });
+    const m = (await fakeClient(ctx.fake, 'npm').fetchPackage('left-pad'))!;
     expect(m.downloads).toBeNull();
+    expect(m.versions).toHaveLength(5);
   });
 
   it('reports a package whose every version is deprecated as deprecated, without inventing a successor', async () => {

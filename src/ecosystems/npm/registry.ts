@@ -7,8 +7,12 @@ import {
   uniq,
   type VersionInput,
 } from '../registry-common';
-import { asObject, isoTime, joinUrl, own, parseJsonObject, str } from '../registry-http';
-import type { RegistryClientFactory } from '../registry-types';
+import { asObject, count, isoTime, joinUrl, own, parseJsonObject, str } from '../registry-http';
+import {
+  type RegistryClientFactory,
+  type RegistryHttp,
+  RetryableRegistryError,
+} from '../registry-types';
 import { normaliseNpmName } from './common';
 import { npmVersioning } from './versioning';
 
@@ -16,8 +20,8 @@ import { npmVersioning } from './versioning';
  * npm registry client: one request for the full packument (`GET <base>/<name>`, scoped names
  * as `@scope%2fname`). The abbreviated form (`application/vnd.npm.install-v1+json`) lacks `time`,
  * per-version maintainers and `_npmUser`, so the full document is asked for. The base URL is the
- * one npm itself uses (`npm_config_registry`). Download counts live on a separate service and are
- * not fetched.
+ * one npm itself uses (`npm_config_registry`). Download counts live on a separate service,
+ * read when NPM_DOWNLOADS_URL is set.
  */
 
 export const npmInfo: EcosystemInfo = {
@@ -78,7 +82,11 @@ export const npmRegistry: RegistryClientFactory = (settings) =>
     const latestTag = str(own(distTags, 'latest'), 256);
     const latestManifest = asObject(latestTag ? own(versionsDoc, latestTag) : undefined);
     const unpublished = asObject(own(times, 'unpublished'));
-    const notes: string[] = ['downloads are not part of the packument'];
+    const downloads = settings.downloadsUrl
+      ? await weeklyDownloads(context.http, settings.downloadsUrl, name, options.signal)
+      : null;
+    const notes: string[] =
+      downloads === null ? ['no download counts (NPM_DOWNLOADS_URL unset or no answer)'] : [];
     if (unpublished !== null) notes.push('every version was unpublished');
     const metadata = assemble(npmInfo, {
       name: str(own(doc, 'name'), 214) ?? name,
@@ -89,12 +97,38 @@ export const npmRegistry: RegistryClientFactory = (settings) =>
       homepage: str(own(latestManifest, 'homepage')) ?? str(own(doc, 'homepage')),
       description: str(own(doc, 'description')),
       maintainers: uniq([...people(own(doc, 'maintainers'))]),
+      downloads: downloads === null ? null : { count: downloads, period: 'last-week' },
       etag: response.etag,
       lastModified: response.lastModified,
       notes,
     });
     return metadata;
   });
+
+/** `GET <downloads>/downloads/point/last-week/<name>` → `{downloads, start, end, package}`; optional. */
+async function weeklyDownloads(
+  http: RegistryHttp,
+  base: string,
+  name: string,
+  signal: AbortSignal | undefined,
+): Promise<number | null> {
+  try {
+    const response = await http.get({
+      url: joinUrl(
+        base,
+        `downloads/point/last-week/${name.split('/').map(encodeURIComponent).join('/')}`,
+      ),
+      headers: { accept: 'application/json' },
+      signal,
+    });
+    if (response === null) return null;
+    return count(own(parseJsonObject(response.body, 'npm downloads'), 'downloads'));
+  } catch (error) {
+    // Counts are a bonus, but a rate limit still means "come back later".
+    if (error instanceof RetryableRegistryError) throw error;
+    return null;
+  }
+}
 
 function licenceOf(manifest: Record<string, unknown> | null): string | null {
   const licence = own(manifest, 'license');

@@ -74,7 +74,9 @@ export interface FakeRegistries {
   /** Base URL per ecosystem, as the client settings take it. */
   baseUrls: Record<Ecosystem, string>;
   origin: string;
-  /** Registries settings pointing every client at this server. */
+  /** The npm download-counts API on this server. */
+  npmDownloadsUrl: string;
+  /** Registries settings pointing every client at this server (npm download counts included). */
   settings(overrides?: Partial<Omit<RegistriesSettings, 'baseUrls'>>): RegistriesSettings;
   /** Adds or replaces a package (its documents, and so their ETags, change). */
   addPackage(ecosystem: Ecosystem, pkg: FakePackage): void;
@@ -167,6 +169,30 @@ export async function startFakeRegistries(
     return null;
   }
 
+  /** The npm download-counts API: `/npm-downloads/downloads/point/last-week/<name>`. */
+  function npmDownloads(path: string): FakeResponse | null {
+    const match = /^\/npm-downloads\/downloads\/point\/last-week\/(.+)$/.exec(path);
+    if (!match) return null;
+    const name = decodeURIComponent(match[1]!);
+    const pkg = stores.get('npm')!.get(name);
+    if (!pkg)
+      return {
+        status: 404,
+        headers: { 'content-type': 'application/json' },
+        body: `{"error":"package ${name} not found"}`,
+      };
+    return {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        downloads: pkg.downloads,
+        start: '2024-06-01',
+        end: '2024-06-07',
+        package: name,
+      }),
+    };
+  }
+
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', origin);
     if (record)
@@ -197,11 +223,12 @@ export async function startFakeRegistries(
     const key = `${url.pathname}${url.search}|${request.headers.authorization ?? ''}`;
     let answer = rendered.get(key);
     if (!answer) {
-      const result = route(url, request.headers) ?? {
-        status: 404,
-        headers: { 'content-type': 'text/plain' },
-        body: 'Not Found',
-      };
+      const result = npmDownloads(url.pathname) ??
+        route(url, request.headers) ?? {
+          status: 404,
+          headers: { 'content-type': 'text/plain' },
+          body: 'Not Found',
+        };
       answer = { etag: `"${sha256(result.body).slice(0, 32)}"`, response: result };
       if (result.status === 200 && rendered.size < 50_000) rendered.set(key, answer);
     }
@@ -249,8 +276,10 @@ export async function startFakeRegistries(
   return {
     baseUrls,
     origin,
+    npmDownloadsUrl: `${origin}/npm-downloads`,
     settings: (overrides = {}) => ({
       baseUrls: { ...baseUrls },
+      npmDownloadsUrl: `${origin}/npm-downloads`,
       timeoutMs: 5000,
       maxResponseBytes: 16 * 1024 * 1024,
       cacheEntries: 1000,

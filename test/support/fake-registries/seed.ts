@@ -29,7 +29,7 @@ export function seedPackages(): Record<Ecosystem, FakePackage[]> {
         repositoryUrl: `git+${REPO}/left-pad/left-pad.git`,
         homepage: `${REPO}/left-pad/left-pad#readme`,
         maintainers: ['azer'],
-        downloads: 0,
+        downloads: 1_500_000,
         versions: ['0.0.3', '1.0.0', '1.1.0', '1.2.0', '1.3.0'].map((version, i) =>
           v(version, `201${4 + i}-03-2${i}T10:00:00.000Z`, {
             deprecated: 'use String.prototype.padStart()',
@@ -44,7 +44,7 @@ export function seedPackages(): Record<Ecosystem, FakePackage[]> {
         repositoryUrl: `git+${REPO}/acme/widget.git`,
         homepage: `${REPO}/acme/widget#readme`,
         maintainers: ['alice', 'mallory'],
-        downloads: 0,
+        downloads: 12_345,
         distTags: { latest: '2.0.0', next: '2.1.0-beta.1' },
         versions: [
           v('1.0.0', '2023-01-10T09:00:00.000Z', {
