@@ -33,6 +33,19 @@ describe('PyPI registry client', () => {
     expect(m.deprecated).toBe('Development Status :: 7 - Inactive');
   });
 
+  it('reports a PEP 792 archived status with its reason', async () => {
+    ctx.fake.inject({
+      path: '/pypi-api/pypi/archived/json',
+      body: JSON.stringify({
+        info: { name: 'archived', version: '1.0' },
+        'project-status': { status: 'archived', reason: 'superseded by newthing' },
+        releases: { '1.0': [{ upload_time_iso_8601: '2020-01-01T00:00:00Z', yanked: false }] },
+      }),
+    });
+    const m = (await fakeClient(ctx.fake, 'PyPI').fetchPackage('archived'))!;
+    expect(m.deprecated).toBe('superseded by newthing');
+  });
+
   it('prefers a PEP 639 licence expression and falls back to classifiers for pasted licence texts', async () => {
     const body = (info: Record<string, unknown>) =>
       JSON.stringify({

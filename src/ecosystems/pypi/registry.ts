@@ -15,8 +15,8 @@ import { pypiVersioning } from './versioning';
  * PyPI client: one request to the JSON API (`GET <base>/pypi/<name>/json`). `releases` maps each
  * version to its files; a version's time is its earliest upload, and it is yanked when every file
  * is (PEP 592). Licence, URLs and people come from `info`, which describes the latest release
- * only. PyPI has no deprecation field: the classifier `Development Status :: 7 - Inactive` and a
- * PEP 792 `project_status` of `deprecated`/`archived` are reported as deprecation. Downloads are
+ * only. Deprecation: the classifier `Development Status :: 7 - Inactive` or a PEP 792 status
+ * (`deprecated`, `archived`, `quarantined`). Downloads are
  * not reported by PyPI (the field is -1).
  */
 
@@ -81,7 +81,7 @@ export const pypiRegistry: RegistryClientFactory = (settings) =>
       name: normaliseName(str(own(info, 'name'), 256) ?? name),
       versions,
       latest,
-      deprecated: deprecationOf(info),
+      deprecated: deprecationOf(info, doc),
       licence,
       repositoryUrl: pickUrl(urls, SOURCE_KEYS),
       homepage: pickUrl(urls, HOME_KEYS) ?? str(own(info, 'home_page')),
@@ -116,10 +116,16 @@ function licenceOf(info: Record<string, unknown> | null): string | null {
   return licence ? licence.split('\n')[0]!.slice(0, 100) : null;
 }
 
-function deprecationOf(info: Record<string, unknown> | null): string | null {
-  const status = asObject(own(info, 'project_status'));
+function deprecationOf(
+  info: Record<string, unknown> | null,
+  doc: Record<string, unknown>,
+): string | null {
+  // PEP 792 status markers, as the Simple JSON API spells them (`project-status`) or snake_cased.
+  const status = asObject(
+    own(info, 'project_status') ?? own(info, 'project-status') ?? own(doc, 'project-status'),
+  );
   const state = str(own(status, 'status'), 50)?.toLowerCase();
-  if (state === 'deprecated' || state === 'archived') {
+  if (state === 'deprecated' || state === 'archived' || state === 'quarantined') {
     return str(own(status, 'reason'), 1000) ?? `project status: ${state}`;
   }
   const classifiers = arr(own(info, 'classifiers'));
