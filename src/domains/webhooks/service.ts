@@ -171,7 +171,14 @@ async function authenticate(
   const appSecret = provider === 'scm-a' ? deps.config.sources.scmAWebhookSecret : null;
   const appSigned = appSecret !== null && safeEqual(hmacSignature(appSecret, raw), identity.value);
   if (!facts) return { connections: [], appSigned };
-  const candidates = await candidatesFor(system, provider, facts.accountIds, facts.repositoryIds);
+  // A delivery that names its account (installation, workspace) is that account's only; the
+  // repository id finds candidates only for deliveries without one (repository-level hooks).
+  const candidates = await candidatesFor(
+    system,
+    provider,
+    facts.accountIds,
+    facts.accountIds.length > 0 ? [] : facts.repositoryIds,
+  );
   const connections = candidates.filter((candidate) => {
     const own = openSecret(deps.secretBox, candidate.webhook_secret_sealed);
     if (own !== null) return safeEqual(hmacSignature(own, raw), identity.value);
