@@ -38,6 +38,30 @@ describe('Cargo registry (crates API) client', () => {
     expect(m.repositoryUrl).toBe('https://git.example.org/smol-rs/fastrand-x');
   });
 
+  it('pages through the versions endpoint when the crate document lists no versions', async () => {
+    const big = { ...ctx.fake.getPackage('Cargo', 'fastrand-x')!, name: 'big-crate' };
+    big.versions = Array.from({ length: 230 }, (_, i) => ({
+      version: `0.${i}.0`,
+      publishedAt: new Date(Date.UTC(2020, 0, 1) + i * 86_400_000).toISOString(),
+    }));
+    ctx.fake.addPackage('Cargo', big);
+    const response = await fetch(`${ctx.fake.baseUrls.Cargo}/api/v1/crates/big-crate`);
+    const full = (await response.json()) as { crate: Record<string, unknown> };
+    ctx.fake.inject({
+      path: '/crates/api/v1/crates/big-crate',
+      body: JSON.stringify({ ...full, versions: null, crate: { ...full.crate, versions: null } }),
+    });
+    ctx.fake.requests.length = 0;
+    const m = (await fakeClient(ctx.fake, 'Cargo').fetchPackage('big-crate'))!;
+    expect(requestedPaths(ctx.fake).filter((p) => p.includes('/versions?'))).toEqual([
+      '/crates/api/v1/crates/big-crate/versions?per_page=100',
+      '/crates/api/v1/crates/big-crate/versions?per_page=100&seek=100',
+      '/crates/api/v1/crates/big-crate/versions?per_page=100&seek=200',
+    ]);
+    expect(m.versions).toHaveLength(230);
+    expect(m.latestStable).toBe('0.229.0');
+  });
+
   it('keeps the crate when the owners endpoint answers nonsense', async () => {
     ctx.fake.inject({ path: '/crates/api/v1/crates/fastrand-x/owners', body: '<html>' });
     const m = (await fakeClient(ctx.fake, 'Cargo').fetchPackage('fastrand-x'))!;

@@ -16,7 +16,7 @@ import {
   parseJsonObject,
   str,
 } from '../registry-http';
-import type { RegistryClientFactory } from '../registry-types';
+import type { RegistryClientFactory, RegistryHttp } from '../registry-types';
 import { cargoVersioning } from './versioning';
 
 /**
@@ -24,6 +24,8 @@ import { cargoVersioning } from './versioning';
  *   - `<base>/api/v1/crates/<name>`: the crate (description, homepage, repository, downloads)
  *     and every version (`num`, `created_at`, `yanked`, `yank_message`, `license`, `downloads`,
  *     `published_by`);
+ *   - `<base>/api/v1/crates/<name>/versions?per_page=100` (paged by `meta.next_page`) when the crate
+ *     document carries no version list;
  *   - `<base>/api/v1/crates/<name>/owners`: current owners (users and teams).
  * The crates API has no deprecation field (the old `maintenance` badge is no longer served). Per-version
  * owner sets are not recorded, so maintainer changes come from nothing; `publishedBy` per version
@@ -36,6 +38,32 @@ export const cargoInfo: EcosystemInfo = {
   versioning: cargoVersioning,
   normaliseName: (name) => name.trim(),
 };
+
+const MAX_VERSION_PAGES = 50;
+
+/** `GET <crate>/versions?per_page=100`, following `meta.next_page` (a query string). */
+async function pagedVersions(
+  http: RegistryHttp,
+  crateUrl: string,
+  signal: AbortSignal | undefined,
+): Promise<unknown[]> {
+  const all: unknown[] = [];
+  let url: string | null = `${crateUrl}/versions?per_page=100`;
+  for (let page = 0; url !== null && page < MAX_VERSION_PAGES; page++) {
+    const response = await http.get({
+      url,
+      headers: { accept: 'application/json' },
+      cache: false,
+      signal,
+    });
+    if (response === null) break;
+    const doc = parseJsonObject(response.body, 'crate versions');
+    all.push(...arr(own(doc, 'versions')));
+    const next = str(own(asObject(own(doc, 'meta')), 'next_page'), 2000);
+    url = next?.startsWith('?') ? `${crateUrl}/versions${next}` : null;
+  }
+  return all;
+}
 
 const CRATE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
@@ -55,8 +83,13 @@ export const cargoRegistry: RegistryClientFactory = (settings) =>
     if (response.status === 304 && previous) return revalidated(previous);
     const doc = parseJsonObject(response.body, 'crate');
     const crate = asObject(own(doc, 'crate'));
+    const listed = own(doc, 'versions');
+    // Answers asked for without versions (`?include=...`) or a future default: use the paged list.
+    const rawVersions = Array.isArray(listed)
+      ? listed
+      : await pagedVersions(context.http, crateUrl, options.signal);
     const versions: VersionInput[] = [];
-    for (const raw of arr(own(doc, 'versions'))) {
+    for (const raw of rawVersions) {
       const entry = asObject(raw);
       const version = str(own(entry, 'num'), 256);
       if (entry === null || version === null || !cargoVersioning.isValid(version)) continue;

@@ -208,10 +208,26 @@ export function renderPypi(ctx: RenderContext): FakeResponse | null {
 // ---------------------------------------------------------------- crates API
 
 export function renderCrates(ctx: RenderContext): FakeResponse | null {
-  const match = /^\/api\/v1\/crates\/([^/]+)(\/owners)?$/.exec(ctx.path);
+  const match = /^\/api\/v1\/crates\/([^/]+)(\/owners|\/versions)?$/.exec(ctx.path);
   if (!match) return null;
   const pkg = ctx.find(match[1]!);
   if (!pkg) return json({ errors: [{ detail: `crate \`${match[1]}\` does not exist` }] }, 404);
+  if (match[2] === '/versions') {
+    // Paged newest first; `seek` is the index of the next entry (crates.io uses an opaque key).
+    const all = (
+      JSON.parse(renderCrates({ ...ctx, path: `/api/v1/crates/${pkg.name}` })!.body) as {
+        versions: unknown[];
+      }
+    ).versions;
+    const perPage = Math.min(Number(ctx.query.get('per_page') ?? 10) || 10, 100);
+    const start = Number(ctx.query.get('seek') ?? 0) || 0;
+    const next =
+      start + perPage < all.length ? `?per_page=${perPage}&seek=${start + perPage}` : null;
+    return json({
+      versions: all.slice(start, start + perPage),
+      meta: { total: all.length, next_page: next },
+    });
+  }
   if (match[2]) {
     return json({
       users: pkg.maintainers.map((login, i) => ({
