@@ -128,6 +128,21 @@ export function clientFor(config: Config, provider: ApiProvider): ProviderClient
 }
 
 /**
+ * HTTPS clone credentials for any connection: the provider's (installation token, access
+ * token) for scm-a..d, the stored username and password for a generic git connection, or null.
+ */
+export async function cloneCredentialsFor(
+  config: Config,
+  connection: ProviderConnection,
+): Promise<{ username: string; password: string } | null> {
+  if (connection.provider === 'git') {
+    const { username, password } = connection.credentials;
+    return username && password ? { username, password } : null;
+  }
+  return clientFor(config, connection.provider).cloneCredentials(connection);
+}
+
+/**
  * Maps a provider failure onto the API: the provider refusing the credential is `refusal`
  * (401 when a caller just handed us the credential, 502 for a stored one that stopped working),
  * other provider errors 502, an unreachable provider 503.

@@ -3,7 +3,7 @@ import { type FakeScm, startFakeScm } from '../../../test/support/fake-scm';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
-import { loadProviderConnection } from './service';
+import { cloneCredentialsFor, loadProviderConnection } from './service';
 
 let fake: FakeScm;
 let t: TestApp;
@@ -268,6 +268,17 @@ describe('POST /api/v1/source-control/connections', () => {
       baseUrl: fake.d.url,
       credentials: { flavor: 'datacenter', token: 'dc-token' },
     });
+    const gitLoaded = await withTenant(t.database, b.tenantId, (db) =>
+      loadProviderConnection(db, t.secretBox, t.config, git.json().connectionId),
+    );
+    expect(gitLoaded && (await cloneCredentialsFor(t.config, gitLoaded))).toEqual({
+      username: 'bot',
+      password: 'pw',
+    });
+    expect(loaded && (await cloneCredentialsFor(t.config, loaded))).toEqual({
+      username: 'x-token-auth',
+      password: 'dc-token',
+    });
     const otherTenant = await withTenant(t.database, a.tenantId, (db) =>
       loadProviderConnection(db, t.secretBox, t.config, dc.json().connectionId),
     );
@@ -425,5 +436,24 @@ describe('GET /api/v1/source-control/connections/{id}/available-repositories', (
     expect(idsA).toContain(connectionId);
     expect(idsB).not.toContain(connectionId);
     expect(idsA.filter((id: string) => idsB.includes(id))).toEqual([]);
+  });
+});
+
+describe('OpenAPI', () => {
+  test('documents the connection and ingest operations with their statuses', async () => {
+    const spec = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+    const available =
+      spec.paths['/api/v1/source-control/connections/{connectionId}/available-repositories'].get;
+    expect(Object.keys(available.responses)).toEqual(
+      expect.arrayContaining(['200', '404', '409', '502', '503']),
+    );
+    const installOp = spec.paths['/api/v1/source-control/connections/github/install'].post;
+    expect(Object.keys(installOp.responses)).toEqual(
+      expect.arrayContaining(['200', '201', '400', '401', '503']),
+    );
+    for (const provider of ['scm-a', 'scm-b', 'scm-c', 'scm-d']) {
+      const ingest = spec.paths[`/api/v1/webhooks/${provider}`].post;
+      expect(Object.keys(ingest.responses)).toEqual(expect.arrayContaining(['202', '400', '401']));
+    }
   });
 });
