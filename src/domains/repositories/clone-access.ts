@@ -1,6 +1,8 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DB } from '../../db/schema';
 import type { JobDeps } from '../../jobs/definitions';
+import { isApiProvider } from '../../sources/registry';
+import { clientFor, loadProviderConnection } from '../source-control/service';
 import type { RepositoryTable } from './tables';
 
 export interface CloneAccess {
@@ -10,16 +12,32 @@ export interface CloneAccess {
 
 /**
  * What a checkout of this repository needs: the ssh deploy key stored with a clone-URL import
- * (opened here, only for the checkout), or the connection's https clone credentials from its
- * provider.
+ * (opened here, only for the checkout), or the https clone credentials its connection's
+ * provider hands out (an installation token, a personal token). Provider failures throw the
+ * provider's error; the worker turns that into the scan's `failed` reason.
  */
 export async function cloneAccessFor(
-  _db: Kysely<DB>,
-  deps: Pick<JobDeps, 'secretBox'>,
+  db: Kysely<DB>,
+  deps: Pick<JobDeps, 'secretBox' | 'config'>,
   repository: Selectable<RepositoryTable>,
 ): Promise<CloneAccess> {
   const deployKey = repository.deploy_key_sealed
     ? deps.secretBox.open(repository.deploy_key_sealed)
     : null;
-  return { credentials: null, deployKey };
+  if (!repository.connection_id) return { credentials: null, deployKey };
+  const connection = await loadProviderConnection(
+    db,
+    deps.secretBox,
+    deps.config,
+    repository.connection_id,
+  );
+  if (!connection) throw new Error("the repository's source-control connection no longer exists");
+  if (connection.status !== 'active') {
+    throw new Error(`the repository's source-control connection is ${connection.status}`);
+  }
+  if (!isApiProvider(connection.provider)) return { credentials: null, deployKey };
+  const credentials = await clientFor(deps.config, connection.provider).cloneCredentials(
+    connection,
+  );
+  return { credentials, deployKey };
 }
