@@ -12,8 +12,6 @@ import { auditLogRoutes } from './domains/audit-log/routes';
 import { exposureRoutes } from './domains/exposures/routes';
 import { repositoryRoutes } from './domains/repositories/routes';
 import { scanRoutes } from './domains/scans/routes';
-import { repositoryRoutes } from './domains/repositories/routes';
-import { scanRoutes } from './domains/scans/routes';
 import { sbomRoutes } from './domains/sbom/routes';
 import { sourceControlRoutes } from './domains/source-control/routes';
 import type { BuildInfo, CliVersionInfo } from './domains/system/build-info';
@@ -122,8 +120,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(vulnerabilityRoutes());
   await app.register(exposureRoutes());
   await app.register(sourceControlRoutes(deps));
-  await app.register(repositoryRoutes(deps));
-  await app.register(scanRoutes());
   await app.register(repositoryRoutes(deps));
   await app.register(scanRoutes());
   await app.register(webhookRoutes(deps));
