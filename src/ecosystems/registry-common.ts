@@ -33,8 +33,10 @@ export interface ClientContext {
 }
 
 export const DEFAULT_MAX_VERSION_DETAILS = 40;
-/** Hard ceiling on versions kept per package, whatever a registry lists. */
-export const MAX_VERSIONS = 20_000;
+/** Hard ceiling on versions kept per package (the newest), whatever a registry lists. */
+export const MAX_VERSIONS = 10_000;
+/** Versions read at most before sorting, to bound the work on a hostile listing. */
+const MAX_VERSIONS_READ = 100_000;
 
 export function defineClient(
   info: EcosystemInfo,
@@ -130,9 +132,15 @@ export function assemble(info: EcosystemInfo, input: AssembleInput): PackageMeta
     if (entry.version === '' || entry.version.length > 256 || seen.has(entry.version)) continue;
     seen.add(entry.version);
     versions.push({ ...entry, prerelease: entry.prerelease ?? v.isPrerelease(entry.version) });
-    if (versions.length >= MAX_VERSIONS) break;
+    if (versions.length >= MAX_VERSIONS_READ) break;
   }
   versions.sort((a, b) => v.compare(a.version, b.version));
+  // Past the ceiling the newest versions are the ones worth keeping.
+  if (versions.length > MAX_VERSIONS) {
+    for (const dropped of versions.splice(0, versions.length - MAX_VERSIONS)) {
+      seen.delete(dropped.version);
+    }
+  }
 
   const latestStable = pickLatestStable(versions);
   const latest =

@@ -54,7 +54,7 @@ function clampRetry(seconds: number): number {
 }
 
 /** Least-recently-used cache of raw responses, bounded by entries and total body characters. */
-export function createMemoryCache(maxEntries: number, maxChars = 256 * 1024 * 1024): RegistryCache {
+export function createMemoryCache(maxEntries: number, maxChars = 64 * 1024 * 1024): RegistryCache {
   const entries = new Map<string, RegistryCacheEntry>();
   let chars = 0;
   return {

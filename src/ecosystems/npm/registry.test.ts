@@ -97,4 +97,23 @@ describe('npm registry client', () => {
     expect(m.versions[0]!.deprecated).toBeNull();
     expect(m.deprecated).toBeNull();
   });
+
+  it('keeps the newest 10,000 versions of an absurdly long packument', async () => {
+    const versions: Record<string, unknown> = {};
+    const time: Record<string, string> = {};
+    for (let i = 0; i < 12_000; i++) {
+      const version = `1.0.${i}`;
+      versions[version] = { name: 'huge', version, license: 'MIT' };
+      time[version] = new Date(Date.UTC(2020, 0, 1) + i * 60_000).toISOString();
+    }
+    ctx.fake.inject({
+      path: '/npm/huge',
+      body: JSON.stringify({ name: 'huge', 'dist-tags': { latest: '1.0.11999' }, versions, time }),
+    });
+    const m = (await fakeClient(ctx.fake, 'npm').fetchPackage('huge'))!;
+    expect(m.versions).toHaveLength(10_000);
+    expect(m.versions[0]!.version).toBe('1.0.2000');
+    expect(m.latest).toBe('1.0.11999');
+    expect(m.latestStable).toBe('1.0.11999');
+  });
 });
