@@ -477,6 +477,20 @@ describe('scm-d (X-Hub-Signature cloud, Bearer data center)', () => {
 });
 
 describe('ingest endpoints', () => {
+  test('read the raw body whatever the content type; oversized bodies are 413', async () => {
+    const signed = signScmAPush(APP_SECRET, pushA());
+    const plain = await deliver('scm-a', {
+      ...signed,
+      headers: { ...signed.headers, 'content-type': 'text/plain' },
+    });
+    expect(plain.json().scansQueued).toBe(1);
+    const huge = await deliver('scm-b', {
+      ...scmBPush(secret.b, {}),
+      payload: JSON.stringify({ pad: 'x'.repeat(t.config.sources.webhookBodyLimitBytes) }),
+    });
+    expect(huge.statusCode).toBe(413);
+  });
+
   test('are public and not rate limited', async () => {
     const statuses = new Set<number>();
     for (let i = 0; i < 70; i++) {
