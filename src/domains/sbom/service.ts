@@ -292,24 +292,30 @@ export async function runSbomExportJob(
     return;
   }
   try {
-    await withTenant(deps.database, tenantId, async (db) => {
-      const claimed = await claimExport(db, exportId);
-      if (!claimed) return;
-      const generated = await generateExportDocument(db, claimed);
-      await db
-        .updateTable('sbom_exports')
-        .set({
-          state: 'completed',
-          document: generated.text,
-          document_bytes: Buffer.byteLength(generated.text),
-          document_sha256: createHash('sha256').update(generated.text).digest('hex'),
-          component_count: generated.componentCount,
-          scan_id: generated.scanId,
-          finished_at: sql<Date>`now()`,
-        })
-        .where('id', '=', exportId)
-        .execute();
-    });
+    // Repeatable read: the dependencies and their licences are read from one snapshot.
+    await withTenant(
+      deps.database,
+      tenantId,
+      async (db) => {
+        const claimed = await claimExport(db, exportId);
+        if (!claimed) return;
+        const generated = await generateExportDocument(db, claimed);
+        await db
+          .updateTable('sbom_exports')
+          .set({
+            state: 'completed',
+            document: generated.text,
+            document_bytes: Buffer.byteLength(generated.text),
+            document_sha256: createHash('sha256').update(generated.text).digest('hex'),
+            component_count: generated.componentCount,
+            scan_id: generated.scanId,
+            finished_at: sql<Date>`now()`,
+          })
+          .where('id', '=', exportId)
+          .execute();
+      },
+      'repeatable read',
+    );
   } catch (error) {
     deps.log('sbom export failed', { tenantId, exportId, err: error });
     const message = `export failed: ${(error as Error).message ?? 'unknown error'}`.slice(0, 2000);
