@@ -52,6 +52,13 @@ describe('NuGet v3 client', () => {
     expect(m.versions.every((v) => v.publishedAtUtc !== null)).toBe(true);
   });
 
+  it('reads the service index once per client, not once per package', async () => {
+    const client = fakeClient(ctx.fake, 'NuGet');
+    await client.fetchPackage('Acme.Json');
+    await client.fetchPackage('Legacy.Http');
+    expect(requestedPaths(ctx.fake).filter((p) => p === '/nuget/v3/index.json')).toHaveLength(1);
+  });
+
   it('does not follow page links to another origin', async () => {
     ctx.fake.inject({
       path: '/nuget/v3/registration5-gz-semver2/big.package/index.json',
