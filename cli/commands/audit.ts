@@ -73,7 +73,7 @@ export function renderAuditTable(report: AuditReport): string {
   const s = report.stats;
   lines.push(
     `${affected} affected, ${possible} possibly affected; ${s.dependencies} dependencies in ${s.files} files; ` +
-      `${s.advisories} advisories (${s.vulnerabilities} vulnerabilities); ${report.errors.length} errors`,
+      `${s.advisories} advisories read (${s.vulnerabilities} vulnerabilities name these packages); ${report.errors.length} errors`,
   );
   return lines.join('\n');
 }
@@ -127,8 +127,15 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`driftwatch audit: cannot read ${target}${code ? ` (${code})` : ''}`);
     return 2;
   }
-  const loaded = await loadAdvisories(values.osv);
+  // Only the flaws that name a package of this tree are parsed in full (load.ts keeps alias
+  // groups whole), so the cost follows the dependencies rather than the advisory database.
+  const packages = new Set<string>();
+  for (const file of tree.files) {
+    for (const dep of file.dependencies) packages.add(`${file.ecosystem}\u0000${dep.name}`);
+  }
+  const loaded = await loadAdvisories(values.osv, { packages });
   const report = auditExtraction(tree, prepareAdvisories(loaded.advisories));
+  report.stats.advisories = loaded.records;
   const loadErrors: AuditError[] = [
     ...loaded.errors.map((e) => ({ source: e.source, line: null, message: e.message })),
     ...loaded.rejected.map((r) => ({
@@ -142,7 +149,7 @@ export async function run(argv: string[]): Promise<number> {
     `${values.json ? JSON.stringify(report, null, 2) : renderAuditTable(report)}\n`,
   );
   if (loaded.errors.length > 0) return 2;
-  if (loaded.advisories.length === 0) {
+  if (loaded.records === 0) {
     console.error('driftwatch audit: no advisory could be loaded from the --osv paths');
     return 2;
   }

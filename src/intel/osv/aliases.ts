@@ -14,7 +14,8 @@ import type { Advisory, Severity, Vulnerability } from './types';
  * "Lowest" is by year then number for CVE-YYYY-NNNN, plain string order otherwise.
  */
 
-class UnionFind {
+/** Union-find over ids, with path compression; the smaller id string becomes the root. */
+export class UnionFind {
   private readonly parent = new Map<string, string>();
 
   find(x: string): string {

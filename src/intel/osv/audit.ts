@@ -48,7 +48,9 @@ export interface AuditReport {
   stats: {
     files: number;
     dependencies: number;
+    /** Advisory records considered (the CLI: records read from --osv). */
     advisories: number;
+    /** Vulnerabilities (alias groups) considered. */
     vulnerabilities: number;
     skippedRanges: number;
   };

@@ -143,7 +143,7 @@ describe('parse: hostile input', () => {
       'GHSA-rang-0000-0003',
     ]);
     const rejected = Object.fromEntries(result.rejected.map((r) => [r.source, r]));
-    expect(Object.keys(rejected)).toEqual([
+    expect(Object.keys(rejected).sort()).toEqual([
       'hostile-records.jsonl#2',
       'hostile-records.jsonl#3',
       'hostile-records.jsonl#4',

@@ -376,31 +376,34 @@ export function parseOsvRecord(value: unknown): RecordResult {
   };
 }
 
-function collect(value: unknown, source: string, into: ParsedAdvisories): void {
-  const result = parseOsvRecord(value);
-  if (result.ok) into.advisories.push(result.advisory);
-  else into.rejected.push({ source, id: result.id, reasons: result.reasons });
+/** One JSON value taken out of an advisory file, with where it came from. */
+export interface RawRecord {
+  value: unknown;
+  source: string;
 }
 
 /**
- * The text of an advisory file: one OSV record, a JSON array of records, an osv.dev API answer
- * (`{"vulns": [...]}`), or JSON Lines (one record per line; a bad line rejects that line only).
+ * Splits the text of an advisory file into JSON values without validating them as OSV: one
+ * record, a JSON array of records, an osv.dev API answer (`{"vulns": [...]}`), or JSON Lines
+ * (a line that is not JSON is rejected on its own).
  */
-export function parseOsvText(text: string, source: string): ParsedAdvisories {
-  const out: ParsedAdvisories = { advisories: [], rejected: [] };
+export function splitOsvText(
+  text: string,
+  source: string,
+): { records: RawRecord[]; rejected: RejectedRecord[] } {
+  const records: RawRecord[] = [];
+  const rejected: RejectedRecord[] = [];
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const trimmed = body.trimStart();
-  if (trimmed.length === 0) return out;
-  if (trimmed[0] === '[' || trimmed[0] === '{') {
+  if (trimmed.length === 0) return { records, rejected };
+  if ((trimmed[0] === '[' || trimmed[0] === '{') && body.length <= LIMITS.recordBytes * 8) {
     let whole: unknown;
     let parsed = false;
-    if (body.length <= LIMITS.recordBytes * 8) {
-      try {
-        whole = JSON.parse(body);
-        parsed = true;
-      } catch {
-        // Not one JSON document: JSON Lines below (or a broken file, reported per line).
-      }
+    try {
+      whole = JSON.parse(body);
+      parsed = true;
+    } catch {
+      // Not one JSON document: JSON Lines below (or a broken file, reported per line).
     }
     if (parsed) {
       const list = Array.isArray(whole)
@@ -408,48 +411,101 @@ export function parseOsvText(text: string, source: string): ParsedAdvisories {
         : isObject(whole) && Array.isArray(field(whole, 'vulns')) && !Object.hasOwn(whole, 'id')
           ? (field(whole, 'vulns') as unknown[])
           : [whole];
-      list.forEach((record, i) => {
-        collect(
-          record,
-          list.length === 1 && !Array.isArray(whole) ? source : `${source}[${i}]`,
-          out,
-        );
+      const single = list.length === 1 && !Array.isArray(whole);
+      list.forEach((value, i) => {
+        records.push({ value, source: single ? source : `${source}[${i}]` });
       });
-      return out;
+      return { records, rejected };
     }
   }
-  parseJsonLines(body, source, out);
-  return out;
-}
-
-function parseJsonLines(text: string, source: string, out: ParsedAdvisories): void {
   let start = 0;
   let line = 0;
-  while (start < text.length) {
-    let end = text.indexOf('\n', start);
-    if (end === -1) end = text.length;
+  while (start < body.length) {
+    let end = body.indexOf('\n', start);
+    if (end === -1) end = body.length;
     line++;
-    const raw = text.slice(start, end);
+    const raw = body.slice(start, end);
     start = end + 1;
     if (raw.trim().length === 0) continue;
     const where = `${source}#${line}`;
     if (raw.length > LIMITS.recordBytes) {
-      out.rejected.push({ source: where, id: null, reasons: ['record larger than 16 MiB'] });
+      rejected.push({ source: where, id: null, reasons: ['record larger than 16 MiB'] });
       continue;
     }
-    let value: unknown;
     try {
-      value = JSON.parse(raw);
+      records.push({ value: JSON.parse(raw), source: where });
     } catch (error) {
-      out.rejected.push({
+      rejected.push({
         source: where,
         id: null,
         reasons: [`not valid JSON: ${(error as Error).message.slice(0, 200)}`],
       });
-      continue;
     }
-    collect(value, where, out);
   }
+  return { records, rejected };
+}
+
+/** Validates raw records as OSV; keeps the good ones, rejects the rest with reasons. */
+export function parseRawRecords(records: readonly RawRecord[], into: ParsedAdvisories): void {
+  for (const { value, source } of records) {
+    const result = parseOsvRecord(value);
+    if (result.ok) into.advisories.push(result.advisory);
+    else into.rejected.push({ source, id: result.id, reasons: result.reasons });
+  }
+}
+
+/** The text of an advisory file (see `splitOsvText`) → advisories and rejected records. */
+export function parseOsvText(text: string, source: string): ParsedAdvisories {
+  const { records, rejected } = splitOsvText(text, source);
+  const out: ParsedAdvisories = { advisories: [], rejected };
+  parseRawRecords(records, out);
+  return out;
+}
+
+/** What the prefilter needs from a raw record, read the same way `parseOsvRecord` reads it. */
+export interface RecordKeys {
+  id: string;
+  modified: string;
+  aliases: string[];
+  /** `ecosystem\u0000normalised name` of every affected package of a supported ecosystem. */
+  packages: string[];
+}
+
+/** Cheap read of id, modified, aliases and package keys; null when `parseOsvRecord` would reject. */
+export function recordKeys(value: unknown): RecordKeys | null {
+  if (!isObject(value)) return null;
+  const id = field(value, 'id');
+  const modified = parseTimestamp(field(value, 'modified'));
+  if (!isId(id) || !modified) return null;
+  const rawAliases = field(value, 'aliases');
+  const aliases =
+    Array.isArray(rawAliases) && rawAliases.length <= LIMITS.aliases
+      ? rawAliases.filter((a): a is string => isId(a) && a !== id)
+      : [];
+  const packages: string[] = [];
+  const affected = field(value, 'affected');
+  if (Array.isArray(affected)) {
+    for (const entry of affected) {
+      const pkg = isObject(entry) ? field(entry, 'package') : undefined;
+      const ecosystem = isObject(pkg) ? field(pkg, 'ecosystem') : undefined;
+      const name = isObject(pkg) ? field(pkg, 'name') : undefined;
+      if (
+        typeof ecosystem !== 'string' ||
+        typeof name !== 'string' ||
+        name.length > LIMITS.nameLength
+      ) {
+        continue;
+      }
+      const module = findEcosystem(ecosystem);
+      if (!module) continue;
+      try {
+        packages.push(`${module.id}\u0000${module.normaliseName(name)}`);
+      } catch {
+        // The full parse drops this entry too.
+      }
+    }
+  }
+  return { id, modified, aliases, packages };
 }
 
 export type { RejectedRecord };
