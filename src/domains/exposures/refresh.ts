@@ -180,6 +180,7 @@ export async function refreshExposures(
 
   const now = sql<Date>`now()`;
   const inserts = [];
+  const updates: object[] = [];
   for (const [key, match] of computed) {
     const fields = {
       resolution: match.group.resolution,
@@ -212,32 +213,48 @@ export async function refreshExposures(
       continue;
     }
     byKey.delete(key);
-    if (row.status === 'fixed') {
-      await db
-        .updateTable('vulnerability_exposures')
-        .set({
-          ...fields,
-          status: 'open',
-          fixed_at: null,
-          fixed_reason: null,
-          justification: null,
-          status_reason: null,
-          accepted_until: null,
-          status_changed_at: now,
-          status_changed_by_token_id: null,
-          reintroduced_count: sql<number>`reintroduced_count + 1`,
-        })
-        .where('id', '=', row.id)
-        .execute();
-      result.reopened++;
-    } else {
-      await db
-        .updateTable('vulnerability_exposures')
-        .set(fields)
-        .where('id', '=', row.id)
-        .execute();
-      result.seen++;
-    }
+    const reopen = row.status === 'fixed';
+    updates.push({
+      id: row.id,
+      resolution: match.group.resolution,
+      possibly_affected: !match.exact,
+      advisory_ids: fields.advisory_ids,
+      affected_ranges: match.entries,
+      fixed_versions: fields.fixed_versions,
+      files: fields.files,
+      scan_id: input.scanId ?? null,
+      reopen,
+    });
+    if (reopen) result.reopened++;
+    else result.seen++;
+  }
+  // Matches seen again, in one statement per chunk; a fixed one reopens with its triage cleared.
+  for (let i = 0; i < updates.length; i += 500) {
+    await sql`
+      UPDATE vulnerability_exposures e SET
+        resolution = x.resolution,
+        possibly_affected = x.possibly_affected,
+        advisory_ids = ARRAY(SELECT jsonb_array_elements_text(x.advisory_ids)),
+        affected_ranges = x.affected_ranges,
+        fixed_versions = ARRAY(SELECT jsonb_array_elements_text(x.fixed_versions)),
+        files = ARRAY(SELECT jsonb_array_elements_text(x.files)),
+        last_seen_at = now(),
+        updated_at = now(),
+        last_scan_id = COALESCE(x.scan_id, e.last_scan_id),
+        status = CASE WHEN x.reopen THEN 'open' ELSE e.status END,
+        fixed_at = CASE WHEN x.reopen THEN NULL ELSE e.fixed_at END,
+        fixed_reason = CASE WHEN x.reopen THEN NULL ELSE e.fixed_reason END,
+        justification = CASE WHEN x.reopen THEN NULL ELSE e.justification END,
+        status_reason = CASE WHEN x.reopen THEN NULL ELSE e.status_reason END,
+        accepted_until = CASE WHEN x.reopen THEN NULL ELSE e.accepted_until END,
+        status_changed_at = CASE WHEN x.reopen THEN now() ELSE e.status_changed_at END,
+        status_changed_by_token_id =
+          CASE WHEN x.reopen THEN NULL ELSE e.status_changed_by_token_id END,
+        reintroduced_count = e.reintroduced_count + CASE WHEN x.reopen THEN 1 ELSE 0 END
+      FROM jsonb_to_recordset(${JSON.stringify(updates.slice(i, i + 500))}::jsonb) AS x(
+        id uuid, resolution text, possibly_affected boolean, advisory_ids jsonb,
+        affected_ranges jsonb, fixed_versions jsonb, files jsonb, scan_id uuid, reopen boolean)
+      WHERE e.id = x.id`.execute(db);
   }
   for (let i = 0; i < inserts.length; i += 500) {
     await db
@@ -265,25 +282,33 @@ export async function refreshExposures(
               .execute()
           ).map((row) => row.id),
     );
+    const byReason = new Map<FixedReason, string[]>();
     for (const row of closing) {
       let reason: FixedReason;
       if (!present.has(`${row.package_id}\u0000${row.version}`)) reason = 'dependency_removed';
       else if (row.advisory_ids.length > 0 && row.advisory_ids.every((id) => withdrawn.has(id))) {
         reason = 'advisory_withdrawn';
       } else reason = 'no_longer_affected';
-      await db
-        .updateTable('vulnerability_exposures')
-        .set({
-          status: 'fixed',
-          fixed_at: now,
-          fixed_reason: reason,
-          status_changed_at: now,
-          status_changed_by_token_id: null,
-          updated_at: now,
-        })
-        .where('id', '=', row.id)
-        .execute();
-      result.fixed++;
+      const ids = byReason.get(reason) ?? [];
+      ids.push(row.id);
+      byReason.set(reason, ids);
+    }
+    for (const [reason, ids] of byReason) {
+      for (let i = 0; i < ids.length; i += 1000) {
+        await db
+          .updateTable('vulnerability_exposures')
+          .set({
+            status: 'fixed',
+            fixed_at: now,
+            fixed_reason: reason,
+            status_changed_at: now,
+            status_changed_by_token_id: null,
+            updated_at: now,
+          })
+          .where('id', 'in', ids.slice(i, i + 1000))
+          .execute();
+      }
+      result.fixed += ids.length;
     }
   }
   return result;

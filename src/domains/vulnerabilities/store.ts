@@ -138,7 +138,7 @@ export async function affectedOf(db: Kysely<DB>, advisoryIds: string[]) {
     .execute();
 }
 
-/** Vulnerabilities whose live advisories name the package. */
+/** Vulnerabilities whose live (not withdrawn) advisories name the package. */
 export async function vulnerabilitiesOfPackage(
   db: Kysely<DB>,
   ecosystem: string,
@@ -154,7 +154,8 @@ export async function vulnerabilitiesOfPackage(
         .innerJoin('osv_advisories', 'osv_advisories.id', 'osv_affected.advisory_id')
         .select('osv_advisories.vulnerability_id')
         .where('osv_affected.ecosystem', '=', ecosystem)
-        .where('osv_affected.name', '=', name),
+        .where('osv_affected.name', '=', name)
+        .where('osv_affected.withdrawn', '=', false),
     )
     .orderBy(sql`published_at DESC NULLS LAST`)
     .orderBy('id')

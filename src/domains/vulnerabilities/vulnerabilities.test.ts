@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
-import { npmRange, osvRecord } from '../../intel/advisory-store/test-records';
+import { osvRecord } from '../../intel/advisory-store/test-records';
 import { jobDefinitions } from '../../jobs/definitions';
 import { importJsonl, insertRepository, scanWith } from '../exposures/test-support';
 

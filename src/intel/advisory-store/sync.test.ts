@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { insertRepository, scanWith } from '../../domains/exposures/test-support';
 import { jobDefinitions } from '../../jobs/definitions';
 import { REMATCH_JOB } from './import';
-import { feedUrlFor, OSV_SYNC_JOB, syncOsvFeeds } from './sync';
+import { FeedError, feedUrlFor, importFromUrl, OSV_SYNC_JOB, syncOsvFeeds } from './sync';
 import { npmRange, osvRecord } from './test-records';
 
 /** A local stand-in for an OSV export bucket: `/{ecosystem}/all.zip` with ETag/Last-Modified. */
@@ -201,6 +201,23 @@ describe('OSV feed sync', () => {
       status: 'fixed',
       fixedReason: 'advisory_withdrawn',
     });
+  });
+
+  it('imports from a URL once (the CLI path) and reports an unreachable or failing URL', async () => {
+    publish(
+      feed,
+      'once',
+      [osvRecord({ id: 'GHSA-once-0001-aaaa', affected: [npmRange('once-pkg', '0', '1.0.0')] })],
+      '2025-01-01T00:00:00Z',
+    );
+    const summary = await importFromUrl(t.database, `${feed.base}/once/all.zip`);
+    expect(summary).toMatchObject({ read: 1, added: 1 });
+    await expect(importFromUrl(t.database, `${feed.base}/missing/all.zip`)).rejects.toThrow(
+      FeedError,
+    );
+    await expect(importFromUrl(t.database, 'http://127.0.0.1:9/all.zip')).rejects.toThrow(
+      /could not reach/,
+    );
   });
 
   it('does nothing when no feed is configured', async () => {
