@@ -50,6 +50,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         'req.headers.authorization',
         'req.headers["x-scm-b-token"]',
         'req.headers["x-hub-signature-256"]',
+        'req.headers["x-hub-signature"]',
       ],
     },
     bodyLimit: deps.config.bodyLimitBytes,
