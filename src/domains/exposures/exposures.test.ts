@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import { withTenant } from '../../db/tenant-scope';
 import { npmRange, osvRecord } from '../../intel/advisory-store/test-records';
 import { jobDefinitions } from '../../jobs/definitions';
 import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB, REOPEN_EXPIRED_JOB } from './jobs';
@@ -402,6 +403,11 @@ describe('vulnerability exposures', () => {
     expect(theirs.items.map((e) => e.exposureId)).not.toContain(id);
     expect(theirs.totalEstimate).toBe(0);
     expect((await list(b.token, `?repositoryId=${repo}`)).items).toEqual([]);
+    // Row-level security: even a query without a tenant filter sees only its own rows.
+    const raw = await withTenant(t.database, b.tenantId, (db) =>
+      db.selectFrom('vulnerability_exposures').select('tenant_id').execute(),
+    );
+    expect(raw.every((row) => row.tenant_id === b.tenantId)).toBe(true);
     expect(
       (
         await t.as(a.token, {
