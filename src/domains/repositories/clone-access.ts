@@ -1,8 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DB } from '../../db/schema';
 import type { JobDeps } from '../../jobs/definitions';
-import { isApiProvider } from '../../sources/registry';
-import { clientFor, loadProviderConnection } from '../source-control/service';
+import { cloneCredentialsFor, loadProviderConnection } from '../source-control/service';
 import type { RepositoryTable } from './tables';
 
 export interface CloneAccess {
@@ -12,8 +11,8 @@ export interface CloneAccess {
 
 /**
  * What a checkout of this repository needs: the ssh deploy key stored with a clone-URL import
- * (opened here, only for the checkout), or the https clone credentials its connection's
- * provider hands out (an installation token, a personal token). Provider failures throw the
+ * (opened here, only for the checkout), or the https clone credentials of its connection (what
+ * the provider hands out, or a generic git connection's stored username and password). Provider failures throw the
  * provider's error; the worker turns that into the scan's `failed` reason.
  */
 export async function cloneAccessFor(
@@ -35,9 +34,5 @@ export async function cloneAccessFor(
   if (connection.status !== 'active') {
     throw new Error(`the repository's source-control connection is ${connection.status}`);
   }
-  if (!isApiProvider(connection.provider)) return { credentials: null, deployKey };
-  const credentials = await clientFor(deps.config, connection.provider).cloneCredentials(
-    connection,
-  );
-  return { credentials, deployKey };
+  return { credentials: await cloneCredentialsFor(deps.config, connection), deployKey };
 }

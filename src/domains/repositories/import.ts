@@ -16,7 +16,12 @@ import {
 } from '../../sources/git';
 import { isApiProvider } from '../../sources/registry';
 import type { ProviderRepository } from '../../sources/types';
-import { clientFor, loadUsableConnection, problemFor } from '../source-control/service';
+import {
+  clientFor,
+  cloneCredentialsFor,
+  loadUsableConnection,
+  problemFor,
+} from '../source-control/service';
 import { PLAN_DEFINITIONS, type Plan } from '../tenants/plans';
 
 /**
@@ -73,9 +78,15 @@ interface Candidate {
   name?: string;
 }
 
-function validate(request: ImportRequest, config: Config): Candidate[] {
+/** `byProvider`: items are provider ids (an API connection); otherwise clone URLs. */
+function validate(
+  request: ImportRequest,
+  config: Config,
+  byProvider: boolean,
+  gitConnection: boolean,
+): Candidate[] {
   const errors = new FieldErrorCollector();
-  const byConnection = Boolean(request.connectionId);
+  const byConnection = byProvider;
   const candidates = request.repositories.map((input, index) => {
     const at = (field: string) => `repositories[${index}].${field}`;
     const candidate: Candidate = { index, input };
@@ -89,15 +100,19 @@ function validate(request: ImportRequest, config: Config): Candidate[] {
       errors.add(at('defaultBranch'), 'must be a valid git branch name');
     }
     if (byConnection) {
-      if (!input.externalId?.trim()) errors.add(at('externalId'), 'is required with connectionId');
-      if (input.url !== undefined) errors.add(at('url'), 'must not be set with connectionId');
+      if (!input.externalId?.trim()) {
+        errors.add(at('externalId'), "is required with a provider's connectionId");
+      }
+      if (input.url !== undefined) {
+        errors.add(at('url'), "must not be set with a provider's connectionId");
+      }
       if (input.deployKey !== undefined) {
-        errors.add(at('deployKey'), 'must not be set with connectionId');
+        errors.add(at('deployKey'), "must not be set with a provider's connectionId");
       }
       return candidate;
     }
     if (input.externalId !== undefined) {
-      errors.add(at('externalId'), 'needs connectionId (or import by url)');
+      errors.add(at('externalId'), "needs a provider's connectionId (or import by url)");
     }
     if (input.url === undefined) {
       errors.add(at('url'), 'is required without connectionId');
@@ -107,6 +122,9 @@ function validate(request: ImportRequest, config: Config): Candidate[] {
     if ('error' in parsed) {
       errors.add(at('url'), parsed.error);
       return candidate;
+    }
+    if (gitConnection && parsed.kind !== 'https') {
+      errors.add(at('url'), "must be https: the connection's credentials are https credentials");
     }
     if (parsed.kind === 'file' && !config.scans.allowFileUrls) {
       errors.add(at('url'), 'file:// URLs are disabled on this server (SCAN_ALLOW_FILE_URLS)');
@@ -144,6 +162,7 @@ async function mapLimited<T, R>(
 async function discoverBranch(
   candidate: Candidate,
   config: Config,
+  credentials: { username: string; password: string } | null,
 ): Promise<{ branch: string } | { error: string }> {
   if (candidate.input.defaultBranch) return { branch: candidate.input.defaultBranch };
   const workDirectory = await mkdtemp(join(tmpdir(), 'driftwatch-import-'));
@@ -152,6 +171,7 @@ async function discoverBranch(
       url: (candidate.parsed as ParsedCloneUrl).url,
       workDirectory,
       deployKey: candidate.input.deployKey ?? null,
+      credentials,
       caFile: config.scans.gitCaFile,
       allowFileUrls: config.scans.allowFileUrls,
       timeoutMs: DISCOVERY_TIMEOUT_MS,
@@ -241,7 +261,11 @@ export async function importRepositories(
   principal: { tenantId: string; plan: Plan },
   request: ImportRequest,
 ): Promise<{ items: ImportItemResult[] }> {
-  const candidates = validate(request, deps.config);
+  const connection = request.connectionId
+    ? await loadUsableConnection(db, deps.secretBox, deps.config, request.connectionId)
+    : null;
+  const byProvider = connection !== null && isApiProvider(connection.provider);
+  const candidates = validate(request, deps.config, byProvider, connection?.provider === 'git');
   const results: ImportItemResult[] = candidates.map((c) => ({
     index: c.index,
     status: 'invalid',
@@ -254,13 +278,8 @@ export async function importRepositories(
 
   // What each item would create, resolved before anything is written.
   const planned: Array<{ index: number; repository: NewRepository } | null> = [];
-  if (request.connectionId) {
-    const connection = await loadUsableConnection(
-      db,
-      deps.secretBox,
-      deps.config,
-      request.connectionId,
-    );
+  if (connection && isApiProvider(connection.provider)) {
+    const provider = connection.provider;
     for (const candidate of candidates) {
       const externalId = (candidate.input.externalId as string).trim();
       const result = results[candidate.index] as ImportItemResult;
@@ -275,17 +294,9 @@ export async function importRepositories(
         planned.push(null);
         continue;
       }
-      if (!isApiProvider(connection.provider)) {
-        Object.assign(result, { message: 'this connection has no provider API; import by url' });
-        planned.push(null);
-        continue;
-      }
       let found: ProviderRepository | null;
       try {
-        found = await clientFor(deps.config, connection.provider).getRepository(
-          connection,
-          externalId,
-        );
+        found = await clientFor(deps.config, provider).getRepository(connection, externalId);
       } catch (error) {
         throw problemFor(error, 502);
       }
@@ -342,8 +353,10 @@ export async function importRepositories(
         });
       } else fresh.push(candidate);
     }
+    const credentials =
+      connection?.provider === 'git' ? await cloneCredentialsFor(deps.config, connection) : null;
     const branches = await mapLimited(fresh, DISCOVERY_CONCURRENCY, (c) =>
-      discoverBranch(c, deps.config),
+      discoverBranch(c, deps.config, credentials),
     );
     fresh.forEach((candidate, i) => {
       const parsed = candidate.parsed as ParsedCloneUrl;
@@ -358,7 +371,7 @@ export async function importRepositories(
       planned.push({
         index: candidate.index,
         repository: {
-          connection_id: null,
+          connection_id: connection?.id ?? null,
           provider: 'git',
           external_id: null,
           name: candidate.input.name?.trim() || nameFromPath(parsed.path) || parsed.url,
