@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../config';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
-import { conflict, FieldErrorCollector } from '../../http/problem';
+import { conflict, FieldErrorCollector, unprocessable } from '../../http/problem';
 import type { SecretBox } from '../../security/secret-box';
-import type { ProviderConnection } from '../../sources/types';
+import { type ProviderConnection, ProviderError } from '../../sources/types';
 import {
   baseUrlFor,
   checkWebhookSecret,
@@ -205,6 +205,14 @@ export async function createConnection(
     try {
       accountName = (await clientFor(config, valid.provider).verify(connection)).accountName;
     } catch (error) {
+      if (error instanceof ProviderError && error.failure === 'not_found') {
+        // The credential is fine but what it should act for does not exist there.
+        const field =
+          valid.provider === 'scm-c' ? 'organization' : valid.externalId ? 'workspace' : 'baseUrl';
+        throw unprocessable('The provider does not know what this connection names.', {
+          [field]: ['was not found on the provider'],
+        });
+      }
       throw problemFor(error, 401);
     }
   }

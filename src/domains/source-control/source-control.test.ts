@@ -316,6 +316,14 @@ describe('POST /api/v1/source-control/connections', () => {
       expect(res.statusCode, JSON.stringify(payload)).toBe(422);
       expect(Object.keys(res.json().errors).sort()).toEqual([...fields].sort());
     }
+    const unknownOrg = await create(b.token, {
+      provider: 'scm-c',
+      name: 'x',
+      organization: 'nobody-here',
+      credentials: { token: 'ado-pat' },
+    });
+    expect(unknownOrg.statusCode).toBe(422);
+    expect(Object.keys(unknownOrg.json().errors)).toEqual(['organization']);
     const unparseable = await create(b.token, { provider: 'scm-b', credentials: { token: 1 } });
     expect(unparseable.statusCode).toBe(400);
     expect((await list(b.token)).json().total).toBe(before);
