@@ -5,8 +5,6 @@ import {
   type ExportSubject,
   edgesOf,
   isoSeconds,
-  purlParts,
-  versionedPurl,
 } from './export-model';
 
 const CYCLONEDX_SCOPE: Record<string, 'required' | 'optional' | 'excluded'> = {
@@ -32,9 +30,9 @@ export function writeCycloneDx16(
   const refOf = new Map<string, string>();
   const usedRefs = new Set<string>([rootRef]);
   for (const component of components) {
-    let ref = versionedPurl(component);
+    let ref = component.versionedPurl;
     // Two keys can share a purl (a range is no purl version); keep refs unique.
-    for (let n = 2; usedRefs.has(ref); n++) ref = `${versionedPurl(component)}#${n}`;
+    for (let n = 2; usedRefs.has(ref); n++) ref = `${component.versionedPurl}#${n}`;
     usedRefs.add(ref);
     refOf.set(component.key, ref);
   }
@@ -63,7 +61,7 @@ export function writeCycloneDx16(
       component: repository,
     },
     components: components.map((component) => {
-      const { group, name } = purlParts(component);
+      const { group, shortName: name } = component;
       const out: Record<string, unknown> = {
         type: 'library',
         'bom-ref': refOf.get(component.key),
@@ -71,7 +69,7 @@ export function writeCycloneDx16(
         name,
         ...(component.version ? { version: component.version } : {}),
         scope: CYCLONEDX_SCOPE[component.scope] ?? 'required',
-        purl: versionedPurl(component),
+        purl: component.versionedPurl,
       };
       if (component.licence) out.licenses = [{ expression: component.licence }];
       return out;

@@ -33,6 +33,11 @@ export interface ExportDependency {
 export interface ExportComponent extends ExportDependency {
   /** Stable key: `ecosystem/name@version`. */
   key: string;
+  /** The purl with its version (parsed once: writers use it several times). */
+  versionedPurl: string;
+  /** purl namespace (`@scope`, Maven group) and short name. */
+  group: string | null;
+  shortName: string;
 }
 
 export function componentsOf(dependencies: ExportDependency[]): ExportComponent[] {
@@ -41,7 +46,12 @@ export function componentsOf(dependencies: ExportDependency[]): ExportComponent[
     const key = `${dependency.ecosystem}/${dependency.name}@${dependency.version ?? ''}`;
     const seen = merged.get(key);
     if (!seen) {
-      merged.set(key, { ...dependency, parents: [...dependency.parents], key });
+      merged.set(key, {
+        ...dependency,
+        parents: [...dependency.parents],
+        key,
+        ...purlFacts(dependency),
+      });
       continue;
     }
     seen.direct ||= dependency.direct;
@@ -82,31 +92,33 @@ export function edgesOf(components: ExportComponent[]): Map<string, string[]> {
   return children;
 }
 
-/** The purl of a component with its version (stored purls carry it only when resolved). */
-export function versionedPurl(component: ExportDependency): string {
+/**
+ * The purl of a dependency with its version (stored purls carry it only when resolved), and its
+ * namespace (`@scope`, Maven group) and short name. Text that is no purl is kept as it is.
+ */
+export function purlFacts(
+  dependency: ExportDependency,
+): Pick<ExportComponent, 'versionedPurl' | 'group' | 'shortName'> {
   try {
-    const purl = PackageURL.fromString(component.purl);
-    if (purl.version || !component.version) return purl.toString();
-    return new PackageURL(
-      purl.type,
-      purl.namespace,
-      purl.name,
-      component.version,
-      purl.qualifiers,
-      purl.subpath,
-    ).toString();
+    const purl = PackageURL.fromString(dependency.purl);
+    const versioned =
+      purl.version || !dependency.version
+        ? purl
+        : new PackageURL(
+            purl.type,
+            purl.namespace,
+            purl.name,
+            dependency.version,
+            purl.qualifiers,
+            purl.subpath,
+          );
+    return {
+      versionedPurl: versioned.toString(),
+      group: purl.namespace ?? null,
+      shortName: purl.name,
+    };
   } catch {
-    return component.purl;
-  }
-}
-
-/** Namespace and short name of a component, from its purl (`@scope` / `group`). */
-export function purlParts(component: ExportDependency): { group: string | null; name: string } {
-  try {
-    const purl = PackageURL.fromString(component.purl);
-    return { group: purl.namespace ?? null, name: purl.name };
-  } catch {
-    return { group: null, name: component.name };
+    return { versionedPurl: dependency.purl, group: null, shortName: dependency.name };
   }
 }
 

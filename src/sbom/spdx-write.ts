@@ -5,7 +5,6 @@ import {
   type ExportSubject,
   edgesOf,
   isoSeconds,
-  versionedPurl,
 } from './export-model';
 
 /** SPDX ids allow letters, digits, `.` and `-` only. */
@@ -105,7 +104,7 @@ export function writeSpdx23(
           {
             referenceCategory: 'PACKAGE-MANAGER',
             referenceType: 'purl',
-            referenceLocator: versionedPurl(component),
+            referenceLocator: component.versionedPurl,
           },
         ],
         primaryPackagePurpose: 'LIBRARY',
