@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema';
+import { canonicalId } from '../osv/aliases';
 import type { Advisory, SeverityRating } from '../osv/types';
 import { assignGroups } from './groups';
 
@@ -242,15 +243,9 @@ export async function storeAdvisoryBatch(
   return result;
 }
 
-/** Preference of identifiers for a group's canonical id: CVE, then GHSA, then the rest. */
-function idRank(id: string): number {
-  if (id.startsWith('CVE-')) return 0;
-  if (id.startsWith('GHSA-')) return 1;
-  return 2;
-}
-
+/** The canonical id of a group: the same rule as the offline audit (src/intel/osv/aliases.ts). */
 export function canonicalIdOf(ids: string[]): string {
-  return [...ids].sort((a, b) => idRank(a) - idRank(b) || (a < b ? -1 : a > b ? 1 : 0))[0] ?? '';
+  return ids.length === 0 ? '' : canonicalId(ids);
 }
 
 /** Recomputes the derived columns of vulnerabilities from their member advisories. */
