@@ -244,7 +244,12 @@ async function applyToConnection(
     trigger: 'push',
     correlationId,
     branch: update.branch,
+  }).catch((error: unknown) => {
+    // Deleted between the lookup and the queueing: the same as an unknown repository.
+    if (error instanceof ProblemError && error.status === 404) return null;
+    throw error;
   });
+  if (!queued) return { result: 'unknown_repository', repositoryId: null, scanId: null };
   return {
     result: queued.created ? 'scan_queued' : 'scan_already_queued',
     repositoryId: repository.id,
