@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import type { Database } from '../db/connection';
 import { vulnerabilityJobs } from '../domains/exposures/jobs';
+import { packageJobs } from '../domains/packages/jobs';
 import { sbomJobs } from '../domains/sbom/jobs';
 import { scanJobs } from '../domains/scans/jobs';
 import { purgeExpiredDemoTenants } from '../domains/tenants/service';
@@ -37,5 +38,6 @@ export function jobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
     ...scanJobs(deps),
     ...sbomJobs(deps),
     ...vulnerabilityJobs(deps),
+    ...packageJobs(deps),
   ];
 }

@@ -28,7 +28,8 @@ CREATE TABLE package_metadata (
   releases_last_year integer NOT NULL DEFAULT 0,
   -- Median days between the last releases (null with fewer than two dated releases).
   cadence_days double precision,
-  install_scripts text[] NOT NULL DEFAULT '{}',
+  -- Install-time scripts of the newest stable version; null when the ecosystem does not tell.
+  install_scripts text[],
   etag text,
   last_modified text,
   notes jsonb NOT NULL DEFAULT '[]'::jsonb,
@@ -185,3 +186,70 @@ END $$;
 -- The catalogue is written by system jobs only; tenant transactions read it.
 GRANT SELECT ON package_metadata, package_versions, package_enrichment, registry_backoff,
   package_health_snapshots TO driftwatch_app;
+
+-- Peer benchmarks (docs/package-intelligence.md#benchmarks): the calling tenant's peer group is
+-- read from its own profile; the function runs as the owner to see every member of the group and
+-- returns aggregates only: one row for the peers (count, mean, quartiles) and one for the caller.
+-- Per tenant: libyear per measured dependency and outdated share over each repository's latest
+-- drift snapshot, and the mean default-weights health score of the packages it uses.
+CREATE FUNCTION dw_benchmark_figures()
+RETURNS TABLE (
+  is_self boolean, tenants integer,
+  libyear_mean float8, libyear_p25 float8, libyear_median float8, libyear_p75 float8,
+  outdated_mean float8, outdated_p25 float8, outdated_median float8, outdated_p75 float8,
+  health_mean float8, health_p25 float8, health_median float8, health_p75 float8
+)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public
+AS $$
+  WITH me AS (
+    SELECT industry, size_band FROM tenant_benchmark_profiles WHERE tenant_id = dw_current_tenant()
+  ),
+  members AS (
+    SELECT p.tenant_id, p.tenant_id = dw_current_tenant() AS is_self
+      FROM tenant_benchmark_profiles p, me
+     WHERE p.tenant_id = dw_current_tenant()
+        OR (p.opt_in AND p.industry = me.industry AND p.size_band = me.size_band)
+  ),
+  latest AS (
+    SELECT DISTINCT ON (rd.tenant_id, rd.repository_id)
+           rd.tenant_id, rd.libyear_total, rd.measured_count, rd.outdated_count
+      FROM repository_drift rd JOIN members m ON m.tenant_id = rd.tenant_id
+     ORDER BY rd.tenant_id, rd.repository_id, rd.scanned_at DESC, rd.scan_id DESC
+  ),
+  drift AS (
+    SELECT tenant_id,
+           sum(libyear_total) / nullif(sum(measured_count), 0) AS libyear,
+           sum(outdated_count)::float8 / nullif(sum(measured_count), 0) AS outdated
+      FROM latest GROUP BY tenant_id
+  ),
+  used AS (
+    SELECT DISTINCT d.tenant_id, d.package_id
+      FROM repository_dependencies d JOIN members m ON m.tenant_id = d.tenant_id
+  ),
+  health AS (
+    SELECT u.tenant_id, avg(h.default_score)::float8 AS health
+      FROM used u
+      JOIN LATERAL (
+        SELECT s.default_score FROM package_health_snapshots s
+         WHERE s.package_id = u.package_id AND s.default_score IS NOT NULL
+         ORDER BY s.snapshot_date DESC LIMIT 1
+      ) h ON true
+     GROUP BY u.tenant_id
+  ),
+  per_tenant AS (
+    SELECT m.is_self, d.libyear, d.outdated, h.health
+      FROM members m
+      LEFT JOIN drift d ON d.tenant_id = m.tenant_id
+      LEFT JOIN health h ON h.tenant_id = m.tenant_id
+  )
+  SELECT is_self, count(*)::int,
+         avg(libyear), percentile_cont(0.25) WITHIN GROUP (ORDER BY libyear),
+         percentile_cont(0.5) WITHIN GROUP (ORDER BY libyear), percentile_cont(0.75) WITHIN GROUP (ORDER BY libyear),
+         avg(outdated), percentile_cont(0.25) WITHIN GROUP (ORDER BY outdated),
+         percentile_cont(0.5) WITHIN GROUP (ORDER BY outdated), percentile_cont(0.75) WITHIN GROUP (ORDER BY outdated),
+         avg(health), percentile_cont(0.25) WITHIN GROUP (ORDER BY health),
+         percentile_cont(0.5) WITHIN GROUP (ORDER BY health), percentile_cont(0.75) WITHIN GROUP (ORDER BY health)
+    FROM per_tenant GROUP BY is_self
+$$;
+REVOKE ALL ON FUNCTION dw_benchmark_figures() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION dw_benchmark_figures() TO driftwatch_app;

@@ -20,17 +20,17 @@ export interface PackageMetadataTable {
   maintainer_changes: JSONColumnType<MaintainerChange[]>;
   downloads: number | null;
   downloads_period: string | null;
-  version_count: number;
+  version_count: ColumnType<number, number | undefined, number>;
   first_release_at: Date | null;
   last_release_at: Date | null;
   latest_stable_released_at: Date | null;
-  releases_last_year: number;
+  releases_last_year: ColumnType<number, number | undefined, number>;
   cadence_days: number | null;
-  install_scripts: string[];
+  install_scripts: string[] | null;
   etag: string | null;
   last_modified: string | null;
   notes: JSONColumnType<string[]>;
-  raw: JSONColumnType<PackageMetadata | null>;
+  raw: JSONColumnType<PackageMetadata | null, string | null, string | null>;
   fetched_at: Date;
   changed_at: Date;
 }
@@ -79,7 +79,7 @@ export interface PackageHealthSnapshotTable {
   package_id: string;
   snapshot_date: string;
   computed_at: Date;
-  signals: JSONColumnType<unknown>;
+  signals: JSONColumnType<object>;
   default_score: number | null;
 }
 

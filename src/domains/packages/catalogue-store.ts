@@ -1,0 +1,376 @@
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { DB } from '../../db/schema';
+import type { PackageMetadata, PackageVersionMetadata } from '../../ecosystems/registry-types';
+import type { Ecosystem } from '../../ecosystems/types';
+import type { EnrichmentOutcome, PackageMetadataTable, PackageVersionTable } from './intel-tables';
+
+/**
+ * Writes and reads of the shared catalogue (package metadata, versions, fetch schedule, health
+ * snapshots). Writes run on the system connection from jobs; reads also run inside tenant
+ * transactions (the catalogue is readable by every tenant).
+ */
+
+export type MetadataRow = Selectable<PackageMetadataTable>;
+export type VersionRow = Selectable<PackageVersionTable>;
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** Derived facts of a registry answer: release span, cadence, newest stable's release and scripts. */
+export function deriveFacts(metadata: PackageMetadata, now: Date) {
+  const dated = metadata.versions
+    .filter((v) => !v.yanked && v.publishedAtUtc)
+    .map((v) => ({ v, at: new Date(v.publishedAtUtc as string) }))
+    .filter(({ at }) => !Number.isNaN(at.getTime()));
+  let first: Date | null = null;
+  let last: Date | null = null;
+  let lastYear = 0;
+  for (const { at } of dated) {
+    if (!first || at < first) first = at;
+    if (!last || at > last) last = at;
+    if (now.getTime() - at.getTime() <= 365 * DAY_MS) lastYear++;
+  }
+  // Median interval of the last ten stable releases (by time): the usual rhythm, not outliers.
+  const stableTimes = dated
+    .filter(({ v }) => !v.prerelease)
+    .map(({ at }) => at.getTime())
+    .sort((a, b) => a - b)
+    .slice(-11);
+  const gaps: number[] = [];
+  for (let i = 1; i < stableTimes.length; i++) {
+    gaps.push(((stableTimes[i] as number) - (stableTimes[i - 1] as number)) / DAY_MS);
+  }
+  gaps.sort((a, b) => a - b);
+  const cadence =
+    gaps.length === 0
+      ? null
+      : gaps.length % 2 === 1
+        ? (gaps[(gaps.length - 1) / 2] as number)
+        : ((gaps[gaps.length / 2 - 1] as number) + (gaps[gaps.length / 2] as number)) / 2;
+  const latest = metadata.latestStable
+    ? metadata.versions.find((v) => v.version === metadata.latestStable)
+    : undefined;
+  const latestAt = latest?.publishedAtUtc ? new Date(latest.publishedAtUtc) : null;
+  const installScripts =
+    latest && latest.hasInstallScripts !== undefined
+      ? (latest.installScripts ?? (latest.hasInstallScripts ? ['install'] : []))
+      : null;
+  return {
+    firstReleaseAt: first,
+    lastReleaseAt: last,
+    releasesLastYear: lastYear,
+    cadenceDays: cadence === null ? null : Math.round(cadence * 10) / 10,
+    latestStableReleasedAt: latestAt && !Number.isNaN(latestAt.getTime()) ? latestAt : null,
+    installScripts,
+  };
+}
+
+function versionRow(packageId: string, v: PackageVersionMetadata, ordinal: number) {
+  const at = v.publishedAtUtc ? new Date(v.publishedAtUtc) : null;
+  return {
+    package_id: packageId,
+    version: v.version.slice(0, 256),
+    ordinal,
+    published_at: at && !Number.isNaN(at.getTime()) ? at : null,
+    deprecated: v.deprecated?.slice(0, 2000) ?? null,
+    yanked: v.yanked,
+    yanked_reason: v.yankedReason?.slice(0, 2000) ?? null,
+    prerelease: v.prerelease,
+    licence: v.licence?.slice(0, 500) ?? null,
+    maintainers: v.maintainers?.slice(0, 100) ?? null,
+    published_by: v.publishedBy ?? null,
+    install_scripts:
+      v.installScripts ??
+      (v.hasInstallScripts ? ['install'] : v.hasInstallScripts === false ? [] : null),
+    downloads: v.downloads ?? null,
+  };
+}
+
+/** Stores a registry answer (versions are replaced only when the content changed). */
+export async function saveMetadata(
+  db: Kysely<DB>,
+  packageId: string,
+  metadata: PackageMetadata,
+  now: Date,
+): Promise<void> {
+  const facts = deriveFacts(metadata, now);
+  const columns = {
+    status: 'found' as const,
+    latest_stable: metadata.latestStable,
+    latest: metadata.latest,
+    deprecated: metadata.deprecated?.slice(0, 2000) ?? null,
+    successor: metadata.successor?.slice(0, 500) ?? null,
+    licence: metadata.licence?.slice(0, 500) ?? null,
+    repository_url: metadata.repositoryUrl?.slice(0, 2000) ?? null,
+    homepage: metadata.homepage?.slice(0, 2000) ?? null,
+    description: metadata.description?.slice(0, 2000) ?? null,
+    maintainers: metadata.maintainers.slice(0, 200),
+    maintainer_changes: JSON.stringify(metadata.maintainerChanges.slice(-50)),
+    downloads: metadata.downloads?.count ?? null,
+    downloads_period: metadata.downloads?.period ?? null,
+    version_count: metadata.versions.length,
+    first_release_at: facts.firstReleaseAt,
+    last_release_at: facts.lastReleaseAt,
+    latest_stable_released_at: facts.latestStableReleasedAt,
+    releases_last_year: facts.releasesLastYear,
+    cadence_days: facts.cadenceDays,
+    install_scripts: facts.installScripts,
+    etag: metadata.etag,
+    last_modified: metadata.lastModified,
+    notes: JSON.stringify(metadata.notes),
+    raw: JSON.stringify(metadata),
+    fetched_at: now,
+  };
+  // One transaction: readers never see the metadata without its versions.
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('package_metadata')
+      .values({ package_id: packageId, ...columns, changed_at: now })
+      .onConflict((oc) =>
+        oc.column('package_id').doUpdateSet({
+          ...columns,
+          changed_at: metadata.notModified ? sql`package_metadata.changed_at` : now,
+        }),
+      )
+      .execute();
+    if (metadata.notModified) return;
+    await trx.deleteFrom('package_versions').where('package_id', '=', packageId).execute();
+    const rows = metadata.versions.map((v, i) => versionRow(packageId, v, i));
+    // Parameter limit: 13 columns × 1000 rows stays well under 65,535.
+    for (let i = 0; i < rows.length; i += 1000) {
+      await trx
+        .insertInto('package_versions')
+        .values(rows.slice(i, i + 1000))
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+    }
+  });
+}
+
+/** The registry does not know the package (404/410): remembered so it is not asked every time. */
+export async function markNotFound(db: Kysely<DB>, packageId: string, now: Date): Promise<void> {
+  await db
+    .insertInto('package_metadata')
+    .values({
+      package_id: packageId,
+      status: 'not_found',
+      maintainers: [],
+      maintainer_changes: JSON.stringify([]),
+      notes: JSON.stringify([]),
+      raw: null,
+      fetched_at: now,
+      changed_at: now,
+    })
+    .onConflict((oc) => oc.column('package_id').doUpdateSet({ fetched_at: now }))
+    .execute();
+}
+
+export async function previousMetadata(
+  db: Kysely<DB>,
+  packageId: string,
+): Promise<PackageMetadata | null> {
+  const row = await db
+    .selectFrom('package_metadata')
+    .select('raw')
+    .where('package_id', '=', packageId)
+    .where('status', '=', 'found')
+    .executeTakeFirst();
+  return (row?.raw as PackageMetadata | null | undefined) ?? null;
+}
+
+export async function recordOutcome(
+  db: Kysely<DB>,
+  packageId: string,
+  ecosystem: Ecosystem,
+  outcome: EnrichmentOutcome,
+  dueAt: Date,
+  now: Date,
+  error: string | null = null,
+): Promise<void> {
+  const failed = outcome === 'failed';
+  await db
+    .insertInto('package_enrichment')
+    .values({
+      package_id: packageId,
+      ecosystem,
+      due_at: dueAt,
+      attempts: failed ? 1 : 0,
+      last_attempt_at: now,
+      last_outcome: outcome,
+      last_error: error?.slice(0, 1000) ?? null,
+    })
+    .onConflict((oc) =>
+      oc.column('package_id').doUpdateSet({
+        due_at: dueAt,
+        attempts: failed ? sql`package_enrichment.attempts + 1` : 0,
+        last_attempt_at: now,
+        last_outcome: outcome,
+        last_error: error?.slice(0, 1000) ?? null,
+      }),
+    )
+    .execute();
+}
+
+/** Marks packages due now (new or stale ones of a scan); keeps an earlier due time. */
+export async function markDue(
+  db: Kysely<DB>,
+  packages: readonly { id: string; ecosystem: string }[],
+  now: Date,
+): Promise<void> {
+  if (packages.length === 0) return;
+  await db
+    .insertInto('package_enrichment')
+    .values(packages.map((p) => ({ package_id: p.id, ecosystem: p.ecosystem, due_at: now })))
+    .onConflict((oc) =>
+      oc.column('package_id').doUpdateSet({
+        due_at: sql`least(package_enrichment.due_at, excluded.due_at)`,
+      }),
+    )
+    .execute();
+}
+
+/** Of these packages, the ones never fetched or fetched before `staleBefore`. */
+export async function missingOrStale(
+  db: Kysely<DB>,
+  packageIds: readonly string[],
+  staleBefore: Date,
+): Promise<string[]> {
+  if (packageIds.length === 0) return [];
+  const fresh = await db
+    .selectFrom('package_metadata')
+    .select('package_id')
+    .where('package_id', 'in', packageIds)
+    .where('fetched_at', '>=', staleBefore)
+    .execute();
+  const freshIds = new Set(fresh.map((r) => r.package_id));
+  return packageIds.filter((id) => !freshIds.has(id));
+}
+
+export async function registryBackoffs(db: Kysely<DB>, now: Date): Promise<Map<string, Date>> {
+  const rows = await db
+    .selectFrom('registry_backoff')
+    .select(['ecosystem', 'until'])
+    .where('until', '>', now)
+    .execute();
+  return new Map(rows.map((r) => [r.ecosystem, r.until]));
+}
+
+export async function setRegistryBackoff(
+  db: Kysely<DB>,
+  ecosystem: Ecosystem,
+  until: Date,
+  reason: string,
+): Promise<void> {
+  await db
+    .insertInto('registry_backoff')
+    .values({ ecosystem, until, reason: reason.slice(0, 500) })
+    .onConflict((oc) =>
+      oc.column('ecosystem').doUpdateSet({
+        until: sql`greatest(registry_backoff.until, excluded.until)`,
+        reason: reason.slice(0, 500),
+      }),
+    )
+    .execute();
+}
+
+/**
+ * Packages due for a fetch: scheduled ones whose time has come, and catalogue packages in use
+ * whose metadata went stale (the refresh job). Registries under back-off are skipped.
+ */
+export async function duePackages(
+  db: Kysely<DB>,
+  now: Date,
+  staleBefore: Date,
+  limit: number,
+): Promise<{ id: string; ecosystem: string; name: string }[]> {
+  const backoffs = [...(await registryBackoffs(db, now)).keys()];
+  const due = await db
+    .selectFrom('package_enrichment as e')
+    .innerJoin('packages as p', 'p.id', 'e.package_id')
+    .select(['p.id', 'p.ecosystem', 'p.name'])
+    .where('e.due_at', '<=', now)
+    .$if(backoffs.length > 0, (q) => q.where('e.ecosystem', 'not in', backoffs))
+    .orderBy('e.due_at')
+    .limit(limit)
+    .execute();
+  if (due.length >= limit) return due;
+  // Stale metadata of packages someone still depends on (registry sources only).
+  const stale = await db
+    .selectFrom('package_metadata as m')
+    .innerJoin('packages as p', 'p.id', 'm.package_id')
+    .select(['p.id', 'p.ecosystem', 'p.name'])
+    .where('m.fetched_at', '<', staleBefore)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('repository_dependencies as d')
+          .select(sql`1`.as('one'))
+          .whereRef('d.package_id', '=', 'm.package_id'),
+      ),
+    )
+    .$if(backoffs.length > 0, (q) => q.where('p.ecosystem', 'not in', backoffs))
+    .orderBy('m.fetched_at')
+    .limit(limit - due.length)
+    .execute();
+  const seen = new Set(due.map((d) => d.id));
+  return [...due, ...stale.filter((s) => !seen.has(s.id))];
+}
+
+/** Versions tenants use of a package (resolved ones): clients fetch their details first. */
+export async function versionsInUse(db: Kysely<DB>, packageId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('repository_dependencies')
+    .select('version')
+    .distinct()
+    .where('package_id', '=', packageId)
+    .where('resolution', '=', 'resolved')
+    .where('version', 'is not', null)
+    .limit(100)
+    .execute();
+  return rows.flatMap((r) => (r.version ? [r.version] : []));
+}
+
+export async function saveHealthSnapshot(
+  db: Kysely<DB>,
+  packageId: string,
+  now: Date,
+  signals: unknown,
+  defaultScore: number | null,
+): Promise<void> {
+  const day = now.toISOString().slice(0, 10);
+  await db
+    .insertInto('package_health_snapshots')
+    .values({
+      package_id: packageId,
+      snapshot_date: day,
+      computed_at: now,
+      signals: JSON.stringify(signals),
+      default_score: defaultScore,
+    })
+    .onConflict((oc) =>
+      oc.columns(['package_id', 'snapshot_date']).doUpdateSet({
+        computed_at: now,
+        signals: JSON.stringify(signals),
+        default_score: defaultScore,
+      }),
+    )
+    .execute();
+}
+
+export async function metadataOf(
+  db: Kysely<DB>,
+  packageId: string,
+): Promise<MetadataRow | undefined> {
+  return db
+    .selectFrom('package_metadata')
+    .selectAll()
+    .where('package_id', '=', packageId)
+    .executeTakeFirst();
+}
+
+export async function versionsOf(db: Kysely<DB>, packageId: string): Promise<VersionRow[]> {
+  return db
+    .selectFrom('package_versions')
+    .selectAll()
+    .where('package_id', '=', packageId)
+    .orderBy('ordinal')
+    .execute();
+}

@@ -1,0 +1,233 @@
+import { type Kysely, sql } from 'kysely';
+import type { Config } from '../../config';
+import type { DB } from '../../db/schema';
+import { getEcosystem } from '../../ecosystems/registry';
+import type { DependencySource, Ecosystem, Resolution } from '../../ecosystems/types';
+import { computeDependencyDrift, type DependencyDrift, totalDrift } from '../../intel/drift/drift';
+import type { MetadataRow, VersionRow } from './catalogue-store';
+import { driftFacts } from './facts';
+import type { DependencyDriftState } from './intel-tables';
+
+/**
+ * Drift snapshots per scan (docs/package-intelligence.md#drift): computed when a scan stores its
+ * dependencies, recomputed when registry metadata they were waiting for arrives. Every query
+ * here runs in the tenant's transaction.
+ */
+
+export interface Catalogue {
+  metadata: Map<string, MetadataRow>;
+  versions: Map<string, VersionRow[]>;
+}
+
+export async function loadCatalogue(
+  db: Kysely<DB>,
+  packageIds: readonly string[],
+): Promise<Catalogue> {
+  const catalogue: Catalogue = { metadata: new Map(), versions: new Map() };
+  const ids = [...new Set(packageIds)];
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const metadata = await db
+      .selectFrom('package_metadata')
+      .selectAll()
+      .where('package_id', 'in', chunk)
+      .execute();
+    for (const row of metadata) catalogue.metadata.set(row.package_id, row);
+    const versions = await db
+      .selectFrom('package_versions')
+      .selectAll()
+      .where('package_id', 'in', chunk)
+      .orderBy('package_id')
+      .orderBy('ordinal')
+      .execute();
+    for (const row of versions) {
+      const list = catalogue.versions.get(row.package_id);
+      if (list) list.push(row);
+      else catalogue.versions.set(row.package_id, [row]);
+    }
+  }
+  return catalogue;
+}
+
+export interface UsedDependency {
+  packageId: string;
+  ecosystem: string;
+  version: string | null;
+  resolution: Resolution;
+  source: DependencySource;
+}
+
+export type DriftOutcome =
+  | { state: Exclude<DependencyDriftState, 'measured'> }
+  | ({ state: 'measured' } & DependencyDrift);
+
+/** Drift of one used dependency against the catalogue (pending while metadata is missing). */
+export function driftOf(
+  used: UsedDependency,
+  catalogue: Catalogue,
+  settings: Config['packageIntel'],
+  now: Date,
+): DriftOutcome {
+  if (used.source.kind !== 'registry') return { state: 'not_in_registry' };
+  const metadata = catalogue.metadata.get(used.packageId);
+  if (!metadata) return { state: 'pending' };
+  if (metadata.status !== 'found') return { state: 'not_in_registry' };
+  const drift = computeDependencyDrift(
+    driftFacts(metadata, catalogue.versions.get(used.packageId) ?? []),
+    { version: used.version, resolution: used.resolution },
+    getEcosystem(used.ecosystem as Ecosystem).versioning,
+    { now, endOfLifeAfterDays: settings.endOfLifeAfterDays },
+  );
+  if (drift.state === 'unknown_version') return { state: 'unknown_version' };
+  return { ...drift, state: 'measured' };
+}
+
+/**
+ * Computes and stores the drift snapshot of one repository at one scan. Returns false when the
+ * scan's dependencies are no longer the repository's current ones (a newer scan replaced them:
+ * its own event computes its own snapshot).
+ */
+export async function snapshotRepositoryDrift(
+  db: Kysely<DB>,
+  tenantId: string,
+  repositoryId: string,
+  scanId: string,
+  settings: Config['packageIntel'],
+  now = new Date(),
+): Promise<boolean> {
+  // Serialise recomputations of the same snapshot (enrichment chunks finish concurrently).
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${`drift:${scanId}`}))`.execute(db);
+  const rows = await db
+    .selectFrom('repository_dependencies')
+    .select(['package_id', 'ecosystem', 'version', 'resolution', 'source'])
+    .where('repository_id', '=', repositoryId)
+    .where('scan_id', '=', scanId)
+    .execute();
+  if (rows.length === 0) {
+    const scan = await db
+      .selectFrom('scans')
+      .select('id')
+      .where('id', '=', scanId)
+      .executeTakeFirst();
+    if (!scan) return false;
+  }
+  // One entry per package and used version (the same pin in two manifests counts once).
+  const unique = new Map<string, UsedDependency>();
+  for (const row of rows) {
+    const key = `${row.package_id}\u0000${row.version ?? ''}`;
+    if (!unique.has(key)) {
+      unique.set(key, {
+        packageId: row.package_id,
+        ecosystem: row.ecosystem,
+        version: row.version,
+        resolution: row.resolution,
+        source: row.source as DependencySource,
+      });
+    }
+  }
+  const used = [...unique.values()];
+  const catalogue = await loadCatalogue(
+    db,
+    used.map((u) => u.packageId),
+  );
+  const outcomes = used.map((u) => driftOf(u, catalogue, settings, now));
+  const totals = totalDrift(
+    outcomes.map((o) =>
+      o.state === 'measured'
+        ? o
+        : o.state === 'pending' || o.state === 'not_in_registry'
+          ? o.state
+          : ({
+              state: 'unknown_version',
+              comparedVersion: null,
+              latestStable: null,
+              libyear: null,
+              behind: null,
+              deprecated: false,
+              deprecationMessage: null,
+              yanked: false,
+              endOfLife: false,
+              endOfLifeReason: null,
+              unlisted: false,
+            } satisfies DependencyDrift),
+    ),
+  );
+  const scan = await db
+    .selectFrom('scans')
+    .select(['finished_at', 'queued_at'])
+    .where('id', '=', scanId)
+    .executeTakeFirst();
+  const scannedAt = scan?.finished_at ?? scan?.queued_at ?? now;
+  const values = {
+    scanned_at: scannedAt,
+    computed_at: now,
+    dependency_count: totals.dependencyCount,
+    measured_count: totals.measuredCount,
+    pending_count: totals.pendingCount,
+    outdated_count: totals.outdatedCount,
+    libyear_total: totals.libyearTotal,
+    major_behind: totals.majorBehind,
+    minor_behind: totals.minorBehind,
+    patch_behind: totals.patchBehind,
+    deprecated_count: totals.deprecatedCount,
+    yanked_count: totals.yankedCount,
+    end_of_life_count: totals.endOfLifeCount,
+  };
+  await db
+    .insertInto('repository_drift')
+    .values({ tenant_id: tenantId, repository_id: repositoryId, scan_id: scanId, ...values })
+    .onConflict((oc) => oc.columns(['tenant_id', 'repository_id', 'scan_id']).doUpdateSet(values))
+    .execute();
+  await db
+    .deleteFrom('dependency_drift')
+    .where('repository_id', '=', repositoryId)
+    .where('scan_id', '=', scanId)
+    .execute();
+  const driftRows = used.map((u, i) => {
+    const o = outcomes[i] as DriftOutcome;
+    const measured = o.state === 'measured' ? o : null;
+    return {
+      tenant_id: tenantId,
+      repository_id: repositoryId,
+      scan_id: scanId,
+      package_id: u.packageId,
+      used_version: (u.version ?? '').slice(0, 256),
+      resolution: u.resolution,
+      state: o.state,
+      compared_version: measured?.comparedVersion ?? null,
+      latest_stable:
+        measured?.latestStable ?? catalogue.metadata.get(u.packageId)?.latest_stable ?? null,
+      libyear: measured?.libyear ?? null,
+      major_behind: measured?.behind?.major ?? null,
+      minor_behind: measured?.behind?.minor ?? null,
+      patch_behind: measured?.behind?.patch ?? null,
+      deprecated: measured?.deprecated ?? false,
+      yanked: measured?.yanked ?? false,
+      end_of_life: measured?.endOfLife ?? false,
+    };
+  });
+  for (let i = 0; i < driftRows.length; i += 1000) {
+    await db
+      .insertInto('dependency_drift')
+      .values(driftRows.slice(i, i + 1000))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+  return true;
+}
+
+/** Snapshots still waiting for metadata of these packages, across tenants (system connection). */
+export async function pendingSnapshots(
+  system: Kysely<DB>,
+  packageIds: readonly string[],
+): Promise<{ tenant_id: string; repository_id: string; scan_id: string }[]> {
+  if (packageIds.length === 0) return [];
+  return system
+    .selectFrom('dependency_drift')
+    .select(['tenant_id', 'repository_id', 'scan_id'])
+    .distinct()
+    .where('state', '=', 'pending')
+    .where('package_id', 'in', packageIds)
+    .limit(1000)
+    .execute();
+}

@@ -1,0 +1,202 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config';
+import type { DB } from '../../db/schema';
+import {
+  type RegistryClient,
+  RegistryError,
+  RetryableRegistryError,
+} from '../../ecosystems/registry-types';
+import type { Ecosystem } from '../../ecosystems/types';
+import { computeSignals, scoreSignals } from '../../intel/health/score';
+import {
+  duePackages,
+  markNotFound,
+  metadataOf,
+  previousMetadata,
+  recordOutcome,
+  registryBackoffs,
+  saveHealthSnapshot,
+  saveMetadata,
+  setRegistryBackoff,
+  versionsInUse,
+  versionsOf,
+} from './catalogue-store';
+import { advisoryCounts, healthFacts } from './facts';
+import type { EnrichmentOutcome } from './intel-tables';
+
+/**
+ * Fetches registry metadata into the shared catalogue (docs/package-intelligence.md#enrichment).
+ * Runs on the system connection: the catalogue has no tenant. A registry that answers 429/5xx
+ * with Retry-After is left alone until then (registry_backoff) and the package's next fetch is
+ * scheduled for that time, where the scheduled refresh picks it up.
+ */
+
+export type RegistryClients = Partial<Record<Ecosystem, RegistryClient>>;
+
+export interface EnrichmentDeps {
+  db: Kysely<DB>;
+  clients: RegistryClients;
+  settings: Config['packageIntel'];
+  now?: () => Date;
+}
+
+export interface EnrichmentSummary {
+  outcomes: Record<EnrichmentOutcome, number>;
+  /** Packages whose metadata arrived for the first time (drift snapshots waiting on them). */
+  firstFetched: string[];
+}
+
+export interface PackageRef {
+  id: string;
+  ecosystem: string;
+  name: string;
+}
+
+const HOUR_MS = 3_600_000;
+
+function emptySummary(): EnrichmentSummary {
+  return {
+    outcomes: { fetched: 0, not_modified: 0, not_found: 0, deferred: 0, failed: 0, disabled: 0 },
+    firstFetched: [],
+  };
+}
+
+/** Computes and stores today's health-signal snapshot of a package from the stored metadata. */
+export async function refreshHealthSnapshot(
+  db: Kysely<DB>,
+  pkg: PackageRef,
+  now: Date,
+): Promise<void> {
+  const metadata = await metadataOf(db, pkg.id);
+  if (!metadata || metadata.status !== 'found') return;
+  const versions = await versionsOf(db, pkg.id);
+  const advisories = await advisoryCounts(
+    db,
+    pkg.ecosystem as Ecosystem,
+    pkg.name,
+    metadata.latest_stable,
+  );
+  const signals = computeSignals(healthFacts(pkg.ecosystem, metadata, versions, advisories), now);
+  await saveHealthSnapshot(db, pkg.id, now, signals, scoreSignals(signals).score);
+}
+
+/**
+ * Runs database work one piece at a time while registry requests overlap: the embedded database
+ * is one session multiplexed over a socket, where interleaved transactions of one process break.
+ */
+function serialiser() {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(work: () => Promise<T>): Promise<T> => {
+    const run = tail.then(work, work);
+    tail = run.catch(() => {});
+    return run;
+  };
+}
+
+type Serial = ReturnType<typeof serialiser>;
+
+async function enrichOne(
+  deps: EnrichmentDeps,
+  pkg: PackageRef,
+  backoffs: Map<string, Date>,
+  summary: EnrichmentSummary,
+  serial: Serial,
+): Promise<void> {
+  const now = deps.now?.() ?? new Date();
+  const ecosystem = pkg.ecosystem as Ecosystem;
+  const staleAt = new Date(now.getTime() + deps.settings.staleAfterHours * HOUR_MS);
+  const record = async (outcome: EnrichmentOutcome, dueAt: Date, error: string | null = null) => {
+    summary.outcomes[outcome]++;
+    await serial(() => recordOutcome(deps.db, pkg.id, ecosystem, outcome, dueAt, now, error));
+  };
+  const blockedUntil = backoffs.get(ecosystem);
+  if (blockedUntil && blockedUntil > now)
+    return record('deferred', blockedUntil, 'registry back-off');
+  const client = deps.clients[ecosystem];
+  if (!client || client.status.state === 'disabled') {
+    const reason = client?.status.state === 'disabled' ? client.status.reason : 'no client';
+    return record('disabled', staleAt, reason);
+  }
+  const [previous, versionsOfInterest] = await serial(
+    async () =>
+      [await previousMetadata(deps.db, pkg.id), await versionsInUse(deps.db, pkg.id)] as const,
+  );
+  try {
+    const metadata = await client.fetchPackage(pkg.name, { previous, versionsOfInterest });
+    if (!metadata) {
+      await serial(() => markNotFound(deps.db, pkg.id, now));
+      return record('not_found', staleAt);
+    }
+    await serial(async () => {
+      await saveMetadata(deps.db, pkg.id, metadata, now);
+      await refreshHealthSnapshot(deps.db, pkg, now);
+    });
+    if (!previous) summary.firstFetched.push(pkg.id);
+    return record(metadata.notModified ? 'not_modified' : 'fetched', staleAt);
+  } catch (error) {
+    if (error instanceof RetryableRegistryError) {
+      const until = new Date(now.getTime() + Math.max(1, error.retryAfterSeconds) * 1000);
+      // 429 is about the registry as a whole: stop asking it anything until Retry-After.
+      if (error.status === 429 || error.status === 503) {
+        backoffs.set(ecosystem, until);
+        await serial(() => setRegistryBackoff(deps.db, ecosystem, until, error.message));
+      }
+      return record('deferred', until, error.message);
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    if (!(error instanceof RegistryError)) throw error;
+    // Unusable answers: back off exponentially (1 h, 2 h, 4 h, ...) up to the staleness period.
+    const attempts = await serial(() =>
+      deps.db
+        .selectFrom('package_enrichment')
+        .select('attempts')
+        .where('package_id', '=', pkg.id)
+        .executeTakeFirst(),
+    );
+    const delay = Math.min(
+      deps.settings.staleAfterHours * HOUR_MS,
+      HOUR_MS * 2 ** Math.min(20, attempts?.attempts ?? 0),
+    );
+    return record('failed', new Date(now.getTime() + delay), message);
+  }
+}
+
+/** Fetches the given packages with bounded concurrency; never throws for registry failures. */
+export async function enrichPackages(
+  deps: EnrichmentDeps,
+  packages: readonly PackageRef[],
+): Promise<EnrichmentSummary> {
+  const summary = emptySummary();
+  const backoffs = await registryBackoffs(deps.db, deps.now?.() ?? new Date());
+  const serial = serialiser();
+  let next = 0;
+  const worker = async () => {
+    while (next < packages.length) {
+      const pkg = packages[next++];
+      if (pkg) await enrichOne(deps, pkg, backoffs, summary, serial);
+    }
+  };
+  const workers = Math.max(1, Math.min(deps.settings.fetchConcurrency, packages.length));
+  await Promise.all(Array.from({ length: workers }, worker));
+  return summary;
+}
+
+/** The scheduled refresh: due (deferred, never fetched) and stale packages in use, one batch. */
+export async function refreshDuePackages(
+  deps: EnrichmentDeps,
+): Promise<EnrichmentSummary & { picked: number }> {
+  const now = deps.now?.() ?? new Date();
+  const staleBefore = new Date(now.getTime() - deps.settings.staleAfterHours * HOUR_MS);
+  const due = await duePackages(deps.db, now, staleBefore, deps.settings.refreshBatchSize);
+  const summary = await enrichPackages(deps, due);
+  return { ...summary, picked: due.length };
+}
+
+export async function packageRefs(db: Kysely<DB>, ids: readonly string[]): Promise<PackageRef[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('packages')
+    .select(['id', 'ecosystem', 'name'])
+    .where('id', 'in', ids)
+    .execute();
+}

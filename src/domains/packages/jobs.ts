@@ -1,0 +1,130 @@
+import { withTenant } from '../../db/tenant-scope';
+import { createRegistryClients } from '../../ecosystems/registry-clients';
+import type { JobDeps } from '../../jobs/definitions';
+import { type DependenciesChanged, enqueueJob, subscribe } from '../../jobs/outbox';
+import type { JobDefinition } from '../../jobs/queue';
+import { markDue, missingOrStale } from './catalogue-store';
+import { pendingSnapshots, snapshotRepositoryDrift } from './drift-service';
+import {
+  enrichPackages,
+  packageRefs,
+  type RegistryClients,
+  refreshDuePackages,
+} from './enrichment';
+
+/**
+ * Package-intelligence jobs (docs/package-intelligence.md#enrichment):
+ * - `packages.dependencies-changed` (subscribed to `dependencies.changed`): snapshots the scan's
+ *   drift at once, marks its missing or stale packages due and queues `packages.enrich` jobs;
+ * - `packages.enrich`: fetches one chunk of packages, then recomputes that scan's drift;
+ * - `packages.refresh` (every minute, no tenant): fetches due packages (Retry-After deferrals,
+ *   failures backing off) and stale packages still in use, and completes drift snapshots that
+ *   were waiting for them.
+ */
+export const DEPENDENCIES_CHANGED_JOB = 'packages.dependencies-changed';
+export const ENRICH_JOB = 'packages.enrich';
+export const REFRESH_JOB = 'packages.refresh';
+
+export interface EnrichJobData {
+  packageIds: string[];
+  repositoryId: string | null;
+  scanId: string | null;
+}
+
+export function packageJobs(deps: JobDeps, clients?: RegistryClients): JobDefinition<unknown>[] {
+  let built: RegistryClients | undefined = clients;
+  // Built on first use: the clients share one HTTP layer and response cache per process.
+  const registry = () => {
+    built ??= createRegistryClients(deps.config.registries);
+    return built;
+  };
+  const settings = deps.config.packageIntel;
+  const system = deps.database.system;
+
+  subscribe('dependencies.changed', DEPENDENCIES_CHANGED_JOB);
+
+  const dependenciesChanged: JobDefinition<DependenciesChanged> = {
+    name: DEPENDENCIES_CHANGED_JOB,
+    expireInSeconds: 600,
+    retryLimit: 5,
+    handle: async ({ tenantId, correlationId, data }) => {
+      if (!tenantId) return;
+      const { repositoryId, scanId } = data;
+      const ids = await withTenant(deps.database, tenantId, async (db) => {
+        await snapshotRepositoryDrift(db, tenantId, repositoryId, scanId, settings);
+        const rows = await db
+          .selectFrom('repository_dependencies')
+          .select('package_id')
+          .distinct()
+          .where('repository_id', '=', repositoryId)
+          .where('scan_id', '=', scanId)
+          // Only registry packages: a git/path/url dependency's name is not the registry's to
+          // know, and asking would leak private names to a public registry.
+          .where((eb) => eb(eb.ref('source', '->>').key('kind'), '=', 'registry'))
+          .execute();
+        return rows.map((r) => r.package_id);
+      });
+      const staleBefore = new Date(Date.now() - settings.staleAfterHours * 3_600_000);
+      const needed = await missingOrStale(system, ids, staleBefore);
+      if (needed.length === 0) return;
+      const refs = await packageRefs(system, needed);
+      await markDue(system, refs, new Date());
+      await withTenant(deps.database, tenantId, async (db) => {
+        for (let i = 0; i < needed.length; i += settings.enrichChunkSize) {
+          await enqueueJob<EnrichJobData>(db, {
+            tenantId,
+            name: ENRICH_JOB,
+            correlationId,
+            data: {
+              packageIds: needed.slice(i, i + settings.enrichChunkSize),
+              repositoryId,
+              scanId,
+            },
+          });
+        }
+      });
+    },
+  };
+
+  const enrich: JobDefinition<EnrichJobData> = {
+    name: ENRICH_JOB,
+    expireInSeconds: 900,
+    retryLimit: 5,
+    handle: async ({ tenantId, data }) => {
+      const refs = await packageRefs(system, (data.packageIds ?? []).slice(0, 1000));
+      const summary = await enrichPackages({ db: system, clients: registry(), settings }, refs);
+      deps.log('package metadata fetched', summary.outcomes);
+      if (tenantId && data.repositoryId && data.scanId) {
+        const { repositoryId, scanId } = data;
+        await withTenant(deps.database, tenantId, (db) =>
+          snapshotRepositoryDrift(db, tenantId, repositoryId, scanId, settings),
+        );
+      }
+    },
+  };
+
+  const refresh: JobDefinition<unknown> = {
+    name: REFRESH_JOB,
+    expireInSeconds: 900,
+    retryLimit: 1,
+    schedule: '* * * * *',
+    handle: async () => {
+      const summary = await refreshDuePackages({ db: system, clients: registry(), settings });
+      if (summary.picked > 0)
+        deps.log('package metadata refreshed', { picked: summary.picked, ...summary.outcomes });
+      for (const snapshot of await pendingSnapshots(system, summary.firstFetched)) {
+        await withTenant(deps.database, snapshot.tenant_id, (db) =>
+          snapshotRepositoryDrift(
+            db,
+            snapshot.tenant_id,
+            snapshot.repository_id,
+            snapshot.scan_id,
+            settings,
+          ),
+        );
+      }
+    },
+  };
+
+  return [dependenciesChanged as JobDefinition<unknown>, enrich as JobDefinition<unknown>, refresh];
+}

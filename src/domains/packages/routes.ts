@@ -1,0 +1,287 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Config } from '../../config';
+import { newId } from '../../db/ids';
+import { ECOSYSTEMS } from '../../ecosystems/types';
+import { notFound } from '../../http/problem';
+import { pageOf, parseEnum } from '../../http/query';
+import { UuidParam, withErrors } from '../../http/schemas';
+import { principalOf, tenantDb } from '../../http/scope';
+import {
+  Evidence,
+  HealthHistory,
+  HealthHistoryQuery,
+  PackageDetail,
+  PackageHealth,
+  PackageList,
+  PackageListQuery,
+  ReplacementCandidates,
+  RiskIndicators,
+  Summary,
+  Usage,
+  Watch,
+  WatchBody,
+  WatchedList,
+} from './schemas';
+import {
+  packageDetail,
+  packageEvidence,
+  packageHealth,
+  packageHealthHistory,
+  packageReplacements,
+  packageRiskIndicators,
+  packageSummary,
+  packageUsage,
+  presentPackage,
+} from './service';
+import {
+  findVisiblePackage,
+  listPackages,
+  listWatches,
+  unwatchPackage,
+  watchPackage,
+} from './store';
+
+const TAGS = ['Packages'];
+const Params = UuidParam('packageId');
+type ParamsOf = { packageId: string };
+
+export function packageRoutes(deps: { config: Config }): FastifyPluginAsyncTypebox {
+  const settings = deps.config.packageIntel;
+
+  return async (app) => {
+    app.get(
+      '/api/v1/packages',
+      {
+        schema: {
+          tags: TAGS,
+          summary:
+            'Catalogue packages visible to the tenant (known to their registry, or used or watched by the tenant), in (ecosystem, name) order',
+          querystring: PackageListQuery,
+          response: withErrors({ 200: PackageList }),
+        },
+      },
+      async (request) => {
+        const query = request.query;
+        const page = pageOf(query);
+        const ecosystem = parseEnum('ecosystem', query.ecosystem as string | undefined, ECOSYSTEMS);
+        const rows = await listPackages(tenantDb(request), {
+          ecosystem,
+          search: query.search,
+          ...page,
+        });
+        const items = rows.map(presentPackage);
+        return { items, totalReturned: items.length, take: page.take, skip: page.skip };
+      },
+    );
+
+    // Registered before /:packageId so that "watched" is not taken for an id.
+    app.get(
+      '/api/v1/packages/watched',
+      {
+        schema: {
+          tags: TAGS,
+          summary: 'Packages the tenant watches, newest watch first',
+          querystring: Type.Object({
+            ...HealthHistoryQuery.properties,
+            skip: PackageListQuery.properties.skip,
+          }),
+          response: withErrors({ 200: WatchedList }),
+        },
+      },
+      async (request) => {
+        const page = pageOf(request.query as { take?: number; skip?: number });
+        const rows = await listWatches(tenantDb(request), page);
+        const items = rows.map((row) => ({
+          watchId: row.watch_id,
+          packageId: row.id,
+          ecosystem: row.ecosystem,
+          name: row.name,
+          purl: row.purl,
+          latestStableVersion: row.latest_stable ?? null,
+          deprecated: row.deprecated !== null && row.deprecated !== undefined,
+          note: row.note,
+          watchedAtUtc: row.created_at.toISOString(),
+        }));
+        return { items, totalReturned: items.length, take: page.take, skip: page.skip };
+      },
+    );
+
+    app.get(
+      '/api/v1/packages/:packageId',
+      {
+        schema: {
+          tags: TAGS,
+          summary: 'A package with its registry facts',
+          params: Params,
+          response: withErrors({ 200: PackageDetail }, [404]),
+        },
+      },
+      async (request) => packageDetail(tenantDb(request), (request.params as ParamsOf).packageId),
+    );
+
+    app.get(
+      '/api/v1/packages/:packageId/health',
+      {
+        schema: {
+          tags: TAGS,
+          summary:
+            "Health score (0–100, the tenant's weights) with each signal's value, source and time",
+          params: Params,
+          response: withErrors({ 200: PackageHealth }, [404]),
+        },
+      },
+      async (request) => packageHealth(tenantDb(request), (request.params as ParamsOf).packageId),
+    );
+
+    app.get(
+      '/api/v1/packages/:packageId/health/history',
+      {
+        schema: {
+          tags: TAGS,
+          summary: 'Daily health scores, newest first (take: most recent days)',
+          params: Params,
+          querystring: HealthHistoryQuery,
+          response: withErrors({ 200: HealthHistory }, [404]),
+        },
+      },
+      async (request) => {
+        const { take } = pageOf(request.query as { take?: number }, { take: 30, max: 366 });
+        return packageHealthHistory(
+          tenantDb(request),
+          (request.params as ParamsOf).packageId,
+          take,
+        );
+      },
+    );
+
+    app.get(
+      '/api/v1/packages/:packageId/evidence',
+      {
+        schema: {
+          tags: TAGS,
+          summary:
+            'Everything observed about the package: registry facts, health signals, risk indicators',
+          params: Params,
+          response: withErrors({ 200: Evidence }, [404]),
+        },
+      },
+      async (request) =>
+        packageEvidence(tenantDb(request), (request.params as ParamsOf).packageId, settings),
+    );
+
+    app.get(
+      '/api/v1/packages/:packageId/summary',
+      {
+        schema: {
+          tags: TAGS,
+          summary: 'Health, risk, drift and usage of the package for the tenant, in one object',
+          params: Params,
+          response: withErrors({ 200: Summary }, [404]),
+        },
+      },
+      async (request) =>
+        packageSummary(tenantDb(request), (request.params as ParamsOf).packageId, settings),
+    );
+
+    app.get(
+      '/api/v1/packages/:packageId/risk-indicators',
+      {
+        schema: {
+          tags: TAGS,
+          summary: 'Supply-chain risk indicators with their evidence',
+          params: Params,
+          response: withErrors({ 200: RiskIndicators }, [404]),
+        },
+      },
+      async (request) =>
+        packageRiskIndicators(tenantDb(request), (request.params as ParamsOf).packageId, settings),
+    );
+
+    app.get(
+      '/api/v1/packages/:packageId/usage',
+      {
+        schema: {
+          tags: TAGS,
+          summary: "The tenant's repositories that use the package, at which versions, with drift",
+          params: Params,
+          response: withErrors({ 200: Usage }, [404]),
+        },
+      },
+      async (request) =>
+        packageUsage(tenantDb(request), (request.params as ParamsOf).packageId, settings),
+    );
+
+    app.get(
+      '/api/v1/packages/:packageId/replacement-candidates',
+      {
+        schema: {
+          tags: TAGS,
+          summary: 'Successors from the registry, the deprecation message and the curated mapping',
+          params: Params,
+          response: withErrors({ 200: ReplacementCandidates }, [404]),
+        },
+      },
+      async (request) =>
+        packageReplacements(tenantDb(request), (request.params as ParamsOf).packageId),
+    );
+
+    app.post(
+      '/api/v1/packages/:packageId/watch',
+      {
+        schema: {
+          tags: TAGS,
+          summary: 'Watch the package (201 when created, 200 when already watched)',
+          params: Params,
+          body: WatchBody,
+          response: withErrors({ 200: Watch, 201: Watch }, [404, 413, 415]),
+        },
+        config: { role: 'member', audit: { action: 'package.watch', resourceType: 'package' } },
+        // The body is optional: no body is an empty one.
+        preValidation: async (request) => {
+          if (request.body === undefined || request.body === null) request.body = {};
+        },
+      },
+      async (request, reply) => {
+        const { packageId } = request.params as ParamsOf;
+        const db = tenantDb(request);
+        const pkg = await findVisiblePackage(db, packageId);
+        if (!pkg) throw notFound('The package');
+        const principal = principalOf(request);
+        const body = (request.body ?? {}) as { note?: string | null };
+        const { row, created } = await watchPackage(db, {
+          tenantId: principal.tenantId,
+          packageId,
+          id: newId(),
+          note: body.note ?? null,
+          tokenId: principal.tokenId,
+        });
+        request.auditDetails = { created };
+        return reply.code(created ? 201 : 200).send({
+          watchId: row.id,
+          packageId,
+          note: row.note,
+          watchedAtUtc: row.created_at.toISOString(),
+          created,
+        });
+      },
+    );
+
+    app.delete(
+      '/api/v1/packages/:packageId/watch',
+      {
+        schema: {
+          tags: TAGS,
+          summary: 'Stop watching the package (204, also when it was not watched)',
+          params: Params,
+          response: withErrors({ 204: Type.Null() }),
+        },
+        config: { role: 'member', audit: { action: 'package.unwatch', resourceType: 'package' } },
+      },
+      async (request, reply) => {
+        await unwatchPackage(tenantDb(request), (request.params as ParamsOf).packageId);
+        return reply.code(204).send();
+      },
+    );
+  };
+}

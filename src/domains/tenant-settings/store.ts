@@ -1,0 +1,68 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema';
+import {
+  DEFAULT_WEIGHTS,
+  type ScoringWeights,
+  weightsFromStored,
+} from '../../intel/health/weights';
+
+/** The tenant's scoring weights and benchmark profile (tenant rows, row-level secured). */
+
+type Db = Kysely<DB>;
+
+export async function loadScoringWeights(db: Db): Promise<ScoringWeights> {
+  const row = await db.selectFrom('tenant_scoring_weights').select('weights').executeTakeFirst();
+  return row ? weightsFromStored(row.weights) : { ...DEFAULT_WEIGHTS };
+}
+
+export async function saveScoringWeights(
+  db: Db,
+  tenantId: string,
+  weights: ScoringWeights,
+): Promise<void> {
+  const now = new Date();
+  await db
+    .insertInto('tenant_scoring_weights')
+    .values({ tenant_id: tenantId, weights: JSON.stringify(weights), updated_at: now })
+    .onConflict((oc) =>
+      oc.column('tenant_id').doUpdateSet({ weights: JSON.stringify(weights), updated_at: now }),
+    )
+    .execute();
+}
+
+export interface BenchmarkProfile {
+  industry: string | null;
+  sizeBand: string | null;
+  optIn: boolean;
+  updatedAt: Date | null;
+}
+
+export async function loadBenchmarkProfile(db: Db): Promise<BenchmarkProfile> {
+  const row = await db.selectFrom('tenant_benchmark_profiles').selectAll().executeTakeFirst();
+  if (!row) return { industry: null, sizeBand: null, optIn: false, updatedAt: null };
+  return {
+    industry: row.industry,
+    sizeBand: row.size_band,
+    optIn: row.opt_in,
+    updatedAt: row.updated_at,
+  };
+}
+
+export async function saveBenchmarkProfile(
+  db: Db,
+  tenantId: string,
+  profile: Omit<BenchmarkProfile, 'updatedAt'>,
+): Promise<void> {
+  const now = new Date();
+  const values = {
+    industry: profile.industry,
+    size_band: profile.sizeBand,
+    opt_in: profile.optIn,
+    updated_at: now,
+  };
+  await db
+    .insertInto('tenant_benchmark_profiles')
+    .values({ tenant_id: tenantId, ...values })
+    .onConflict((oc) => oc.column('tenant_id').doUpdateSet(values))
+    .execute();
+}
