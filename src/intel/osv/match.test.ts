@@ -280,6 +280,8 @@ describe('never matched', () => {
       'protobufjs',
       eco('ECOSYSTEM', { introduced: '6.10.0' }, { fixed: '7.2.4, 6.11.4' }),
     );
+    // Evaluated once before indexing: the compiled form is cached, the report must not be lost.
+    expect(affects(bad, '6.10.1')).toBe(false);
     const index = new AdvisoryIndex([bad]);
     expect(index.skippedRanges).toEqual([
       {

@@ -47,6 +47,8 @@ interface CompiledEntry {
   fixed: string[];
   /** False when nothing can be vulnerable (no evaluable range, no listed version). */
   anyVulnerable: boolean;
+  /** Ranges that could not be evaluated. */
+  skipped: SkippedRange[];
 }
 
 export interface SkippedRange {
@@ -89,11 +91,7 @@ function padPartial(event: RangeEvent, ordering: Versioning): RangeEvent {
 
 const compiledCache = new WeakMap<AffectedPackage, CompiledEntry | null>();
 
-function compile(
-  advisory: Advisory,
-  affected: AffectedPackage,
-  skipped: SkippedRange[] | null,
-): CompiledEntry | null {
+function compile(advisory: Advisory, affected: AffectedPackage): CompiledEntry | null {
   const cached = compiledCache.get(affected);
   if (cached !== undefined && cached?.advisory === advisory) return cached;
   if (affected.ecosystem === null) return null;
@@ -101,6 +99,7 @@ function compile(
   const versioning = getEcosystem(ecosystem).versioning;
   const ranges: CompiledRange[] = [];
   const fixed: string[] = [];
+  const skipped: SkippedRange[] = [];
   for (const range of affected.ranges) {
     if (range.type === 'GIT') continue;
     const ordering = orderingFor(range.type, ecosystem);
@@ -109,7 +108,7 @@ function compile(
       (e) => !(e.kind === 'introduced' && e.version === '0') && !ordering.isValid(e.version),
     );
     if (bad) {
-      skipped?.push({
+      skipped.push({
         advisoryId: advisory.id,
         ecosystem,
         name: affected.name,
@@ -134,6 +133,7 @@ function compile(
     ranges,
     fixed: [...new Set(fixed)].sort(versioning.compare),
     anyVulnerable: affected.versions.length > 0 || ranges.some((r) => opensAnything(r)),
+    skipped,
   };
   compiledCache.set(affected, entry);
   return entry;
@@ -193,7 +193,7 @@ export function affectsVersion(
   version: string,
 ): boolean {
   if (advisory.withdrawn) return false;
-  const entry = compile(advisory, affected, null);
+  const entry = compile(advisory, affected);
   return entry !== null && exactlyAffected(entry, version);
 }
 
@@ -269,8 +269,9 @@ export class AdvisoryIndex {
   add(advisory: Advisory): void {
     this.size++;
     for (const affected of advisory.affected) {
-      const entry = compile(advisory, affected, this.skippedRanges);
+      const entry = compile(advisory, affected);
       if (!entry) continue;
+      this.skippedRanges.push(...entry.skipped);
       const k = key(entry.ecosystem, affected.name);
       const list = this.byPackage.get(k);
       if (list) list.push(entry);
