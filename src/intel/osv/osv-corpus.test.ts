@@ -136,7 +136,8 @@ describe.skipIf(!sharedDataDir)(
           const probe = { ...advisory, affected: [only] };
           index.add(probe);
           if (index.skippedRanges.some((s) => s.advisoryId === advisory.id)) continue;
-          const c = (checked[affected.ecosystem!] ??= { introduced: 0, fixed: 0, lastAffected: 0 });
+          const c = checked[affected.ecosystem!] ?? { introduced: 0, fixed: 0, lastAffected: 0 };
+          checked[affected.ecosystem!] = c;
           // A partial bound (`6.0` for npm, `0.1` in a SEMVER range) is no version a dependency
           // can have: probe it as the matcher reads it (`6.0.0`).
           const semverLike =
