@@ -647,6 +647,26 @@ describe('SBOM exports', () => {
     expect(unknown.statusCode).toBe(404);
   });
 
+  test('credentials in a clone URL never reach a document', async () => {
+    const repositoryId = newId();
+    await t.database.system
+      .insertInto('repositories')
+      .values({
+        tenant_id: a.tenantId,
+        id: repositoryId,
+        provider: 'git',
+        name: 'private',
+        full_name: 'octo-org/private',
+        clone_url: 'https://deploy:s3cr3t-t0ken@scm.example.test/octo-org/private.git',
+      })
+      .execute();
+    for (const format of ['cyclonedx-1.6', 'spdx-2.3']) {
+      const { text } = await exportDocument(a.token, repositoryId, format);
+      expect(text).not.toContain('s3cr3t-t0ken');
+      expect(text).toContain('https://scm.example.test/octo-org/private.git');
+    }
+  });
+
   test('403 when the plan lacks sbom_export', async () => {
     const free = await t.createTenant('free', 'Free');
     const repositoryId = await repository(free);

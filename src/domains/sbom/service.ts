@@ -229,6 +229,20 @@ function spdxShaped(licence: string | undefined): string | null {
     : null;
 }
 
+/** An http(s) URL without user info (a clone URL may carry credentials); null otherwise. */
+export function publicUrl(text: string | null): string | null {
+  if (!text) return null;
+  try {
+    const url = new URL(text);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+    url.username = '';
+    url.password = '';
+    return url.toString();
+  } catch {
+    return null;
+  }
+}
+
 let toolVersion: string | null = null;
 function driftwatchVersion(): string {
   toolVersion ??= readPackageJson().version;
@@ -261,9 +275,7 @@ export async function generateExportDocument(
     exportId: exportRow.id,
     repositoryId: repository.id,
     repositoryName: repository.full_name,
-    repositoryUrl:
-      repository.web_url ??
-      (/^https?:\/\//.test(repository.clone_url) ? repository.clone_url : null),
+    repositoryUrl: publicUrl(repository.web_url) ?? publicUrl(repository.clone_url),
     createdAt: exportRow.created_at,
     toolName: 'driftwatch',
     toolVersion: driftwatchVersion(),
