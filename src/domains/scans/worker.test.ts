@@ -247,6 +247,44 @@ describe('scan worker', () => {
         t.config.scans = { ...saved };
       }
     });
+    it('a run whose scan was re-queued by the sweep (it hung) stops; only the new run writes', async () => {
+      t.config.scans.checkoutTimeoutSeconds = 120;
+      t.config.scans.heartbeatSeconds = 1;
+      try {
+        const repositoryId = await addRepository(url);
+        const { scan } = await trigger(repositoryId);
+        const running = t.runJobs();
+        for (;;) {
+          if ((await scanOf(scan.id)).state === 'running') break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        // The hung run looks dead to the sweep; the repository now points at a good remote.
+        await withTenant(t.database, tenant.tenantId, async (db) => {
+          await db
+            .updateTable('scans')
+            .set({ heartbeat_at: sql`now() - interval '1 hour'` })
+            .where('id', '=', scan.id)
+            .execute();
+          await db
+            .updateTable('repositories')
+            .set({ clone_url: repo.url })
+            .where('id', '=', repositoryId)
+            .execute();
+        });
+        expect(await sweepStaleScans(t.jobDeps)).toEqual({ requeued: 1, failed: 0 });
+        await running;
+        await t.runJobs();
+        const done = await scanOf(scan.id);
+        expect(done).toMatchObject({ state: 'completed', attempt: 2, error: null });
+        const logs = await logsOf(scan.id);
+        expect(logs.some((l) => l.step === 'recovery')).toBe(true);
+        expect(logs.some((l) => l.level === 'warn' && /taken over/.test(l.message))).toBe(true);
+        expect(logs.filter((l) => l.step === 'store')).toHaveLength(1);
+        expect(checkoutsLeft()).toEqual([]);
+      } finally {
+        t.config.scans = { ...saved };
+      }
+    });
   });
 
   it('re-queues a scan whose worker died, then fails it after the last attempt', async () => {
