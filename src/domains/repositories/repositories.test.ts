@@ -520,9 +520,95 @@ describe('repository reads and changes', () => {
       byResolution: { resolved: 7, declared: 0, unpinned: 0 },
       byEcosystem: { Cargo: 1, Go: 1, PyPI: 2, npm: 3 },
     });
-    expect(summary.vulnerabilities.open).toBe(0);
+    expect(summary.vulnerabilities).toMatchObject({
+      open: 0,
+      bySeverity: { critical: 0, high: 0, medium: 0, low: 0, unknown: 0 },
+    });
     expect(summary.lastScanId).not.toBeNull();
     expect(summary.policy.openViolations).toBe(0);
+    expect(summary.health).toMatchObject({ scored: 0, averageScore: null });
+
+    // What later work stores is read as stored: exposures (distinct open vulnerabilities by
+    // severity; closed ones do not count), the latest drift row, the packages' health.
+    const deps = await withTenant(t.database, tenant.tenantId, (db) =>
+      db
+        .selectFrom('repository_dependencies')
+        .selectAll()
+        .where('repository_id', '=', repositoryId)
+        .execute(),
+    );
+    const byName = (name: string) => deps.find((d) => d.name === name) as (typeof deps)[number];
+    const vulns = (['critical', 'high', null] as const).map((severity) => ({
+      id: newId(),
+      canonical_id: `GHSA-test-${newId().slice(-8)}`,
+      severity_rating: severity,
+      modified_at: new Date(),
+    }));
+    await t.database.system.insertInto('vulnerabilities').values(vulns).execute();
+    const exposure = (name: string, vulnerabilityId: string, status: string) => {
+      const dep = byName(name);
+      return {
+        tenant_id: tenant.tenantId,
+        id: newId(),
+        repository_id: repositoryId,
+        package_id: dep.package_id,
+        ecosystem: dep.ecosystem,
+        package_name: dep.name,
+        version: dep.version ?? '',
+        resolution: dep.resolution,
+        vulnerability_id: vulnerabilityId,
+        status,
+      };
+    };
+    const [critical, high, unrated] = vulns.map((v) => v.id) as [string, string, string];
+    await t.database.system
+      .insertInto('vulnerability_exposures')
+      .values([
+        exposure('express', critical, 'open'),
+        exposure('body-parser', critical, 'affected'),
+        exposure('debug', high, 'fixed'),
+        exposure('requests', unrated, 'investigating'),
+      ] as never)
+      .execute();
+    await t.database.system
+      .insertInto('package_health_snapshots' as never)
+      .values([
+        {
+          package_id: byName('express').package_id,
+          snapshot_date: '2026-11-20',
+          computed_at: new Date(),
+          signals: '{}',
+          default_score: 40,
+        },
+        {
+          package_id: byName('express').package_id,
+          snapshot_date: '2026-11-21',
+          computed_at: new Date(),
+          signals: '{}',
+          default_score: 90,
+        },
+        {
+          package_id: byName('serde').package_id,
+          snapshot_date: '2026-11-21',
+          computed_at: new Date(),
+          signals: '{}',
+          default_score: 30,
+        },
+      ] as never)
+      .execute();
+    const after = (
+      await get(tenant.token, `/api/v1/repositories/${repositoryId}/risk-summary`)
+    ).json();
+    expect(after.vulnerabilities).toEqual({
+      available: true,
+      open: 2,
+      bySeverity: { critical: 1, high: 0, medium: 0, low: 0, unknown: 1 },
+    });
+    expect(after.health).toEqual({ available: true, scored: 2, averageScore: 60, below50: 1 });
+    // Another tenant sees none of it (and the repository is not theirs anyway).
+    expect(
+      (await get(other.token, `/api/v1/repositories/${repositoryId}/risk-summary`)).statusCode,
+    ).toBe(404);
   });
 
   it("is 404 on every route for another tenant's token", async () => {

@@ -175,6 +175,11 @@ export async function riskSummary(db: Kysely<DB>, repositoryId: string) {
       WHERE repository_id = ${repositoryId} AND status = 'open'`.execute(db);
     policy.openViolations = rows.rows[0]?.n ?? 0;
     policy.status = policy.openViolations > 0 ? 'failing' : 'passing';
+    // No policy at all is not "passing": nothing was evaluated.
+    if (policy.openViolations === 0 && (await hasColumns(db, 'policies', ['id']))) {
+      const defined = await sql<{ n: number }>`SELECT count(*)::int AS n FROM policies`.execute(db);
+      if ((defined.rows[0]?.n ?? 0) === 0) policy.status = 'noPolicies';
+    }
   }
 
   return {
