@@ -45,7 +45,7 @@ export function readCycloneDx(
 ): SbomGraph {
   const nodes: SbomNode[] = [];
   const refs = new Map<string, string>();
-  const roots: string[] = [];
+  const roots = new Set<string>();
   let tool: string | null = null;
 
   const metadata = field(doc, 'metadata');
@@ -56,13 +56,13 @@ export function readCycloneDx(
     const subject = field(metadata, 'component');
     if (isObject(subject)) {
       const ref = optionalText(subject, 'bom-ref', 'metadata.component.bom-ref', collector);
-      if (ref) roots.push(ref);
+      if (ref) roots.add(ref);
       // The subject's own modules (a multi-module build) are part of the subject, not dependencies.
       const modules = field(subject, 'components');
       if (Array.isArray(modules)) {
         for (const module of modules.slice(0, 1000)) {
           const moduleRef = isObject(module) ? field(module, 'bom-ref') : undefined;
-          if (typeof moduleRef === 'string' && moduleRef !== '') roots.push(moduleRef);
+          if (typeof moduleRef === 'string' && moduleRef !== '') roots.add(moduleRef);
         }
       }
     } else if (subject !== undefined && subject !== null) {
@@ -129,7 +129,7 @@ export function readCycloneDx(
   }
 
   const edges: SbomEdge[] = [];
-  const known = (ref: string) => refs.has(ref) || roots.includes(ref);
+  const known = (ref: string) => refs.has(ref) || roots.has(ref);
   const dependencies = optionalArray(doc, 'dependencies', 'dependencies', collector) ?? [];
   let unknownRefs = 0;
   for (let i = 0; i < dependencies.length; i++) {
@@ -162,7 +162,7 @@ export function readCycloneDx(
           specVersion,
           tool,
           nodes,
-          roots,
+          roots: [...roots],
           edges,
           hasDependencyGraph: true,
         };
@@ -178,7 +178,7 @@ export function readCycloneDx(
     specVersion,
     tool,
     nodes,
-    roots,
+    roots: [...roots],
     edges,
     hasDependencyGraph: edges.length > 0,
   };
