@@ -660,3 +660,28 @@ describe('repository reads and changes', () => {
     expect(logs).toEqual([]);
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents every repository and scan route', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const paths = Object.keys(res.json().paths);
+    for (const path of [
+      '/api/v1/repositories/import',
+      '/api/v1/repositories',
+      '/api/v1/repositories/{repositoryId}',
+      '/api/v1/repositories/{repositoryId}/dependencies',
+      '/api/v1/repositories/{repositoryId}/dependency-graph',
+      '/api/v1/repositories/{repositoryId}/risk-summary',
+      '/api/v1/repositories/{repositoryId}/scan',
+      '/api/v1/scans',
+      '/api/v1/scans/{scanId}',
+      '/api/v1/scans/{scanId}/cancel',
+      '/api/v1/scans/{scanId}/logs',
+    ]) {
+      expect(paths, path).toContain(path);
+    }
+    const scan = res.json().paths['/api/v1/repositories/{repositoryId}/scan'].post;
+    expect(Object.keys(scan.responses)).toEqual(expect.arrayContaining(['202', '404', '409']));
+  });
+});
