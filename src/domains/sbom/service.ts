@@ -147,7 +147,8 @@ export async function runSbomImportJob(
         .updateTable('scans')
         .set({
           state: 'completed',
-          finished_at: sql<Date>`now()`,
+          // clock_timestamp: now() is the transaction's start, the same instant as started_at.
+          finished_at: sql<Date>`clock_timestamp()`,
           heartbeat_at: null,
           counts_by_ecosystem: JSON.stringify(stored.countsByEcosystem),
           dependency_count: stored.dependencyCount,
@@ -157,12 +158,12 @@ export async function runSbomImportJob(
         .execute();
       await db
         .updateTable('repositories')
-        .set({ last_scan_id: scanId, last_scanned_at: sql<Date>`now()` })
+        .set({ last_scan_id: scanId, last_scanned_at: sql<Date>`clock_timestamp()` })
         .where('id', '=', record.repository_id)
         .execute();
       await db
         .updateTable('sbom_imports')
-        .set({ graph: null, processed_at: sql<Date>`now()` })
+        .set({ graph: null, processed_at: sql<Date>`clock_timestamp()` })
         .where('id', '=', importId)
         .execute();
       const counts = Object.entries(stored.countsByEcosystem)
@@ -183,7 +184,12 @@ export async function runSbomImportJob(
     await withTenant(deps.database, tenantId, async (db) => {
       const failed = await db
         .updateTable('scans')
-        .set({ state: 'failed', error: message, finished_at: sql<Date>`now()`, heartbeat_at: null })
+        .set({
+          state: 'failed',
+          error: message,
+          finished_at: sql<Date>`clock_timestamp()`,
+          heartbeat_at: null,
+        })
         .where('id', '=', scanId)
         .where('state', 'in', ['queued', 'running'])
         .returning('id')
@@ -321,7 +327,7 @@ export async function runSbomExportJob(
             document_sha256: createHash('sha256').update(generated.text).digest('hex'),
             component_count: generated.componentCount,
             scan_id: generated.scanId,
-            finished_at: sql<Date>`now()`,
+            finished_at: sql<Date>`clock_timestamp()`,
           })
           .where('id', '=', exportId)
           .execute();
@@ -334,7 +340,7 @@ export async function runSbomExportJob(
     await withTenant(deps.database, tenantId, (db) =>
       db
         .updateTable('sbom_exports')
-        .set({ state: 'failed', error: message, finished_at: sql<Date>`now()` })
+        .set({ state: 'failed', error: message, finished_at: sql<Date>`clock_timestamp()` })
         .where('id', '=', exportId)
         .where('state', 'in', ['queued', 'running'])
         .execute(),
