@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../../src/config';
-import { importRecords } from '../../src/intel/advisory-store/import';
-import { readRecordsFromPath } from '../../src/intel/advisory-store/read';
+import { importPath } from '../../src/intel/advisory-store/import';
 import { FeedError, importFromUrl } from '../../src/intel/advisory-store/sync';
 import { openServiceDatabase } from '../../src/service';
 
@@ -56,7 +55,7 @@ export async function run(argv: string[]): Promise<number> {
       try {
         const summary = /^https?:\/\//i.test(target)
           ? await importFromUrl(database, target)
-          : await importRecords(database, await readRecordsFromPath(target));
+          : await importPath(database, target);
         results.push({ source: target, ...summary });
         if (!json) {
           console.log(

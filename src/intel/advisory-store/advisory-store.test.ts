@@ -6,8 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHARED_DATA_MISSING, sharedDataDir, sharedPath } from '../../../test/support/shared-data';
 import { openTestDatabase } from '../../../test/support/test-app';
 import type { Database } from '../../db/connection';
-import { importRecords } from './import';
-import { type ReadResult, readRecordsFromBytes, readRecordsFromPath } from './read';
+import { importPath, importRecords } from './import';
+import {
+  type ReadResult,
+  readRecordsFromBytes,
+  readRecordsFromPath,
+  ZIP_LIMITS,
+  zipRecordBatches,
+} from './read';
 import { jsonl, npmRange, osvRecord } from './test-records';
 
 function readText(text: string, source = 'test.jsonl'): ReadResult {
@@ -229,6 +235,44 @@ describe('advisory store import', () => {
       expect(broken.rejected[0]?.reasons[0]).toMatch(/zip/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('zip exports', () => {
+  it('streams entries in batches and refuses oversized entries before inflating them', () => {
+    const entries: Record<string, Uint8Array> = {};
+    for (let i = 0; i < 1200; i++) {
+      entries[`GO-2024-${9300 + i}.json`] = strToU8(
+        JSON.stringify(osvRecord({ id: `GO-2024-${9300 + i}` })),
+      );
+    }
+    entries['big.json'] = strToU8(' '.repeat(ZIP_LIMITS.entryBytes + 1));
+    const batches = [...zipRecordBatches(zipSync(entries), 'all.zip', 500)];
+    expect(batches.length).toBeGreaterThanOrEqual(3);
+    expect(batches.reduce((n, b) => n + b.records.length, 0)).toBe(1200);
+    const rejected = batches.flatMap((b) => b.rejected);
+    expect(rejected).toEqual([
+      { source: 'all.zip!big.json', id: null, reasons: ['zip entry over the size or count limit'] },
+    ]);
+  });
+
+  it('imports a directory file by file, zips entry by entry', async () => {
+    const database = await openTestDatabase();
+    const dir = mkdtempSync(join(tmpdir(), 'dw-osv-dir-'));
+    try {
+      writeFileSync(join(dir, 'a.jsonl'), jsonl([osvRecord({ id: 'GO-2024-9401' })]));
+      writeFileSync(
+        join(dir, 'b.zip'),
+        zipSync({
+          'GO-2024-9402.json': strToU8(JSON.stringify(osvRecord({ id: 'GO-2024-9402' }))),
+        }),
+      );
+      expect(await importPath(database, dir)).toMatchObject({ read: 2, added: 2, rejected: 0 });
+      expect(await importPath(database, dir)).toMatchObject({ read: 2, added: 0, unchanged: 2 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await database.close();
     }
   });
 });

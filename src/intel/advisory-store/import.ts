@@ -1,9 +1,16 @@
+import { readFile } from 'node:fs/promises';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/connection';
 import type { DB } from '../../db/schema';
 import { enqueueJob } from '../../jobs/outbox';
 import type { RejectedRecord } from '../osv/types';
-import type { ReadResult } from './read';
+import {
+  advisoryFiles,
+  isZip,
+  type ReadResult,
+  readRecordsFromBytes,
+  zipRecordBatches,
+} from './read';
 import { type PackageKey, storeAdvisoryBatch } from './store';
 
 /**
@@ -32,46 +39,96 @@ export interface ImportSummary {
 }
 
 const BATCH = 500;
+const MAX_REJECTIONS_KEPT = 50;
+
+/**
+ * Imports records as they are read (batch by batch), then asks for the re-matching once at the
+ * end. Large exports stream through it without being held in memory whole.
+ */
+export class AdvisoryImporter {
+  readonly summary: ImportSummary = {
+    read: 0,
+    added: 0,
+    updated: 0,
+    unchanged: 0,
+    rejected: 0,
+    rejections: [],
+    changedPackages: 0,
+    changedVulnerabilities: 0,
+    tenantsNotified: 0,
+  };
+  private readonly packages = new Map<string, PackageKey>();
+  private readonly vulnerabilities = new Set<string>();
+
+  constructor(
+    private readonly database: Database,
+    private readonly options: { correlationId?: string | null } = {},
+  ) {}
+
+  async add(read: ReadResult): Promise<void> {
+    this.summary.read += read.records.length + read.rejected.length;
+    this.summary.rejected += read.rejected.length;
+    const room = MAX_REJECTIONS_KEPT - this.summary.rejections.length;
+    if (room > 0) this.summary.rejections.push(...read.rejected.slice(0, room));
+    for (let i = 0; i < read.records.length; i += BATCH) {
+      const batch = read.records.slice(i, i + BATCH);
+      const result = await this.database.system
+        .transaction()
+        .execute((trx) => storeAdvisoryBatch(trx, batch));
+      this.summary.added += result.added;
+      this.summary.updated += result.updated;
+      this.summary.unchanged += result.unchanged;
+      for (const p of result.changedPackages) this.packages.set(`${p.ecosystem}\u0000${p.name}`, p);
+      for (const id of result.changedVulnerabilities) this.vulnerabilities.add(id);
+    }
+  }
+
+  async finish(): Promise<ImportSummary> {
+    this.summary.changedPackages = this.packages.size;
+    this.summary.changedVulnerabilities = this.vulnerabilities.size;
+    if (this.packages.size > 0) {
+      this.summary.tenantsNotified = await requestRematch(
+        this.database.system,
+        [...this.packages.values()],
+        this.options,
+      );
+    }
+    return this.summary;
+  }
+}
 
 export async function importRecords(
   database: Database,
   read: ReadResult,
   options: { correlationId?: string | null } = {},
 ): Promise<ImportSummary> {
-  const summary: ImportSummary = {
-    read: read.records.length + read.rejected.length,
-    added: 0,
-    updated: 0,
-    unchanged: 0,
-    rejected: read.rejected.length,
-    rejections: read.rejected.slice(0, 50),
-    changedPackages: 0,
-    changedVulnerabilities: 0,
-    tenantsNotified: 0,
-  };
-  const packages = new Map<string, PackageKey>();
-  const vulnerabilities = new Set<string>();
-  for (let i = 0; i < read.records.length; i += BATCH) {
-    const batch = read.records.slice(i, i + BATCH);
-    const result = await database.system
-      .transaction()
-      .execute((trx) => storeAdvisoryBatch(trx, batch));
-    summary.added += result.added;
-    summary.updated += result.updated;
-    summary.unchanged += result.unchanged;
-    for (const p of result.changedPackages) packages.set(`${p.ecosystem}\u0000${p.name}`, p);
-    for (const id of result.changedVulnerabilities) vulnerabilities.add(id);
+  const importer = new AdvisoryImporter(database, options);
+  await importer.add(read);
+  return importer.finish();
+}
+
+/** Bytes of a feed or a file: zip archives stream entry by entry, anything else is text. */
+export async function importBytes(
+  importer: AdvisoryImporter,
+  bytes: Uint8Array,
+  source: string,
+): Promise<void> {
+  if (isZip(bytes)) {
+    for (const batch of zipRecordBatches(bytes, source, BATCH)) await importer.add(batch);
+    return;
   }
-  summary.changedPackages = packages.size;
-  summary.changedVulnerabilities = vulnerabilities.size;
-  if (packages.size > 0) {
-    summary.tenantsNotified = await requestRematch(
-      database.system,
-      [...packages.values()],
-      options,
-    );
+  const read: ReadResult = { records: [], rejected: [] };
+  readRecordsFromBytes(bytes, source, read);
+  await importer.add(read);
+}
+
+/** A file or a directory tree (symbolic links not followed), file by file. */
+export async function importPath(database: Database, path: string): Promise<ImportSummary> {
+  const importer = new AdvisoryImporter(database);
+  for (const file of await advisoryFiles(path)) {
+    await importBytes(importer, await readFile(file.full), file.label);
   }
-  return summary;
+  return importer.finish();
 }
 
 /**

@@ -1,6 +1,6 @@
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { unzipSync } from 'fflate';
+import { Unzip, UnzipInflate } from 'fflate';
 import { LIMITS, parseOsvRecord } from '../osv/parse';
 import type { RejectedRecord } from '../osv/types';
 import type { IncomingAdvisory } from './store';
@@ -105,45 +105,138 @@ const decoder = new TextDecoder('utf-8', { fatal: false });
 
 /** Records of a zip archive: every `.json`/`.jsonl` entry, size-checked before inflating. */
 export function readRecordsFromZip(bytes: Uint8Array, source: string, out: ReadResult): void {
+  for (const batch of zipRecordBatches(bytes, source, Number.POSITIVE_INFINITY)) {
+    out.records.push(...batch.records);
+    out.rejected.push(...batch.rejected);
+  }
+}
+
+const ZIP_CHUNK = 64 * 1024;
+
+/** An archive ends with an end-of-central-directory record (signature PK\\x05\\x06). */
+function hasEndOfCentralDirectory(bytes: Uint8Array): boolean {
+  const stop = Math.max(0, bytes.length - 22 - 65_535);
+  for (let i = bytes.length - 22; i >= stop; i--) {
+    if (
+      bytes[i] === 0x50 &&
+      bytes[i + 1] === 0x4b &&
+      bytes[i + 2] === 0x05 &&
+      bytes[i + 3] === 0x06
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Streams the records of a zip archive in batches of about `batchSize`, inflating entry by entry
+ * as the archive is walked, so an export of hundreds of thousands of records never sits in memory
+ * decompressed all at once. The caller imports each batch before asking for the next.
+ */
+export function* zipRecordBatches(
+  bytes: Uint8Array,
+  source: string,
+  batchSize = 500,
+): Generator<ReadResult> {
+  let pending: ReadResult = { records: [], rejected: [] };
   let entries = 0;
   let total = 0;
-  const skipped: string[] = [];
-  let files: Record<string, Uint8Array>;
-  try {
-    files = unzipSync(bytes, {
-      filter: (file) => {
-        if (!/\.jsonl?$/i.test(file.name)) return false;
-        entries++;
-        total += file.originalSize;
-        if (
-          entries > ZIP_LIMITS.entries ||
-          file.originalSize > ZIP_LIMITS.entryBytes ||
-          total > ZIP_LIMITS.totalBytes
-        ) {
-          skipped.push(file.name);
-          return false;
-        }
-        return true;
-      },
-    });
-  } catch (error) {
-    out.rejected.push({
+  let broken: string | null = hasEndOfCentralDirectory(bytes)
+    ? null
+    : 'no end-of-central-directory record (truncated or not a zip)';
+  const unfinished = new Set<string>();
+  const unzipper = new Unzip();
+  unzipper.register(UnzipInflate);
+  unzipper.onfile = (file) => {
+    if (!/\.jsonl?$/i.test(file.name)) return;
+    const where = `${source}!${file.name}`;
+    entries++;
+    const declared = file.originalSize ?? 0;
+    total += declared;
+    if (
+      entries > ZIP_LIMITS.entries ||
+      declared > ZIP_LIMITS.entryBytes ||
+      total > ZIP_LIMITS.totalBytes
+    ) {
+      pending.rejected.push({
+        source: where,
+        id: null,
+        reasons: ['zip entry over the size or count limit'],
+      });
+      return;
+    }
+    const parts: Uint8Array[] = [];
+    let size = 0;
+    let refused = false;
+    unfinished.add(where);
+    file.ondata = (error, data, final) => {
+      if (final) unfinished.delete(where);
+      if (refused) return;
+      if (error) {
+        refused = true;
+        pending.rejected.push({
+          source: where,
+          id: null,
+          reasons: [`unreadable entry: ${error.message}`],
+        });
+        return;
+      }
+      size += data.byteLength;
+      // The declared size can lie: stop at the limit whatever the header said.
+      if (size > ZIP_LIMITS.entryBytes) {
+        refused = true;
+        parts.length = 0;
+        pending.rejected.push({
+          source: where,
+          id: null,
+          reasons: ['zip entry over the size limit'],
+        });
+        return;
+      }
+      parts.push(data);
+      if (!final) return;
+      const whole = parts.length === 1 ? (parts[0] as Uint8Array) : concat(parts, size);
+      readRecordsFromText(decoder.decode(whole), where, pending);
+    };
+    try {
+      file.start();
+    } catch (error) {
+      pending.rejected.push({ source: where, id: null, reasons: [(error as Error).message] });
+    }
+  };
+  for (let offset = 0; offset < bytes.length && !broken; offset += ZIP_CHUNK) {
+    try {
+      unzipper.push(bytes.subarray(offset, offset + ZIP_CHUNK), offset + ZIP_CHUNK >= bytes.length);
+    } catch (error) {
+      broken = (error as Error).message;
+    }
+    if (pending.records.length >= batchSize) {
+      yield pending;
+      pending = { records: [], rejected: [] };
+    }
+  }
+  for (const where of unfinished) {
+    pending.rejected.push({ source: where, id: null, reasons: ['truncated zip entry'] });
+  }
+  if (broken) {
+    pending.rejected.push({
       source,
       id: null,
-      reasons: [`not a readable zip archive: ${(error as Error).message.slice(0, 200)}`],
-    });
-    return;
-  }
-  for (const name of skipped.slice(0, 100)) {
-    out.rejected.push({
-      source: `${source}!${name}`,
-      id: null,
-      reasons: ['zip entry over the size or count limit'],
+      reasons: [`not a readable zip archive: ${broken.slice(0, 200)}`],
     });
   }
-  for (const name of Object.keys(files).sort()) {
-    readRecordsFromText(decoder.decode(files[name]), `${source}!${name}`, out);
+  if (pending.records.length > 0 || pending.rejected.length > 0) yield pending;
+}
+
+function concat(parts: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.byteLength;
   }
+  return out;
 }
 
 /** Records of bytes whose kind is told by their content (zip magic) or else read as text. */
@@ -154,15 +247,12 @@ export function readRecordsFromBytes(bytes: Uint8Array, source: string, out: Rea
 
 const ADVISORY_FILE = /\.(json|jsonl|zip)$/i;
 
-/** Records of a file or a directory tree (symbolic links are not followed). */
-export async function readRecordsFromPath(path: string): Promise<ReadResult> {
-  const out: ReadResult = { records: [], rejected: [] };
+/** The advisory files of a file or a directory tree (symbolic links are not followed). */
+export async function advisoryFiles(path: string): Promise<{ full: string; label: string }[]> {
   const info = await lstat(path);
-  if (info.isFile()) {
-    readRecordsFromBytes(await readFile(path), path, out);
-    return out;
-  }
+  if (info.isFile()) return [{ full: path, label: path }];
   if (!info.isDirectory()) throw new Error(`${path} is neither a file nor a directory`);
+  const files: { full: string; label: string }[] = [];
   const walk = async (dir: string): Promise<void> => {
     const entries = await readdir(dir, { withFileTypes: true });
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -170,10 +260,19 @@ export async function readRecordsFromPath(path: string): Promise<ReadResult> {
       const full = join(dir, entry.name);
       if (entry.isDirectory()) await walk(full);
       else if (entry.isFile() && ADVISORY_FILE.test(entry.name)) {
-        readRecordsFromBytes(await readFile(full), relative(path, full) || entry.name, out);
+        files.push({ full, label: relative(path, full) || entry.name });
       }
     }
   };
   await walk(path);
+  return files;
+}
+
+/** Records of a file or a directory tree, all in memory (tests and small inputs). */
+export async function readRecordsFromPath(path: string): Promise<ReadResult> {
+  const out: ReadResult = { records: [], rejected: [] };
+  for (const file of await advisoryFiles(path)) {
+    readRecordsFromBytes(await readFile(file.full), file.label, out);
+  }
   return out;
 }

@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import type { Config } from '../../config';
 import type { Database } from '../../db/connection';
-import { type ImportSummary, importRecords } from './import';
-import { type ReadResult, readRecordsFromBytes } from './read';
+import { AdvisoryImporter, type ImportSummary, importBytes } from './import';
 
 /**
  * The scheduled OSV sync: for each configured ecosystem, a conditional GET of its zip export
@@ -97,9 +96,9 @@ export async function importFromUrl(database: Database, url: string): Promise<Im
   const outcome = await fetchFeed(url);
   if (outcome.kind !== 'body')
     throw new FeedError(`${url} answered 304 to an unconditional GET`, 304);
-  const read: ReadResult = { records: [], rejected: [] };
-  readRecordsFromBytes(outcome.bytes, url, read);
-  return importRecords(database, read);
+  const importer = new AdvisoryImporter(database);
+  await importBytes(importer, outcome.bytes, url);
+  return importer.finish();
 }
 
 export interface FeedSyncReport {
@@ -180,14 +179,14 @@ export async function syncOsvFeeds(
         reports.push({ ecosystem, url, status: 'not_modified' });
         continue;
       }
-      const read: ReadResult = { records: [], rejected: [] };
-      readRecordsFromBytes(outcome.bytes, url, read);
-      const summary = await importRecords(database, read);
+      const importer = new AdvisoryImporter(database);
+      await importBytes(importer, outcome.bytes, url);
+      const summary = await importer.finish();
       await recordState(database, url, {
         status: 'imported',
         etag: outcome.etag,
         lastModified: outcome.lastModified,
-        records: read.records.length,
+        records: summary.read - summary.rejected,
         changed: true,
       });
       reports.push({ ecosystem, url, status: 'imported', summary });
