@@ -251,6 +251,47 @@ describe('vulnerability exposures', () => {
     });
   });
 
+  it('follows an alias merge: two exposures of what turns out to be one flaw become one', async () => {
+    const merge = await insertRepository(t, a.tenantId, 'merge-repo');
+    await importJsonl(t, [
+      osvRecord({ id: 'GHSA-mrg1-0001-aaaa', affected: [npmRange('merge-me', '0', '2.0.0')] }),
+      osvRecord({
+        id: 'OSV-2025-5555',
+        aliases: ['CVE-2025-5555'],
+        affected: [npmRange('merge-me', '1.0.0', '2.0.0')],
+      }),
+    ]);
+    await scanWith(t, a.tenantId, merge, [{ name: 'merge-me', version: '1.5.0' }]);
+    const before = await byPackage(a.token, 'merge-me');
+    expect(before).toHaveLength(2);
+    await importJsonl(t, [
+      osvRecord({
+        id: 'GHSA-mrg1-0001-aaaa',
+        modified: '2024-02-01T00:00:00Z',
+        aliases: ['CVE-2025-5555'],
+        affected: [npmRange('merge-me', '0', '2.0.0')],
+      }),
+    ]);
+    expect(await t.runJobs()).toEqual([REMATCH_JOB]);
+    const after = await byPackage(a.token, 'merge-me');
+    expect(after).toHaveLength(1);
+    expect(after[0]).toMatchObject({
+      canonicalId: 'CVE-2025-5555',
+      advisoryIds: ['GHSA-mrg1-0001-aaaa', 'OSV-2025-5555'],
+      status: 'open',
+    });
+    expect(before.map((e) => e.exposureId)).toContain(after[0]?.exposureId);
+    // The vulnerability that was folded in still resolves, to the one it joined.
+    const survivor = after[0] as ExposureBody & { vulnerabilityId: string };
+    for (const old of before as (ExposureBody & { vulnerabilityId: string })[]) {
+      const res = await t.as(a.token, {
+        method: 'GET',
+        url: `/api/v1/vulnerabilities/${old.vulnerabilityId}`,
+      });
+      expect(res.json().vulnerabilityId).toBe(survivor.vulnerabilityId);
+    }
+  });
+
   it('triages through the state machine, audits who and why, refuses fixed and bad moves with 422', async () => {
     const [exposure] = await byPackage(a.token, 'life-pkg');
     const id = exposure?.exposureId as string;
