@@ -260,6 +260,8 @@ export async function refreshExposures(
     await db
       .insertInto('vulnerability_exposures')
       .values(inserts.slice(i, i + 500))
+      // A concurrent match of the same repository (a scan and a re-match) inserted it first.
+      .onConflict((oc) => oc.doNothing())
       .execute();
   }
 
