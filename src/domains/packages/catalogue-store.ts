@@ -91,7 +91,7 @@ export async function saveMetadata(
   packageId: string,
   metadata: PackageMetadata,
   now: Date,
-): Promise<void> {
+): Promise<{ metadata: MetadataRow; versions: VersionRow[] }> {
   const facts = deriveFacts(metadata, now);
   const columns = {
     status: 'found' as const,
@@ -120,6 +120,7 @@ export async function saveMetadata(
     raw: JSON.stringify(metadata),
     fetched_at: now,
   };
+  const rows = metadata.versions.map((v, i) => versionRow(packageId, v, i));
   // One transaction: readers never see the metadata without its versions.
   await db.transaction().execute(async (trx) => {
     await trx
@@ -134,7 +135,6 @@ export async function saveMetadata(
       .execute();
     if (metadata.notModified) return;
     await trx.deleteFrom('package_versions').where('package_id', '=', packageId).execute();
-    const rows = metadata.versions.map((v, i) => versionRow(packageId, v, i));
     // Parameter limit: 13 columns × 1000 rows stays well under 65,535.
     for (let i = 0; i < rows.length; i += 1000) {
       await trx
@@ -144,6 +144,16 @@ export async function saveMetadata(
         .execute();
     }
   });
+  // What was stored, as a reader would get it back (the health snapshot needs no re-read).
+  const stored: MetadataRow = {
+    package_id: packageId,
+    ...columns,
+    maintainer_changes: metadata.maintainerChanges.slice(-50),
+    notes: metadata.notes,
+    raw: metadata,
+    changed_at: now,
+  };
+  return { metadata: stored, versions: rows };
 }
 
 /** The registry does not know the package (404/410): remembered so it is not asked every time. */

@@ -10,6 +10,7 @@ import type { Ecosystem } from '../../ecosystems/types';
 import { computeSignals, scoreSignals } from '../../intel/health/score';
 import {
   duePackages,
+  type MetadataRow,
   markNotFound,
   metadataOf,
   previousMetadata,
@@ -18,6 +19,7 @@ import {
   saveHealthSnapshot,
   saveMetadata,
   setRegistryBackoff,
+  type VersionRow,
   versionsInUse,
   versionsOf,
 } from './catalogue-store';
@@ -66,10 +68,11 @@ export async function refreshHealthSnapshot(
   db: Kysely<DB>,
   pkg: PackageRef,
   now: Date,
+  stored?: { metadata: MetadataRow; versions: VersionRow[] },
 ): Promise<void> {
-  const metadata = await metadataOf(db, pkg.id);
+  const metadata = stored?.metadata ?? (await metadataOf(db, pkg.id));
   if (!metadata || metadata.status !== 'found') return;
-  const versions = await versionsOf(db, pkg.id);
+  const versions = stored?.versions ?? (await versionsOf(db, pkg.id));
   const advisories = await advisoryCounts(
     db,
     pkg.ecosystem as Ecosystem,
@@ -128,8 +131,9 @@ async function enrichOne(
       return record('not_found', staleAt);
     }
     await serial(async () => {
-      await saveMetadata(deps.db, pkg.id, metadata, now);
-      await refreshHealthSnapshot(deps.db, pkg, now);
+      const stored = await saveMetadata(deps.db, pkg.id, metadata, now);
+      // A 304 stores no versions: read them back for the snapshot.
+      await refreshHealthSnapshot(deps.db, pkg, now, metadata.notModified ? undefined : stored);
     });
     if (!previous) summary.firstFetched.push(pkg.id);
     return record(metadata.notModified ? 'not_modified' : 'fetched', staleAt);

@@ -94,6 +94,8 @@ export function inOsvRanges(
   return false;
 }
 
+let advisoryTablesSeen = false;
+
 /**
  * Known advisories of a package from the vulnerability tables (migration 0006). Returns null
  * when those tables do not exist (the health signal is then "unknown", not "clean").
@@ -104,11 +106,15 @@ export async function advisoryCounts(
   name: string,
   latestStable: string | null,
 ): Promise<AdvisoryCounts | null> {
-  const present = await sql<{ present: boolean }>`
-    SELECT to_regclass('public.osv_affected') IS NOT NULL
-       AND to_regclass('public.osv_advisories') IS NOT NULL
-       AND to_regclass('public.vulnerabilities') IS NOT NULL AS present`.execute(db);
-  if (!present.rows[0]?.present) return null;
+  if (!advisoryTablesSeen) {
+    const present = await sql<{ present: boolean }>`
+      SELECT to_regclass('public.osv_affected') IS NOT NULL
+         AND to_regclass('public.osv_advisories') IS NOT NULL
+         AND to_regclass('public.vulnerabilities') IS NOT NULL AS present`.execute(db);
+    if (!present.rows[0]?.present) return null;
+    // Tables never disappear once migrated: checked once per process.
+    advisoryTablesSeen = true;
+  }
   const rows = await sql<{
     vulnerability_id: string;
     ranges: StoredRange[];
