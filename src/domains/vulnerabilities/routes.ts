@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ECOSYSTEMS, type Ecosystem, type Resolution } from '../../ecosystems/types';
+import { ECOSYSTEMS } from '../../ecosystems/types';
 import { badRequest, notFound } from '../../http/problem';
 import { pageOf, parseEnum, parseTimeWindow } from '../../http/query';
 import { UuidParam, withErrors } from '../../http/schemas';
 import { tenantDb } from '../../http/scope';
-import { loadIndex } from '../../intel/advisory-store/lookup';
 import { SEVERITY_RATINGS } from '../../intel/osv/types';
 import {
   PackageVulnerabilities,
@@ -13,14 +12,14 @@ import {
   VulnerabilityListQuery,
   VulnerabilityPage,
 } from './schemas';
+import { packageVulnerabilities } from './service';
 import {
+  type AffectedRow,
   advisoriesOf,
   affectedOf,
   findVulnerability,
   listVulnerabilities,
   type VulnerabilityRow,
-  versionsInUse,
-  vulnerabilitiesOfPackage,
 } from './store';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -43,8 +42,6 @@ function present(row: VulnerabilityRow) {
     withdrawnUtc: iso(row.withdrawn_at),
   };
 }
-
-type AffectedRow = Awaited<ReturnType<typeof affectedOf>>[number];
 
 function presentAffected(row: AffectedRow) {
   return {
@@ -165,104 +162,23 @@ export function vulnerabilityRoutes(): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const { packageId } = request.params as { packageId: string };
-        const db = tenantDb(request);
-        const pkg = await db
-          .selectFrom('packages')
-          .select(['id', 'ecosystem', 'name', 'purl'])
-          .where('id', '=', packageId)
-          .executeTakeFirst();
-        if (!pkg) throw notFound('The package');
-        const vulnerabilities = (
-          await vulnerabilitiesOfPackage(db, pkg.ecosystem, pkg.name)
-        ).filter((v) => v.withdrawn_at === null);
-        const advisoryIds = vulnerabilities.length
-          ? (
-              await db
-                .selectFrom('osv_advisories')
-                .select('id')
-                .where(
-                  'vulnerability_id',
-                  'in',
-                  vulnerabilities.map((v) => v.id),
-                )
-                .execute()
-            ).map((a) => a.id)
-          : [];
-        const affected = (await affectedOf(db, advisoryIds)).filter(
-          (a) => a.ecosystem === pkg.ecosystem && a.name === pkg.name,
-        );
-        const inUse = await versionsInUse(db, pkg.id);
-        const hits = new Map<
-          string,
-          Map<string, { row: (typeof inUse)[number]; status: string }>
-        >();
-        const byVersion = inUse.map((use) => ({ use, vulnerabilityIds: new Set<string>() }));
-        if ((ECOSYSTEMS as readonly string[]).includes(pkg.ecosystem) && inUse.length > 0) {
-          const { index, vulnerabilityOf } = await loadIndex(db, [
-            { ecosystem: pkg.ecosystem, name: pkg.name },
-          ]);
-          for (const entry of byVersion) {
-            const matches = index.match({
-              ecosystem: pkg.ecosystem as Ecosystem,
-              name: pkg.name,
-              version: entry.use.version,
-              resolution: entry.use.resolution as Resolution,
-            });
-            for (const match of matches) {
-              const vulnerabilityId = vulnerabilityOf.get(match.advisory.id);
-              if (!vulnerabilityId) continue;
-              entry.vulnerabilityIds.add(vulnerabilityId);
-              const perVulnerability = hits.get(vulnerabilityId) ?? new Map();
-              const key = `${entry.use.version ?? ''}\u0000${entry.use.resolution}`;
-              const seen = perVulnerability.get(key);
-              if (!seen || match.status === 'affected') {
-                perVulnerability.set(key, { row: entry.use, status: match.status });
-              }
-              hits.set(vulnerabilityId, perVulnerability);
-            }
-          }
-        }
-        const advisoryToVulnerability = new Map<string, string>();
-        if (advisoryIds.length > 0) {
-          const rows = await db
-            .selectFrom('osv_advisories')
-            .select(['id', 'vulnerability_id'])
-            .where('id', 'in', advisoryIds)
-            .execute();
-          for (const row of rows) advisoryToVulnerability.set(row.id, row.vulnerability_id);
-        }
+        const found = await packageVulnerabilities(tenantDb(request), packageId);
+        if (!found) throw notFound('The package');
         return {
-          packageId: pkg.id,
-          ecosystem: pkg.ecosystem,
-          name: pkg.name,
-          purl: pkg.purl,
-          items: vulnerabilities.map((v) => {
-            const entries = affected.filter(
-              (a) => advisoryToVulnerability.get(a.advisory_id) === v.id,
-            );
-            return {
-              ...present(v),
-              affected: entries.map(presentAffected),
-              fixedVersions: union(
-                entries.filter((a) => !a.withdrawn).map((a) => a.fixed_versions),
-              ),
-              affectedVersionsInUse: [...(hits.get(v.id)?.values() ?? [])].map(
-                ({ row, status }) => ({
-                  version: row.version,
-                  resolution: row.resolution,
-                  repositoryCount: Number(row.repositories),
-                  status,
-                }),
-              ),
-            };
-          }),
-          total: vulnerabilities.length,
-          versionsInUse: byVersion.map(({ use, vulnerabilityIds }) => ({
-            version: use.version,
-            resolution: use.resolution,
-            repositoryCount: Number(use.repositories),
-            vulnerabilityIds: [...vulnerabilityIds].sort(),
+          packageId: found.pkg.id,
+          ecosystem: found.pkg.ecosystem,
+          name: found.pkg.name,
+          purl: found.pkg.purl,
+          items: found.items.map((item) => ({
+            ...present(item.vulnerability),
+            affected: item.affected.map(presentAffected),
+            fixedVersions: union(
+              item.affected.filter((a) => !a.withdrawn).map((a) => a.fixed_versions),
+            ),
+            affectedVersionsInUse: item.inUse,
           })),
+          total: found.items.length,
+          versionsInUse: found.versionsInUse,
         };
       },
     );

@@ -112,6 +112,8 @@ export async function advisoriesOf(db: Kysely<DB>, vulnerabilityId: string) {
     .execute();
 }
 
+export type AffectedRow = Awaited<ReturnType<typeof affectedOf>>[number];
+
 export async function affectedOf(db: Kysely<DB>, advisoryIds: string[]) {
   if (advisoryIds.length === 0) return [];
   return db
