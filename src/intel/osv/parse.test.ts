@@ -115,10 +115,11 @@ describe('parse: one scenario per database', () => {
     });
   });
 
-  it('RubySec derived: `versions: []` and no ranges is a record with no vulnerable version', () => {
+  it('RubySec derived: `versions: []` and no ranges (no vulnerable version), numeric CVSS score', () => {
     const a = fixture('rubysec-no-vulnerable-version.json');
     expect(a.affected[0]).toMatchObject({ ecosystem: 'RubyGems', ranges: [], versions: [] });
-    expect(a.severity.source).toBe('none');
+    // RubySec keeps a CVSS v3 score without its vector: rated by the CVSS bands.
+    expect(a.severity).toEqual({ source: 'database', score: 7.5, rating: 'high', vector: null });
   });
 
   it('Packagist derived: last_affected events, Composer names lower-cased', () => {

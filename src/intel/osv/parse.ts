@@ -1,5 +1,10 @@
 import { findEcosystem } from '../../ecosystems/registry';
-import { effectiveSeverity, ratingFromDatabase, scoreSeverityEntry } from './severity';
+import {
+  databaseScore,
+  effectiveSeverity,
+  ratingFromDatabase,
+  scoreSeverityEntry,
+} from './severity';
 import type {
   Advisory,
   AffectedPackage,
@@ -368,7 +373,11 @@ export function parseOsvRecord(value: unknown): RecordResult {
       details: optionalText(value, 'details', LIMITS.detailsLength, warnings),
       cvss,
       databaseSeverity,
-      severity: effectiveSeverity(cvss, databaseSeverity),
+      severity: effectiveSeverity(
+        cvss,
+        databaseSeverity,
+        databaseScore(isObject(databaseSpecific) ? databaseSpecific : null),
+      ),
       affected,
       references: parseReferences(value, warnings),
       warnings,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  databaseScore,
   effectiveSeverity,
   maxSeverity,
   ratingFromDatabase,
@@ -114,6 +115,31 @@ describe('effective severity', () => {
     ['none at all', [], null, { source: 'none', score: null, rating: null, vector: null }],
   ])('%s', (_label, cvss, database, expected) => {
     expect(effectiveSeverity(cvss, database)).toMatchObject(expected);
+  });
+
+  it.each<[string, Record<string, unknown> | null, number | null]>([
+    ['RubySec cvss_v3', { cvss_v2: 5, cvss_v3: 7.5, cvss_v4: null }, 7.5],
+    ['RubySec cvss_v4 first', { cvss_v3: 7.5, cvss_v4: 8.7 }, 8.7],
+    ['Node.js WG cvss_score', { cvss_score: 4.3 }, 4.3],
+    ['out of range', { cvss_v3: 11 }, null],
+    ['a string is no score', { cvss_v3: '7.5' }, null],
+    ['nothing', null, null],
+  ])('database numeric score: %s', (_label, specific, expected) => {
+    expect(databaseScore(specific)).toBe(expected);
+  });
+
+  it('a database numeric score rates by the CVSS bands, after vectors and the database label', () => {
+    expect(effectiveSeverity([], null, 9.1)).toEqual({
+      source: 'database',
+      score: 9.1,
+      rating: 'critical',
+      vector: null,
+    });
+    expect(effectiveSeverity([], 'medium', 9.1)).toMatchObject({ rating: 'medium', score: 9.1 });
+    expect(effectiveSeverity([v3low], 'critical', 9.1)).toMatchObject({
+      source: 'cvss_v3',
+      score: 5.6,
+    });
   });
 
   it('maxSeverity orders by rating, then score', () => {

@@ -128,13 +128,29 @@ export function ratingFromDatabase(value: unknown): SeverityRating | null {
 }
 
 /**
+ * A numeric CVSS base score some databases keep without a vector (RubySec `cvss_v4`/`cvss_v3`,
+ * the Node.js security WG `cvss_score`), from `database_specific`; null when absent or not 0-10.
+ */
+export function databaseScore(databaseSpecific: Record<string, unknown> | null): number | null {
+  if (!databaseSpecific) return null;
+  for (const key of ['cvss_v4', 'cvss_v3', 'cvss_score']) {
+    const value = Object.hasOwn(databaseSpecific, key) ? databaseSpecific[key] : undefined;
+    if (typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 10)
+      return value;
+  }
+  return null;
+}
+
+/**
  * The effective severity: the highest-scoring CVSS v4.0 vector, else the highest CVSS v3.x vector,
- * else the database-specific rating, else none. v4 wins because it is the newer assessment of the
- * same flaw when a record carries both.
+ * else the database-specific rating (with the database's numeric score when it has one), else a
+ * database-specific numeric score rated by the CVSS bands, else none. v4 wins because it is the
+ * newer assessment of the same flaw when a record carries both.
  */
 export function effectiveSeverity(
   cvss: readonly CvssScore[],
   databaseSeverity: SeverityRating | null,
+  databaseNumericScore: number | null = null,
 ): Severity {
   for (const wanted of ['4.0', '3'] as const) {
     let best: CvssScore | null = null;
@@ -153,7 +169,20 @@ export function effectiveSeverity(
     }
   }
   if (databaseSeverity) {
-    return { source: 'database', score: null, rating: databaseSeverity, vector: null };
+    return {
+      source: 'database',
+      score: databaseNumericScore,
+      rating: databaseSeverity,
+      vector: null,
+    };
+  }
+  if (databaseNumericScore !== null) {
+    return {
+      source: 'database',
+      score: databaseNumericScore,
+      rating: ratingFromScore(databaseNumericScore),
+      vector: null,
+    };
   }
   return { source: 'none', score: null, rating: null, vector: null };
 }

@@ -34,7 +34,7 @@ export type SeveritySource = 'cvss_v4' | 'cvss_v3' | 'database' | 'none';
 /** The advisory's effective severity (rule in severity.ts `effectiveSeverity`). */
 export interface Severity {
   source: SeveritySource;
-  /** CVSS base score when the source is a vector; null for `database`/`none`. */
+  /** CVSS base score from the vector, or the database's numeric score (`database`); else null. */
   score: number | null;
   rating: SeverityRating | null;
   /** The vector the score comes from, null otherwise. */
@@ -96,7 +96,7 @@ export interface Advisory {
   cvss: CvssScore[];
   /** `database_specific.severity` (GHSA LOW/MODERATE/HIGH/CRITICAL) as a rating, or null. */
   databaseSeverity: SeverityRating | null;
-  /** The effective severity: CVSS v4, then CVSS v3, then the database rating. */
+  /** The effective severity: CVSS v4, then CVSS v3, then the database rating/score (severity.ts). */
   severity: Severity;
   affected: AffectedPackage[];
   references: Reference[];
