@@ -71,7 +71,7 @@ export async function refreshHealthSnapshot(
   stored?: { metadata: MetadataRow; versions: VersionRow[] },
 ): Promise<void> {
   const metadata = stored?.metadata ?? (await metadataOf(db, pkg.id));
-  if (!metadata || metadata.status !== 'found') return;
+  if (metadata?.status !== 'found') return;
   const versions = stored?.versions ?? (await versionsOf(db, pkg.id));
   const advisories = await advisoryCounts(
     db,

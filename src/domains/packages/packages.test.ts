@@ -618,3 +618,91 @@ describe('benchmark profile', () => {
     ).toBe(false);
   });
 });
+
+describe('roles, hostile registries and the OpenAPI document', () => {
+  it('viewers read but cannot watch or change settings', async () => {
+    const created = await t.as(a.token, {
+      method: 'POST',
+      url: '/api/v1/api-tokens',
+      payload: {
+        name: 'viewer',
+        roleScopeJson: JSON.stringify({ roles: ['viewer'] }),
+        expiresAtUtc: null,
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    const viewer = { ...a, token: created.json().rawSecret as string };
+    const id = await packageId('npm', 'left-pad');
+    expect((await get(viewer, `/api/v1/packages/${id}/summary`)).statusCode).toBe(200);
+    expect(
+      (await t.as(viewer.token, { method: 'POST', url: `/api/v1/packages/${id}/watch` }))
+        .statusCode,
+    ).toBe(403);
+    const patch = await t.as(viewer.token, {
+      method: 'PATCH',
+      url: '/api/v1/tenants/current/scoring-weights',
+      payload: { deprecation: 100 },
+    });
+    expect(patch.statusCode).toBe(403);
+  });
+
+  it('an unusable registry answer fails the package, not the job or the API', async () => {
+    fake.addPackage('npm', {
+      name: 'broken-answer',
+      description: '',
+      licence: 'MIT',
+      repositoryUrl: '',
+      homepage: '',
+      maintainers: ['x'],
+      downloads: 0,
+      versions: [{ version: '1.0.0', publishedAt: '2024-01-01T00:00:00.000Z' }],
+    });
+    fake.inject({
+      path: '/npm/broken-answer',
+      status: 200,
+      body: '{"versions": [not json',
+      times: 3,
+    });
+    await scan(a, 'hostile', [{ ecosystem: 'npm', name: 'broken-answer', version: '1.0.0' }]);
+    const id = await packageId('npm', 'broken-answer');
+    const state = await t.database.system
+      .selectFrom('package_enrichment')
+      .select(['last_outcome', 'last_error', 'due_at'])
+      .where('package_id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(state.last_outcome).toBe('failed');
+    expect(state.last_error).toBeTruthy();
+    expect(state.due_at.getTime()).toBeGreaterThan(Date.now() + 30 * 60 * 1000);
+    for (const suffix of ['', '/health', '/summary', '/risk-indicators', '/evidence', '/usage']) {
+      const response = await get(a, `/api/v1/packages/${id}${suffix}`);
+      expect(response.statusCode, suffix).toBe(200);
+    }
+    expect((await get(a, `/api/v1/packages/${id}/health`)).json()).toMatchObject({
+      status: 'pending',
+      score: null,
+    });
+    fake.clearFaults();
+  });
+
+  it('documents every package route in /api/v1/openapi.json', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+    for (const path of [
+      '/api/v1/packages',
+      '/api/v1/packages/watched',
+      '/api/v1/packages/{packageId}',
+      '/api/v1/packages/{packageId}/health',
+      '/api/v1/packages/{packageId}/health/history',
+      '/api/v1/packages/{packageId}/evidence',
+      '/api/v1/packages/{packageId}/summary',
+      '/api/v1/packages/{packageId}/risk-indicators',
+      '/api/v1/packages/{packageId}/usage',
+      '/api/v1/packages/{packageId}/replacement-candidates',
+      '/api/v1/packages/{packageId}/watch',
+      '/api/v1/repositories/{repositoryId}/drift-history',
+      '/api/v1/tenants/current/scoring-weights',
+      '/api/v1/tenants/current/benchmark-profile',
+    ]) {
+      expect(doc.paths[path], path).toBeDefined();
+    }
+  });
+});

@@ -95,7 +95,7 @@ export async function packageDetail(db: Db, packageId: string) {
 
 async function currentSignals(db: Db, loaded: Loaded, now: Date): Promise<HealthSignal[] | null> {
   const { row, metadata, versions } = loaded;
-  if (!metadata || metadata.status !== 'found') return null;
+  if (metadata?.status !== 'found') return null;
   const advisories = await advisoryCounts(
     db,
     row.ecosystem as Ecosystem,
