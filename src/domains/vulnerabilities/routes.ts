@@ -17,6 +17,7 @@ import {
   type AffectedRow,
   advisoriesOf,
   affectedOf,
+  exposureCounts,
   findVulnerability,
   listVulnerabilities,
   type VulnerabilityRow,
@@ -144,6 +145,7 @@ export function vulnerabilityRoutes(): FastifyPluginAsyncTypebox {
           affected: affected.map(presentAffected),
           fixedVersions: union(affected.filter((a) => !a.withdrawn).map((a) => a.fixed_versions)),
           references: [...references.values()],
+          exposures: await exposureCounts(db, row.id),
         };
       },
     );

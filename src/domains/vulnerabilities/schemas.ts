@@ -90,6 +90,16 @@ export const VulnerabilityDetail = Type.Object({
   affected: Type.Array(AffectedEntry),
   fixedVersions: Type.Array(Type.String()),
   references: Type.Array(Type.Object({ type: Type.String(), url: Type.String() })),
+  exposures: Type.Object(
+    {
+      total: Type.Integer(),
+      unresolved: Type.Integer({
+        description: 'Not fixed, not dismissed (open, investigating, affected)',
+      }),
+      byStatus: Type.Record(Type.String(), Type.Integer()),
+    },
+    { description: "The calling tenant's exposures to this vulnerability" },
+  ),
 });
 
 export const VersionInUse = Type.Object({

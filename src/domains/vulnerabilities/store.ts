@@ -175,3 +175,20 @@ export async function versionsInUse(db: Kysely<DB>, packageId: string) {
     .orderBy('version')
     .execute();
 }
+
+/** The tenant's exposures to a vulnerability, by status (tenant scope applies). */
+export async function exposureCounts(db: Kysely<DB>, vulnerabilityId: string) {
+  const rows = await db
+    .selectFrom('vulnerability_exposures')
+    .select(['status'])
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('vulnerability_id', '=', vulnerabilityId)
+    .groupBy('status')
+    .execute();
+  const byStatus: Record<string, number> = {};
+  for (const row of rows) byStatus[row.status] = Number(row.n);
+  const total = rows.reduce((sum, row) => sum + Number(row.n), 0);
+  const unresolved =
+    (byStatus.open ?? 0) + (byStatus.investigating ?? 0) + (byStatus.affected ?? 0);
+  return { total, unresolved, byStatus };
+}

@@ -207,6 +207,14 @@ describe('vulnerabilities API', () => {
       ]),
     );
     expect(body.items[0].affectedVersionsInUse).toHaveLength(2);
+    const detail = (
+      await get(a.token, `/api/v1/vulnerabilities/${body.items[0].vulnerabilityId}`)
+    ).json();
+    expect(detail.exposures).toEqual({ total: 2, unresolved: 2, byStatus: { open: 2 } });
+    const detailB = (
+      await get(b.token, `/api/v1/vulnerabilities/${body.items[0].vulnerabilityId}`)
+    ).json();
+    expect(detailB.exposures).toEqual({ total: 0, unresolved: 0, byStatus: {} });
     const clean = body.versionsInUse.find((v: { version: string }) => v.version === '3.1.0');
     expect(clean).toMatchObject({ repositoryCount: 1, vulnerabilityIds: [] });
 
