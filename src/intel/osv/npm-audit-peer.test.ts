@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import semver from 'semver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHARED_DATA_MISSING, sharedDataDir } from '../../../test/support/shared-data';
 import {
@@ -45,13 +46,15 @@ const skipReason = !sharedDataDir
     ? 'npm is not on PATH: the npm audit peer cannot run'
     : null;
 
-function findLockfiles(dir: string, out: string[] = []): string[] {
+function findLockfiles(
+  dir: string,
+  names: readonly string[] = ['package-lock.json', 'npm-shrinkwrap.json'],
+  out: string[] = [],
+): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory() && entry.name !== 'node_modules') findLockfiles(path, out);
-    else if (entry.name === 'package-lock.json' || entry.name === 'npm-shrinkwrap.json') {
-      out.push(path);
-    }
+    if (entry.isDirectory() && entry.name !== 'node_modules') findLockfiles(path, names, out);
+    else if (names.includes(entry.name)) out.push(path);
   }
   return out.sort();
 }
@@ -95,6 +98,7 @@ describe.skipIf(skipReason !== null)(
     let bulk: string;
     const lockfiles = sharedDataDir ? findLockfiles(sharedDataDir) : [];
     let totalCommon = 0;
+    let otherCommon = 0;
 
     beforeAll(async () => {
       work = mkdtempSync(join(tmpdir(), 'dw-audit-diff-'));
@@ -133,6 +137,83 @@ describe.skipIf(skipReason !== null)(
     it('the comparison is not vacuous: the old vulnerable trees have many matches', () => {
       // 167 matches per old-vulnerable variant (v1, v2, v3) in the shared data.
       expect(totalCommon).toBeGreaterThan(300);
+    });
+
+    /**
+     * yarn.lock and pnpm-lock.yaml: the peer cannot load them, so npm's matching is reproduced
+     * without its lockfile loader — every installed (name, version) that driftwatch extracts is
+     * tested against the advisory ranges exactly as npm receives them (osv2bulk.js output) with
+     * npm's own semver options. This checks the matching, not the extraction, of these files.
+     */
+    const otherLockfiles = sharedDataDir
+      ? findLockfiles(sharedDataDir, ['yarn.lock', 'pnpm-lock.yaml'])
+      : [];
+    for (const lockfile of otherLockfiles) {
+      const name = sharedDataDir ? relative(sharedDataDir, lockfile) : lockfile;
+      it(`${name}: same matches as npm's ranges and semver options`, async () => {
+        const advisories = JSON.parse(readFileSync(bulk, 'utf8')) as Record<
+          string,
+          Array<{ osv_id: string; vulnerable_versions: string }>
+        >;
+        const report = JSON.parse(
+          (
+            await exec(
+              'node',
+              [
+                join(projectRoot, 'cli', 'driftwatch.js'),
+                'audit',
+                lockfile,
+                '--osv',
+                osvJsonl,
+                '--json',
+              ],
+              {
+                maxBuffer: 256 * 1024 * 1024,
+              },
+            ).catch((error: { code?: number; stdout?: string }) => {
+              if (error.code !== 1 || !error.stdout) throw error;
+              return { stdout: error.stdout };
+            })
+          ).stdout,
+        );
+        const { extractPath } = await import('../../ecosystems/extract-tree');
+        const tree = await extractPath(lockfile);
+        const npmSide: PeerTriple[] = [];
+        for (const file of tree.files) {
+          for (const dep of file.dependencies) {
+            if (dep.resolution !== 'resolved' || !dep.version) continue;
+            for (const adv of Object.hasOwn(advisories, dep.name) ? advisories[dep.name]! : []) {
+              const options = { includePrerelease: true, loose: true };
+              if (semver.satisfies(dep.version, adv.vulnerable_versions, options)) {
+                npmSide.push({ name: dep.name, version: dep.version, advisoryId: adv.osv_id });
+              }
+            }
+          }
+        }
+        const ours: PeerTriple[] = [];
+        for (const f of report.findings as Array<{
+          name: string;
+          version: string;
+          status: string;
+          advisoryIds: string[];
+        }>) {
+          if (f.status !== 'affected') continue;
+          for (const advisoryId of f.advisoryIds)
+            ours.push({ name: f.name, version: f.version, advisoryId });
+        }
+        const diff = compare(ours, npmSide);
+        expect({ onlyDriftwatch: diff.onlyDriftwatch, onlyNpm: diff.onlyNpm }).toEqual({
+          onlyDriftwatch: [],
+          onlyNpm: [],
+        });
+        expect(tree.files.reduce((n, f) => n + f.dependencies.length, 0)).toBeGreaterThan(100);
+        otherCommon += diff.common;
+      }, 180_000);
+    }
+
+    it('the yarn/pnpm comparison is not vacuous either', () => {
+      // 11 matches over the six files in the shared data (jest 1, webpack 1, vue core 4, ...).
+      expect(otherCommon).toBeGreaterThan(5);
     });
 
     /**
