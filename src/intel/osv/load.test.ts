@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHARED_DATA_MISSING, sharedDataDir } from '../../../test/support/shared-data';
 import { extractPath } from '../../ecosystems/extract-tree';
@@ -54,6 +55,47 @@ describe('loadAdvisories with a package filter', () => {
     const full = prepareAdvisories((await loadAdvisories([dir])).advisories).vulnerabilities;
     expect(group).toEqual(full.find((v) => v.id === group!.id));
     expect(group).toMatchObject({ id: 'CVE-2023-0001', severity: { rating: 'critical' } });
+  });
+});
+
+describe('OSV zip exports', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'dw-zip-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads .json entries, skips other entries, rejects an entry above 16 MiB unread', async () => {
+    const good = JSON.stringify(record('GHSA-zip0-0000-0001', 'npm', 'a', []));
+    const huge = `{"id":"GHSA-huge-0000-0001","modified":"2024-01-01T00:00:00Z","details":"${' '.repeat(17 * 1024 * 1024)}"}`;
+    const path = join(dir, 'all.zip');
+    writeFileSync(
+      path,
+      zipSync({
+        'GHSA-zip0-0000-0001.json': strToU8(good),
+        'README.txt': strToU8('not an advisory'),
+        'GHSA-huge-0000-0001.json': strToU8(huge),
+      }),
+    );
+    const loaded = await loadAdvisories([path]);
+    expect(loaded.advisories.map((a) => a.id)).toEqual(['GHSA-zip0-0000-0001']);
+    expect(loaded.rejected).toEqual([
+      {
+        source: `${path}!GHSA-huge-0000-0001.json`,
+        id: null,
+        reasons: ['zip entry larger than 16 MiB'],
+      },
+    ]);
+    expect(loaded.errors).toEqual([]);
+  });
+
+  it('reports a corrupt zip as an error, without throwing', async () => {
+    const path = join(dir, 'broken.zip');
+    writeFileSync(path, Buffer.from('PK\u0003\u0004 definitely not a zip'));
+    const loaded = await loadAdvisories([path]);
+    expect(loaded.advisories).toEqual([]);
+    expect(loaded.errors).toHaveLength(1);
+    expect(loaded.errors[0]!.message).toMatch(/^not a readable zip/);
   });
 });
 
