@@ -115,6 +115,26 @@ describe('OSV evaluation, table by scenario', () => {
       ],
     ],
     [
+      'listed versions match equal spellings in the ecosystem ordering (PEP 440 1.0 == 1.0.0)',
+      record('PyPI', 'x', [], ['1.0', '2.1rc1']),
+      [
+        ['1.0', true],
+        ['1.0.0', true],
+        ['2.1.0rc1', true],
+        ['2.1', false],
+        ['1.0.1', false],
+      ],
+    ],
+    [
+      'listed Go versions match with the leading v',
+      record('Go', 'example.com/m', [], ['1.2.3']),
+      [
+        ['v1.2.3', true],
+        ['1.2.3', true],
+        ['v1.2.4', false],
+      ],
+    ],
+    [
       'limit: versions at or above every limit are out',
       record('npm', 'x', eco('SEMVER', { introduced: '1.0.0' }, { limit: '1.5.0' })),
       [

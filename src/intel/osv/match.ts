@@ -42,6 +42,8 @@ interface CompiledEntry {
   ecosystem: Ecosystem;
   versioning: Versioning;
   versions: ReadonlySet<string>;
+  /** The listed versions valid in the ecosystem, sorted by its ordering (for equal spellings). */
+  sortedVersions: string[];
   ranges: CompiledRange[];
   /** Fixed versions of the evaluable ranges, sorted by the ecosystem ordering. */
   fixed: string[];
@@ -130,6 +132,7 @@ function compile(advisory: Advisory, affected: AffectedPackage): CompiledEntry |
     ecosystem,
     versioning,
     versions: new Set(affected.versions),
+    sortedVersions: affected.versions.filter((v) => versioning.isValid(v)).sort(versioning.compare),
     ranges,
     fixed: [...new Set(fixed)].sort(versioning.compare),
     anyVulnerable: affected.versions.length > 0 || ranges.some((r) => opensAnything(r)),
@@ -166,11 +169,23 @@ function inRange(version: string, compiled: CompiledRange): boolean {
   return vulnerable;
 }
 
+/**
+ * Listed as written, or as an equal version in the ecosystem's ordering: go.mod writes `v1.2.3`
+ * where OSV writes `1.2.3`, PEP 440 has `1.0` == `1.0.0`, NuGet `1.0.0` == `1.0.0.0`.
+ */
 function listed(entry: CompiledEntry, version: string): boolean {
   if (entry.versions.has(version)) return true;
-  // go.mod writes `v1.2.3`, OSV writes `1.2.3`.
-  if (entry.ecosystem === 'Go' && version.startsWith('v'))
-    return entry.versions.has(version.slice(1));
+  const sorted = entry.sortedVersions;
+  if (sorted.length === 0 || !entry.versioning.isValid(version)) return false;
+  let low = 0;
+  let high = sorted.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const order = entry.versioning.compare(sorted[mid]!, version);
+    if (order === 0) return true;
+    if (order < 0) low = mid + 1;
+    else high = mid - 1;
+  }
   return false;
 }
 
