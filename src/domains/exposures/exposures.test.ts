@@ -108,6 +108,10 @@ describe('vulnerability exposures', () => {
     });
     expect(possible?.affectedRanges[0]?.advisoryId).toBe('GHSA-life-0002-bbbb');
     expect(await byPackage(a.token, 'life-safe')).toEqual([]);
+    const exactOnly = await list(a.token, '?possiblyAffected=false');
+    expect(exactOnly.items.map((e) => e.packageName)).toEqual(['life-pkg']);
+    const possibleOnly = await list(a.token, '?possiblyAffected=true');
+    expect(possibleOnly.items.map((e) => e.packageName)).toEqual(['life-range']);
   });
 
   it('closes an exposure when the version leaves and reopens it when it comes back', async () => {
@@ -486,6 +490,7 @@ describe('vulnerability exposures', () => {
       '?vulnerabilityId=CVE-2025-1',
       '?take=0',
       '?skip=-1',
+      '?possiblyAffected=maybe',
     ]) {
       const res = await t.as(a.token, {
         method: 'GET',

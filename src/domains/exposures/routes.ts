@@ -69,6 +69,7 @@ export function exposureRoutes(): FastifyPluginAsyncTypebox {
           repositoryId: query.repositoryId,
           packageId: query.packageId,
           vulnerabilityId: query.vulnerabilityId,
+          possiblyAffected: query.possiblyAffected,
           severity: parseEnum('severity', query.severity as string | undefined, SEVERITY_RATINGS),
           status: parseEnum('status', query.status as string | undefined, EXPOSURE_STATUSES),
           ecosystem: parseEnum('ecosystem', query.ecosystem as string | undefined, ECOSYSTEMS),

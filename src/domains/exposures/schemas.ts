@@ -17,6 +17,12 @@ export const ExposureListQuery = Type.Object({
   ecosystem: enumQuery(ECOSYSTEMS, 'Ecosystem:'),
   packageId: Type.Optional(Uuid),
   vulnerabilityId: Type.Optional(Uuid),
+  possiblyAffected: Type.Optional(
+    Type.Boolean({
+      description:
+        'true: only declared ranges and unpinned dependencies; false: only exact versions',
+    }),
+  ),
 });
 
 const MatchedEntry = Type.Object({

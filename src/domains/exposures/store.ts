@@ -11,6 +11,7 @@ export interface ExposureFilter {
   ecosystem?: string;
   packageId?: string;
   vulnerabilityId?: string;
+  possiblyAffected?: boolean;
 }
 
 export type ExposureRow = Selectable<VulnerabilityExposureTable> & {
@@ -37,6 +38,9 @@ function filtered(db: Kysely<DB>, filter: ExposureFilter) {
   if (filter.status) query = query.where('e.status', '=', filter.status);
   if (filter.ecosystem) query = query.where('e.ecosystem', '=', filter.ecosystem);
   if (filter.packageId) query = query.where('e.package_id', '=', filter.packageId);
+  if (filter.possiblyAffected !== undefined) {
+    query = query.where('e.possibly_affected', '=', filter.possiblyAffected);
+  }
   if (filter.vulnerabilityId) {
     // A vulnerability merged into another is found under the one it was merged into.
     const wanted = filter.vulnerabilityId;
