@@ -226,16 +226,22 @@ export async function markDue(
   packages: readonly { id: string; ecosystem: string }[],
   now: Date,
 ): Promise<void> {
-  if (packages.length === 0) return;
-  await db
-    .insertInto('package_enrichment')
-    .values(packages.map((p) => ({ package_id: p.id, ecosystem: p.ecosystem, due_at: now })))
-    .onConflict((oc) =>
-      oc.column('package_id').doUpdateSet({
-        due_at: sql`least(package_enrichment.due_at, excluded.due_at)`,
-      }),
-    )
-    .execute();
+  // Chunked: three parameters per row stay far below PostgreSQL's 65,535.
+  for (let i = 0; i < packages.length; i += 5000) {
+    await db
+      .insertInto('package_enrichment')
+      .values(
+        packages
+          .slice(i, i + 5000)
+          .map((p) => ({ package_id: p.id, ecosystem: p.ecosystem, due_at: now })),
+      )
+      .onConflict((oc) =>
+        oc.column('package_id').doUpdateSet({
+          due_at: sql`least(package_enrichment.due_at, excluded.due_at)`,
+        }),
+      )
+      .execute();
+  }
 }
 
 /** Of these packages, the ones never fetched or fetched before `staleBefore`. */
@@ -244,14 +250,16 @@ export async function missingOrStale(
   packageIds: readonly string[],
   staleBefore: Date,
 ): Promise<string[]> {
-  if (packageIds.length === 0) return [];
-  const fresh = await db
-    .selectFrom('package_metadata')
-    .select('package_id')
-    .where('package_id', 'in', packageIds)
-    .where('fetched_at', '>=', staleBefore)
-    .execute();
-  const freshIds = new Set(fresh.map((r) => r.package_id));
+  const freshIds = new Set<string>();
+  for (let i = 0; i < packageIds.length; i += 5000) {
+    const fresh = await db
+      .selectFrom('package_metadata')
+      .select('package_id')
+      .where('package_id', 'in', packageIds.slice(i, i + 5000))
+      .where('fetched_at', '>=', staleBefore)
+      .execute();
+    for (const row of fresh) freshIds.add(row.package_id);
+  }
   return packageIds.filter((id) => !freshIds.has(id));
 }
 

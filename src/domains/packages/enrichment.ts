@@ -197,10 +197,15 @@ export async function refreshDuePackages(
 }
 
 export async function packageRefs(db: Kysely<DB>, ids: readonly string[]): Promise<PackageRef[]> {
-  if (ids.length === 0) return [];
-  return db
-    .selectFrom('packages')
-    .select(['id', 'ecosystem', 'name'])
-    .where('id', 'in', ids)
-    .execute();
+  const refs: PackageRef[] = [];
+  for (let i = 0; i < ids.length; i += 5000) {
+    refs.push(
+      ...(await db
+        .selectFrom('packages')
+        .select(['id', 'ecosystem', 'name'])
+        .where('id', 'in', ids.slice(i, i + 5000))
+        .execute()),
+    );
+  }
+  return refs;
 }
