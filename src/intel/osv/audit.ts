@@ -2,7 +2,14 @@ import type { TreeExtraction } from '../../ecosystems/extract-tree';
 import { groupAdvisories, latestById, vulnerabilityByAdvisoryId } from './aliases';
 import { AdvisoryIndex, type SkippedRange } from './match';
 import { ratingRank } from './severity';
-import type { Advisory, AffectedRange, MatchStatus, SeverityRating, Vulnerability } from './types';
+import type {
+  Advisory,
+  AdvisoryMatch,
+  AffectedRange,
+  MatchStatus,
+  SeverityRating,
+  Vulnerability,
+} from './types';
 
 /**
  * The offline audit: extracted dependency files × advisories → findings, one per
@@ -74,6 +81,11 @@ export function prepareAdvisories(advisories: readonly Advisory[]): AuditAdvisor
     vulnerabilities,
     skippedRanges: index.skippedRanges,
   };
+}
+
+/** The ranges a possibly-affected finding shows: version ranges (GIT ranges are commits). */
+function evaluable(match: AdvisoryMatch): AffectedRange[] {
+  return match.affected.ranges.filter((r) => r.type !== 'GIT');
 }
 
 export function auditExtraction(tree: TreeExtraction, prepared: AuditAdvisories): AuditReport {
@@ -149,7 +161,7 @@ export function auditExtraction(tree: TreeExtraction, prepared: AuditAdvisories)
             vulnerability.advisories.find((a) => a.summary && !a.withdrawn)?.summary ??
             match.advisory.summary,
           fixedVersions: [...match.fixedVersions],
-          ranges: match.status === 'possibly_affected' ? [...match.affected.ranges] : [],
+          ranges: match.status === 'possibly_affected' ? evaluable(match) : [],
           file: file.path,
           line: dep.line,
           direct: dep.direct,

@@ -328,6 +328,7 @@ describe('the index', () => {
     fixture('pypa-git-range-and-ecosystem-range.json'),
     fixture('ghsa-maven-enumerated-versions.json'),
     fixture('ghsa-npm-malware-empty-fixed.json'),
+    fixture('packagist-last-affected.json'),
   ];
   const index = new AdvisoryIndex(advisories);
   const q = (
@@ -350,7 +351,7 @@ describe('the index', () => {
     ]);
     // Names are compared normalised: extractors normalise the same way the parser does.
     expect(q('PyPI', 'Flask_Session_Helper', '0.8.2')).toEqual([]);
-    expect(index.size).toBe(4);
+    expect(index.size).toBe(5);
   });
 
   it('GHSA malware with an empty fixed matches every version', () => {
@@ -387,6 +388,41 @@ describe('the index', () => {
     ],
     ['Maven range above the fix', 'Maven', 'org.example:example-parser', '[3.25.0,4.0)', false],
     ['Maven range open below', 'Maven', 'org.example:example-parser', '(,4.0)', true],
+    [
+      'Maven union never proven clear',
+      'Maven',
+      'org.example:example-parser',
+      '[3.25.0,4.0),[5.0,)',
+      true,
+    ],
+    [
+      'PyPI bounded both ways above the fix',
+      'PyPI',
+      'flask-session-helper',
+      '>=0.9.1,<=2.0',
+      false,
+    ],
+    ['PyPI exclusion only', 'PyPI', 'flask-session-helper', '!=0.5', true],
+    ['PyPI prefix wildcard above the fix', 'PyPI', 'flask-session-helper', '==1.0.*', false],
+    ['PyPI prefix wildcard inside the window', 'PyPI', 'flask-session-helper', '==0.8.*', true],
+    ['a bare wildcard reaches everything', 'PyPI', 'flask-session-helper', '*', true],
+    ['PyPI compatible release above the fix', 'PyPI', 'flask-session-helper', '~=1.0', false],
+    ['Composer union above both windows', 'Composer', 'example/framework', '^5.2 || ^6.0', false],
+    [
+      'Composer union with one alternative inside',
+      'Composer',
+      'example/framework',
+      '^4.4 || ^6.0',
+      true,
+    ],
+    ['Composer single-bar union', 'Composer', 'example/framework', '^4.0|^6.0', true],
+    [
+      'Composer above last_affected but inside the 5.x window',
+      'Composer',
+      'example/framework',
+      '>=4.5,<5.1',
+      true,
+    ],
   ])('declared: %s → possibly affected %s', (_label, ecosystem, name, spec, expected) => {
     const matches = index.match({ ecosystem, name, version: spec, resolution: 'declared' });
     expect(matches.every((m) => m.status === 'possibly_affected')).toBe(true);

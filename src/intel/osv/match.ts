@@ -214,27 +214,37 @@ export function affectsVersion(
 
 // Version-looking tokens of a declared spec (`^4.17.0`, `>=1.2,<2`, `~> 5.2`, `[1.0,2.0)`).
 const VERSION_TOKEN = /v?\d+(?:\.[0-9A-Za-z-]+)*(?:[-+][0-9A-Za-z.-]+)?/g;
-// Specs that reach below their first version (upper bounds only, unions, open Maven ranges).
-const OPEN_BELOW = /<|\|\||\(\s*,|\[\s*,|\*|^\s*$|\bx\b/i;
+// Alternatives that reach below any version they name: open Maven lower bounds, a bare wildcard
+// (`*`, `x`), empty. A trailing wildcard after a version prefix (`==6.0.*`) starts at the prefix.
+const OPEN_BELOW = /\(\s*,|\[\s*,|(^|[^\d.])[*xX](?![\w.])|^\s*$/;
+// A lower bound: an operator that starts a range at a version, or a bare version (an exact pin,
+// an npm hyphen range, a Maven soft requirement).
+const LOWER_BOUND = /(>=|>|\^|~>|~=|~|===|==|=|\[)\s*v?\d|^\s*v?\d/;
 
 /**
- * For a declared range: true when the whole range sits at or above every upper bound of the
- * advisory's ranges and contains no listed version, i.e. provably not affected. Anything this
- * cannot prove stays "possibly affected".
+ * For a declared range: true when it provably avoids every vulnerable version — each `||`
+ * alternative has a lower bound, its lowest version satisfies it, that version is at or above
+ * every range's upper bound, and no listed version satisfies it. Anything else stays "possibly
+ * affected".
  */
 function declaredRangeClear(entry: CompiledEntry, spec: string): boolean {
-  if (OPEN_BELOW.test(spec)) return false;
+  // npm/Composer unions; a Maven union (`[1,2),[3,)`) is not split and so never proven clear.
+  const alternatives = spec.split(/\|\|?/);
+  if (/[)\]]\s*,\s*[([]/.test(spec)) return false;
+  return alternatives.every((alternative) => alternativeClear(entry, alternative.trim()));
+}
+
+function alternativeClear(entry: CompiledEntry, spec: string): boolean {
+  if (OPEN_BELOW.test(spec) || !LOWER_BOUND.test(spec)) return false;
   const { versioning } = entry;
   const tokens = (spec.match(VERSION_TOKEN) ?? []).filter((t) => versioning.isValid(t));
   if (tokens.length === 0) return false;
   const floor = tokens.sort(versioning.compare)[0]!;
-  let satisfiesFloor = false;
   try {
-    satisfiesFloor = versioning.satisfies(floor, spec);
+    if (!versioning.satisfies(floor, spec)) return false;
   } catch {
     return false;
   }
-  if (!satisfiesFloor) return false;
   for (const compiled of entry.ranges) {
     const last = compiled.events.at(-1);
     if (!last || last.kind === 'introduced') return false;
