@@ -67,6 +67,7 @@ export async function startService(
   for (const definition of jobDefinitions({ database, config, secretBox, log })) {
     jobs.register(definition);
   }
+  await jobs.prepare();
   if (role !== 'api') {
     await jobs.work();
     // Scans left running by a process that died are recovered now, not at the next minute.
@@ -74,8 +75,8 @@ export async function startService(
   }
   // Every process relays committed outbox rows to pg-boss (SKIP LOCKED makes that safe).
   const relay = setInterval(() => {
-    relayOutbox(database, (name, envelope) => jobs.send(name, envelope)).catch((error) =>
-      log('outbox relay failed', { err: error }),
+    relayOutbox(database, (name, envelope, db) => jobs.send(name, envelope, { db })).catch(
+      (error) => log('outbox relay failed', { err: error }),
     );
   }, 500);
   relay.unref();

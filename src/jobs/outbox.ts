@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/connection';
 import { newId } from '../db/ids';
 import type { DB } from '../db/schema';
-import type { JobEnvelope } from './queue';
+import type { JobEnvelope, SqlExecutor } from './queue';
 
 /**
  * The transactional outbox (DESIGN.md §5). Request handlers and job handlers call `enqueueJob`
@@ -76,14 +76,29 @@ function envelopeOf(row: OutboxRow): Omit<JobEnvelope<unknown>, 'version'> {
 
 /**
  * Sends up to `limit` committed outbox rows to the queue and deletes them in the same system
- * transaction; SKIP LOCKED lets several processes relay at once. Returns how many moved.
+ * transaction; SKIP LOCKED lets several processes relay at once. Returns how many moved. The
+ * queues must exist beforehand (`JobQueue.prepare`): creating one inside the transaction would
+ * need another connection.
  */
 export async function relayOutbox(
   database: Database,
-  send: (name: string, envelope: Omit<JobEnvelope<unknown>, 'version'>) => Promise<unknown>,
+  send: (
+    name: string,
+    envelope: Omit<JobEnvelope<unknown>, 'version'>,
+    db: SqlExecutor,
+  ) => Promise<unknown>,
   limit = 100,
 ): Promise<number> {
   const client = await database.pool.connect();
+  // `send` writes through this transaction's client: the jobs and the removal of their outbox
+  // rows commit together (exactly once), and the embedded database, which serves one open
+  // transaction at a time, is never asked for a second connection meanwhile (a deadlock).
+  const db: SqlExecutor = {
+    executeSql: async (text, values) => {
+      const result = await client.query(text, values as unknown[]);
+      return { rows: result.rows };
+    },
+  };
   try {
     await client.query('BEGIN');
     const { rows } = await client.query<OutboxRow>(
@@ -91,7 +106,7 @@ export async function relayOutbox(
        ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
       [limit],
     );
-    for (const row of rows) await send(row.job_name, envelopeOf(row));
+    for (const row of rows) await send(row.job_name, envelopeOf(row), db);
     if (rows.length > 0) {
       await client.query('DELETE FROM job_outbox WHERE id = ANY($1::uuid[])', [
         rows.map((row) => row.id),

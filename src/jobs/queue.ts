@@ -26,10 +26,25 @@ export interface JobDefinition<T> {
 export interface JobQueue {
   boss: PgBoss;
   register: <T>(definition: JobDefinition<T>) => void;
-  send: <T>(name: string, envelope: Omit<JobEnvelope<T>, 'version'>) => Promise<string | null>;
+  /**
+   * `options.db` sends through an open transaction's client (the outbox relay): the job and the
+   * outbox row's removal commit together, and no second connection is needed while the
+   * transaction is open (the embedded database serves one transaction at a time).
+   */
+  send: <T>(
+    name: string,
+    envelope: Omit<JobEnvelope<T>, 'version'>,
+    options?: { db?: SqlExecutor },
+  ) => Promise<string | null>;
+  /** Creates the queues of every registered definition (before anything is sent). */
+  prepare: () => Promise<void>;
   /** Starts processing registered queues (worker role). */
   work: () => Promise<void>;
   stop: () => Promise<void>;
+}
+
+export interface SqlExecutor {
+  executeSql: (text: string, values: unknown[]) => Promise<{ rows: unknown[] }>;
 }
 
 export async function createJobQueue(
@@ -46,21 +61,31 @@ export async function createJobQueue(
   boss.on('error', (error) => options.onError?.(error));
   await boss.start();
   const definitions = new Map<string, JobDefinition<unknown>>();
+  const created = new Set<string>();
+  const ensureQueue = async (name: string) => {
+    if (created.has(name)) return;
+    await boss.createQueue(name);
+    created.add(name);
+  };
 
   return {
     boss,
     register(definition) {
       definitions.set(definition.name, definition as JobDefinition<unknown>);
     },
-    async send(name, envelope) {
+    async send(name, envelope, options = {}) {
       const definition = definitions.get(name);
       if (!definition) throw new Error(`unknown job ${name}`);
-      await boss.createQueue(name);
+      await ensureQueue(name);
       return boss.send(name, { version: 1, ...envelope } as object, {
         expireInSeconds: definition.expireInSeconds,
         retryLimit: definition.retryLimit,
         retryBackoff: true,
+        ...(options.db ? { db: options.db as PgBoss.Db } : {}),
       });
+    },
+    async prepare() {
+      for (const name of definitions.keys()) await ensureQueue(name);
     },
     async work() {
       for (const definition of definitions.values()) {
