@@ -1,7 +1,12 @@
 import type { JobDeps } from '../../jobs/definitions';
 import type { JobDefinition, JobEnvelope } from '../../jobs/queue';
 import { RUN_SCAN_JOB, type RunScanJob } from './service';
-import { runScanJob, SWEEP_STALE_SCANS_JOB, sweepStaleScans } from './worker';
+import {
+  removeAbandonedCheckouts,
+  runScanJob,
+  SWEEP_STALE_SCANS_JOB,
+  sweepStaleScans,
+} from './worker';
 
 /** The scan domain's jobs: one run per scan, and the stale-scan sweep every minute. */
 export function scanJobs(deps: JobDeps): JobDefinition<unknown>[] {
@@ -22,6 +27,10 @@ export function scanJobs(deps: JobDeps): JobDefinition<unknown>[] {
       handle: async () => {
         const swept = await sweepStaleScans(deps);
         if (swept.requeued + swept.failed > 0) deps.log('stale scans recovered', swept);
+        // Older than any run can live: the checkout timeout plus an hour for extraction.
+        const { checkoutTimeoutSeconds } = deps.config.scans;
+        const removed = await removeAbandonedCheckouts((checkoutTimeoutSeconds + 3600) * 1000);
+        if (removed > 0) deps.log('abandoned scan checkouts removed', { removed });
       },
     },
   ];

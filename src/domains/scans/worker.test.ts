@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +14,7 @@ import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
 import { takeOutbox } from '../../jobs/outbox';
 import { queueScan, RUN_SCAN_JOB } from './service';
-import { runScanJob, sweepStaleScans } from './worker';
+import { removeAbandonedCheckouts, runScanJob, sweepStaleScans } from './worker';
 
 // Checkouts go under a directory of this test file's own, so "removed" can be checked.
 const scratch = mkdtempSync(join(tmpdir(), 'driftwatch-worker-test-'));
@@ -351,5 +351,26 @@ describe('scan worker', () => {
     await withTenant(t.database, tenant.tenantId, (db) =>
       db.updateTable('scans').set({ state: 'cancelled' }).where('id', '=', scan.id).execute(),
     );
+  });
+
+  it('removes checkout directories a killed process left behind, and only old ones', async () => {
+    const old = join(scratch, 'driftwatch-scan-abandoned');
+    const fresh = join(scratch, 'driftwatch-scan-live');
+    const other = join(scratch, 'something-else');
+    for (const dir of [old, fresh, other]) {
+      mkdirSync(join(dir, 'checkout'), { recursive: true });
+      writeFileSync(join(dir, 'checkout', 'go.mod'), 'module x\n');
+    }
+    const dayAgo = new Date(Date.now() - 24 * 3600 * 1000);
+    utimesSync(old, dayAgo, dayAgo);
+    utimesSync(other, dayAgo, dayAgo);
+    expect(await removeAbandonedCheckouts(3600 * 1000, scratch)).toBe(1);
+    expect(
+      readdirSync(scratch)
+        .filter((name) => name.startsWith('driftwatch-scan-') || name === 'something-else')
+        .sort(),
+    ).toEqual(['driftwatch-scan-live', 'something-else']);
+    rmSync(fresh, { recursive: true, force: true });
+    rmSync(other, { recursive: true, force: true });
   });
 });

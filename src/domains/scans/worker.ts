@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
@@ -180,7 +180,7 @@ export async function runScanJob(deps: JobDeps, envelope: JobEnvelope<RunScanJob
     const access = await withTenant(deps.database, tenantId, (db) =>
       cloneAccessFor(db, deps, repository),
     );
-    workDirectory = await mkdtemp(join(tmpdir(), 'driftwatch-scan-'));
+    workDirectory = await mkdtemp(join(tmpdir(), CHECKOUT_PREFIX));
     const checkoutDirectory = join(workDirectory, 'checkout');
     await log(deps, run, 'info', step, `shallow clone of ${redactUrl(repository.clone_url)}`);
     const checkout = await shallowCheckout({
@@ -310,6 +310,29 @@ export async function runScanJob(deps: JobDeps, envelope: JobEnvelope<RunScanJob
       await log(deps, run, 'info', 'cleanup', 'checkout removed').catch(() => {});
     }
   }
+}
+
+const CHECKOUT_PREFIX = 'driftwatch-scan-';
+
+/**
+ * Removes checkout directories a killed process left behind (a run removes its own in `finally`;
+ * a SIGKILL skips that). Only directories older than `olderThanMs` go: no live run is that old.
+ */
+export async function removeAbandonedCheckouts(
+  olderThanMs: number,
+  root = tmpdir(),
+): Promise<number> {
+  let removed = 0;
+  const names = await readdir(root).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(CHECKOUT_PREFIX)) continue;
+    const path = join(root, name);
+    const info = await lstat(path).catch(() => null);
+    if (!info?.isDirectory() || Date.now() - info.mtimeMs < olderThanMs) continue;
+    await rm(path, { recursive: true, force: true }).catch(() => {});
+    removed++;
+  }
+  return removed;
 }
 
 /** The stale-scan sweep: a system job (no tenant), on a schedule and at worker start. */
