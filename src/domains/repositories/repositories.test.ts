@@ -685,3 +685,55 @@ describe('OpenAPI', () => {
     expect(Object.keys(scan.responses)).toEqual(expect.arrayContaining(['202', '404', '409']));
   });
 });
+
+describe('roles', () => {
+  it('viewers read, members trigger and cancel scans, admins import, change and delete', async () => {
+    const tenant = await t.createTenant();
+    const id = await importOne(tenant, trunk.url);
+    const tokenWith = async (role: string) => {
+      const res = await t.as(tenant.token, {
+        method: 'POST',
+        url: '/api/v1/api-tokens',
+        payload: {
+          name: role,
+          roleScopeJson: JSON.stringify({ roles: [role] }),
+          expiresAtUtc: null,
+        },
+      });
+      expect(res.statusCode).toBe(201);
+      return res.json().rawSecret as string;
+    };
+    const viewer = await tokenWith('viewer');
+    const member = await tokenWith('member');
+    expect((await get(viewer, `/api/v1/repositories/${id}`)).statusCode).toBe(200);
+    expect((await get(viewer, '/api/v1/scans')).statusCode).toBe(200);
+    expect(
+      (await t.as(viewer, { method: 'POST', url: `/api/v1/repositories/${id}/scan` })).statusCode,
+    ).toBe(403);
+    expect((await importRepos(member, { repositories: [{ url: polyglot.url }] })).statusCode).toBe(
+      403,
+    );
+    expect(
+      (
+        await t.as(member, {
+          method: 'PATCH',
+          url: `/api/v1/repositories/${id}`,
+          payload: { name: 'x' },
+        })
+      ).statusCode,
+    ).toBe(403);
+    expect(
+      (await t.as(member, { method: 'DELETE', url: `/api/v1/repositories/${id}` })).statusCode,
+    ).toBe(403);
+    const queued = await t.as(member, { method: 'POST', url: `/api/v1/repositories/${id}/scan` });
+    expect(queued.statusCode).toBe(202);
+    expect(
+      (await t.as(viewer, { method: 'POST', url: `/api/v1/scans/${queued.json().scanId}/cancel` }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (await t.as(member, { method: 'POST', url: `/api/v1/scans/${queued.json().scanId}/cancel` }))
+        .statusCode,
+    ).toBe(200);
+  });
+});
