@@ -253,3 +253,8 @@ AS $$
 $$;
 REVOKE ALL ON FUNCTION dw_benchmark_figures() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION dw_benchmark_figures() TO driftwatch_app;
+
+-- GET /api/v1/packages walks the catalogue in (ecosystem, name) order checking visibility per
+-- row: these two indexes make that an index-only walk with index-only probes.
+CREATE INDEX package_metadata_found ON package_metadata (package_id) WHERE status = 'found';
+CREATE INDEX packages_catalogue_order ON packages (ecosystem, name, id);

@@ -706,3 +706,30 @@ describe('roles, hostile registries and the OpenAPI document', () => {
     }
   });
 });
+
+describe('deep pages', () => {
+  it('give the same order and visibility as shallow pages (two query shapes)', async () => {
+    await t.database.pool.query(
+      `INSERT INTO packages (id, ecosystem, name, purl)
+       SELECT gen_random_uuid(), 'Cargo', 'deep-' || lpad(i::text, 5, '0'), 'pkg:cargo/deep-' || lpad(i::text, 5, '0')
+         FROM generate_series(1, 2300) AS i`,
+    );
+    // Every tenth is private (unknown to the registry): invisible to everyone.
+    await t.database.pool.query(
+      `INSERT INTO package_metadata (package_id, status, fetched_at, changed_at)
+       SELECT id, CASE WHEN right(name, 1) = '0' THEN 'not_found' ELSE 'found' END, now(), now()
+         FROM packages WHERE name LIKE 'deep-%'`,
+    );
+    const names = async (skip: number, take: number) =>
+      (await get(b, `/api/v1/packages?ecosystem=Cargo&search=deep-&skip=${skip}&take=${take}`))
+        .json()
+        .items.map((i: { name: string }) => i.name);
+    const shallow = await names(1990, 20);
+    const deep = await names(2000, 10);
+    expect(shallow).toHaveLength(20);
+    expect(deep).toEqual(shallow.slice(10));
+    expect(deep.some((n: string) => n.endsWith('0'))).toBe(false);
+    // 2,300 rows, 230 private: the last page holds the rest.
+    expect(await names(2060, 50)).toHaveLength(10);
+  });
+});

@@ -19,6 +19,14 @@ const VISIBLE = sql<SqlBool>`(m.status = 'found'
   OR EXISTS (SELECT 1 FROM repository_dependencies d WHERE d.package_id = p.id)
   OR EXISTS (SELECT 1 FROM package_watches w WHERE w.package_id = p.id))`;
 
+// For deep pages: the registry check as EXISTS over the partial index package_metadata_found,
+// which PostgreSQL runs as one hashed probe set while walking (ecosystem, name, id) index-only
+// (bench:packages: ~4x faster at skip=50,000, but ~15 ms of hashing that shallow pages avoid).
+const VISIBLE_HASHED = sql<SqlBool>`(EXISTS (SELECT 1 FROM package_metadata pm WHERE pm.package_id = p.id AND pm.status = 'found')
+  OR EXISTS (SELECT 1 FROM repository_dependencies d WHERE d.package_id = p.id)
+  OR EXISTS (SELECT 1 FROM package_watches w WHERE w.package_id = p.id))`;
+const DEEP_PAGE = 2000;
+
 const LIST_COLUMNS = [
   'p.id',
   'p.ecosystem',
@@ -48,11 +56,18 @@ export function likePattern(search: string): string {
 }
 
 export async function listPackages(db: Db, filter: PackageFilter) {
-  return db
-    .selectFrom('packages as p')
-    .leftJoin('package_metadata as m', 'm.package_id', 'p.id')
-    .select(LIST_COLUMNS)
-    .where(VISIBLE)
+  // Two steps: the page of ids (shallow pages join only the partial index of registry-known
+  // packages; deep ones probe it hashed), then the details of those ids.
+  const page = await (filter.skip >= DEEP_PAGE
+    ? db.selectFrom('packages as p').select('p.id').where(VISIBLE_HASHED)
+    : db
+        .selectFrom('packages as p')
+        .leftJoin('package_metadata as m', (join) =>
+          join.onRef('m.package_id', '=', 'p.id').on('m.status', '=', 'found'),
+        )
+        .select('p.id')
+        .where(VISIBLE)
+  )
     .$if(filter.ecosystem !== undefined, (q) =>
       q.where('p.ecosystem', '=', filter.ecosystem as string),
     )
@@ -64,6 +79,22 @@ export async function listPackages(db: Db, filter: PackageFilter) {
     .limit(filter.take)
     .offset(filter.skip)
     .execute();
+  if (page.length === 0) return [];
+  const rows = await db
+    .selectFrom('packages as p')
+    .leftJoin('package_metadata as m', 'm.package_id', 'p.id')
+    .select(LIST_COLUMNS)
+    .where(
+      'p.id',
+      'in',
+      page.map((r) => r.id),
+    )
+    .execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return page.flatMap((r) => {
+    const row = byId.get(r.id);
+    return row ? [row] : [];
+  });
 }
 
 export type ListedPackage = Awaited<ReturnType<typeof listPackages>>[number];
