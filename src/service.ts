@@ -29,7 +29,11 @@ export async function openServiceDatabase(config: Config): Promise<Database> {
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: config.dataDir,
-    poolSize: config.databasePoolSize,
+    // The embedded server runs each protocol message of each connection in arrival order, so
+    // two connections' extended-protocol queries interleave (Parse A, Parse B, Bind A → "bind
+    // message supplies 3 parameters, but prepared statement requires 2", an unhandled rejection
+    // inside pg-boss). It is one session anyway: one connection loses no parallelism.
+    poolSize: config.databaseUrl ? config.databasePoolSize : 1,
   });
   try {
     await migrate(database.pool);
