@@ -1,10 +1,9 @@
-import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRepository, type GitFixture, git } from '../../test/support/git-fixtures';
+import { type GitHttpsServer, startGitHttpsServer } from '../../test/support/git-https-server';
 import {
   directorySize,
   GitCheckoutError,
@@ -140,94 +139,28 @@ describe('gitEnvironment', () => {
  * https server that demands Basic credentials, like a hosted provider does.
  */
 describe('https checkout with credentials', () => {
-  let server: Server;
-  let work: string;
+  let server: GitHttpsServer;
   let fixture: GitFixture;
   let url: string;
   let caFile: string;
-  const seen: string[] = [];
+  let seen: string[];
   const USER = 'x-access-token';
   const PASSWORD = 'ghs_fakeInstallationToken123';
 
   beforeAll(async () => {
-    work = mkdtempSync(join(tmpdir(), 'driftwatch-git-https-'));
     fixture = createGitRepository({
       'go.mod': 'module example.com/x\n\nrequire golang.org/x/text v0.14.0\n',
     });
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-        '-keyout',
-        join(work, 'key.pem'),
-        '-out',
-        join(work, 'cert.pem'),
-      ],
-      { stdio: 'ignore' },
-    );
-    caFile = join(work, 'cert.pem');
-    const gitCore = execFileSync('git', ['--exec-path'], { encoding: 'utf8' }).trim();
-    server = createServer(
-      { key: readFileSync(join(work, 'key.pem')), cert: readFileSync(caFile) },
-      (request, response) => {
-        const auth = request.headers.authorization ?? '';
-        seen.push(auth);
-        if (auth !== `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}`) {
-          response.writeHead(401, { 'WWW-Authenticate': 'Basic realm="git"' });
-          response.end('unauthorized');
-          return;
-        }
-        const [path, query = ''] = (request.url ?? '/').split('?');
-        const cgi = spawn(join(gitCore, 'git-http-backend'), [], {
-          env: {
-            PATH: process.env.PATH,
-            GIT_PROJECT_ROOT: fixture.directory,
-            GIT_HTTP_EXPORT_ALL: '1',
-            PATH_INFO: (path ?? '/').replace(/^\/repo/, '/.git'),
-            QUERY_STRING: query,
-            REQUEST_METHOD: request.method,
-            CONTENT_TYPE: request.headers['content-type'] ?? '',
-            GIT_PROTOCOL: String(request.headers['git-protocol'] ?? ''),
-            REMOTE_USER: USER,
-          },
-        });
-        request.pipe(cgi.stdin);
-        const chunks: Buffer[] = [];
-        cgi.stdout.on('data', (c: Buffer) => chunks.push(c));
-        cgi.on('close', () => {
-          const out = Buffer.concat(chunks);
-          const split = out.indexOf('\r\n\r\n');
-          const head = out.subarray(0, split).toString();
-          const headers: Record<string, string> = {};
-          let status = 200;
-          for (const line of head.split('\r\n')) {
-            const [k, ...v] = line.split(': ');
-            if (!k) continue;
-            if (k.toLowerCase() === 'status') status = Number.parseInt(v.join(': '), 10);
-            else headers[k] = v.join(': ');
-          }
-          response.writeHead(status, headers);
-          response.end(out.subarray(split + 4));
-        });
-      },
-    );
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `https://127.0.0.1:${(server.address() as { port: number }).port}/repo`;
+    server = await startGitHttpsServer({
+      repository: fixture.directory,
+      authorize: (user, password) => user === USER && password === PASSWORD,
+    });
+    ({ url, caFile } = server);
+    seen = server.authorizations;
   });
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
     fixture.remove();
-    rmSync(work, { recursive: true, force: true });
   });
 
   const options = (dir: string, credentials: { username: string; password: string } | null) => ({
