@@ -47,7 +47,7 @@ describe('a running service scans a repository end to end', () => {
       },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return { status: response.status, body: await response.json() };
+    return { status: response.status, body: JSON.parse(await response.text()) };
   };
 
   it('imports, queues, and the worker completes the scan', async () => {
