@@ -69,7 +69,9 @@ const MAX_DEPLOY_KEY = 16 * 1024;
 const ITEM_FIELDS = new Set(['externalId', 'url', 'name', 'defaultBranch', 'deployKey']);
 /** Discovering default branches of clone URLs: a few at once, each bounded. */
 const DISCOVERY_CONCURRENCY = 4;
-const DISCOVERY_TIMEOUT_MS = 20_000;
+// Kept under the pool's 10 s connection wait: discovery runs inside the request's transaction,
+// and on the embedded database (one connection) other requests wait for it.
+const DISCOVERY_TIMEOUT_MS = 8_000;
 
 interface Candidate {
   index: number;
