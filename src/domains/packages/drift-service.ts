@@ -110,6 +110,15 @@ export async function snapshotRepositoryDrift(
       .where('id', '=', scanId)
       .executeTakeFirst();
     if (!scan) return false;
+    // No rows for this scan: it found nothing, or a newer scan already replaced them (then the
+    // snapshot taken while they were current stays as it was).
+    const newer = await db
+      .selectFrom('repository_dependencies')
+      .select('id')
+      .where('repository_id', '=', repositoryId)
+      .limit(1)
+      .executeTakeFirst();
+    if (newer) return false;
   }
   // One entry per package and used version (the same pin in two manifests counts once).
   const unique = new Map<string, UsedDependency>();

@@ -54,7 +54,13 @@ async function repository(tenant: TestTenant, name: string): Promise<string> {
 }
 
 /** Stores a completed scan's dependencies the way the scan worker does, then runs our jobs. */
-async function scan(tenant: TestTenant, repoName: string, deps: Dep[], finishedAt = new Date()) {
+async function scan(
+  tenant: TestTenant,
+  repoName: string,
+  deps: Dep[],
+  finishedAt = new Date(),
+  runJobs = true,
+) {
   const repositoryId = await repository(tenant, repoName);
   const scanId = newId();
   const byEcosystem = new Map<Ecosystem, Dep[]>();
@@ -99,7 +105,7 @@ async function scan(tenant: TestTenant, repoName: string, deps: Dep[], finishedA
       .execute();
     await storeScanDependencies(db, { tenantId: tenant.tenantId, repositoryId, scanId, files });
   });
-  await t.runJobs({ only: PACKAGE_JOBS });
+  if (runJobs) await t.runJobs({ only: PACKAGE_JOBS });
   return { repositoryId, scanId };
 }
 
@@ -704,6 +710,30 @@ describe('roles, hostile registries and the OpenAPI document', () => {
     ]) {
       expect(doc.paths[path], path).toBeDefined();
     }
+  });
+});
+
+describe('superseded scans', () => {
+  it('a scan replaced before its jobs ran leaves no empty snapshot behind', async () => {
+    const old = await scan(
+      a,
+      'racy',
+      [{ ecosystem: 'npm', name: 'left-pad', version: '1.0.0' }],
+      new Date('2026-03-01T00:00:00Z'),
+      false,
+    );
+    await scan(
+      a,
+      'racy',
+      [{ ecosystem: 'npm', name: 'left-pad', version: '1.3.0' }],
+      new Date('2026-03-02T00:00:00Z'),
+    );
+    const body = (await get(a, `/api/v1/repositories/${old.repositoryId}/drift-history`)).json();
+    expect(body.items).toHaveLength(1);
+    expect(body.items[0]).toMatchObject({
+      scannedAtUtc: '2026-03-02T00:00:00.000Z',
+      dependencyCount: 1,
+    });
   });
 });
 
