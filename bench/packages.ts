@@ -166,9 +166,11 @@ async function measure(lines: string[]): Promise<void> {
     }
     lines.push(
       '',
-      "The list is ordered by (ecosystem, name) on the catalogue's unique index; visibility (registry-known, or used or " +
-        'watched by the tenant) is checked per row while walking it, so pages cost the rows they skip. Search is an ' +
-        'ILIKE substring scan.',
+      'The page of ids is taken first from the (ecosystem, name, id) index, checking visibility (registry-known, or ' +
+        'used or watched by the tenant) per row against a partial index of registry-known packages (a hashed probe ' +
+        'from skip 2,000 on), then the 50 rows are fetched; pages still cost the rows they skip. Search is an ILIKE ' +
+        "substring scan over the names. On PostgreSQL, JIT compilation takes about 150 ms of the deep page's time " +
+        '(EXPLAIN ANALYZE: 60 ms execution without it); servers for this kind of workload usually run with jit = off.',
     );
     await t.app.close();
     await t.tokenUsage.stop();
