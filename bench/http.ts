@@ -26,23 +26,30 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 
-/** CPU seconds (user + system) the database server's backends for `database` have used. */
-async function backendCpuSeconds(admin: pg.Client, database: string): Promise<number> {
+/** CPU seconds (user + system) each database server backend for `database` has used, by pid. */
+async function backendCpuSeconds(admin: pg.Client, database: string): Promise<Map<number, number>> {
   const { rows } = await admin.query<{ pid: number }>(
     'SELECT pid FROM pg_stat_activity WHERE datname = $1',
     [database],
   );
-  let ticks = 0;
+  const seconds = new Map<number, number>();
   for (const { pid } of rows) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      seconds.set(pid, (Number(fields[11]) + Number(fields[12])) / 100);
     } catch {
       // Not on this machine (remote server) or the backend ended: counted as zero.
     }
   }
-  return ticks / 100;
+  return seconds;
+}
+
+/** CPU used between two readings; backends that ended meanwhile are not counted. */
+function cpuDelta(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, seconds] of after) total += seconds - (before.get(pid) ?? 0);
+  return total;
 }
 
 /**
@@ -50,7 +57,7 @@ async function backendCpuSeconds(admin: pg.Client, database: string): Promise<nu
  * else runs; CPU per request (this process, load generator included, plus the database
  * backends) is the steadier number, so both are reported.
  */
-async function load(url: string, cpu: () => Promise<number>, token?: string) {
+async function load(url: string, cpu: () => Promise<Map<number, number>>, token?: string) {
   const before = { node: process.cpuUsage(), db: await cpu() };
   const result = await autocannon({
     url,
@@ -59,7 +66,7 @@ async function load(url: string, cpu: () => Promise<number>, token?: string) {
     headers: token ? { authorization: `Bearer ${token}` } : {},
   });
   const nodeUsage = process.cpuUsage(before.node);
-  const dbSeconds = (await cpu()) - before.db;
+  const dbSeconds = cpuDelta(before.db, await cpu());
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${url}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
   }

@@ -83,6 +83,8 @@ export async function createTestApp(
   const tokenUsage = createTokenUsageTracker(database);
   const secretBox = createSecretBox(randomBytes(32).toString('base64'));
   const jobDeps: JobDeps = { database, config, secretBox, log: () => {} };
+  // Building the definitions also makes the event subscriptions, as the worker does at start.
+  jobDefinitions(jobDeps);
   const app = await buildApp({
     config,
     database,
