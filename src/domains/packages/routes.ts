@@ -155,62 +155,49 @@ export function packageRoutes(deps: { config: Config }): FastifyPluginAsyncTypeb
       },
     );
 
-    app.get(
-      '/api/v1/packages/:packageId/evidence',
+    // Four read-outs of one package, alike but for their schema and loader.
+    const readOuts = [
       {
-        schema: {
-          tags: TAGS,
-          summary:
-            'Everything observed about the package: registry facts, health signals, risk indicators',
-          params: Params,
-          response: withErrors({ 200: Evidence }, [404]),
-        },
+        path: 'evidence',
+        summary:
+          'Everything observed about the package: registry facts, health signals, risk indicators',
+        schema: Evidence,
+        load: packageEvidence,
       },
-      async (request) =>
-        packageEvidence(tenantDb(request), (request.params as ParamsOf).packageId, settings),
-    );
-
-    app.get(
-      '/api/v1/packages/:packageId/summary',
       {
-        schema: {
-          tags: TAGS,
-          summary: 'Health, risk, drift and usage of the package for the tenant, in one object',
-          params: Params,
-          response: withErrors({ 200: Summary }, [404]),
-        },
+        path: 'summary',
+        summary: 'Health, risk, drift and usage of the package for the tenant, in one object',
+        schema: Summary,
+        load: packageSummary,
       },
-      async (request) =>
-        packageSummary(tenantDb(request), (request.params as ParamsOf).packageId, settings),
-    );
-
-    app.get(
-      '/api/v1/packages/:packageId/risk-indicators',
       {
-        schema: {
-          tags: TAGS,
-          summary: 'Supply-chain risk indicators with their evidence',
-          params: Params,
-          response: withErrors({ 200: RiskIndicators }, [404]),
-        },
+        path: 'risk-indicators',
+        summary: 'Supply-chain risk indicators with their evidence',
+        schema: RiskIndicators,
+        load: packageRiskIndicators,
       },
-      async (request) =>
-        packageRiskIndicators(tenantDb(request), (request.params as ParamsOf).packageId, settings),
-    );
-
-    app.get(
-      '/api/v1/packages/:packageId/usage',
       {
-        schema: {
-          tags: TAGS,
-          summary: "The tenant's repositories that use the package, at which versions, with drift",
-          params: Params,
-          response: withErrors({ 200: Usage }, [404]),
-        },
+        path: 'usage',
+        summary: "The tenant's repositories that use the package, at which versions, with drift",
+        schema: Usage,
+        load: packageUsage,
       },
-      async (request) =>
-        packageUsage(tenantDb(request), (request.params as ParamsOf).packageId, settings),
-    );
+    ] as const;
+    for (const readOut of readOuts) {
+      app.get(
+        `/api/v1/packages/:packageId/${readOut.path}`,
+        {
+          schema: {
+            tags: TAGS,
+            summary: readOut.summary,
+            params: Params,
+            response: withErrors({ 200: readOut.schema }, [404]),
+          },
+        },
+        async (request) =>
+          readOut.load(tenantDb(request), (request.params as ParamsOf).packageId, settings),
+      );
+    }
 
     app.get(
       '/api/v1/packages/:packageId/replacement-candidates',
