@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -6,5 +8,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // The bundled `driftwatch audit` keeps an advisory index in the user's cache by default;
+    // tests that spawn it keep theirs out of the home directory.
+    env: { DRIFTWATCH_CACHE_DIR: join(tmpdir(), `driftwatch-test-cache-${process.pid}`) },
   },
 });

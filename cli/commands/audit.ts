@@ -1,3 +1,5 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { extractPath, type TreeExtraction } from '../../src/ecosystems/extract-tree';
 import {
@@ -14,6 +16,7 @@ import { loadAdvisories } from '../../src/intel/osv/load';
 const FAIL_ON: readonly FailOn[] = ['any', 'low', 'medium', 'high', 'critical'];
 
 const USAGE = `Usage: driftwatch audit <dir-or-file> --osv <file-or-dir> [--osv ...] [--fail-on SEVERITY] [--json]
+                       [--cache-dir DIR | --no-cache]
 
 Matches the dependencies of a directory tree (or one file) against OSV advisories read from disk:
 .json files (one record, an array, or {"vulns": [...]}), .jsonl files, OSV per-ecosystem exports
@@ -22,6 +25,9 @@ Matches the dependencies of a directory tree (or one file) against OSV advisorie
   --osv PATH       advisory file or directory (repeatable; required)
   --fail-on SEV    any | low | medium | high | critical (default: any)
   --json           print { "findings": [...], "errors": [...] }
+  --cache-dir DIR  keep the advisory index here between runs (default: $DRIFTWATCH_CACHE_DIR,
+                   else $XDG_CACHE_HOME/driftwatch or ~/.cache/driftwatch)
+  --no-cache       read and index every advisory file on this run, write no index
 
 Exit codes: 0 no affected finding at or above --fail-on; 1 at least one; 2 usage error, unreadable
 target or advisory path, or no advisory loaded. "possibly affected" findings (declared ranges,
@@ -78,9 +84,40 @@ export function renderAuditTable(report: AuditReport): string {
   return lines.join('\n');
 }
 
-/** `driftwatch audit <dir-or-file> --osv PATH... [--fail-on SEV] [--json]` */
-export async function run(argv: string[]): Promise<number> {
-  let values: { json?: boolean; help?: boolean; osv?: string[]; 'fail-on'?: string };
+export interface AuditContext {
+  /** Identity of the running build (the bundled CLI's hash): names the advisory index's writer. */
+  buildId?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Where the advisory index lives. The bundled CLI keeps one by default; running from source it
+ * is kept only when a directory is named, since source edits do not change a build id.
+ */
+function cacheSettings(
+  values: { 'cache-dir'?: string; 'no-cache'?: boolean },
+  context: AuditContext,
+): { dir: string; codeVersion: string } | undefined {
+  if (values['no-cache']) return undefined;
+  const env = context.env ?? process.env;
+  const named = values['cache-dir'] ?? env.DRIFTWATCH_CACHE_DIR;
+  const codeVersion = context.buildId ?? 'source';
+  if (named) return { dir: named, codeVersion };
+  if (!context.buildId) return undefined;
+  const base = env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  return { dir: join(base, 'driftwatch'), codeVersion };
+}
+
+/** `driftwatch audit <dir-or-file> --osv PATH... [--fail-on SEV] [--json] [--cache-dir DIR]` */
+export async function run(argv: string[], context: AuditContext = {}): Promise<number> {
+  let values: {
+    json?: boolean;
+    help?: boolean;
+    osv?: string[];
+    'fail-on'?: string;
+    'cache-dir'?: string;
+    'no-cache'?: boolean;
+  };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
@@ -90,6 +127,8 @@ export async function run(argv: string[]): Promise<number> {
         help: { type: 'boolean', short: 'h' },
         osv: { type: 'string', multiple: true },
         'fail-on': { type: 'string' },
+        'cache-dir': { type: 'string' },
+        'no-cache': { type: 'boolean' },
       },
       allowPositionals: true,
       strict: true,
@@ -133,7 +172,10 @@ export async function run(argv: string[]): Promise<number> {
   for (const file of tree.files) {
     for (const dep of file.dependencies) packages.add(`${file.ecosystem}\u0000${dep.name}`);
   }
-  const loaded = await loadAdvisories(values.osv, { packages });
+  const loaded = await loadAdvisories(values.osv, {
+    packages,
+    cache: cacheSettings(values, context),
+  });
   const report = auditExtraction(tree, prepareAdvisories(loaded.advisories));
   report.stats.advisories = loaded.records;
   const loadErrors: AuditError[] = [

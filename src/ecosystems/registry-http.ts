@@ -1,4 +1,4 @@
-import { fetch as undiciFetch } from 'undici';
+import type { fetch as undiciFetch } from 'undici';
 import {
   type RegistryCache,
   type RegistryCacheEntry,
@@ -88,7 +88,10 @@ export function createRegistryHttp(options: RegistryHttpOptions = {}): RegistryH
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const cache = options.cache ?? null;
-  const doFetch = options.fetch ?? undiciFetch;
+  // undici is loaded on the first request: the offline audit and extraction import this module
+  // (through the ecosystem registry) but never fetch, and undici is a megabyte of code to load.
+  const doFetch: typeof undiciFetch =
+    options.fetch ?? (async (...args) => (await import('undici')).fetch(...args));
   const now = options.now ?? Date.now;
   const userAgent = options.userAgent ?? 'driftwatch-registry-client';
 

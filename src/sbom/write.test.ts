@@ -1,5 +1,10 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import { describe, expect, test } from 'vitest';
 import { cycloneDxValidator, schemaErrors } from '../../test/support/sbom-schemas';
+import { sharedDataDir } from '../../test/support/shared-data';
 import { writeCycloneDx16 } from './cyclonedx-write';
 import type { ExportDependency, ExportSubject } from './export-model';
 import { readSbom } from './read';
@@ -298,3 +303,81 @@ describe('writeSpdx23', () => {
     );
   });
 });
+
+/**
+ * The official SPDX 2.3 JSON schema (`schemas/spdx-schema.json` of spdx/spdx-spec, draft-07) is
+ * not vendored (no package reachable here ships it): it is looked for at `$SPDX_SCHEMA_PATH`,
+ * then at `<shared>/schemas/spdx-2.3.schema.json` (`<shared>` = the folder above the shared
+ * data), and the suite is skipped when neither exists. See docs/sbom.md.
+ */
+const SPDX_SCHEMA_ENV = process.env.SPDX_SCHEMA_PATH ? resolve(process.env.SPDX_SCHEMA_PATH) : null;
+const SPDX_SCHEMA_SHARED = sharedDataDir
+  ? resolve(sharedDataDir, '..', 'schemas', 'spdx-2.3.schema.json')
+  : null;
+const spdxSchemaPath =
+  [SPDX_SCHEMA_ENV, SPDX_SCHEMA_SHARED].find((path) => path !== null && existsSync(path)) ?? null;
+const SPDX_SCHEMA_MISSING =
+  'official SPDX 2.3 JSON schema absent: skipping schema validation of SPDX exports (looked for ' +
+  `SPDX_SCHEMA_PATH=${SPDX_SCHEMA_ENV ?? '(unset)'} and ` +
+  `${SPDX_SCHEMA_SHARED ?? '../shared/schemas/spdx-2.3.schema.json (shared data not found)'})`;
+if (!spdxSchemaPath) console.info(`write.test.ts: ${SPDX_SCHEMA_MISSING}`);
+
+const addFormats =
+  (addFormatsModule as unknown as { default: typeof addFormatsModule }).default ?? addFormatsModule;
+
+describe.skipIf(!spdxSchemaPath)(
+  `writeSpdx23 against the official SPDX 2.3 schema${spdxSchemaPath ? '' : ` (${SPDX_SCHEMA_MISSING})`}`,
+  () => {
+    const validator = () => {
+      const ajv = new Ajv({ strict: false, allErrors: true });
+      addFormats(ajv);
+      return ajv.compile(JSON.parse(readFileSync(spdxSchemaPath!, 'utf8')) as object);
+    };
+    /** A fresh, mutable copy of the export. */
+    const exported = (deps: ExportDependency[]) =>
+      JSON.parse(JSON.stringify(writeSpdx23(subject, deps))) as {
+        packages: Record<string, unknown>[];
+        [key: string]: unknown;
+      };
+
+    test.each([
+      ['a scan of every ecosystem', dependencies],
+      ['an empty repository', []],
+    ])('the export of %s is valid', (_, deps) => {
+      const validate = validator();
+      expect(validate(exported(deps)), schemaErrors(validate).join('\n')).toBe(true);
+    });
+
+    // The check must be able to fail: documents that break the schema are rejected, at the path.
+    test.each([
+      [
+        'a package without SPDXID',
+        (document: ReturnType<typeof exported>) => {
+          delete document.packages[0]!.SPDXID;
+        },
+        { instancePath: '/packages/0', keyword: 'required', missingProperty: 'SPDXID' },
+      ],
+      [
+        'spdxVersion as a number',
+        (document: ReturnType<typeof exported>) => {
+          document.spdxVersion = 2.3;
+        },
+        { instancePath: '/spdxVersion', keyword: 'type' },
+      ],
+    ])('rejects %s', (_, breakIt, expected) => {
+      const validate = validator();
+      const document = exported(dependencies);
+      expect(validate(document), schemaErrors(validate).join('\n')).toBe(true);
+      breakIt(document);
+      expect(validate(document)).toBe(false);
+      const errors = (validate.errors ?? []).map((error) => ({
+        instancePath: error.instancePath,
+        keyword: error.keyword,
+        ...('missingProperty' in error.params
+          ? { missingProperty: error.params.missingProperty }
+          : {}),
+      }));
+      expect(errors).toContainEqual(expected);
+    });
+  },
+);

@@ -35,10 +35,16 @@ import { berryMetadataVersion, extractBerry } from './yarn-berry';
  */
 
 // The package is CommonJS with an `__esModule` flag whose `default` is not the API: Node's ESM
-// interop and Vite's disagree about what a default import yields, so load it the CommonJS way.
-const lockfile = createRequire(import.meta.url)('@yarnpkg/lockfile') as {
+// interop and Vite's disagree about what a default import yields, so load it the CommonJS way,
+// on first use (most trees have no yarn.lock, and it is 280 kB to compile).
+interface YarnLockfileApi {
   parse: (text: string) => ParseResult;
-};
+}
+let loadedLockfile: YarnLockfileApi | undefined;
+function lockfile(): YarnLockfileApi {
+  loadedLockfile ??= createRequire(import.meta.url)('@yarnpkg/lockfile') as YarnLockfileApi;
+  return loadedLockfile;
+}
 
 interface Block {
   line: number;
@@ -109,7 +115,7 @@ type Parsed = Record<string, Record<string, unknown>>;
 
 function parseV1(text: string, blocks: Block[], errors: ExtractionError[]): Parsed {
   try {
-    const result = lockfile.parse(text);
+    const result = lockfile().parse(text);
     if (result.type === 'conflict') {
       errors.push(fileError('yarn.lock has an unresolved merge conflict'));
       return {};
@@ -125,7 +131,7 @@ function parseV1(text: string, blocks: Block[], errors: ExtractionError[]): Pars
   const object: Parsed = {};
   for (const block of blocks) {
     try {
-      const parsed = lockfile.parse(text.slice(block.start, block.end)).object;
+      const parsed = lockfile().parse(text.slice(block.start, block.end)).object;
       for (const key of Object.keys(parsed)) setOwn(object, key, parsed[key]);
     } catch (error) {
       // The library's `line:col` is relative to the block; the block's own line is reported.

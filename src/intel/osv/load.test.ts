@@ -127,6 +127,18 @@ describe.skipIf(!sharedDataDir)(
         const filtered = auditExtraction(tree, prepareAdvisories(filteredLoad.advisories));
         expect(filtered.findings).toEqual(full.findings);
         expect(filteredLoad.advisories.length).toBeLessThan(filteredLoad.records);
+        // The same through the advisory index: written on the first run, read on the second.
+        const cacheDir = mkdtempSync(join(tmpdir(), 'dw-load-cache-'));
+        try {
+          const cache = { dir: cacheDir, codeVersion: 'test' };
+          for (let run = 0; run < 2; run++) {
+            const cachedLoad = await loadAdvisories(files, { packages, cache });
+            expect(cachedLoad).toEqual(filteredLoad);
+          }
+          expect(readdirSync(cacheDir)).toHaveLength(1);
+        } finally {
+          rmSync(cacheDir, { recursive: true, force: true });
+        }
       },
       120_000,
     );

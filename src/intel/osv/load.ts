@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { unzipSync } from 'fflate';
+import { cacheKey, identify, readCachedRecords, writeCachedRecords } from './advisory-cache';
 import { UnionFind } from './aliases';
 import {
   LIMITS,
@@ -38,6 +39,12 @@ export interface LoadOptions {
    * that cannot be read at all (bad JSON, no id/modified) are still reported as rejected.
    */
   packages?: ReadonlySet<string>;
+  /**
+   * Keep the package/alias index of the advisory files in this directory between runs
+   * (advisory-cache.ts); used only together with `packages`. `codeVersion` names the code that
+   * wrote it, so another build never reads it.
+   */
+  cache?: { dir: string; codeVersion: string };
 }
 
 export const ADVISORY_LOAD_LIMITS = {
@@ -96,18 +103,65 @@ function readZip(bytes: Uint8Array, source: string, into: Collector): void {
   }
 }
 
+/** The advisory files under the given paths, in reading order; unreadable paths become errors. */
+async function listFiles(paths: readonly string[], out: LoadedAdvisories): Promise<string[]> {
+  const files: string[] = [];
+  const addFile = async (path: string) => {
+    const info = await stat(path);
+    if (info.size > ADVISORY_LOAD_LIMITS.fileBytes) {
+      out.errors.push({
+        source: path,
+        message: `larger than ${ADVISORY_LOAD_LIMITS.fileBytes} bytes`,
+      });
+      return;
+    }
+    files.push(path);
+  };
+  const walk = async (dir: string, depth: number): Promise<void> => {
+    if (depth > ADVISORY_LOAD_LIMITS.directoryDepth) return;
+    let entries: Dirent[];
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (error) {
+      out.errors.push({
+        source: dir,
+        message: `cannot read directory (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      });
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (entry.name.startsWith('.')) continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(path, depth + 1);
+      else if (entry.isFile() && ADVISORY_EXTENSIONS.has(extname(entry.name).toLowerCase())) {
+        await addFile(path);
+      }
+    }
+  };
+  for (const path of paths) {
+    try {
+      const info = await stat(path);
+      if (info.isDirectory()) await walk(path, 0);
+      else await addFile(path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      out.errors.push({ source: path, message: `cannot read${code ? ` (${code})` : ''}` });
+    }
+  }
+  return files;
+}
+
 async function loadFile(path: string, into: Collector): Promise<void> {
-  const { out } = into;
-  const info = await stat(path);
-  if (info.size > ADVISORY_LOAD_LIMITS.fileBytes) {
-    out.errors.push({
-      source: path,
-      message: `larger than ${ADVISORY_LOAD_LIMITS.fileBytes} bytes`,
-    });
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    into.out.errors.push({ source: path, message: `cannot read${code ? ` (${code})` : ''}` });
     return;
   }
-  out.files++;
-  const bytes = await readFile(path);
+  into.out.files++;
   if (extname(path).toLowerCase() === '.zip' || (bytes[0] === 0x50 && bytes[1] === 0x4b)) {
     readZip(bytes, path, into);
     return;
@@ -115,35 +169,14 @@ async function loadFile(path: string, into: Collector): Promise<void> {
   collectText(bytes.toString('utf8'), path, into);
 }
 
-async function loadDirectory(dir: string, depth: number, into: Collector): Promise<void> {
-  const { out } = into;
-  if (depth > ADVISORY_LOAD_LIMITS.directoryDepth) return;
-  let entries: Dirent[];
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch (error) {
-    out.errors.push({
-      source: dir,
-      message: `cannot read directory (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-    });
-    return;
-  }
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const entry of entries) {
-    if (entry.name.startsWith('.')) continue;
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) await loadDirectory(path, depth + 1, into);
-    else if (entry.isFile() && ADVISORY_EXTENSIONS.has(extname(entry.name).toLowerCase())) {
-      await loadFile(path, into);
-    }
-  }
-}
-
 /**
- * The records to parse under a package filter: those in an alias group (union-find over the
- * newest id/aliases of every record) that names a wanted package, and the unreadable ones.
+ * Every record's keys and the alias groups: union-find over the newest id/aliases of every
+ * record (an older version of a record does not join groups its newest version left).
  */
-function relevantRecords(raw: readonly RawRecord[], packages: ReadonlySet<string>): RawRecord[] {
+function groupRecords(raw: readonly RawRecord[]): {
+  keys: Array<RecordKeys | null>;
+  groupOf: (id: string) => string;
+} {
   const keys: Array<RecordKeys | null> = raw.map((r) => recordKeys(r.value));
   const newest = new Map<string, RecordKeys>();
   for (const k of keys) {
@@ -156,13 +189,26 @@ function relevantRecords(raw: readonly RawRecord[], packages: ReadonlySet<string
     uf.find(k.id);
     for (const alias of k.aliases) uf.union(k.id, alias);
   }
+  return { keys, groupOf: (id) => uf.find(id) };
+}
+
+/**
+ * The records to parse under a package filter: those in an alias group that names a wanted
+ * package, and the unreadable ones (so they are reported).
+ */
+function relevantRecords(
+  raw: readonly RawRecord[],
+  groups: ReturnType<typeof groupRecords>,
+  packages: ReadonlySet<string>,
+): RawRecord[] {
+  const { keys, groupOf } = groups;
   const roots = new Set<string>();
   for (const k of keys) {
-    if (k?.packages.some((p) => packages.has(p))) roots.add(uf.find(k.id));
+    if (k?.packages.some((p) => packages.has(p))) roots.add(groupOf(k.id));
   }
   return raw.filter((_, i) => {
     const k = keys[i];
-    return k === null || k === undefined || roots.has(uf.find(k.id));
+    return k === null || k === undefined || roots.has(groupOf(k.id));
   });
 }
 
@@ -172,23 +218,43 @@ export async function loadAdvisories(
   options: LoadOptions = {},
 ): Promise<LoadedAdvisories> {
   const out: LoadedAdvisories = { advisories: [], rejected: [], errors: [], files: 0, records: 0 };
-  const into: Collector = { out, raw: [] };
-  for (const path of paths) {
+  const parsed = { advisories: out.advisories, rejected: out.rejected };
+  const files = await listFiles(paths, out);
+  const { packages } = options;
+  // An index is read or written only for a complete, readable set of files.
+  let key: string | null = null;
+  if (options.cache && packages && out.errors.length === 0) {
     try {
-      const info = await stat(path);
-      if (info.isDirectory()) await loadDirectory(path, 0, into);
-      else await loadFile(path, into);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      out.errors.push({ source: path, message: `cannot read${code ? ` (${code})` : ''}` });
+      key = cacheKey(files.map(identify), options.cache.codeVersion);
+    } catch {
+      key = null;
+    }
+    const cached = key === null ? null : readCachedRecords(options.cache.dir, key, packages);
+    if (cached) {
+      out.files = cached.files;
+      out.records = cached.total;
+      out.rejected.push(...cached.rejected);
+      parseRawRecords(cached.records, parsed);
+      return out;
     }
   }
+  const into: Collector = { out, raw: [] };
+  for (const file of files) await loadFile(file, into);
   out.records = into.raw.length;
-  const { advisories, rejected } = out;
-  const parsed = { advisories, rejected };
-  parseRawRecords(
-    options.packages ? relevantRecords(into.raw, options.packages) : into.raw,
-    parsed,
-  );
+  if (!packages) {
+    parseRawRecords(into.raw, parsed);
+    return out;
+  }
+  const groups = groupRecords(into.raw);
+  if (options.cache && key !== null && out.errors.length === 0) {
+    writeCachedRecords(options.cache.dir, key, {
+      raw: into.raw,
+      keys: groups.keys,
+      groupOf: groups.groupOf,
+      rejected: out.rejected,
+      files: out.files,
+    });
+  }
+  parseRawRecords(relevantRecords(into.raw, groups, packages), parsed);
   return out;
 }

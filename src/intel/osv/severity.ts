@@ -11,11 +11,17 @@ interface ScoreResult {
 interface CvssClass {
   new (vector: string): { calculateScores: () => ScoreResult };
 }
-const calculator = createRequire(import.meta.url)('ae-cvss-calculator') as {
+interface Calculator {
   Cvss3P0: CvssClass;
   Cvss3P1: CvssClass;
   Cvss4P0: CvssClass;
-};
+}
+// Loaded on first use: a cached offline audit reads scores computed earlier and never needs it.
+let loadedCalculator: Calculator | undefined;
+function calculator(): Calculator {
+  loadedCalculator ??= createRequire(import.meta.url)('ae-cvss-calculator') as Calculator;
+  return loadedCalculator;
+}
 
 // Every base metric must be present exactly once with a legal value: the library silently fills
 // missing metrics with "X" (giving score 0), so a partial or misspelt vector is rejected here.
@@ -82,10 +88,10 @@ export function scoreVector(vector: string): { version: CvssVersion; score: numb
   if (!baseMetricsComplete(parts, version === '4.0' ? V4_BASE : V3_BASE)) return null;
   const Class =
     version === '3.0'
-      ? calculator.Cvss3P0
+      ? calculator().Cvss3P0
       : version === '3.1'
-        ? calculator.Cvss3P1
-        : calculator.Cvss4P0;
+        ? calculator().Cvss3P1
+        : calculator().Cvss4P0;
   try {
     const base = new Class(vector.trim()).calculateScores().base;
     if (typeof base !== 'number' || !Number.isFinite(base) || base < 0 || base > 10) return null;
