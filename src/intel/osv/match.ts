@@ -42,8 +42,12 @@ interface CompiledEntry {
   ecosystem: Ecosystem;
   versioning: Versioning;
   versions: ReadonlySet<string>;
-  /** The listed versions valid in the ecosystem, sorted by its ordering (for equal spellings). */
-  sortedVersions: string[];
+  /**
+   * The listed versions valid in the ecosystem, sorted by its ordering (for equal spellings);
+   * sorted on first need, since Go and PyPI records list hundreds of versions and most entries
+   * are never asked about a spelling that misses `versions`.
+   */
+  sortedVersions: string[] | null;
   ranges: CompiledRange[];
   /** Fixed versions of the evaluable ranges, sorted by the ecosystem ordering. */
   fixed: string[];
@@ -132,7 +136,7 @@ function compile(advisory: Advisory, affected: AffectedPackage): CompiledEntry |
     ecosystem,
     versioning,
     versions: new Set(affected.versions),
-    sortedVersions: affected.versions.filter((v) => versioning.isValid(v)).sort(versioning.compare),
+    sortedVersions: null,
     ranges,
     fixed: [...new Set(fixed)].sort(versioning.compare),
     anyVulnerable: affected.versions.length > 0 || ranges.some((r) => opensAnything(r)),
@@ -175,8 +179,11 @@ function inRange(version: string, compiled: CompiledRange): boolean {
  */
 function listed(entry: CompiledEntry, version: string): boolean {
   if (entry.versions.has(version)) return true;
+  if (entry.versions.size === 0 || !entry.versioning.isValid(version)) return false;
+  entry.sortedVersions ??= [...entry.versions]
+    .filter((v) => entry.versioning.isValid(v))
+    .sort(entry.versioning.compare);
   const sorted = entry.sortedVersions;
-  if (sorted.length === 0 || !entry.versioning.isValid(version)) return false;
   let low = 0;
   let high = sorted.length - 1;
   while (low <= high) {

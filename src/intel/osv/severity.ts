@@ -1,9 +1,10 @@
-import { createRequire } from 'node:module';
+import cvssCalculator from 'ae-cvss-calculator';
 import type { CvssScore, CvssVersion, Severity, SeverityRating } from './types';
 
 /**
  * CVSS base scores from vectors, with ae-cvss-calculator (FIRST's v3.0, v3.1 and v4.0 formulas).
- * The library is CommonJS without an ESM entry, so it is loaded through createRequire.
+ * The library is CommonJS without an ESM entry: its default import is its module.exports (Node's
+ * interop and esbuild's in a `"type": "module"` package agree on that).
  */
 interface ScoreResult {
   base?: number;
@@ -16,12 +17,7 @@ interface Calculator {
   Cvss3P1: CvssClass;
   Cvss4P0: CvssClass;
 }
-// Loaded on first use: a cached offline audit reads scores computed earlier and never needs it.
-let loadedCalculator: Calculator | undefined;
-function calculator(): Calculator {
-  loadedCalculator ??= createRequire(import.meta.url)('ae-cvss-calculator') as Calculator;
-  return loadedCalculator;
-}
+const calculator = (): Calculator => cvssCalculator as unknown as Calculator;
 
 // Every base metric must be present exactly once with a legal value: the library silently fills
 // missing metrics with "X" (giving score 0), so a partial or misspelt vector is rejected here.
