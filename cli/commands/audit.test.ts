@@ -1,5 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,10 +18,14 @@ const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 
 /** Runs the real bin the way a user does: `node cli/driftwatch.js audit ...`. */
 function audit(...args: string[]) {
+  return auditWith({}, ...args);
+}
+
+function auditWith(env: Record<string, string>, ...args: string[]) {
   const child = spawnSync(
     process.execPath,
     [join(projectRoot, 'cli', 'driftwatch.js'), 'audit', ...args],
-    { cwd: projectRoot, encoding: 'utf8', timeout: 60_000 },
+    { cwd: projectRoot, encoding: 'utf8', timeout: 60_000, env: { ...process.env, ...env } },
   );
   return { code: child.status, stdout: child.stdout, stderr: child.stderr };
 }
@@ -275,5 +287,54 @@ describe('driftwatch audit', () => {
     const badOsv = audit(project, '--osv', join(root, 'nope.jsonl'), '--json');
     expect(badOsv.code).toBe(2);
     expect(JSON.parse(badOsv.stdout).errors[0].message).toMatch(/cannot read \(ENOENT\)/);
+  });
+});
+
+describe('driftwatch audit: bundled start and advisory index', () => {
+  const bundleDir = join(projectRoot, 'node_modules', '.cache', 'driftwatch');
+
+  it('the bundle, the TypeScript sources, cached and uncached runs print the same report', () => {
+    const cache = join(root, 'index-cache');
+    const args = [project, '--osv', jsonl, '--json', '--cache-dir', cache];
+    const first = audit(...args);
+    expect(first.code).toBe(1);
+    expect(readdirSync(cache).filter((n) => n.endsWith('.idx'))).toHaveLength(1);
+    expect(existsSync(join(bundleDir, 'offline.manifest.json'))).toBe(true);
+    const cached = audit(...args);
+    const sources = auditWith({ DRIFTWATCH_NO_BUNDLE: '1' }, ...args);
+    const uncached = audit(project, '--osv', jsonl, '--json', '--no-cache');
+    for (const other of [cached, sources, uncached]) {
+      expect(other.code).toBe(1);
+      expect(other.stdout).toBe(first.stdout);
+    }
+  });
+
+  it('a changed advisory file is read again, never answered from the old index', () => {
+    const cache = join(root, 'index-cache-change');
+    const advisories = join(root, 'changing.jsonl');
+    writeFileSync(advisories, `${JSON.stringify(RECORDS.goWeb)}\n`);
+    const before = audit(project, '--osv', advisories, '--json', '--cache-dir', cache);
+    expect(findings(before.stdout).map((f) => f.name)).toEqual(['github.com/example/web']);
+    writeFileSync(
+      advisories,
+      `${JSON.stringify(RECORDS.goWeb)}\n${JSON.stringify(RECORDS.ghsaLodash)}\n`,
+    );
+    const after = audit(project, '--osv', advisories, '--json', '--cache-dir', cache);
+    expect(
+      findings(after.stdout)
+        .map((f) => f.name)
+        .sort(),
+    ).toEqual(['github.com/example/web', 'lodash']);
+  });
+
+  it('a damaged bundle manifest or code cache is rebuilt, not trusted', () => {
+    const expected = audit(project, '--osv', jsonl, '--json', '--no-cache');
+    writeFileSync(join(bundleDir, 'offline.v8cache'), 'not a code cache');
+    expect(audit(project, '--osv', jsonl, '--json', '--no-cache').stdout).toBe(expected.stdout);
+    writeFileSync(join(bundleDir, 'offline.manifest.json'), '{"format":1,"inputs":[["x",1,1]]');
+    expect(audit(project, '--osv', jsonl, '--json', '--no-cache').stdout).toBe(expected.stdout);
+    expect(
+      JSON.parse(readFileSync(join(bundleDir, 'offline.manifest.json'), 'utf8')),
+    ).toMatchObject({ format: 1, node: process.version });
   });
 });
