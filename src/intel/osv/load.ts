@@ -1,8 +1,13 @@
 import type { Dirent } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { unzipSync } from 'fflate';
-import { cacheKey, identify, readCachedRecords, writeCachedRecords } from './advisory-cache';
+import {
+  type CacheKey,
+  cacheKey,
+  identify,
+  readCachedRecords,
+  writeCachedRecords,
+} from './advisory-cache';
 import { UnionFind } from './aliases';
 import {
   LIMITS,
@@ -70,7 +75,9 @@ function collectText(text: string, source: string, into: Collector): void {
   into.out.rejected.push(...rejected);
 }
 
-function readZip(bytes: Uint8Array, source: string, into: Collector): void {
+async function readZip(bytes: Uint8Array, source: string, into: Collector): Promise<void> {
+  // Loaded for zips only: most audits read JSON Lines, and every module costs start-up time.
+  const { unzipSync } = await import('fflate');
   const { out } = into;
   let total = 0;
   let entries: Record<string, Uint8Array>;
@@ -163,7 +170,7 @@ async function loadFile(path: string, into: Collector): Promise<void> {
   }
   into.out.files++;
   if (extname(path).toLowerCase() === '.zip' || (bytes[0] === 0x50 && bytes[1] === 0x4b)) {
-    readZip(bytes, path, into);
+    await readZip(bytes, path, into);
     return;
   }
   collectText(bytes.toString('utf8'), path, into);
@@ -222,7 +229,7 @@ export async function loadAdvisories(
   const files = await listFiles(paths, out);
   const { packages } = options;
   // An index is read or written only for a complete, readable set of files.
-  let key: string | null = null;
+  let key: CacheKey | null = null;
   if (options.cache && packages && out.errors.length === 0) {
     try {
       key = cacheKey(files.map(identify), options.cache.codeVersion);
