@@ -80,7 +80,7 @@ async function main(): Promise<void> {
       oneAdvisory,
       `${JSON.stringify({ id: 'OSV-BENCH-1', modified: '2024-01-01T00:00:00Z', affected: [] })}\n`,
     );
-    const cli = join(process.cwd(), 'cli', 'driftwatch.js');
+    const cli = join(process.cwd(), 'cli', 'driftwatch.cjs');
     const cacheDir = join(work, 'index');
     const runCli = (lockfile: string, osvArgs: string[], cache = cacheDir) =>
       exec('node', [cli, 'audit', lockfile, ...osvArgs, '--json', '--cache-dir', cache], {
@@ -167,7 +167,7 @@ async function main(): Promise<void> {
       '',
       `- **peer**: npm's own audit via ../shared/tools/npm-audit-peer \`run.sh\` (loopback server + \`npm audit --package-lock-only\`), fed every npm record of ../shared/data/osv (${bulkNames} package names after osv2bulk.js).`,
       `- **warm**: driftwatch with all ${prepared.index.size} advisories of every ecosystem (${osvFiles.length} files, ${prepared.vulnerabilities.length} vulnerabilities after alias joining) loaded once — reading them took ${(t1 - t0).toFixed(0)} ms and indexing ${(t2 - t1).toFixed(0)} ms — then per run: read and extract the lockfile, match every dependency. This is the API/scan-worker situation.`,
-      "- **cold**: the whole `driftwatch audit <lockfile> --osv <every .jsonl> --json` process, as a user runs it: the bundled CLI (cli/fast-start.js) with the advisory index an earlier run wrote (it reads only the records of flaws naming the lockfile's packages and validates them in full).",
+      "- **cold**: the whole `driftwatch audit <lockfile> --osv <every .jsonl> --json` process, as a user runs it: the bundled CLI (cli/fast-start.cjs) with the advisory index an earlier run wrote (it reads only the records of flaws naming the lockfile's packages and validates them in full).",
       '- **first**: the same process with an empty index cache: it reads all 22 MB of advisories, writes the index, then audits (once per change of the advisory files).',
       '- **no-db**: the same process with a one-record advisory file: starting Node, loading the bundle and extracting the lockfile.',
       '- **node**: `node -e 0`, the floor of any Node.js process here; peer / node is the best ratio any Node.js CLI could reach.',

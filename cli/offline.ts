@@ -1,5 +1,5 @@
 /**
- * The offline commands, bundled into one script by cli/fast-start.js so that `driftwatch audit`
+ * The offline commands, bundled into one script by cli/fast-start.cjs so that `driftwatch audit`
  * and `driftwatch deps` start without compiling TypeScript (see docs/vulnerabilities-matching.md).
  */
 import { run as audit } from './commands/audit';

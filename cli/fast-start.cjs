@@ -4,13 +4,14 @@
 // on a typical lockfile). The bundle lives in node_modules/.cache/driftwatch/ and is rebuilt
 // whenever one of its input files (sources or bundled packages) changes size or mtime, so it never
 // runs stale code. Any failure to build or load it falls back to the TypeScript path.
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import vm from 'node:vm';
+// CommonJS on purpose: Node starts a CommonJS entry about 10 ms faster than an ES module one.
+'use strict';
+const { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { join, resolve } = require('node:path');
+const vm = require('node:vm');
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = resolve(__dirname, '..');
 const OUT_DIR = join(ROOT, 'node_modules', '.cache', 'driftwatch');
 const BUNDLE = join(OUT_DIR, 'offline.cjs');
 const MANIFEST = join(OUT_DIR, 'offline.manifest.json');
@@ -19,7 +20,7 @@ const ENTRY = join(ROOT, 'cli', 'offline.ts');
 const FORMAT = 1;
 
 /** The commands served from the bundle. */
-export const OFFLINE_COMMANDS = new Set(['audit', 'deps']);
+const OFFLINE_COMMANDS = new Set(['audit', 'deps']);
 
 function writeAtomically(path, contents) {
   const temporary = `${path}.${process.pid}.tmp`;
@@ -51,7 +52,7 @@ function isFresh(manifest) {
 }
 
 function build() {
-  const esbuild = createRequire(import.meta.url)('esbuild');
+  const esbuild = require('esbuild');
   const result = esbuild.buildSync({
     entryPoints: [ENTRY],
     absWorkingDir: ROOT,
@@ -75,7 +76,7 @@ function build() {
     return [path, info.mtimeMs, info.size];
   });
   // node:crypto is loaded only here: importing it costs every run a few milliseconds.
-  const { createHash } = createRequire(import.meta.url)('node:crypto');
+  const { createHash } = require('node:crypto');
   const buildId = createHash('sha256').update(code).digest('hex').slice(0, 16);
   mkdirSync(OUT_DIR, { recursive: true });
   // Bundle before manifest: a reader that sees the new manifest finds the new bundle.
@@ -113,7 +114,7 @@ function load() {
  * Runs an offline command from the bundle. Returns its exit code, or null when the command is not
  * an offline one or the bundle cannot be built or loaded (the caller then runs the sources).
  */
-export async function runBundled(argv) {
+async function runBundled(argv) {
   const [name, ...rest] = argv;
   if (!OFFLINE_COMMANDS.has(name) || process.env.DRIFTWATCH_NO_BUNDLE) return null;
   let loaded;
@@ -138,3 +139,5 @@ export async function runBundled(argv) {
   }
   return code;
 }
+
+module.exports = { OFFLINE_COMMANDS, runBundled };
