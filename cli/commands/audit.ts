@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { extractPath, type TreeExtraction } from '../../src/ecosystems/extract-tree';
+import { loadScoreTable, saveScoreTable } from '../../src/intel/osv/advisory-cache';
 import {
   type AuditError,
   type AuditFinding,
@@ -12,6 +13,7 @@ import {
   prepareAdvisories,
 } from '../../src/intel/osv/audit';
 import { loadAdvisories } from '../../src/intel/osv/load';
+import { writeReport } from '../output';
 
 const FAIL_ON: readonly FailOn[] = ['any', 'low', 'medium', 'high', 'critical'];
 
@@ -172,11 +174,13 @@ export async function run(argv: string[], context: AuditContext = {}): Promise<n
   for (const file of tree.files) {
     for (const dep of file.dependencies) packages.add(`${file.ecosystem}\u0000${dep.name}`);
   }
-  const loaded = await loadAdvisories(values.osv, {
-    packages,
-    cache: cacheSettings(values, context),
-  });
+  const cache = cacheSettings(values, context);
+  const knownScores = cache ? loadScoreTable(cache.dir, cache.codeVersion) : 0;
+  const loaded = await loadAdvisories(values.osv, { packages, cache });
   const report = auditExtraction(tree, prepareAdvisories(loaded.advisories));
+  if (cache && loaded.errors.length === 0) {
+    saveScoreTable(cache.dir, cache.codeVersion, knownScores);
+  }
   report.stats.advisories = loaded.records;
   const loadErrors: AuditError[] = [
     ...loaded.errors.map((e) => ({ source: e.source, line: null, message: e.message })),
@@ -187,9 +191,7 @@ export async function run(argv: string[], context: AuditContext = {}): Promise<n
     })),
   ];
   report.errors.unshift(...loadErrors);
-  process.stdout.write(
-    `${values.json ? JSON.stringify(report, null, 2) : renderAuditTable(report)}\n`,
-  );
+  writeReport(`${values.json ? JSON.stringify(report, null, 2) : renderAuditTable(report)}\n`);
   if (loaded.errors.length > 0) return 2;
   if (loaded.records === 0) {
     console.error('driftwatch audit: no advisory could be loaded from the --osv paths');

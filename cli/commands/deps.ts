@@ -4,6 +4,7 @@ import {
   extractPath,
   type TreeExtraction,
 } from '../../src/ecosystems/extract-tree';
+import { writeReport } from '../output';
 
 const USAGE = `Usage: driftwatch deps <dir-or-file> [--json] [--max-file-size BYTES]
 
@@ -101,6 +102,6 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`driftwatch deps: cannot read ${target}${code ? ` (${code})` : ''}`);
     return 2;
   }
-  process.stdout.write(`${values.json ? JSON.stringify(result, null, 2) : renderTable(result)}\n`);
+  writeReport(`${values.json ? JSON.stringify(result, null, 2) : renderTable(result)}\n`);
   return 0;
 }

@@ -1,9 +1,23 @@
-import { appendFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cacheKey, identify, readCachedRecords } from './advisory-cache';
+import {
+  cacheKey,
+  identify,
+  loadScoreTable,
+  readCachedRecords,
+  saveScoreTable,
+} from './advisory-cache';
 import { loadAdvisories } from './load';
+import { rememberedScores, rememberScores, scoreVector } from './severity';
 
 const record = (id: string, ecosystem: string, name: string, aliases: string[] = []) => ({
   id,
@@ -113,5 +127,49 @@ describe('advisory index cache', () => {
     const loaded = await loadAdvisories([file, join(dir, 'missing.jsonl')], { packages, cache });
     expect(loaded.errors).toHaveLength(1);
     expect(readdirSync(dir)).not.toContain('cache');
+  });
+});
+
+describe('CVSS score table', () => {
+  const vector = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H';
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'dw-scores-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('saves the scores computed so far and reads them back', () => {
+    expect(scoreVector(vector)).toEqual({ version: '3.1', score: 9.8 });
+    const before = loadScoreTable(dir, 'test');
+    saveScoreTable(dir, 'test', before - 1);
+    const [table] = readdirSync(dir).filter((n) => n.startsWith('cvss-'));
+    expect(table).toBeDefined();
+    const saved = JSON.parse(readFileSync(join(dir, table!), 'utf8'));
+    expect(saved[vector]).toEqual(['3.1', 9.8]);
+    expect(rememberedScores()[vector]).toEqual(['3.1', 9.8]);
+  });
+
+  it('writes nothing when no new score was computed, and survives a damaged table', () => {
+    const known = loadScoreTable(dir, 'test');
+    saveScoreTable(dir, 'test', known);
+    expect(readdirSync(dir)).toEqual([]);
+    writeFileSync(join(dir, `cvss-${cacheKey([], 'test').name}.json`), '{not json');
+    expect(loadScoreTable(dir, 'test')).toBe(known);
+  });
+
+  it('takes back only entries of the right shape, and uses what it took', () => {
+    const crafted = 'CVSS:3.1/AV:L/AC:H/PR:H/UI:R/S:U/C:L/I:N/A:N';
+    expect(
+      rememberScores({
+        [crafted]: ['3.1', 1.6],
+        'CVSS:3.1/bad-version': ['9.9', 5],
+        'CVSS:3.1/bad-score': ['3.1', 11],
+        'CVSS:3.1/bad-shape': 'high',
+        'CVSS:3.1/malformed': null,
+      }),
+    ).toBe(2);
+    expect(scoreVector(crafted)).toEqual({ version: '3.1', score: 1.6 });
+    expect(scoreVector('CVSS:3.1/malformed')).toBeNull();
+    expect(rememberScores(['not', 'an', 'object'])).toBe(0);
   });
 });

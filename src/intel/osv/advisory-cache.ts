@@ -3,6 +3,7 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
+  readFileSync,
   readSync,
   renameSync,
   rmSync,
@@ -11,6 +12,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import type { RawRecord, RecordKeys } from './parse';
+import { rememberedScoreCount, rememberedScores, rememberScores } from './severity';
 import type { RejectedRecord } from './types';
 
 /**
@@ -274,15 +276,46 @@ export function writeCachedRecords(
       Buffer.concat([Buffer.from(prefix + headerText, 'utf8'), ...lines, ...sectionBuffers]),
     );
     renameSync(temporary, indexPath(dir, key));
-    prune(dir);
+    prune(dir, 'osv-', '.idx');
   } catch {
     // Read-only or full disk: the next run reads the advisories again.
   }
 }
 
-function prune(dir: string): void {
+/**
+ * CVSS scores by vector (severity.ts), kept beside the indexes per code version: a cached run
+ * then scores only vectors no earlier run met. Returns how many scores are known after loading.
+ */
+export function loadScoreTable(dir: string, codeVersion: string): number {
+  try {
+    rememberScores(JSON.parse(readFileSync(scoreTablePath(dir, codeVersion), 'utf8')));
+  } catch {
+    // Missing or damaged: scores are computed again and the table rewritten.
+  }
+  return rememberedScoreCount();
+}
+
+/** Saves the known scores when there are more than `loaded`; best effort like the index. */
+export function saveScoreTable(dir: string, codeVersion: string, loaded: number): void {
+  if (rememberedScoreCount() <= loaded) return;
+  try {
+    mkdirSync(dir, { recursive: true });
+    const path = scoreTablePath(dir, codeVersion);
+    const temporary = `${path}.${process.pid}.tmp`;
+    writeFileSync(temporary, JSON.stringify(rememberedScores()));
+    renameSync(temporary, path);
+    prune(dir, 'cvss-', '.json');
+  } catch {
+    // Read-only or full disk: the next run scores again.
+  }
+}
+
+const scoreTablePath = (dir: string, codeVersion: string) =>
+  join(dir, `cvss-${cacheKey([], codeVersion).name}.json`);
+
+function prune(dir: string, prefix: string, suffix: string): void {
   const indexes = readdirSync(dir)
-    .filter((name) => name.startsWith('osv-') && name.endsWith('.idx'))
+    .filter((name) => name.startsWith(prefix) && name.endsWith(suffix))
     .map((name) => ({ name, mtime: statSync(join(dir, name)).mtimeMs }))
     .sort((a, b) => b.mtime - a.mtime);
   for (const old of indexes.slice(KEEP)) rmSync(join(dir, old.name), { force: true });

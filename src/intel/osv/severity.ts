@@ -71,8 +71,67 @@ export function ratingFromScore(score: number): SeverityRating | null {
   return 'critical';
 }
 
+type VectorScore = { version: CvssVersion; score: number } | null;
+
+/**
+ * Scores by vector. A score is a pure function of the vector string, and the same vectors recur
+ * across records and runs: one computation serves them all, and the offline audit keeps the
+ * table between runs (advisory-cache.ts). Bounded, since the server process lives long.
+ */
+const scoreMemo = new Map<string, VectorScore>();
+const SCORE_MEMO_LIMIT = 200_000;
+const VERSIONS: readonly CvssVersion[] = ['3.0', '3.1', '4.0'];
+
+export function scoreVector(vector: string): VectorScore {
+  if (typeof vector !== 'string') return null;
+  const known = scoreMemo.get(vector);
+  if (known !== undefined) return known;
+  const scored = computeScore(vector);
+  if (scoreMemo.size < SCORE_MEMO_LIMIT) scoreMemo.set(vector, scored);
+  return scored;
+}
+
+/** The remembered scores, for saving: vector → [version, score], or null for a malformed one. */
+export function rememberedScores(): Record<string, [CvssVersion, number] | null> {
+  const out: Record<string, [CvssVersion, number] | null> = {};
+  for (const [vector, scored] of scoreMemo) out[vector] = scored && [scored.version, scored.score];
+  return out;
+}
+
+/**
+ * Takes back scores saved by `rememberedScores`; entries of the wrong shape are skipped. Returns
+ * how many were taken.
+ */
+export function rememberScores(saved: unknown): number {
+  if (typeof saved !== 'object' || saved === null || Array.isArray(saved)) return 0;
+  let taken = 0;
+  for (const [vector, value] of Object.entries(saved)) {
+    if (scoreMemo.size >= SCORE_MEMO_LIMIT || vector.length > MAX_VECTOR_LENGTH) break;
+    if (value === null) {
+      scoreMemo.set(vector, null);
+    } else if (
+      Array.isArray(value) &&
+      VERSIONS.includes(value[0]) &&
+      typeof value[1] === 'number' &&
+      value[1] >= 0 &&
+      value[1] <= 10
+    ) {
+      scoreMemo.set(vector, { version: value[0] as CvssVersion, score: value[1] });
+    } else {
+      continue;
+    }
+    taken++;
+  }
+  return taken;
+}
+
+/** How many scores are remembered (the offline audit saves the table when it grew). */
+export function rememberedScoreCount(): number {
+  return scoreMemo.size;
+}
+
 /** Base score of a CVSS v3.0, v3.1 or v4.0 vector; null when it is not one or is malformed. */
-export function scoreVector(vector: string): { version: CvssVersion; score: number } | null {
+function computeScore(vector: string): VectorScore {
   if (typeof vector !== 'string' || vector.length > MAX_VECTOR_LENGTH) return null;
   const parts = vector.trim().split('/');
   const prefix = parts.shift();
