@@ -106,6 +106,19 @@ describe('advisory index cache', () => {
       'garbage',
       'DWOSV1 999999999\n{}',
       'DWOSV1 20\n{"format":1,"always":[0,1,99999999],"sections":{}}',
+      // A header of the right identity whose summary is not of the right shape.
+      (() => {
+        const header = JSON.stringify({
+          format: 1,
+          identity: cacheKey([identify(file)], 'test').identity,
+          records: 1,
+          files: 1,
+          rejected: 'not a list',
+          always: [],
+          sections: {},
+        });
+        return `DWOSV1 ${Buffer.byteLength(header)}\n${header}`;
+      })(),
     ];
     for (const text of damaged) {
       writeFileSync(join(cacheDir, name!), text);

@@ -109,6 +109,23 @@ function isLocationList(value: unknown, size: number): value is number[] {
   return true;
 }
 
+function isHeaderSummary(header: Header): boolean {
+  return (
+    Number.isSafeInteger(header.records) &&
+    Number.isSafeInteger(header.files) &&
+    Array.isArray(header.rejected) &&
+    header.rejected.every(
+      (r) =>
+        typeof r?.source === 'string' &&
+        (r.id === null || typeof r.id === 'string') &&
+        Array.isArray(r.reasons) &&
+        r.reasons.every((reason) => typeof reason === 'string'),
+    ) &&
+    typeof header.sections === 'object' &&
+    header.sections !== null
+  );
+}
+
 /**
  * The cached records naming any of `packages` (`${ecosystem}\u0000${name}`, alias groups whole),
  * in database order, or null when there is no usable index (missing, damaged, other format).
@@ -134,7 +151,7 @@ export function readCachedRecords(
     if (headerStart + headerLength > size) return null;
     const header = JSON.parse(readAt(fd, headerStart, headerLength).toString('utf8')) as Header;
     if (header.format !== FORMAT || header.identity !== key.identity) return null;
-    if (!isLocationList(header.always, size)) return null;
+    if (!isLocationList(header.always, size) || !isHeaderSummary(header)) return null;
 
     const wanted = new Map<string, string[]>();
     for (const pkg of packages) {
