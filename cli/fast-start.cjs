@@ -19,7 +19,7 @@ const CODE_CACHE = join(OUT_DIR, 'offline.v8cache');
 const ENTRY = join(ROOT, 'cli', 'offline.ts');
 const FORMAT = 1;
 
-/** The commands served from the bundle. */
+/** The commands served from the bundle: the keys of `offlineCommands` in cli/offline.ts. */
 const OFFLINE_COMMANDS = new Set(['audit', 'deps']);
 
 function writeAtomically(path, contents) {
@@ -40,7 +40,9 @@ function readManifest() {
 function isFresh(manifest) {
   if (!manifest || manifest.format !== FORMAT || manifest.node !== process.version) return false;
   if (!Array.isArray(manifest.inputs) || typeof manifest.buildId !== 'string') return false;
-  for (const [path, mtimeMs, size] of manifest.inputs) {
+  for (const input of manifest.inputs) {
+    if (!Array.isArray(input) || typeof input[0] !== 'string') return false;
+    const [path, mtimeMs, size] = input;
     try {
       const info = statSync(join(ROOT, path));
       if (info.mtimeMs !== mtimeMs || info.size !== size) return false;
@@ -118,13 +120,18 @@ async function runBundled(argv) {
   const [name, ...rest] = argv;
   if (!OFFLINE_COMMANDS.has(name) || process.env.DRIFTWATCH_NO_BUNDLE) return null;
   let loaded;
-  let manifest;
+  let manifest = readManifest();
   try {
-    manifest = readManifest();
     if (!isFresh(manifest)) manifest = build();
     loaded = load();
   } catch {
-    return null;
+    // A damaged bundle under a fresh manifest: build once more before giving up.
+    try {
+      manifest = build();
+      loaded = load();
+    } catch {
+      return null;
+    }
   }
   const command = loaded.exports.offlineCommands?.[name];
   if (typeof command !== 'function') return null;
@@ -140,4 +147,4 @@ async function runBundled(argv) {
   return code;
 }
 
-module.exports = { OFFLINE_COMMANDS, runBundled };
+module.exports = { runBundled };

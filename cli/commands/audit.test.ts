@@ -333,6 +333,15 @@ describe('driftwatch audit: bundled start and advisory index', () => {
     expect(audit(project, '--osv', jsonl, '--json', '--no-cache').stdout).toBe(expected.stdout);
     writeFileSync(join(bundleDir, 'offline.manifest.json'), '{"format":1,"inputs":[["x",1,1]]');
     expect(audit(project, '--osv', jsonl, '--json', '--no-cache').stdout).toBe(expected.stdout);
+    writeFileSync(join(bundleDir, 'offline.manifest.json'), '{"format":1,"inputs":[5]}');
+    expect(audit(project, '--osv', jsonl, '--json', '--no-cache').stdout).toBe(expected.stdout);
+    expect(
+      JSON.parse(readFileSync(join(bundleDir, 'offline.manifest.json'), 'utf8')).inputs[0],
+    ).toEqual(expect.any(Array));
+    // A truncated bundle under a manifest that still matches its inputs is rebuilt too.
+    writeFileSync(join(bundleDir, 'offline.cjs'), 'module.exports = (');
+    expect(audit(project, '--osv', jsonl, '--json', '--no-cache').stdout).toBe(expected.stdout);
+    expect(readFileSync(join(bundleDir, 'offline.cjs'), 'utf8').length).toBeGreaterThan(100_000);
     expect(
       JSON.parse(readFileSync(join(bundleDir, 'offline.manifest.json'), 'utf8')),
     ).toMatchObject({ format: 1, node: process.version });

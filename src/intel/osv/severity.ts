@@ -17,7 +17,7 @@ interface Calculator {
   Cvss3P1: CvssClass;
   Cvss4P0: CvssClass;
 }
-const calculator = (): Calculator => cvssCalculator as unknown as Calculator;
+const calculator = cvssCalculator as unknown as Calculator;
 
 // Every base metric must be present exactly once with a legal value: the library silently fills
 // missing metrics with "X" (giving score 0), so a partial or misspelt vector is rejected here.
@@ -143,10 +143,10 @@ function computeScore(vector: string): VectorScore {
   if (!baseMetricsComplete(parts, version === '4.0' ? V4_BASE : V3_BASE)) return null;
   const Class =
     version === '3.0'
-      ? calculator().Cvss3P0
+      ? calculator.Cvss3P0
       : version === '3.1'
-        ? calculator().Cvss3P1
-        : calculator().Cvss4P0;
+        ? calculator.Cvss3P1
+        : calculator.Cvss4P0;
   try {
     const base = new Class(vector.trim()).calculateScores().base;
     if (typeof base !== 'number' || !Number.isFinite(base) || base < 0 || base > 10) return null;
