@@ -1,7 +1,8 @@
 import type { Generated, JSONColumnType } from 'kysely';
+import type { TenantColumn } from '../db/tenant-column';
 
 export interface JobOutboxTable {
-  tenant_id: string;
+  tenant_id: TenantColumn;
   id: string;
   job_name: string;
   correlation_id: string | null;

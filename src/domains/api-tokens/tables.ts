@@ -1,7 +1,8 @@
 import type { Generated } from 'kysely';
+import type { TenantColumn } from '../../db/tenant-column';
 
 export interface ApiTokenTable {
-  tenant_id: string;
+  tenant_id: TenantColumn;
   id: string;
   name: string;
   prefix: string;

@@ -1,7 +1,8 @@
 import type { Generated, JSONColumnType } from 'kysely';
+import type { TenantColumn } from '../../db/tenant-column';
 
 export interface AuditLogTable {
-  tenant_id: string;
+  tenant_id: TenantColumn;
   id: string;
   occurred_at: Generated<Date>;
   actor_token_id: string | null;

@@ -1,4 +1,5 @@
 import type { Generated, JSONColumnType } from 'kysely';
+import type { TenantColumn } from '../../db/tenant-column';
 import type { Resolution } from '../../ecosystems/types';
 import type { StoredRange } from '../../intel/advisory-store/tables';
 
@@ -23,7 +24,7 @@ export interface MatchedEntry {
 }
 
 export interface VulnerabilityExposureTable {
-  tenant_id: string;
+  tenant_id: TenantColumn;
   id: string;
   repository_id: string;
   package_id: string;

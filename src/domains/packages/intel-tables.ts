@@ -1,4 +1,5 @@
 import type { ColumnType, JSONColumnType } from 'kysely';
+import type { TenantColumn } from '../../db/tenant-column';
 import type { MaintainerChange, PackageMetadata } from '../../ecosystems/registry-types';
 
 /** Kysely types of migration 0007 (package intelligence). Catalogue tables have no tenant. */
@@ -84,7 +85,7 @@ export interface PackageHealthSnapshotTable {
 }
 
 export interface PackageWatchTable {
-  tenant_id: string;
+  tenant_id: TenantColumn;
   package_id: string;
   id: string;
   note: string | null;
@@ -93,7 +94,7 @@ export interface PackageWatchTable {
 }
 
 export interface RepositoryDriftTable {
-  tenant_id: string;
+  tenant_id: TenantColumn;
   repository_id: string;
   scan_id: string;
   scanned_at: Date;
@@ -114,7 +115,7 @@ export interface RepositoryDriftTable {
 export type DependencyDriftState = 'measured' | 'pending' | 'unknown_version' | 'not_in_registry';
 
 export interface DependencyDriftTable {
-  tenant_id: string;
+  tenant_id: TenantColumn;
   repository_id: string;
   scan_id: string;
   package_id: string;

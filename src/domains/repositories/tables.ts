@@ -1,11 +1,12 @@
 import type { Generated, JSONColumnType } from 'kysely';
+import type { TenantColumn } from '../../db/tenant-column';
 import type { DependencySource, Resolution } from '../../ecosystems/types';
 
 export type BusinessCriticality = 'low' | 'medium' | 'high' | 'critical';
 export type LifecycleStatus = 'active' | 'maintenance' | 'deprecated' | 'archived';
 
 export interface RepositoryTable {
-  tenant_id: string;
+  tenant_id: TenantColumn;
   id: string;
   connection_id: string | null;
   provider: string;
@@ -28,7 +29,7 @@ export interface RepositoryTable {
 
 /** One dependency of a repository as its latest completed scan (or SBOM import) found it. */
 export interface RepositoryDependencyTable {
-  tenant_id: string;
+  tenant_id: TenantColumn;
   id: string;
   repository_id: string;
   scan_id: string;

@@ -1,11 +1,12 @@
 import type { Generated, JSONColumnType } from 'kysely';
+import type { TenantColumn } from '../../db/tenant-column';
 import type { SbomFormat, SbomGraph } from '../../sbom/types';
 
 export type SbomExportFormat = 'cyclonedx-1.6' | 'spdx-2.3';
 export type SbomExportState = 'queued' | 'running' | 'completed' | 'failed';
 
 export interface SbomImportTable {
-  tenant_id: string;
+  tenant_id: TenantColumn;
   id: string;
   repository_id: string;
   scan_id: string;
@@ -23,7 +24,7 @@ export interface SbomImportTable {
 }
 
 export interface SbomExportTable {
-  tenant_id: string;
+  tenant_id: TenantColumn;
   id: string;
   repository_id: string;
   format: SbomExportFormat;

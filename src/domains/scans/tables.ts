@@ -1,11 +1,12 @@
 import type { Generated, JSONColumnType } from 'kysely';
+import type { TenantColumn } from '../../db/tenant-column';
 
 export type ScanState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 export type ScanTrigger = 'manual' | 'push' | 'sbom' | 'retry';
 export type ScanLogLevel = 'info' | 'warn' | 'error';
 
 export interface ScanTable {
-  tenant_id: string;
+  tenant_id: TenantColumn;
   id: string;
   repository_id: string;
   state: Generated<ScanState>;
@@ -24,7 +25,7 @@ export interface ScanTable {
 }
 
 export interface ScanLogTable {
-  tenant_id: string;
+  tenant_id: TenantColumn;
   id: string;
   scan_id: string;
   logged_at: Generated<Date>;

@@ -1,10 +1,11 @@
 import type { Generated } from 'kysely';
+import type { TenantColumn } from '../../db/tenant-column';
 
 export type ConnectionProvider = 'scm-a' | 'scm-b' | 'scm-c' | 'scm-d' | 'git';
 export type ConnectionStatus = 'active' | 'suspended' | 'revoked' | 'error';
 
 export interface SourceControlConnectionTable {
-  tenant_id: string;
+  tenant_id: TenantColumn;
   id: string;
   provider: ConnectionProvider;
   name: string;

@@ -1,14 +1,15 @@
 import type { JSONColumnType } from 'kysely';
+import type { TenantColumn } from '../../db/tenant-column';
 
 /** Tenant settings of package intelligence (migration 0007). */
 export interface TenantScoringWeightsTable {
-  tenant_id: string;
+  tenant_id: TenantColumn;
   weights: JSONColumnType<Record<string, number>>;
   updated_at: Date;
 }
 
 export interface TenantBenchmarkProfileTable {
-  tenant_id: string;
+  tenant_id: TenantColumn;
   industry: string | null;
   size_band: string | null;
   opt_in: boolean;
