@@ -6,6 +6,7 @@ import {
   openSync,
   readFileSync,
   rmSync,
+  statSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
@@ -31,6 +32,41 @@ export class DataDirLockedError extends Error {
   }
 }
 
+/**
+ * Who a process is, not just its number: a pid is reused after its process exits, so the lock
+ * records the kernel's start time of the process (/proc/<pid>/stat field 22, clock ticks since
+ * boot) and the boot id. Null where /proc is not available (not Linux).
+ */
+interface ProcessIdentity {
+  bootId: string;
+  startTicks: string;
+}
+
+function readProcessIdentity(pid: number): ProcessIdentity | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Field 2 (the command) is in parentheses and may itself contain spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const startTicks = fields[19];
+    const bootId = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    return startTicks ? { bootId, startTicks } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Milliseconds since the epoch at which `pid` started (Linux; 100 ticks per second). */
+function processStartedAt(pid: number): number | null {
+  const identity = readProcessIdentity(pid);
+  if (!identity) return null;
+  try {
+    const btime = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1];
+    return btime ? Number(btime) * 1000 + Number(identity.startTicks) * 10 : null;
+  } catch {
+    return null;
+  }
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -40,26 +76,69 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function acquireLock(lockFile: string): () => void {
+interface LockRecord {
+  pid: number;
+  identity: ProcessIdentity | null;
+}
+
+function parseLock(text: string): LockRecord | null {
+  const trimmed = text.trim();
+  // Lock files written before start times were recorded hold the bare pid.
+  if (/^\d+$/.test(trimmed)) return { pid: Number(trimmed), identity: null };
+  try {
+    const value = JSON.parse(trimmed) as Partial<{ pid: number } & ProcessIdentity>;
+    const pid = value.pid;
+    if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return null;
+    const identity =
+      typeof value.bootId === 'string' && typeof value.startTicks === 'string'
+        ? { bootId: value.bootId, startTicks: value.startTicks }
+        : null;
+    return { pid, identity };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether the lock's owner still runs. A live pid alone proves nothing (pids are recycled): the
+ * recorded start time must match. A bare-pid lock counts as held only if that process started
+ * before the lock was written (2 s slack for the clock's granularity). Without /proc (not
+ * Linux) a live pid is taken as the owner.
+ */
+function ownerRuns(lock: LockRecord, lockFile: string): boolean {
+  if (lock.pid === process.pid || !isAlive(lock.pid)) return false;
+  const current = readProcessIdentity(lock.pid);
+  if (!current) return true;
+  if (lock.identity) {
+    return (
+      lock.identity.bootId === current.bootId && lock.identity.startTicks === current.startTicks
+    );
+  }
+  const startedAt = processStartedAt(lock.pid);
+  return startedAt === null || startedAt <= statSync(lockFile).mtimeMs + 2000;
+}
+
+/** Takes `lockFile` for this process (or throws `DataDirLockedError`); returns its release. */
+export function acquireDataDirLock(lockFile: string): () => void {
+  const own = JSON.stringify({ pid: process.pid, ...readProcessIdentity(process.pid) });
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(lockFile, 'wx');
-      writeSync(fd, String(process.pid));
+      writeSync(fd, own);
       closeSync(fd);
       return () => {
         try {
-          unlinkSync(lockFile);
+          // Only our own lock: never remove one a later owner wrote.
+          if (readFileSync(lockFile, 'utf8') === own) unlinkSync(lockFile);
         } catch {
           // already gone
         }
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const pid = Number(readFileSync(lockFile, 'utf8').trim());
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
-        throw new DataDirLockedError(lockFile, pid);
-      }
-      // A stale lock from a process that died: take it over.
+      const lock = parseLock(readFileSync(lockFile, 'utf8'));
+      if (lock && ownerRuns(lock, lockFile)) throw new DataDirLockedError(lockFile, lock.pid);
+      // A stale lock from a process that died (or an unreadable one): take it over.
       unlinkSync(lockFile);
     }
   }
@@ -72,7 +151,7 @@ export async function startEmbeddedServer(dataDir: string | null): Promise<Embed
   let pgdata: string | undefined;
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });
-    releaseLock = acquireLock(join(dataDir, 'driftwatch.lock'));
+    releaseLock = acquireDataDirLock(join(dataDir, 'driftwatch.lock'));
     pgdata = join(dataDir, 'pgdata');
     if (!existsSync(join(pgdata, 'PG_VERSION'))) {
       // First start runs initdb; closing and reopening drops its memory (~800 MiB to ~300 MiB).
