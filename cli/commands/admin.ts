@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../../src/config';
-import { isPlan, PLANS } from '../../src/domains/tenants/plans';
+import { isPlan, PLANS } from '../../src/core/plans';
 import { createTenantWithOwner } from '../../src/domains/tenants/service';
 import { openServiceDatabase } from '../../src/service';
 

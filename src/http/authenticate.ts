@@ -1,4 +1,7 @@
 import type pg from 'pg';
+import { isPlan } from '../core/plans';
+import type { Principal } from '../core/principal';
+import { isRole } from '../core/roles';
 import type { Database } from '../db/connection';
 import {
   type IsolationLevel,
@@ -6,9 +9,6 @@ import {
   type TenantTransaction,
   tenantTransactionOn,
 } from '../db/tenant-scope';
-import { isPlan } from '../domains/tenants/plans';
-import type { Principal } from './request-context';
-import { isRole } from './roles';
 
 interface TokenRow {
   id: string;

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type FieldErrors, type Problem, ProblemError, titleFor } from './problem';
+import { type FieldErrors, type Problem, ProblemError, titleFor } from '../core/problem';
 import { fieldErrorsFrom } from './validation-errors';
 
 const PROBLEM_TYPE_BASE = 'https://driftwatch.dev/problems/';

@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { FEATURES, PLAN_DEFINITIONS, planHas } from '../core/plans';
+import { forbidden, ProblemError, unauthorized } from '../core/problem';
+import { holdsRole } from '../core/roles';
 import type { Database } from '../db/connection';
 import { withTenant } from '../db/tenant-scope';
 import type { TokenUsageTracker } from '../domains/api-tokens/usage-tracker';
 import { insertAuditEntry, outcomeFor } from '../domains/audit-log/store';
-import { FEATURES, PLAN_DEFINITIONS, planHas } from '../domains/tenants/plans';
 import { hashToken, parseBearer } from '../security/tokens';
 import { openAuthenticatedScope } from './authenticate';
-import { forbidden, ProblemError, unauthorized } from './problem';
 import { type Bucket, isRateLimitExempt, type RateLimitStore } from './rate-limit';
-import { holdsRole } from './roles';
 
 export interface PipelineDeps {
   database: Database;

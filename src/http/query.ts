@@ -1,5 +1,5 @@
 import { type TSchema, Type } from 'typebox';
-import { badRequest } from './problem';
+import { badRequest } from '../core/problem';
 
 /**
  * Shared query helpers: take/skip paging, case-insensitive enum filters and UTC time windows.

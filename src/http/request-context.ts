@@ -1,14 +1,7 @@
+import type { Feature } from '../core/plans';
+import type { Principal } from '../core/principal';
+import type { Role } from '../core/roles';
 import type { TenantTransaction } from '../db/tenant-scope';
-import type { Feature, Plan } from '../domains/tenants/plans';
-import type { Role } from './roles';
-
-/** Who is calling: resolved from the bearer token on every authenticated request. */
-export interface Principal {
-  tokenId: string;
-  tenantId: string;
-  roles: Role[];
-  plan: Plan;
-}
 
 /** Declares what the audit log records for a state-changing route. */
 export interface AuditSpec {

@@ -1,5 +1,5 @@
 import { type TSchema, Type } from 'typebox';
-import { ProblemSchema } from './problem';
+import { ProblemSchema } from '../core/problem';
 
 /** Shared response shapes: the counter styles of the Pagination table. */
 export const DateTime = Type.String({ format: 'date-time' });

@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { Principal } from '../core/principal';
 import type { DB } from '../db/schema';
-import { MissingScopeError, type Principal } from './request-context';
+import { MissingScopeError } from './request-context';
 
 /** The tenant-scoped Kysely of the request (row-level security applies to every query). */
 export function tenantDb(request: FastifyRequest): Kysely<DB> {

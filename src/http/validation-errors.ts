@@ -1,5 +1,5 @@
 import type { FastifySchemaValidationError } from 'fastify';
-import type { FieldErrors } from './problem';
+import type { FieldErrors } from '../core/problem';
 
 /** `/repositories/0/url` → `repositories[0].url`, the path style of the specification. */
 export function toFieldPath(instancePath: string, extra?: string): string {

@@ -3,6 +3,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import pg from 'pg';
 import { buildApp } from '../../src/app';
 import { type Config, loadConfig } from '../../src/config';
+import type { Plan } from '../../src/core/plans';
 import { type Database, openDatabase } from '../../src/db/connection';
 import { migrate } from '../../src/db/migrate';
 import {
@@ -10,7 +11,6 @@ import {
   type TokenUsageTracker,
 } from '../../src/domains/api-tokens/usage-tracker';
 import { readBuildInfo, readCliVersion } from '../../src/domains/system/build-info';
-import type { Plan } from '../../src/domains/tenants/plans';
 import { createTenantWithOwner } from '../../src/domains/tenants/service';
 import { createRateLimitStore } from '../../src/http/rate-limit';
 import { type JobDeps, jobDefinitions } from '../../src/jobs/definitions';

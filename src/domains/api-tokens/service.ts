@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { Principal } from '../../core/principal';
+import { FieldErrorCollector } from '../../core/problem';
+import { highestRole, isRole, ROLES, type Role, roleRank } from '../../core/roles';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
-import { FieldErrorCollector } from '../../http/problem';
-import type { Principal } from '../../http/request-context';
-import { highestRole, isRole, ROLES, type Role, roleRank } from '../../http/roles';
 import type { SecretBox } from '../../security/secret-box';
 import { generateToken, hashToken, tokenPrefix } from '../../security/tokens';
 import { type ApiTokenRow, findReplayable, forgetExpiredReplays, insertApiToken } from './store';

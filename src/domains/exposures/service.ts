@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
+import type { Principal } from '../../core/principal';
+import { badRequest, notFound, unprocessable } from '../../core/problem';
 import type { DB } from '../../db/schema';
-import { badRequest, notFound, unprocessable } from '../../http/problem';
 import { parseEnum } from '../../http/query';
-import type { Principal } from '../../http/request-context';
 import { applyTransition } from './state-machine';
 import {
   type ExposureRow,

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { notFound } from '../../http/problem';
+import { notFound } from '../../core/problem';
 import { pageOf } from '../../http/query';
 import { UuidParam, withErrors } from '../../http/schemas';
 import { tenantDb } from '../../http/scope';

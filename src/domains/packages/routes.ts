@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Config } from '../../config';
+import { notFound } from '../../core/problem';
 import { newId } from '../../db/ids';
 import { ECOSYSTEMS } from '../../ecosystems/types';
-import { notFound } from '../../http/problem';
 import { pageOf, parseEnum } from '../../http/query';
 import { UuidParam, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config';
+import { notFound } from '../../core/problem';
 import type { DB } from '../../db/schema';
 import { getEcosystem } from '../../ecosystems/registry';
 import type { Ecosystem } from '../../ecosystems/types';
-import { notFound } from '../../http/problem';
 import { computeSignals, type HealthSignal, scoreSignals } from '../../intel/health/score';
 import type { ScoringWeights } from '../../intel/health/weights';
 import { curatedMapping, replacementCandidates } from '../../intel/replacements/replacements';

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config';
+import { PLAN_DEFINITIONS, type Plan } from '../../core/plans';
+import { FieldErrorCollector, ProblemError } from '../../core/problem';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
-import { FieldErrorCollector, ProblemError } from '../../http/problem';
 import type { SecretBox } from '../../security/secret-box';
 import {
   GitCheckoutError,
@@ -22,7 +23,6 @@ import {
   loadUsableConnection,
   problemFor,
 } from '../source-control/service';
-import { PLAN_DEFINITIONS, type Plan } from '../tenants/plans';
 
 /**
  * POST /api/v1/repositories/import. Two shapes, one per request:

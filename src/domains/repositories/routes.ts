@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Config } from '../../config';
+import { notFound } from '../../core/problem';
 import { ECOSYSTEMS } from '../../ecosystems/types';
-import { notFound } from '../../http/problem';
 import { enumQuery, pageOf, parseEnum, TakeSkipQuery } from '../../http/query';
 import { TotalEstimatePage, Uuid, UuidParam, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
+import { FieldErrorCollector, notFound } from '../../core/problem';
 import type { DB } from '../../db/schema';
-import { FieldErrorCollector, notFound } from '../../http/problem';
 import { isValidBranchName } from '../../sources/git';
 import {
   BUSINESS_CRITICALITIES,

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { badRequest, conflict, notFound } from '../../http/problem';
+import { badRequest, conflict, notFound } from '../../core/problem';
 import { pageOf, TakeOnlyQuery } from '../../http/query';
 import { UuidParam, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
+import { conflict, notFound, ProblemError } from '../../core/problem';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import { withTenant } from '../../db/tenant-scope';
-import { conflict, notFound, ProblemError } from '../../http/problem';
 import type { JobDeps } from '../../jobs/definitions';
 import { enqueueJob } from '../../jobs/outbox';
 import type { JobEnvelope } from '../../jobs/queue';

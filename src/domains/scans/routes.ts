@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
-import { conflict, notFound, ProblemError } from '../../http/problem';
+import { conflict, notFound, ProblemError } from '../../core/problem';
 import { enumQuery, pageOf, parseEnum, TakeOnlyQuery } from '../../http/query';
 import { Uuid, UuidParam, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
+import { notFound } from '../../core/problem';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import type { ExtractedFile } from '../../ecosystems/extract-tree';
 import { buildPurl } from '../../ecosystems/purl';
 import { getEcosystem } from '../../ecosystems/registry';
 import type { Ecosystem } from '../../ecosystems/types';
-import { notFound } from '../../http/problem';
 import { type DependenciesChanged, emitEvent, enqueueJob } from '../../jobs/outbox';
 import { findActiveScan, findScan, type ScanRow } from './store';
 import type { ScanTrigger } from './tables';

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config';
+import { conflict, FieldErrorCollector, unprocessable } from '../../core/problem';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
-import { conflict, FieldErrorCollector, unprocessable } from '../../http/problem';
 import type { SecretBox } from '../../security/secret-box';
 import { type ProviderConnection, ProviderError } from '../../sources/types';
 import {

@@ -1,8 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config';
-import { newId } from '../../db/ids';
-import type { DB } from '../../db/schema';
 import {
   badGateway,
   badRequest,
@@ -11,7 +9,9 @@ import {
   notFound,
   ProblemError,
   unavailable,
-} from '../../http/problem';
+} from '../../core/problem';
+import { newId } from '../../db/ids';
+import type { DB } from '../../db/schema';
 import type { SecretBox } from '../../security/secret-box';
 import type { ProviderClient } from '../../sources/provider-client';
 import { type ApiProvider, providerFor } from '../../sources/registry';

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
+import { unavailable } from '../../core/problem';
 import type { Database } from '../../db/connection';
-import { unavailable } from '../../http/problem';
 import { withErrors } from '../../http/schemas';
 import type { BuildInfo, CliVersionInfo } from './build-info';
 

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Config } from '../../config';
-import { badRequest, FieldErrorCollector } from '../../http/problem';
+import { planHas } from '../../core/plans';
+import { badRequest, FieldErrorCollector } from '../../core/problem';
 import { NullableDateTime, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
 import { checkWeights, DEFAULT_WEIGHTS, SIGNAL_KEYS } from '../../intel/health/weights';
-import { planHas } from '../tenants/plans';
 import { benchmarkFigures, INDUSTRIES, SIZE_BANDS } from './benchmark';
 import {
   loadBenchmarkProfile,

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { FEATURES, type Feature, PLAN_DEFINITIONS, planHas } from '../../core/plans';
 import type { Database } from '../../db/connection';
 import { DateTime, Uuid, withErrors } from '../../http/schemas';
 import { principalOf } from '../../http/scope';
-import { FEATURES, type Feature, PLAN_DEFINITIONS, planHas } from './plans';
 import { createTenantWithOwner } from './service';
 
 const DemoSession = Type.Object({

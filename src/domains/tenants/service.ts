@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
+import type { Plan } from '../../core/plans';
 import type { Database } from '../../db/connection';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
 import { issueOwnerToken } from '../api-tokens/service';
-import type { Plan } from './plans';
 
 export interface CreatedTenant {
   tenantId: string;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
+import { FEATURES } from '../../core/plans';
 import { jobDefinitions, PURGE_DEMO_TENANTS } from '../../jobs/definitions';
-import { FEATURES } from './plans';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { badRequest, notFound } from '../../core/problem';
 import { ECOSYSTEMS } from '../../ecosystems/types';
-import { badRequest, notFound } from '../../http/problem';
 import { pageOf, parseEnum, parseTimeWindow } from '../../http/query';
 import { UuidParam, withErrors } from '../../http/schemas';
 import { tenantDb } from '../../http/scope';

@@ -1,10 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config';
+import { badRequest, ProblemError } from '../../core/problem';
 import type { Database } from '../../db/connection';
 import type { DB } from '../../db/schema';
 import { withTenant } from '../../db/tenant-scope';
-import { badRequest, ProblemError } from '../../http/problem';
 import type { SecretBox } from '../../security/secret-box';
 import { insertAuditEntry } from '../audit-log/store';
 import { queueScan } from '../scans/service';

@@ -1,4 +1,4 @@
-import type { FieldErrors } from '../../http/problem';
+import type { FieldErrors } from '../../core/problem';
 
 /**
  * The health signals and their default weights (docs/package-intelligence.md#health). A tenant's
