@@ -10,6 +10,7 @@ import { newId } from './db/ids';
 import { apiTokenRoutes } from './domains/api-tokens/routes';
 import type { TokenUsageTracker } from './domains/api-tokens/usage-tracker';
 import { auditLogRoutes } from './domains/audit-log/routes';
+import { insertAuditEntry, outcomeFor } from './domains/audit-log/store';
 import { exposureRoutes } from './domains/exposures/routes';
 import { driftRoutes } from './domains/packages/drift-routes';
 import { packageRoutes } from './domains/packages/routes';
@@ -104,6 +105,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rateLimits: deps.rateLimits,
     limits: deps.config.rateLimits,
     tokenUsage: deps.tokenUsage,
+    audit: {
+      write: (db, tenantId, call) =>
+        insertAuditEntry(db, tenantId, { ...call, outcome: outcomeFor(call.statusCode) }),
+    },
   });
 
   await app.register(

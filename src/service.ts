@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { buildApp } from './app';
+import { EVENT_SUBSCRIPTIONS, jobDefinitions } from './background-jobs';
 import type { Config, ServiceRole } from './config';
 import { type Database, openDatabase } from './db/connection';
 import { migrate } from './db/migrate';
@@ -9,7 +10,6 @@ import { SWEEP_STALE_SCANS_JOB } from './domains/scans/worker';
 import { readBuildInfo, readCliVersion } from './domains/system/build-info';
 import { type CreatedTenant, countTenants, createTenantWithOwner } from './domains/tenants/service';
 import { createRateLimitStore } from './http/rate-limit';
-import { jobDefinitions } from './jobs/definitions';
 import { relayOutbox } from './jobs/outbox';
 import { createJobQueue, type JobQueue } from './jobs/queue';
 import { createSecretBox, resolveMasterKey } from './security/secret-box';
@@ -79,9 +79,9 @@ export async function startService(
   }
   // Every process relays committed outbox rows to pg-boss (SKIP LOCKED makes that safe).
   const relay = setInterval(() => {
-    relayOutbox(database, (name, envelope, db) => jobs.send(name, envelope, { db })).catch(
-      (error) => log('outbox relay failed', { err: error }),
-    );
+    relayOutbox(database, EVENT_SUBSCRIPTIONS, (name, envelope, db) =>
+      jobs.send(name, envelope, { db }),
+    ).catch((error) => log('outbox relay failed', { err: error }));
   }, 500);
   relay.unref();
 

@@ -1,20 +1,40 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
 import { FEATURES, PLAN_DEFINITIONS, planHas } from '../core/plans';
 import { forbidden, ProblemError, unauthorized } from '../core/problem';
 import { holdsRole } from '../core/roles';
 import type { Database } from '../db/connection';
+import type { DB } from '../db/schema';
 import { withTenant } from '../db/tenant-scope';
-import type { TokenUsageTracker } from '../domains/api-tokens/usage-tracker';
-import { insertAuditEntry, outcomeFor } from '../domains/audit-log/store';
 import { hashToken, parseBearer } from '../security/tokens';
 import { openAuthenticatedScope } from './authenticate';
 import { type Bucket, isRateLimitExempt, type RateLimitStore } from './rate-limit';
 
+/** One audited call, as the pipeline sees it; the audit log decides how it is stored. */
+export interface AuditedCall {
+  actorTokenId: string | null;
+  action: string;
+  resourceType: string;
+  resourceId: string | null;
+  statusCode: number;
+  ip: string | null;
+  correlationId: string;
+  details: Record<string, unknown> | null;
+}
+
+/**
+ * What the pipeline needs from the rest of the service. The audit log and token usage are
+ * ports: the composition root (app.ts) wires the domains behind them, so http/ never
+ * imports a domain (docs/architecture.md, layer rules).
+ */
 export interface PipelineDeps {
   database: Database;
   rateLimits: RateLimitStore;
   limits: { tenantPerMinute: number; tokenPerMinute: number; ipPerMinute: number };
-  tokenUsage: TokenUsageTracker;
+  /** Notes that a token was used; the write is batched by the implementation. */
+  tokenUsage: { touch(tokenId: string, tenantId: string): void };
+  /** Writes one audit entry on `db`, a connection scoped to `tenantId`. */
+  audit: { write(db: Kysely<DB>, tenantId: string, call: AuditedCall): Promise<void> };
 }
 
 function pathOf(request: FastifyRequest): string {
@@ -124,7 +144,7 @@ export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void
     const principal = request.principal;
     if (status < 400) {
       if (audit && principal)
-        await insertAuditEntry(scope.db, scope.tenantId, auditEntryOf(request, status));
+        await deps.audit.write(scope.db, scope.tenantId, auditedCallOf(request, status));
       await scope.commit();
       return;
     }
@@ -132,7 +152,7 @@ export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void
     // Failed state-changing calls are audited too, outside the rolled-back transaction.
     if (audit && principal && status !== 429) {
       await withTenant(deps.database, principal.tenantId, (db) =>
-        insertAuditEntry(db, principal.tenantId, auditEntryOf(request, status)),
+        deps.audit.write(db, principal.tenantId, auditedCallOf(request, status)),
       ).catch((error) => request.log.error({ err: error }, 'could not write the audit entry'));
     }
   };
@@ -160,7 +180,7 @@ export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void
   app.addHook('onTimeout', abandon);
 }
 
-function auditEntryOf(request: FastifyRequest, status: number) {
+function auditedCallOf(request: FastifyRequest, status: number): AuditedCall {
   const audit = request.routeOptions.config?.audit;
   const params = (request.params ?? {}) as Record<string, string>;
   const firstParam = Object.values(params)[0] ?? null;
@@ -169,7 +189,6 @@ function auditEntryOf(request: FastifyRequest, status: number) {
     action: audit?.action ?? `${request.method} ${request.routeOptions.url}`,
     resourceType: audit?.resourceType ?? 'unknown',
     resourceId: request.auditResourceId ?? firstParam,
-    outcome: outcomeFor(status),
     statusCode: status,
     ip: request.ip,
     correlationId: request.id,

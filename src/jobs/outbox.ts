@@ -30,36 +30,49 @@ export async function enqueueJob<T>(db: Kysely<DB>, job: OutboxJob<T>): Promise<
     .execute();
 }
 
-/**
- * Internal events and the jobs that subscribe to them. An event is an outbox row per subscriber,
- * so subscribers run independently and each retries on its own.
- */
-export const EVENT_SUBSCRIBERS = {
-  /** A scan or SBOM import replaced a repository's dependencies. data: DependenciesChanged */
-  'dependencies.changed': [] as string[],
-} satisfies Record<string, string[]>;
+/** Internal events and their payloads. */
+export interface EventPayloads {
+  /** A scan or SBOM import replaced a repository's dependencies. */
+  'dependencies.changed': DependenciesChanged;
+}
 
-export type EventName = keyof typeof EVENT_SUBSCRIBERS;
+export type EventName = keyof EventPayloads;
 
 export interface DependenciesChanged {
   repositoryId: string;
   scanId: string;
 }
 
-/** Adds a subscriber (a registered job name) to an event; called once at start-up. */
-export function subscribe(event: EventName, jobName: string): void {
-  const list = EVENT_SUBSCRIBERS[event];
-  if (!list.includes(jobName)) list.push(jobName);
+/**
+ * Which jobs each event starts. Declared once, as data, by the composition root
+ * (src/background-jobs.ts) and handed to whatever relays the outbox; nothing subscribes at run time.
+ */
+export type EventSubscriptions = Readonly<Record<EventName, readonly string[]>>;
+
+// Event rows carry this prefix in job_name: job names and event names never collide.
+const EVENT_ROW_PREFIX = 'event:';
+
+/**
+ * Records an event in the caller's transaction: one outbox row, which the relay turns into one
+ * job per subscriber, so subscribers run independently and each retries on its own.
+ */
+export async function emitEvent<E extends EventName>(
+  db: Kysely<DB>,
+  event: E,
+  payload: { tenantId: string; data: EventPayloads[E]; correlationId?: string | null },
+): Promise<void> {
+  await enqueueJob(db, { ...payload, name: `${EVENT_ROW_PREFIX}${event}` });
 }
 
-export async function emitEvent<T>(
-  db: Kysely<DB>,
-  event: EventName,
-  payload: { tenantId: string; data: T; correlationId?: string | null },
-): Promise<void> {
-  for (const name of EVENT_SUBSCRIBERS[event]) {
-    await enqueueJob(db, { ...payload, name });
-  }
+function isEventName(value: string, subscriptions: EventSubscriptions): value is EventName {
+  return Object.hasOwn(subscriptions, value);
+}
+
+/** The jobs one outbox row becomes: itself, or one per subscriber of its event (maybe none). */
+export function jobsOfRow(jobName: string, subscriptions: EventSubscriptions): readonly string[] {
+  if (!jobName.startsWith(EVENT_ROW_PREFIX)) return [jobName];
+  const event = jobName.slice(EVENT_ROW_PREFIX.length);
+  return isEventName(event, subscriptions) ? subscriptions[event] : [];
 }
 
 interface OutboxRow {
@@ -82,6 +95,7 @@ function envelopeOf(row: OutboxRow): Omit<JobEnvelope<unknown>, 'version'> {
  */
 export async function relayOutbox(
   database: Database,
+  subscriptions: EventSubscriptions,
   send: (
     name: string,
     envelope: Omit<JobEnvelope<unknown>, 'version'>,
@@ -106,7 +120,11 @@ export async function relayOutbox(
        ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
       [limit],
     );
-    for (const row of rows) await send(row.job_name, envelopeOf(row), db);
+    for (const row of rows) {
+      for (const name of jobsOfRow(row.job_name, subscriptions)) {
+        await send(name, envelopeOf(row), db);
+      }
+    }
     if (rows.length > 0) {
       await client.query('DELETE FROM job_outbox WHERE id = ANY($1::uuid[])', [
         rows.map((row) => row.id),
@@ -125,6 +143,7 @@ export async function relayOutbox(
 /** Removes and returns committed outbox rows (tests run their handlers inline). */
 export async function takeOutbox(
   database: Database,
+  subscriptions: EventSubscriptions,
 ): Promise<{ name: string; envelope: JobEnvelope<unknown> }[]> {
   const { rows } = await database.pool.query<OutboxRow>(
     `DELETE FROM job_outbox WHERE id IN (SELECT id FROM job_outbox ORDER BY created_at, id)
@@ -132,5 +151,10 @@ export async function takeOutbox(
   );
   return rows
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .map((row) => ({ name: row.job_name, envelope: { version: 1, ...envelopeOf(row) } }));
+    .flatMap((row) =>
+      jobsOfRow(row.job_name, subscriptions).map((name) => ({
+        name,
+        envelope: { version: 1 as const, ...envelopeOf(row) },
+      })),
+    );
 }

@@ -3,7 +3,10 @@ import { openTestDatabase } from '../../test/support/test-app';
 import type { Database } from '../db/connection';
 import { withTenant } from '../db/tenant-scope';
 import { createTenantWithOwner } from '../domains/tenants/service';
-import { enqueueJob, relayOutbox } from './outbox';
+import { type EventSubscriptions, enqueueJob, relayOutbox } from './outbox';
+
+const NO_EVENTS: EventSubscriptions = { 'dependencies.changed': [] };
+
 import { createJobQueue, type JobQueue } from './queue';
 
 /**
@@ -42,12 +45,14 @@ describe('outbox relay to pg-boss', () => {
       });
       await enqueueJob(db, { tenantId: tenant.tenantId, name: 'test.relayed', data: { n: 2 } });
     });
-    const moved = await relayOutbox(database, (name, envelope, db) =>
+    const moved = await relayOutbox(database, NO_EVENTS, (name, envelope, db) =>
       queue.send(name, envelope, { db }),
     );
     expect(moved).toBe(2);
     expect(
-      await relayOutbox(database, (name, envelope, db) => queue.send(name, envelope, { db })),
+      await relayOutbox(database, NO_EVENTS, (name, envelope, db) =>
+        queue.send(name, envelope, { db }),
+      ),
     ).toBe(0);
     const jobs = await queue.boss.fetch<{ data: { n: number }; correlationId: string | null }>(
       'test.relayed',
@@ -65,14 +70,16 @@ describe('outbox relay to pg-boss', () => {
       enqueueJob(db, { tenantId: tenant.tenantId, name: 'test.relayed', data: { n: 3 } }),
     );
     await expect(
-      relayOutbox(database, async (name, envelope, db) => {
+      relayOutbox(database, NO_EVENTS, async (name, envelope, db) => {
         await queue.send(name, envelope, { db });
         throw new Error('queue refused');
       }),
     ).rejects.toThrow('queue refused');
     expect(await queue.boss.fetch('test.relayed', { batchSize: 10 })).toEqual([]);
     expect(
-      await relayOutbox(database, (name, envelope, db) => queue.send(name, envelope, { db })),
+      await relayOutbox(database, NO_EVENTS, (name, envelope, db) =>
+        queue.send(name, envelope, { db }),
+      ),
     ).toBe(1);
   });
 });

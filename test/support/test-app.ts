@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../src/app';
+import { EVENT_SUBSCRIPTIONS, jobDefinitions } from '../../src/background-jobs';
 import { type Config, loadConfig } from '../../src/config';
 import type { Plan } from '../../src/core/plans';
 import { type Database, openDatabase } from '../../src/db/connection';
@@ -10,10 +11,10 @@ import {
   createTokenUsageTracker,
   type TokenUsageTracker,
 } from '../../src/domains/api-tokens/usage-tracker';
+import type { JobDeps } from '../../src/domains/job-deps';
 import { readBuildInfo, readCliVersion } from '../../src/domains/system/build-info';
 import { createTenantWithOwner } from '../../src/domains/tenants/service';
 import { createRateLimitStore } from '../../src/http/rate-limit';
-import { type JobDeps, jobDefinitions } from '../../src/jobs/definitions';
 import { takeOutbox } from '../../src/jobs/outbox';
 import { createSecretBox, type SecretBox } from '../../src/security/secret-box';
 
@@ -83,8 +84,6 @@ export async function createTestApp(
   const tokenUsage = createTokenUsageTracker(database);
   const secretBox = createSecretBox(randomBytes(32).toString('base64'));
   const jobDeps: JobDeps = { database, config, secretBox, log: () => {} };
-  // Building the definitions also makes the event subscriptions, as the worker does at start.
-  jobDefinitions(jobDeps);
   const app = await buildApp({
     config,
     database,
@@ -107,7 +106,7 @@ export async function createTestApp(
       const handlers = new Map(jobDefinitions(jobDeps).map((d) => [d.name, d]));
       const ran: string[] = [];
       for (let round = 0; round < 50; round++) {
-        const batch = await takeOutbox(database);
+        const batch = await takeOutbox(database, EVENT_SUBSCRIPTIONS);
         if (batch.length === 0) return ran;
         for (const { name, envelope } of batch) {
           if (runOptions.only && !runOptions.only.includes(name)) continue;

@@ -7,7 +7,6 @@ import { extractPath } from '../../ecosystems/extract-tree';
 import { importRecords } from '../../intel/advisory-store/import';
 import { type ReadResult, readRecordsFromPath } from '../../intel/advisory-store/read';
 import { AdvisoryIndex } from '../../intel/osv/match';
-import { jobDefinitions } from '../../jobs/definitions';
 import { storeScanDependencies } from '../scans/service';
 import { MATCH_DEPENDENCIES_JOB } from './jobs';
 import { insertRepository } from './test-support';
@@ -43,7 +42,6 @@ describe.skipIf(!sharedDataDir)(
     let read: ReadResult;
     beforeAll(async () => {
       t = await createTestApp();
-      jobDefinitions(t.jobDeps);
       tenant = await t.createTenant();
       read = { records: [], rejected: [] };
       for (const file of OSV_FILES) {

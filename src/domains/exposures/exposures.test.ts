@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import { jobDefinitions } from '../../background-jobs';
 import { withTenant } from '../../db/tenant-scope';
 import { npmRange, osvRecord } from '../../intel/advisory-store/test-records';
-import { jobDefinitions } from '../../jobs/definitions';
 import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB, REOPEN_EXPIRED_JOB } from './jobs';
 import { importJsonl, insertRepository, scanWith } from './test-support';
 
@@ -58,7 +58,6 @@ describe('vulnerability exposures', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    jobDefinitions(t.jobDeps); // subscribes the matcher to dependencies.changed
     a = await t.createTenant('enterprise', 'A');
     b = await t.createTenant('enterprise', 'B');
     repo = await insertRepository(t, a.tenantId, 'web');

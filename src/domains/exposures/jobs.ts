@@ -1,9 +1,9 @@
 import { withTenant } from '../../db/tenant-scope';
 import { REMATCH_JOB, type RematchJob } from '../../intel/advisory-store/import';
 import { OSV_SYNC_JOB, syncOsvFeeds } from '../../intel/advisory-store/sync';
-import type { JobDeps } from '../../jobs/definitions';
-import { type DependenciesChanged, subscribe } from '../../jobs/outbox';
+import type { DependenciesChanged } from '../../jobs/outbox';
 import type { JobDefinition, JobEnvelope } from '../../jobs/queue';
+import type { JobDeps } from '../job-deps';
 import { refreshExposures, repositoriesUsing } from './refresh';
 import { reopenExpiredAcceptances, tenantsWithExpiredAcceptances } from './store';
 
@@ -21,11 +21,10 @@ function tenantOf(envelope: JobEnvelope<unknown>): string {
 
 /**
  * The vulnerability jobs: matching after a scan, re-matching after an advisory change (fanned out
- * per tenant by the import), the OSV feed sync and the acceptance expiry. Subscribes the matcher
- * to `dependencies.changed`.
+ * per tenant by the import), the OSV feed sync and the acceptance expiry. The matcher runs on
+ * `dependencies.changed` (src/background-jobs.ts subscribes it).
  */
 export function vulnerabilityJobs(deps: JobDeps): JobDefinition<unknown>[] {
-  subscribe('dependencies.changed', MATCH_DEPENDENCIES_JOB);
   const matchDependencies: JobDefinition<DependenciesChanged> = {
     name: MATCH_DEPENDENCIES_JOB,
     expireInSeconds: 600,

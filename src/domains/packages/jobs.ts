@@ -1,8 +1,8 @@
 import { withTenant } from '../../db/tenant-scope';
 import { createRegistryClients } from '../../ecosystems/registry-clients';
-import type { JobDeps } from '../../jobs/definitions';
-import { type DependenciesChanged, enqueueJob, subscribe } from '../../jobs/outbox';
+import { type DependenciesChanged, enqueueJob } from '../../jobs/outbox';
 import type { JobDefinition } from '../../jobs/queue';
+import type { JobDeps } from '../job-deps';
 import { markDue, missingOrStale } from './catalogue-store';
 import { pendingSnapshots, snapshotRepositoryDrift } from './drift-service';
 import {
@@ -40,8 +40,6 @@ export function packageJobs(deps: JobDeps, clients?: RegistryClients): JobDefini
   };
   const settings = deps.config.packageIntel;
   const system = deps.database.system;
-
-  subscribe('dependencies.changed', DEPENDENCIES_CHANGED_JOB);
 
   const dependenciesChanged: JobDefinition<DependenciesChanged> = {
     name: DEPENDENCIES_CHANGED_JOB,

@@ -5,6 +5,7 @@ import {
   startFakeRegistries,
 } from '../../../test/support/fake-registries/index';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import { jobDefinitions } from '../../background-jobs';
 import { loadConfig } from '../../config';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
@@ -12,7 +13,6 @@ import type { ExtractedFile } from '../../ecosystems/extract-tree';
 import { buildPurl } from '../../ecosystems/purl';
 import { getEcosystem } from '../../ecosystems/registry';
 import type { DependencySource, Ecosystem, Resolution } from '../../ecosystems/types';
-import { jobDefinitions } from '../../jobs/definitions';
 import { storeScanDependencies } from '../scans/service';
 import { DEPENDENCIES_CHANGED_JOB, ENRICH_JOB, REFRESH_JOB } from './jobs';
 
@@ -133,8 +133,6 @@ beforeAll(async () => {
     registries: fake.settings(),
     packageIntel: { ...defaults, benchmarkMinimumTenants: 2 },
   });
-  // Registers the handlers and their event subscriptions, as every service process does.
-  jobDefinitions(t.jobDeps);
   a = await t.createTenant('enterprise', 'A');
   b = await t.createTenant('enterprise', 'B');
 });

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DB } from '../../db/schema';
-import type { JobDeps } from '../../jobs/definitions';
+import type { JobDeps } from '../job-deps';
 import { cloneCredentialsFor, loadProviderConnection } from '../source-control/service';
 import type { RepositoryTable } from './tables';
 

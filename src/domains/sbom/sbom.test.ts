@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cycloneDxValidator, schemaErrors } from '../../../test/support/sbom-schemas';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import { EVENT_SUBSCRIPTIONS } from '../../background-jobs';
 import { newId } from '../../db/ids';
-import { EVENT_SUBSCRIBERS } from '../../jobs/outbox';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'sbom', '__fixtures__');
 const fixtureText = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
@@ -142,7 +142,7 @@ describe('POST /api/v1/repositories/{repositoryId}/sbom/import', () => {
     const ran = await t.runJobs();
     expect(ran).toContain('sbom.import');
     // Everything that follows a scan follows an import: each subscriber of the event ran.
-    for (const subscriber of EVENT_SUBSCRIBERS['dependencies.changed'])
+    for (const subscriber of EVENT_SUBSCRIPTIONS['dependencies.changed'])
       expect(ran).toContain(subscriber);
     const scan = await scanOf(accepted.scanId);
     expect(scan).toMatchObject({

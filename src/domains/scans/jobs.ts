@@ -1,5 +1,5 @@
-import type { JobDeps } from '../../jobs/definitions';
 import type { JobDefinition, JobEnvelope } from '../../jobs/queue';
+import type { JobDeps } from '../job-deps';
 import { RUN_SCAN_JOB, type RunScanJob } from './service';
 import {
   removeAbandonedCheckouts,

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
+import { EVENT_SUBSCRIPTIONS } from '../../background-jobs';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
 import type { ExtractedFile } from '../../ecosystems/extract-tree';
-import { subscribe, takeOutbox } from '../../jobs/outbox';
+import { takeOutbox } from '../../jobs/outbox';
 import { queueScan, RUN_SCAN_JOB, storeScanDependencies } from './service';
 
 async function insertRepository(t: TestApp, tenantId: string, name: string): Promise<string> {
@@ -54,7 +55,7 @@ describe('scan service', () => {
   it('queues one scan per repository and its job in the same transaction', async () => {
     const tenant = await t.createTenant();
     const repositoryId = await insertRepository(t, tenant.tenantId, 'queue-me');
-    await takeOutbox(t.database);
+    await takeOutbox(t.database, EVENT_SUBSCRIPTIONS);
     const first = await withTenant(t.database, tenant.tenantId, (db) =>
       queueScan(db, {
         tenantId: tenant.tenantId,
@@ -75,7 +76,7 @@ describe('scan service', () => {
       }),
     );
     expect(second).toMatchObject({ created: false, scan: { id: first.scan.id } });
-    const jobs = await takeOutbox(t.database);
+    const jobs = await takeOutbox(t.database, EVENT_SUBSCRIPTIONS);
     expect(jobs.map((job) => job.name)).toEqual([RUN_SCAN_JOB]);
     expect(jobs[0]?.envelope.data).toEqual({ scanId: first.scan.id, repositoryId });
     expect(jobs[0]?.envelope.correlationId).toBe('c1');
@@ -95,7 +96,7 @@ describe('scan service', () => {
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');
-    expect(await takeOutbox(t.database)).toEqual([]);
+    expect(await takeOutbox(t.database, EVENT_SUBSCRIPTIONS)).toEqual([]);
   });
 
   it('refuses a repository of another tenant', async () => {
@@ -115,12 +116,11 @@ describe('scan service', () => {
   });
 
   it('replaces the dependencies, shares catalogue rows between tenants and emits the event', async () => {
-    subscribe('dependencies.changed', 'test.deps-changed');
     const a = await t.createTenant();
     const b = await t.createTenant();
     const repoA = await insertRepository(t, a.tenantId, 'store-a');
     const repoB = await insertRepository(t, b.tenantId, 'store-b');
-    await takeOutbox(t.database);
+    await takeOutbox(t.database, EVENT_SUBSCRIPTIONS);
     const stored = await withTenant(t.database, a.tenantId, (db) =>
       storeScanDependencies(db, {
         tenantId: a.tenantId,
@@ -135,7 +135,7 @@ describe('scan service', () => {
       }),
     );
     expect(stored).toEqual({ dependencyCount: 2, fileCount: 1, countsByEcosystem: { npm: 2 } });
-    const events = await takeOutbox(t.database);
+    const events = await takeOutbox(t.database, { 'dependencies.changed': ['test.deps-changed'] });
     expect(events.map((e) => e.name)).toContain('test.deps-changed');
 
     await withTenant(t.database, b.tenantId, (db) =>

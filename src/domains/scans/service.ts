@@ -6,7 +6,7 @@ import type { ExtractedFile } from '../../ecosystems/extract-tree';
 import { buildPurl } from '../../ecosystems/purl';
 import { getEcosystem } from '../../ecosystems/registry';
 import type { Ecosystem } from '../../ecosystems/types';
-import { type DependenciesChanged, emitEvent, enqueueJob } from '../../jobs/outbox';
+import { emitEvent, enqueueJob } from '../../jobs/outbox';
 import { findActiveScan, findScan, type ScanRow } from './store';
 import type { ScanTrigger } from './tables';
 
@@ -221,7 +221,7 @@ export async function storeScanDependencies(
   for (const chunk of chunks(rows, DEPENDENCY_CHUNK)) {
     await db.insertInto('repository_dependencies').values(chunk).execute();
   }
-  await emitEvent<DependenciesChanged>(db, 'dependencies.changed', {
+  await emitEvent(db, 'dependencies.changed', {
     tenantId: input.tenantId,
     correlationId: input.correlationId ?? null,
     data: { repositoryId: input.repositoryId, scanId: input.scanId },

@@ -10,6 +10,7 @@ import {
   POLYGLOT_FILES,
 } from '../../../test/support/git-fixtures';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import { EVENT_SUBSCRIPTIONS } from '../../background-jobs';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
 import { takeOutbox } from '../../jobs/outbox';
@@ -290,7 +291,7 @@ describe('scan worker', () => {
   it('re-queues a scan whose worker died, then fails it after the last attempt', async () => {
     const repositoryId = await addRepository(repo.url);
     const { scan } = await trigger(repositoryId);
-    await takeOutbox(t.database); // the job is "lost" with the process that died
+    await takeOutbox(t.database, EVENT_SUBSCRIPTIONS); // the job is "lost" with the process that died
     const die = (attempt: number) =>
       withTenant(t.database, tenant.tenantId, (db) =>
         db
@@ -317,7 +318,7 @@ describe('scan worker', () => {
     ).toBe(true);
 
     const { scan: second } = await trigger(repositoryId);
-    await takeOutbox(t.database);
+    await takeOutbox(t.database, EVENT_SUBSCRIPTIONS);
     await withTenant(t.database, tenant.tenantId, (db) =>
       db
         .updateTable('scans')
@@ -338,7 +339,7 @@ describe('scan worker', () => {
   it('leaves a fresh running scan alone', async () => {
     const repositoryId = await addRepository(repo.url);
     const { scan } = await trigger(repositoryId);
-    await takeOutbox(t.database);
+    await takeOutbox(t.database, EVENT_SUBSCRIPTIONS);
     await withTenant(t.database, tenant.tenantId, (db) =>
       db
         .updateTable('scans')

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
+import { jobDefinitions } from '../../background-jobs';
 import { FEATURES } from '../../core/plans';
-import { jobDefinitions, PURGE_DEMO_TENANTS } from '../../jobs/definitions';
+import { PURGE_DEMO_TENANTS } from './jobs';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { osvRecord } from '../../intel/advisory-store/test-records';
-import { jobDefinitions } from '../../jobs/definitions';
 import { importJsonl, insertRepository, scanWith } from '../exposures/test-support';
 
 interface Item {
@@ -28,7 +27,6 @@ describe('vulnerabilities API', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    jobDefinitions(t.jobDeps);
     a = await t.createTenant('enterprise', 'A');
     b = await t.createTenant('enterprise', 'B');
     await importJsonl(t, [
