@@ -62,6 +62,11 @@ async function enforceRateLimit(
   request.log.trace({ remaining: decision.remaining }, 'rate limit');
 }
 
+/** A failure's audit entry is retried this often (a busy pool frees up) before it is logged. */
+const FAILURE_AUDIT_ATTEMPTS = 3;
+/** Audit status of a call whose client left before the response. */
+export const ABORTED_STATUS = 499;
+
 /**
  * The request pipeline shared by every route: authentication and the tenant transaction,
  * rate limits, role and plan checks, audit entries, and commit or rollback at the end.
@@ -136,25 +141,56 @@ export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void
     }
   });
 
+  // Every audited call leaves an entry (docs/decisions/0002-audit-and-failures.md): a success
+  // only together with its entry, a failure in its own transaction after the rollback.
+  const auditsFailure = (request: FastifyRequest, status: number) =>
+    Boolean(request.routeOptions.config?.audit && request.principal && status !== 429);
+
+  const writeFailureEntry = async (request: FastifyRequest, status: number) => {
+    const principal = request.principal;
+    if (!principal) return;
+    const call = auditedCallOf(request, status);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await withTenant(deps.database, principal.tenantId, (db) =>
+          deps.audit.write(db, principal.tenantId, call),
+        );
+        return;
+      } catch (error) {
+        if (attempt >= FAILURE_AUDIT_ATTEMPTS) {
+          // Nothing changed (the request failed and was rolled back); the entry goes to the
+          // log in full so that it is not lost without a trace.
+          request.log.error({ err: error, auditEntry: call }, 'could not write the audit entry');
+          return;
+        }
+      }
+    }
+  };
+
   const finish = async (request: FastifyRequest, status: number) => {
     const scope = request.scope;
     if (!scope) return;
     request.scope = null;
     const audit = request.routeOptions.config?.audit;
-    const principal = request.principal;
     if (status < 400) {
-      if (audit && principal)
-        await deps.audit.write(scope.db, scope.tenantId, auditedCallOf(request, status));
-      await scope.commit();
-      return;
+      try {
+        if (audit && request.principal) {
+          await deps.audit.write(scope.db, scope.tenantId, auditedCallOf(request, status));
+        }
+        await scope.commit();
+        return;
+      } catch (error) {
+        // No success without its audit entry: the change is rolled back and the request
+        // becomes a 500 (the error handler), audited as such.
+        await scope.rollback().catch(() => {});
+        if (auditsFailure(request, 500)) await writeFailureEntry(request, 500);
+        throw error;
+      }
     }
-    await scope.rollback();
-    // Failed state-changing calls are audited too, outside the rolled-back transaction.
-    if (audit && principal && status !== 429) {
-      await withTenant(deps.database, principal.tenantId, (db) =>
-        deps.audit.write(db, principal.tenantId, auditedCallOf(request, status)),
-      ).catch((error) => request.log.error({ err: error }, 'could not write the audit entry'));
-    }
+    await scope
+      .rollback()
+      .catch((error) => request.log.error({ err: error }, 'could not roll back the request'));
+    if (auditsFailure(request, status)) await writeFailureEntry(request, status);
   };
 
   app.addHook('onSend', async (request, reply, payload) => {
@@ -171,19 +207,29 @@ export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void
     );
   });
 
+  // The caller left (or the connection timed out) before a response: nothing is committed and
+  // the call is audited as aborted (status 499, the convention for a client that closed).
   const abandon = async (request: FastifyRequest) => {
     const scope = request.scope;
+    if (!scope) return;
     request.scope = null;
-    await scope?.rollback().catch(() => {});
+    await scope.rollback().catch(() => {});
+    if (auditsFailure(request, ABORTED_STATUS)) await writeFailureEntry(request, ABORTED_STATUS);
   };
   app.addHook('onRequestAbort', abandon);
   app.addHook('onTimeout', abandon);
 }
 
+/** The first path parameter (the resource acted on, unless the handler named it). */
+function firstPathParameter(params: unknown): string | null {
+  if (typeof params !== 'object' || params === null) return null;
+  const first: unknown = Object.values(params)[0];
+  return typeof first === 'string' ? first : null;
+}
+
 function auditedCallOf(request: FastifyRequest, status: number): AuditedCall {
   const audit = request.routeOptions.config?.audit;
-  const params = (request.params ?? {}) as Record<string, string>;
-  const firstParam = Object.values(params)[0] ?? null;
+  const firstParam = firstPathParameter(request.params);
   return {
     actorTokenId: request.principal?.tokenId ?? null,
     action: audit?.action ?? `${request.method} ${request.routeOptions.url}`,

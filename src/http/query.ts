@@ -1,5 +1,6 @@
-import { type TSchema, Type } from 'typebox';
+import { type TOptional, type TString, Type } from 'typebox';
 import { badRequest } from '../core/problem';
+import { INT32_MAX } from './validators';
 
 /**
  * Shared query helpers: take/skip paging, case-insensitive enum filters and UTC time windows.
@@ -7,15 +8,23 @@ import { badRequest } from '../core/problem';
  */
 export const DEFAULT_TAKE = 50;
 export const MAX_TAKE = 200;
+/**
+ * The contract types take and skip as int32: larger values (and non-integers, Infinity) are a
+ * 400; a take above MAX_TAKE is clamped and echoed.
+ */
+export const MAX_SKIP = INT32_MAX;
 
 export const TakeSkipQuery = {
   take: Type.Optional(
     Type.Integer({
       minimum: 1,
+      maximum: INT32_MAX,
       description: `Page size (default ${DEFAULT_TAKE}, clamped to ${MAX_TAKE})`,
     }),
   ),
-  skip: Type.Optional(Type.Integer({ minimum: 0, description: 'Offset (default 0)' })),
+  skip: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: MAX_SKIP, description: 'Offset (default 0)' }),
+  ),
 };
 
 export const TakeOnlyQuery = {
@@ -46,8 +55,11 @@ function fold(value: string): string {
   return value.replace(/[_\-\s.]/g, '').toLowerCase();
 }
 
-/** A string query parameter whose values are matched against `members` case-insensitively. */
-export function enumQuery(members: readonly string[], description?: string): TSchema {
+/**
+ * A string query parameter whose values are matched against `members` case-insensitively (typed
+ * `string | undefined`: `parseEnum` narrows it to a member or answers 400).
+ */
+export function enumQuery(members: readonly string[], description?: string): TOptional<TString> {
   return Type.Optional(
     Type.String({
       description: `${description ?? 'One of'} ${members.join(', ')} (case-insensitive; PascalCase accepted)`,

@@ -1,5 +1,5 @@
-import { type TSchema, Type } from 'typebox';
-import { ProblemSchema } from '../core/problem';
+import { type TObject, type TSchema, Type } from 'typebox';
+import { type Problem, ProblemSchema } from '../core/problem';
 
 /** Shared response shapes: the counter styles of the Pagination table. */
 export const DateTime = Type.String({ format: 'date-time' });
@@ -15,6 +15,12 @@ export const NullableDateTime = Type.Unsafe<string | null>({
 /** Nullable string without anyOf (see NullableDateTime). */
 export const NullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
 export const Uuid = Type.String({ format: 'uuid' });
+
+/**
+ * A 204 response: no body in the OpenAPI document (`type: null` is rendered without content) and
+ * `reply.code(204).send()` with no payload in the handler.
+ */
+export const NoContent = Type.Unsafe<undefined>(Type.Null({ description: 'No content' }));
 
 export function TotalEstimatePage<T extends TSchema>(item: T) {
   return Type.Object({
@@ -50,24 +56,54 @@ export function ItemsList<T extends TSchema>(item: T) {
   return Type.Object({ items: Type.Array(item) });
 }
 
-const problemRef = Type.Ref('Problem');
+/**
+ * `$ref` to the shared Problem schema, typed as a Problem so that the type provider's reply type
+ * for an error status is the problem shape rather than `unknown` (which would swallow the
+ * success types in the union the handler's return value is checked against).
+ */
+const problemRef = Type.Unsafe<Problem>(Type.Ref('Problem'));
+export type ProblemRef = typeof problemRef;
 
-/** Error responses every route can return, plus the ones it names. */
-export function withErrors(
-  success: Record<number, TSchema>,
-  statuses: number[] = [],
-  options: { authenticated?: boolean } = {},
-): Record<number, TSchema> {
-  const all = new Set([400, 429, 500, ...statuses]);
+/** Statuses every route can answer with a problem; 401 and 403 only where it authenticates. */
+type CommonErrorStatus<Authenticated extends boolean> =
+  | 400
+  | 429
+  | 500
+  | (Authenticated extends false ? never : 401 | 403);
+
+/** A response map: the given success schemas plus a problem for each error status. */
+export type WithErrors<S, Status extends number> = S & { [Code in Status]: ProblemRef };
+
+/**
+ * The route's success responses plus a problem for each error status: 400, 429 and 500 always,
+ * 401 and 403 unless `authenticated: false`, and the ones it names. Generic so that the static
+ * types of the success schemas reach the handler: its return value and `reply.code(n).send(x)`
+ * are checked against the schema of that status at compile time.
+ */
+export function withErrors<
+  const S extends Record<number, TSchema>,
+  const E extends number = never,
+  const Authenticated extends boolean = true,
+>(
+  success: S,
+  statuses: readonly E[] = [],
+  options: { authenticated?: Authenticated } = {},
+): WithErrors<S, CommonErrorStatus<Authenticated> | E> {
+  const all = new Set<number>([400, 429, 500, ...statuses]);
   if (options.authenticated !== false) {
     all.add(401);
     all.add(403);
   }
   const responses: Record<number, TSchema> = { ...success };
   for (const status of [...all].sort()) responses[status] = problemRef;
-  return responses;
+  // The loop builds exactly the mapped type; TypeScript cannot follow keys added in a loop.
+  return responses as WithErrors<S, CommonErrorStatus<Authenticated> | E>;
 }
 
-export const UuidParam = (name: string) => Type.Object({ [name]: Uuid });
+/** Path parameters `{ [name]: uuid }`, typed by the literal name. */
+export function UuidParam<const K extends string>(name: K): TObject<{ [P in K]: typeof Uuid }> {
+  // A computed key widens to `string`; the object has exactly the one key K.
+  return Type.Object({ [name]: Uuid } as { [P in K]: typeof Uuid });
+}
 
 export { ProblemSchema };

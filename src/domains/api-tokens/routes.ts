@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { notFound } from '../../core/problem';
-import { UuidParam, withErrors } from '../../http/schemas';
+import { NoContent, UuidParam, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
 import type { SecretBox } from '../../security/secret-box';
 import { ApiTokenList, CreateApiTokenBody, CreatedApiToken } from './schemas';
@@ -102,12 +101,12 @@ export function apiTokenRoutes(deps: {
           tags: ['API tokens'],
           summary: 'Revoke an API token (immediately)',
           params: UuidParam('apiTokenId'),
-          response: withErrors({ 204: Type.Null() }, [404]),
+          response: withErrors({ 204: NoContent }, [404]),
         },
         config: { role: 'admin', audit: { action: 'api_token.revoke', resourceType: 'api_token' } },
       },
       async (request, reply) => {
-        const { apiTokenId } = request.params as { apiTokenId: string };
+        const { apiTokenId } = request.params;
         const revoked = await revokeApiToken(tenantDb(request), apiTokenId);
         if (!revoked) throw notFound('The API token');
         return reply.code(204).send();

@@ -6,7 +6,7 @@ import { UuidParam, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
 import { SEVERITY_RATINGS } from '../../intel/osv/types';
 import { Exposure, ExposureListQuery, ExposurePage, TriageRequest } from './schemas';
-import { type TriageBody, triageExposure } from './service';
+import { triageExposure } from './service';
 import { type ExposureRow, findExposure, listExposures, reopenExpiredAcceptances } from './store';
 import { EXPOSURE_STATUSES } from './tables';
 
@@ -70,9 +70,9 @@ export function exposureRoutes(): FastifyPluginAsyncTypebox {
           packageId: query.packageId,
           vulnerabilityId: query.vulnerabilityId,
           possiblyAffected: query.possiblyAffected,
-          severity: parseEnum('severity', query.severity as string | undefined, SEVERITY_RATINGS),
-          status: parseEnum('status', query.status as string | undefined, EXPOSURE_STATUSES),
-          ecosystem: parseEnum('ecosystem', query.ecosystem as string | undefined, ECOSYSTEMS),
+          severity: parseEnum('severity', query.severity, SEVERITY_RATINGS),
+          status: parseEnum('status', query.status, EXPOSURE_STATUSES),
+          ecosystem: parseEnum('ecosystem', query.ecosystem, ECOSYSTEMS),
         };
         const db = tenantDb(request);
         await reopenExpiredAcceptances(db, principalOf(request).tenantId);
@@ -93,7 +93,7 @@ export function exposureRoutes(): FastifyPluginAsyncTypebox {
         config: { role: 'viewer' },
       },
       async (request) => {
-        const { exposureId } = request.params as { exposureId: string };
+        const { exposureId } = request.params;
         const db = tenantDb(request);
         await reopenExpiredAcceptances(db, principalOf(request).tenantId);
         const row = await findExposure(db, exposureId);
@@ -122,14 +122,14 @@ export function exposureRoutes(): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const { exposureId } = request.params as { exposureId: string };
+        const { exposureId } = request.params;
         const details: Record<string, unknown> = {};
         request.auditDetails = details;
         const outcome = await triageExposure(
           tenantDb(request),
           principalOf(request),
           exposureId,
-          request.body as TriageBody,
+          request.body,
           details,
         );
         return presentExposure(outcome.exposure);

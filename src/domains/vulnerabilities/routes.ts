@@ -85,8 +85,8 @@ export function vulnerabilityRoutes(): FastifyPluginAsyncTypebox {
         const { rows, total } = await listVulnerabilities(
           tenantDb(request),
           {
-            severity: parseEnum('severity', query.severity as string | undefined, SEVERITY_RATINGS),
-            ecosystem: parseEnum('ecosystem', query.ecosystem as string | undefined, ECOSYSTEMS),
+            severity: parseEnum('severity', query.severity, SEVERITY_RATINGS),
+            ecosystem: parseEnum('ecosystem', query.ecosystem, ECOSYSTEMS),
             search: query.search?.trim() || undefined,
             publishedFrom: window.from,
             publishedTo: window.to,
@@ -110,7 +110,7 @@ export function vulnerabilityRoutes(): FastifyPluginAsyncTypebox {
         config: { role: 'viewer' },
       },
       async (request) => {
-        const { vulnerabilityId } = request.params as { vulnerabilityId: string };
+        const { vulnerabilityId } = request.params;
         if (!IDENTIFIER.test(vulnerabilityId)) {
           throw badRequest('Not a vulnerability id or identifier.', {
             vulnerabilityId: ['must be a UUID or an advisory identifier such as CVE-2021-44228'],
@@ -163,7 +163,7 @@ export function vulnerabilityRoutes(): FastifyPluginAsyncTypebox {
         config: { role: 'viewer' },
       },
       async (request) => {
-        const { packageId } = request.params as { packageId: string };
+        const { packageId } = request.params;
         const found = await packageVulnerabilities(tenantDb(request), packageId);
         if (!found) throw notFound('The package');
         return {
