@@ -28,6 +28,12 @@ export interface Config {
   tokenUsageFlushSeconds: number;
   /** Database pool size per process. */
   databasePoolSize: number;
+  /** PostgreSQL: connections of the job workers' own pool per process (docs/operations.md). */
+  databaseJobPoolSize: number;
+  /** How long a request waits for a free connection before it gets 503 with Retry-After. */
+  databaseAcquireTimeoutMs: number;
+  /** Bound of an orderly stop: draining requests, then jobs (docs/operations.md). */
+  shutdownTimeoutSeconds: number;
   /** Package intelligence (docs/package-intelligence.md). */
   packageIntel: {
     /** Registry metadata older than this is re-fetched. */
@@ -149,6 +155,9 @@ export const SETTINGS = [
     '10',
     'connections per pool per process (PostgreSQL adds a read pool of the same size)',
   ],
+  ['DATABASE_JOB_POOL_SIZE', '4', 'PostgreSQL: connections of the job workers and outbox relay'],
+  ['DATABASE_ACQUIRE_TIMEOUT_MS', '2000', 'a request waits this long for a connection, then 503'],
+  ['SHUTDOWN_TIMEOUT_SECONDS', '25', 'bound of an orderly stop (requests, then running jobs)'],
   ['PACKAGE_METADATA_STALE_HOURS', '24', 'registry metadata older than this is re-fetched'],
   ['PACKAGE_ENRICH_CHUNK_SIZE', '50', 'packages per enrichment job'],
   ['PACKAGE_REFRESH_BATCH_SIZE', '200', 'packages the scheduled refresh fetches per run'],
@@ -346,6 +355,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     demoTenantTtlHours: int('DEMO_TENANT_TTL_HOURS', 24, 1, 24 * 365),
     tokenUsageFlushSeconds: int('TOKEN_USAGE_FLUSH_SECONDS', 30, 1, 3600),
     databasePoolSize: int('DATABASE_POOL_SIZE', 10, 1, 500),
+    databaseJobPoolSize: int('DATABASE_JOB_POOL_SIZE', 4, 1, 500),
+    databaseAcquireTimeoutMs: int('DATABASE_ACQUIRE_TIMEOUT_MS', 2000, 50, 600_000),
+    shutdownTimeoutSeconds: int('SHUTDOWN_TIMEOUT_SECONDS', 25, 1, 3600),
     packageIntel: {
       staleAfterHours: int('PACKAGE_METADATA_STALE_HOURS', 24, 1, 24 * 365),
       enrichChunkSize: int('PACKAGE_ENRICH_CHUNK_SIZE', 50, 1, 1000),

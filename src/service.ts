@@ -5,13 +5,17 @@ import { EVENT_SUBSCRIPTIONS, jobDefinitions } from './background-jobs';
 import type { Config, ServiceRole } from './config';
 import { type Database, openDatabase } from './db/connection';
 import { migrate } from './db/migrate';
-import { createTokenUsageTracker } from './domains/api-tokens/usage-tracker';
+import {
+  createTokenUsageTracker,
+  type TokenUsageTracker,
+} from './domains/api-tokens/usage-tracker';
 import { SWEEP_STALE_SCANS_JOB } from './domains/scans/worker';
 import { readBuildInfo, readCliVersion } from './domains/system/build-info';
 import { type CreatedTenant, countTenants, createTenantWithOwner } from './domains/tenants/service';
 import { createRateLimitStore } from './http/rate-limit';
-import { relayOutbox } from './jobs/outbox';
+import { type OutboxRelay, startOutboxRelay } from './jobs/outbox';
 import { createJobQueue, type JobQueue } from './jobs/queue';
+import { createServiceLogger, type ServiceLogger } from './logger';
 import { createSecretBox, resolveMasterKey } from './security/secret-box';
 
 export interface RunningService {
@@ -21,7 +25,18 @@ export interface RunningService {
   address: string | null;
   /** Set on the first embedded start with an empty database. */
   bootstrap: CreatedTenant | null;
+  logger: ServiceLogger;
+  /**
+   * The orderly stop (docs/operations.md), bounded by SHUTDOWN_TIMEOUT_SECONDS: stop accepting
+   * and drain requests, stop the outbox relay, stop and drain the job workers, flush token
+   * usage, close the pools. Calling it again returns the same promise.
+   */
   stop: () => Promise<void>;
+}
+
+export interface ServiceOptions {
+  /** The process's logger (main installs its process handlers on it first). */
+  logger?: ServiceLogger;
 }
 
 /** Opens the database (embedded or PostgreSQL) and applies migrations. */
@@ -34,6 +49,8 @@ export async function openServiceDatabase(config: Config): Promise<Database> {
     // message supplies 3 parameters, but prepared statement requires 2", an unhandled rejection
     // inside pg-boss). It is one session anyway: one connection loses no parallelism.
     poolSize: config.databaseUrl ? config.databasePoolSize : 1,
+    jobPoolSize: config.databaseJobPoolSize,
+    acquireTimeoutMs: config.databaseAcquireTimeoutMs,
   });
   try {
     await migrate(database.pool);
@@ -51,7 +68,9 @@ export async function openServiceDatabase(config: Config): Promise<Database> {
 export async function startService(
   config: Config,
   role: ServiceRole = config.role,
+  options: ServiceOptions = {},
 ): Promise<RunningService> {
+  const logger = options.logger ?? createServiceLogger(config);
   const database = await openServiceDatabase(config);
   let bootstrap: CreatedTenant | null = null;
   if (database.engine === 'embedded' && (await countTenants(database)) === 0) {
@@ -66,9 +85,13 @@ export async function startService(
   tokenUsage.start(config.tokenUsageFlushSeconds);
 
   const secretBox = createSecretBox(key);
-  const jobs = await createJobQueue(database);
-  const log = (message: string, details?: object) => app?.log.info(details ?? {}, message);
-  for (const definition of jobDefinitions({ database, config, secretBox, log })) {
+  const jobs = await createJobQueue(database, {
+    onError: (error) =>
+      logger.error({ err: error, queue: error.queue, worker: error.worker }, 'job queue error'),
+  });
+  const log = (message: string, details?: object) => logger.info(details ?? {}, message);
+  // Job handlers get the job pool (PostgreSQL: their own connections; docs/operations.md).
+  for (const definition of jobDefinitions({ database: database.jobs, config, secretBox, log })) {
     jobs.register(definition);
   }
   await jobs.prepare();
@@ -78,12 +101,12 @@ export async function startService(
     await jobs.send(SWEEP_STALE_SCANS_JOB, { tenantId: null, correlationId: null, data: {} });
   }
   // Every process relays committed outbox rows to pg-boss (SKIP LOCKED makes that safe).
-  const relay = setInterval(() => {
-    relayOutbox(database, EVENT_SUBSCRIPTIONS, (name, envelope, db) =>
-      jobs.send(name, envelope, { db }),
-    ).catch((error) => log('outbox relay failed', { err: error }));
-  }, 500);
-  relay.unref();
+  const relay = startOutboxRelay(
+    database,
+    EVENT_SUBSCRIPTIONS,
+    (name, envelope, db) => jobs.send(name, envelope, { db }),
+    (error) => logger.warn({ err: error }, 'outbox relay failed'),
+  );
 
   let app: FastifyInstance | null = null;
   let address: string | null = null;
@@ -100,22 +123,63 @@ export async function startService(
     address = await app.listen({ port: config.port, host: config.host });
   }
 
-  let stopped = false;
-  return {
-    database,
-    app,
-    jobs,
-    address,
-    bootstrap,
-    stop: async () => {
-      if (stopped) return;
-      stopped = true;
-      clearInterval(relay);
-      await app?.close();
-      await jobs.stop().catch(() => {});
-      await tokenUsage.stop();
-      redis?.disconnect();
-      await database.close();
-    },
+  let stopping: Promise<void> | null = null;
+  const stop = () => {
+    stopping ??= stopInOrder({ config, logger, app, relay, jobs, tokenUsage, redis, database });
+    return stopping;
   };
+  return { database, app, jobs, address, bootstrap, logger, stop };
+}
+
+interface StopParts {
+  config: Config;
+  logger: ServiceLogger;
+  app: FastifyInstance | null;
+  relay: OutboxRelay;
+  jobs: JobQueue;
+  tokenUsage: TokenUsageTracker;
+  redis: Redis | null;
+  database: Database;
+}
+
+/** Resolves after `ms` (false) unless `work` settles first (true). */
+async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  const done = work.then(
+    () => true,
+    () => true,
+  );
+  try {
+    return await Promise.race([done, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The shutdown order of docs/operations.md; every step that waits is bounded. */
+async function stopInOrder(parts: StopParts): Promise<void> {
+  const { config, logger, app, relay, jobs, tokenUsage, redis, database } = parts;
+  const deadline = Date.now() + config.shutdownTimeoutSeconds * 1000;
+  const remaining = () => Math.max(0, deadline - Date.now());
+  if (app) {
+    // Stops accepting, closes idle keep-alive connections, waits for requests in flight.
+    const closing = app.close();
+    if (!(await within(closing, remaining() / 2))) {
+      logger.warn('requests still running at the drain bound: closing their connections');
+      app.server.closeAllConnections();
+      await within(closing, 1000);
+    }
+  }
+  await relay.stop();
+  const { abandoned } = await jobs.stop(remaining());
+  if (abandoned > 0) {
+    logger.warn({ abandoned }, 'jobs still running at the stop bound: retried after they expire');
+  }
+  await tokenUsage.stop();
+  redis?.disconnect();
+  await database.close();
+  logger.info('stopped');
 }

@@ -24,6 +24,12 @@ export interface Database {
    * src/http/authenticate.ts). Null in embedded mode, where PGlite multiplexes one session.
    */
   readPool: pg.Pool | null;
+  /**
+   * What job workers and the outbox relay use (docs/operations.md). PostgreSQL: a pool of its
+   * own, so workers can never take the API's connections. Embedded: the one connection, but a
+   * job keeps waiting for it (`patientPool`) instead of failing fast like a request.
+   */
+  jobs: Database;
   close: () => Promise<void>;
 }
 
@@ -33,48 +39,172 @@ export interface DatabaseOptions {
   /** Embedded data directory; null keeps the embedded database in memory (tests). */
   dataDir: string | null;
   poolSize: number;
+  /** PostgreSQL: connections of the job pool (default 4). */
+  jobPoolSize?: number;
+  /** How long a request waits for a free connection before `DatabaseBusyError` (default 10 s). */
+  acquireTimeoutMs?: number;
+}
+
+/**
+ * No connection became free in time: the pool is exhausted (a scan or a burst holds them all).
+ * The HTTP layer answers 503 with Retry-After; nothing was sent to the database, so retrying is
+ * always safe.
+ */
+export class DatabaseBusyError extends Error {
+  readonly retryAfterSeconds = 1;
+  constructor(readonly waitedMs: number) {
+    super(`No database connection became free within ${waitedMs} ms.`);
+    this.name = 'DatabaseBusyError';
+  }
+}
+
+// pg-pool's own texts: waiting in its queue, and establishing a new connection, timed out.
+const TIMEOUT_MESSAGES = new Set([
+  'timeout exceeded when trying to connect',
+  'Connection terminated due to connection timeout',
+]);
+
+type ConnectCallback = (
+  err: Error | undefined,
+  client: pg.PoolClient | undefined,
+  done: (release?: unknown) => void,
+) => void;
+
+/** A pg.Pool whose connection timeouts are `DatabaseBusyError`s (also inside `pool.query`). */
+class ServicePool extends pg.Pool {
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: ConnectCallback): void;
+  override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | undefined {
+    const translate = (error: Error): Error =>
+      TIMEOUT_MESSAGES.has(error.message)
+        ? new DatabaseBusyError(this.options.connectionTimeoutMillis ?? 0)
+        : error;
+    if (callback) {
+      super.connect((error, client, done) =>
+        callback(error ? translate(error) : undefined, client, done),
+      );
+      return undefined;
+    }
+    return super.connect().catch((error: Error) => {
+      throw translate(error);
+    });
+  }
+}
+
+const patientViews = new WeakSet<pg.Pool>();
+
+/**
+ * A view of `pool` whose checkouts do not give up at the first `DatabaseBusyError`: they queue
+ * again behind the requests that came meanwhile, so background work yields to requests instead
+ * of failing. After `maxWaitMs` in all (a checkout nested inside another on the one embedded
+ * connection would otherwise wait forever) the error is passed on, as is any other error (the
+ * pool was ended, the server is gone).
+ */
+export function patientPool(pool: pg.Pool, maxWaitMs = 120_000): pg.Pool {
+  if (patientViews.has(pool)) return pool;
+  const connect = async (): Promise<pg.PoolClient> => {
+    const deadline = Date.now() + maxWaitMs;
+    for (;;) {
+      try {
+        return await pool.connect();
+      } catch (error) {
+        if (!(error instanceof DatabaseBusyError) || Date.now() >= deadline) throw error;
+      }
+    }
+  };
+  const query = async (...args: Parameters<pg.Pool['query']>) => {
+    const client = await connect();
+    try {
+      const result = await (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
+      client.release();
+      return result;
+    } catch (error) {
+      // As pg-pool does: a client whose query failed is not reused.
+      client.release(error as Error);
+      throw error;
+    }
+  };
+  const view = new Proxy(pool, {
+    get(target, property) {
+      if (property === 'connect') {
+        return (callback?: ConnectCallback) => {
+          if (!callback) return connect();
+          connect().then(
+            (client) => callback(undefined, client, (release) => client.release(release as Error)),
+            (error: Error) => callback(error, undefined, () => {}),
+          );
+          return undefined;
+        };
+      }
+      if (property === 'query') return query;
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  patientViews.add(view);
+  return view;
+}
+
+function kyselyOn(pool: pg.Pool): Kysely<DB> {
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   let embedded: EmbeddedServer | null = null;
   let poolConfig: pg.PoolConfig;
   if (options.url) {
-    poolConfig = { connectionString: options.url, max: options.poolSize };
+    poolConfig = { connectionString: options.url };
   } else {
     embedded = await startEmbeddedServer(options.dataDir);
-    poolConfig = {
-      host: embedded.socketDir,
-      port: 5432,
-      user: 'postgres',
-      database: 'postgres',
-      max: options.poolSize,
-    };
+    poolConfig = { host: embedded.socketDir, port: 5432, user: 'postgres', database: 'postgres' };
   }
-  const pool = new pg.Pool({
+  const acquireTimeoutMs = options.acquireTimeoutMs ?? 10_000;
+  const pool = new ServicePool({
     ...poolConfig,
+    max: options.poolSize,
     application_name: 'driftwatch',
-    connectionTimeoutMillis: 10_000,
+    connectionTimeoutMillis: acquireTimeoutMs,
   });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
   const readPool = embedded
     ? null
-    : new pg.Pool({
+    : new ServicePool({
         ...poolConfig,
+        max: options.poolSize,
         application_name: 'driftwatch-read',
-        connectionTimeoutMillis: 10_000,
+        connectionTimeoutMillis: acquireTimeoutMs,
       });
   readPool?.on('error', () => {});
-  const system = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  return {
-    engine: embedded ? 'embedded' : 'postgres',
-    pool,
-    system,
-    readPool,
-    close: async () => {
-      await system.destroy();
-      await readPool?.end();
-      await embedded?.stop();
-    },
+  // PostgreSQL: jobs wait up to 30 s for their own pool, then fail and are retried by pg-boss
+  // (a handler that nests checkouts cannot hang forever). Embedded: see `patientPool`.
+  const jobPool = embedded
+    ? patientPool(pool)
+    : new ServicePool({
+        ...poolConfig,
+        max: options.jobPoolSize ?? 4,
+        application_name: 'driftwatch-jobs',
+        connectionTimeoutMillis: 30_000,
+      });
+  jobPool.on('error', () => {});
+  const system = kyselyOn(pool);
+  const jobSystem = embedded ? system : kyselyOn(jobPool);
+  const engine = embedded ? 'embedded' : 'postgres';
+  const close = async () => {
+    await system.destroy();
+    await readPool?.end();
+    if (jobSystem !== system) await jobSystem.destroy();
+    await embedded?.stop();
   };
+  const jobs: Database = {
+    engine,
+    pool: jobPool,
+    system: jobSystem,
+    readPool: null,
+    get jobs() {
+      return jobs;
+    },
+    close,
+  };
+  return { engine, pool, system, readPool, jobs, close };
 }

@@ -1,8 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type FieldErrors, type Problem, ProblemError, titleFor } from '../core/problem';
+import { DatabaseBusyError } from '../db/connection';
 import { fieldErrorsFrom } from './validation-errors';
 
-const PROBLEM_TYPE_BASE = 'https://driftwatch.dev/problems/';
+export const PROBLEM_TYPE_BASE = 'https://driftwatch.dev/problems/';
 
 export function sendProblem(
   request: FastifyRequest,
@@ -20,12 +21,19 @@ export function sendProblem(
     correlationId: request.id,
     ...(errors ? { errors } : {}),
   };
+  reply.header('X-Correlation-Id', request.id);
   return reply.code(status).type('application/problem+json').send(body);
 }
 
 /** Maps framework errors (parsing, validation, limits) to the status the contract gives them. */
 function classify(error: FastifyError, request: FastifyRequest): ProblemError | null {
   if (error instanceof ProblemError) return error;
+  // Every pooled connection was busy for the whole acquire timeout: retrying later is safe.
+  if (error instanceof DatabaseBusyError) {
+    return new ProblemError(503, 'The service is busy. Retry the request shortly.', {
+      headers: { 'Retry-After': String(error.retryAfterSeconds) },
+    });
+  }
   if (error.validation) {
     const status = request.routeOptions.config?.validationStatus ?? 400;
     return new ProblemError(status, 'The request has invalid fields.', {
@@ -70,13 +78,4 @@ export function registerErrorHandling(app: FastifyInstance): void {
       `An unexpected error occurred. Quote correlation id ${request.id} when reporting it.`,
     );
   });
-
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(
-      request,
-      reply,
-      404,
-      `No route matches ${request.method} ${request.url.split('?')[0]}.`,
-    ),
-  );
 }

@@ -103,7 +103,8 @@ export async function relayOutbox(
   ) => Promise<unknown>,
   limit = 100,
 ): Promise<number> {
-  const client = await database.pool.connect();
+  // The job pool: on PostgreSQL the relay never takes a request's connection.
+  const client = await database.jobs.pool.connect();
   // `send` writes through this transaction's client: the jobs and the removal of their outbox
   // rows commit together (exactly once), and the embedded database, which serves one open
   // transaction at a time, is never asked for a second connection meanwhile (a deadlock).
@@ -138,6 +139,49 @@ export async function relayOutbox(
   } finally {
     client.release();
   }
+}
+
+export interface OutboxRelay {
+  /** Stops scheduling ticks and waits for the one in flight: afterwards it touches no pool. */
+  stop: () => Promise<void>;
+}
+
+/**
+ * Relays every `intervalMs` in the background. Ticks never overlap (the next is scheduled when
+ * one ends), and `stop` awaits the tick in flight, so closing the pools afterwards is safe.
+ */
+export function startOutboxRelay(
+  database: Database,
+  subscriptions: EventSubscriptions,
+  send: Parameters<typeof relayOutbox>[2],
+  onError: (error: unknown) => void,
+  intervalMs = 500,
+): OutboxRelay {
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let inFlight: Promise<void> = Promise.resolve();
+  const tick = () => {
+    timer = null;
+    inFlight = relayOutbox(database, subscriptions, send).then(
+      () => {},
+      (error) => onError(error),
+    );
+    void inFlight.then(() => {
+      if (!stopped) schedule();
+    });
+  };
+  const schedule = () => {
+    timer = setTimeout(tick, intervalMs);
+    timer.unref();
+  };
+  schedule();
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await inFlight;
+    },
+  };
 }
 
 /** Removes and returns committed outbox rows (tests run their handlers inline). */

@@ -1,5 +1,5 @@
 import PgBoss from 'pg-boss';
-import type { Database } from '../db/connection';
+import { type Database, patientPool } from '../db/connection';
 
 /**
  * Background jobs on pg-boss in the same database (DESIGN.md §5). Every payload carries the
@@ -40,32 +40,93 @@ export interface JobQueue {
   prepare: () => Promise<void>;
   /** Starts processing registered queues (worker role). */
   work: () => Promise<void>;
-  stop: () => Promise<void>;
+  /**
+   * Stops fetching, waits up to `timeoutMs` for running jobs and pg-boss's own statements, then
+   * lets go of the pool: afterwards nothing of the queue touches it. Returns how many jobs were
+   * still running at the bound (abandoned: they expire and are retried, as after a crash).
+   */
+  stop: (timeoutMs?: number) => Promise<{ abandoned: number }>;
 }
 
 export interface SqlExecutor {
   executeSql: (text: string, values: unknown[]) => Promise<{ rows: unknown[] }>;
 }
 
+export interface JobQueueOptions {
+  /** pg-boss reports errors of its own loops here (fetch, maintenance, cron, completion). */
+  onError?: (error: Error & { queue?: string; worker?: string }) => void;
+  /**
+   * How often pg-boss's maintenance runs (default 30 s): it fails expired jobs over for their
+   * retry, so a job whose process died runs again within its expiry plus this interval.
+   */
+  maintenanceIntervalSeconds?: number;
+}
+
+/** A job fetched while the queue stops is handed back (failed, so pg-boss retries it). */
+export class QueueStoppingError extends Error {
+  constructor() {
+    super('The worker is stopping; the job runs again on another attempt.');
+    this.name = 'QueueStoppingError';
+  }
+}
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 export async function createJobQueue(
   database: Database,
-  options: { onError?: (error: Error) => void } = {},
+  options: JobQueueOptions = {},
 ): Promise<JobQueue> {
+  // pg-boss runs its SQL through the job pool, waiting for a connection rather than failing:
+  // pg-boss does not await its own completion writes (`complete`/`fail` after a handler), so a
+  // pool timeout there was an unhandled rejection that ended the process under load. Every
+  // statement is tracked so stopping can wait for them; once stopped none reaches the pool.
+  const pool = patientPool(database.jobs.pool);
+  const statements = new Set<Promise<unknown>>();
+  let released = false;
+  const executeSql = (text: string, values?: unknown[]) => {
+    // Only completions of jobs abandoned at the stop bound get here: dropping them leaves the
+    // jobs active until they expire and are retried, exactly as after a crash.
+    if (released) return Promise.resolve({ rows: [] });
+    // A statement still waiting for a connection when the pool closes fails after the release:
+    // dropped for the same reason.
+    const statement = pool.query(text, values).catch((error: Error) => {
+      if (released) return { rows: [] };
+      throw error;
+    });
+    statements.add(statement);
+    const settled = () => statements.delete(statement);
+    statement.then(settled, settled);
+    return statement;
+  };
   const boss = new PgBoss({
-    // pg-boss runs its SQL through the service's pool, so the embedded mode needs nothing else.
-    db: { executeSql: (text, values) => database.pool.query(text, values) },
+    db: { executeSql },
     schema: 'pgboss',
     supervise: true,
     migrate: true,
+    maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30,
   });
+  // Without a listener an 'error' event would be thrown; pg-boss keeps running after each.
   boss.on('error', (error) => options.onError?.(error));
   await boss.start();
   const definitions = new Map<string, JobDefinition<unknown>>();
   const created = new Set<string>();
+  const running = new Set<Promise<void>>();
+  let stopping = false;
   const ensureQueue = async (name: string) => {
     if (created.has(name)) return;
     await boss.createQueue(name);
     created.add(name);
+  };
+  const handleBatch = (definition: JobDefinition<unknown>, jobs: { data: unknown }[]) => {
+    // A fetch that was in flight when stopping began still delivers its jobs: none starts.
+    if (stopping) return Promise.reject(new QueueStoppingError());
+    const batch = (async () => {
+      for (const job of jobs) await definition.handle(job.data as JobEnvelope<unknown>);
+    })();
+    running.add(batch);
+    const settled = () => running.delete(batch);
+    batch.then(settled, settled);
+    return batch;
   };
 
   return {
@@ -93,9 +154,7 @@ export async function createJobQueue(
         await boss.work<JobEnvelope<unknown>>(
           definition.name,
           { batchSize: 4, pollingIntervalSeconds: 2 },
-          async (jobs) => {
-            for (const job of jobs) await definition.handle(job.data);
-          },
+          (jobs) => handleBatch(definition, jobs),
         );
         if (definition.schedule) {
           await boss.schedule(
@@ -110,8 +169,21 @@ export async function createJobQueue(
         }
       }
     },
-    async stop() {
-      await boss.stop({ graceful: true, timeout: 10_000, wait: true });
+    async stop(timeoutMs = 10_000) {
+      if (released) return { abandoned: 0 };
+      stopping = true;
+      const deadline = Date.now() + timeoutMs;
+      // pg-boss's graceful wait covers jobs it knows are running; it does not await the
+      // completion writes it starts, nor a fetch still in flight: wait for those too.
+      await boss
+        .stop({ graceful: true, wait: true, timeout: Math.max(timeoutMs, 1000), close: false })
+        .catch((error: Error) => options.onError?.(error));
+      while ((running.size > 0 || statements.size > 0) && Date.now() < deadline) {
+        await delay(25);
+      }
+      const abandoned = running.size;
+      released = true;
+      return { abandoned };
     },
   };
 }

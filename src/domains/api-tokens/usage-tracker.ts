@@ -17,6 +17,8 @@ export interface TokenUsageTracker {
 export function createTokenUsageTracker(database: Database): TokenUsageTracker {
   let uses = new Map<string, { tenantId: string; at: Date }>();
   let timer: NodeJS.Timeout | null = null;
+  // The timer's flush in flight: `stop` awaits it, so no write reaches a closed pool.
+  let ticking: Promise<void> = Promise.resolve();
 
   const flush = async () => {
     if (uses.size === 0) return;
@@ -49,13 +51,14 @@ export function createTokenUsageTracker(database: Database): TokenUsageTracker {
     flush,
     start(intervalSeconds) {
       timer = setInterval(() => {
-        flush().catch(() => {});
+        ticking = flush().catch(() => {});
       }, intervalSeconds * 1000);
       timer.unref();
     },
     async stop() {
       if (timer) clearInterval(timer);
       timer = null;
+      await ticking;
       await flush().catch(() => {});
     },
   };

@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createScratchDatabase } from '../../test/support/service-process';
+import { type Database, DatabaseBusyError, openDatabase } from '../db/connection';
+import { migrate } from '../db/migrate';
+import { createJobQueue, type JobQueue } from './queue';
+
+/**
+ * pg-boss does not await the completion it writes after a handler returns. With a busy pool that
+ * write used to fail at the connection timeout as an unhandled rejection, which ended the
+ * service. Here the only job connection is held well past the acquire timeout while a job
+ * finishes: the completion waits for it, nothing is rejected, and the job is completed.
+ */
+describe('job queue with an exhausted pool', () => {
+  let database: Database;
+  let queue: JobQueue;
+  let drop = async () => {};
+  let closed = false;
+  const rejections: unknown[] = [];
+  const onRejection = (reason: unknown) => rejections.push(reason);
+  let release: () => void = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let started: () => void = () => {};
+  const running = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+
+  beforeAll(async () => {
+    process.on('unhandledRejection', onRejection);
+    let url: string | null = null;
+    if (process.env.TEST_DATABASE_URL) {
+      const scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL);
+      url = scratch.url;
+      drop = scratch.drop;
+    }
+    database = await openDatabase({
+      url,
+      dataDir: null,
+      poolSize: 1,
+      jobPoolSize: 1,
+      acquireTimeoutMs: 200,
+    });
+    await migrate(database.pool);
+    queue = await createJobQueue(database, {});
+    queue.register({
+      name: 'test.held',
+      expireInSeconds: 60,
+      retryLimit: 0,
+      handle: async () => {
+        started();
+        await gate;
+      },
+    });
+    await queue.prepare();
+    await queue.work();
+  }, 60_000);
+  afterAll(async () => {
+    process.off('unhandledRejection', onRejection);
+    await queue?.stop(5000);
+    if (!closed) await database?.close();
+    await drop();
+  });
+
+  it('a request-side checkout fails fast with DatabaseBusyError', async () => {
+    const held = await database.pool.connect();
+    try {
+      const before = Date.now();
+      await expect(database.pool.connect()).rejects.toBeInstanceOf(DatabaseBusyError);
+      await expect(database.pool.query('SELECT 1')).rejects.toBeInstanceOf(DatabaseBusyError);
+      expect(Date.now() - before).toBeLessThan(2000);
+    } finally {
+      held.release();
+    }
+  });
+
+  it('completes a job whose completion waited longer than the acquire timeout', async () => {
+    const id = await queue.send('test.held', { tenantId: null, correlationId: null, data: {} });
+    await running;
+    // The job pool's only connection, held for five acquire timeouts while the job finishes.
+    const held = await database.jobs.pool.connect();
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    held.release();
+    let state: string | undefined;
+    for (let i = 0; i < 100 && state !== 'completed'; i++) {
+      state = (await queue.boss.getJobById('test.held', id as string))?.state;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(state).toBe('completed');
+    expect(rejections).toEqual([]);
+  }, 30_000);
+
+  it('stops: waits for the running statements, then touches the pool no more', async () => {
+    const { abandoned } = await queue.stop(5000);
+    expect(abandoned).toBe(0);
+    // After the stop pg-boss's statements no longer reach the pool, even when it is gone.
+    await database.close();
+    closed = true;
+    await expect(queue.boss.getQueues()).resolves.toBeDefined();
+    expect(rejections).toEqual([]);
+  });
+});

@@ -1,0 +1,241 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/connection';
+import { migrate } from '../../src/db/migrate';
+import { createTenantWithOwner } from '../../src/domains/tenants/service';
+import { createGitRepository, type GitFixture, POLYGLOT_FILES } from '../support/git-fixtures';
+import {
+  CRASH_SIGNS,
+  createScratchDatabase,
+  randomMasterKey,
+  serviceEnv,
+  startServiceProcess,
+} from '../support/service-process';
+
+/**
+ * The process model of docs/operations.md with real `driftwatch serve` processes: SIGTERM under
+ * load stops in order (exit 0, nothing touches a closed pool, every request answered or refused
+ * at the connection, never a 500), repeatedly; and a job whose worker is killed with SIGKILL
+ * runs again after its expiry. On the embedded database by default, on PostgreSQL with
+ * TEST_DATABASE_URL.
+ */
+const serverUrl = process.env.TEST_DATABASE_URL;
+const engine = serverUrl ? 'PostgreSQL' : 'embedded';
+const STOPS = serverUrl ? 3 : 8;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Database {
+  env: Record<string, string>;
+  /** Owner token of a tenant created beforehand (PostgreSQL), else null (embedded bootstrap). */
+  token: string | null;
+  remove: () => Promise<void>;
+}
+
+async function prepareDatabase(): Promise<Database> {
+  if (!serverUrl) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'driftwatch-life-'));
+    return {
+      env: { DATA_DIR: dataDir },
+      token: null,
+      remove: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const scratch = await createScratchDatabase(serverUrl);
+  const database = await openDatabase({ url: scratch.url, dataDir: null, poolSize: 2 });
+  await migrate(database.pool);
+  const tenant = await createTenantWithOwner(database, { name: 'Life', plan: 'enterprise' });
+  await database.close();
+  return {
+    env: { DATABASE_URL: scratch.url, DRIFTWATCH_MASTER_KEY: randomMasterKey() },
+    token: tenant.ownerToken,
+    remove: scratch.drop,
+  };
+}
+
+interface LoadResult {
+  /** Responses by status. */
+  statuses: Record<number, number>;
+  /** Requests that ended without a response (refused or reset at the connection). */
+  refused: number;
+  /** Connection errors before the stop began: there must be none. */
+  early: string[];
+  /** 5xx responses that are not problem documents: there must be none. */
+  bare: string[];
+}
+
+/** Four concurrent request loops until the process exits (bounded to 5,000 requests each). */
+function runLoad(
+  base: string,
+  token: string,
+  repositoryId: string,
+  stopSent: () => boolean,
+  exited: Promise<unknown>,
+): Promise<LoadResult> {
+  const result: LoadResult = { statuses: {}, refused: 0, early: [], bare: [] };
+  let done = false;
+  void exited.then(() => {
+    done = true;
+  });
+  const paths = [
+    ['GET', '/api/v1/api-tokens'],
+    ['GET', `/api/v1/repositories/${repositoryId}/dependencies`],
+    ['GET', `/api/v1/repositories/${repositoryId}`],
+    ['POST', `/api/v1/repositories/${repositoryId}/scan`],
+  ] as const;
+  const loop = async (offset: number) => {
+    for (let i = 0; i < 5000 && !done; i++) {
+      const [method, path] = paths[(i + offset) % paths.length] as (typeof paths)[number];
+      try {
+        const response = await fetch(`${base}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${token}` },
+        });
+        await response.arrayBuffer();
+        result.statuses[response.status] = (result.statuses[response.status] ?? 0) + 1;
+        const type = response.headers.get('content-type') ?? '';
+        if (response.status >= 500 && !type.startsWith('application/problem+json')) {
+          result.bare.push(`${response.status} ${type}`);
+        }
+      } catch (error) {
+        if (!stopSent()) result.early.push(String((error as Error).cause ?? error));
+        result.refused++;
+        await sleep(5);
+      }
+    }
+  };
+  return Promise.all([0, 1, 2, 3].map(loop)).then(() => result);
+}
+
+describe(`graceful stop under load (${engine})`, () => {
+  let database: Database;
+  let repo: GitFixture;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    database = await prepareDatabase();
+    repo = createGitRepository(POLYGLOT_FILES);
+    env = serviceEnv({
+      ...database.env,
+      SCAN_ALLOW_FILE_URLS: 'true',
+      SCAN_FILE_URL_ROOTS: dirname(repo.directory),
+      SCAN_HEARTBEAT_SECONDS: '1',
+      SHUTDOWN_TIMEOUT_SECONDS: '20',
+    });
+  }, 60_000);
+  afterAll(async () => {
+    repo?.remove();
+    await database?.remove();
+  });
+
+  it(`exits 0 after SIGTERM under load, ${STOPS} times in a row`, async () => {
+    let token = database.token;
+    let repositoryId: string | null = null;
+    const rounds: string[] = [];
+    for (let round = 0; round < STOPS; round++) {
+      const startedAt = Date.now();
+      const service = await startServiceProcess(env);
+      const startMs = Date.now() - startedAt;
+      token ??= service.bootstrapToken;
+      if (!token) throw new Error(`no owner token:\n${service.output()}`);
+      const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      if (!repositoryId) {
+        const imported = await fetch(`${service.base}/api/v1/repositories/import`, {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({ repositories: [{ url: repo.url }] }),
+        });
+        const body = (await imported.json()) as { items?: { repositoryId?: string }[] };
+        repositoryId = body.items?.[0]?.repositoryId ?? null;
+        if (!repositoryId) throw new Error(`import failed: ${JSON.stringify(body)}`);
+      }
+      let stopSent = false;
+      const load = runLoad(service.base, token, repositoryId, () => stopSent, service.exited);
+      // Stop at a different moment each round: mid-request, mid-scan, mid-relay.
+      await sleep(800 + round * 150);
+      stopSent = true;
+      const stoppedAt = Date.now();
+      service.child.kill('SIGTERM');
+      const exit = await service.exited;
+      const stopMs = Date.now() - stoppedAt;
+      const result = await load;
+      const output = service.output();
+      expect(exit, output).toEqual({ code: 0, signal: null });
+      for (const sign of CRASH_SIGNS) expect(output).not.toContain(sign);
+      expect(result.early).toEqual([]);
+      expect(result.bare).toEqual([]);
+      // Every response is an answer the contract allows under load: never a 5xx but 503.
+      const statuses = Object.keys(result.statuses).map(Number);
+      expect(statuses.filter((status) => status >= 500 && status !== 503)).toEqual([]);
+      expect(result.statuses[200] ?? 0).toBeGreaterThan(0);
+      expect(stopMs).toBeLessThan(20_000);
+      rounds.push(
+        `start ${startMs} ms, stop ${stopMs} ms, ${JSON.stringify(result.statuses)}, refused ${result.refused}`,
+      );
+    }
+    console.info(`${engine}: ${rounds.join('\n')}`);
+  }, 900_000);
+});
+
+const WORKER = fileURLToPath(new URL('../support/job-worker-process.ts', import.meta.url));
+
+function runWorker(mode: 'send' | 'hang' | 'finish', env: NodeJS.ProcessEnv) {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', WORKER, mode], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const waitFor = async (text: string, ms: number) => {
+    const until = Date.now() + ms;
+    while (!output.includes(text)) {
+      if (Date.now() > until) throw new Error(`no "${text}" within ${ms} ms:\n${output}`);
+      await sleep(50);
+    }
+  };
+  return { child, exited, waitFor, output: () => output };
+}
+
+describe(`a job whose worker is killed with SIGKILL (${engine})`, () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await prepareDatabase();
+  }, 60_000);
+  afterAll(async () => {
+    await database?.remove();
+  });
+
+  it('runs again in another worker after its expiry', async () => {
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...database.env };
+    const sender = runWorker('send', env);
+    await sender.waitFor('sent', 60_000);
+    expect(await sender.exited).toBe(0);
+
+    const doomed = runWorker('hang', env);
+    await doomed.waitFor('started 0', 60_000);
+    doomed.child.kill('SIGKILL');
+    await doomed.exited;
+
+    // The survivor starts at once; the job is handed to it only when its expiry (3 s) has
+    // passed and maintenance (every second here) has failed it over to a retry.
+    const killedAt = Date.now();
+    const survivor = runWorker('finish', env);
+    try {
+      await survivor.waitFor('finished 1', 90_000);
+      expect(Date.now() - killedAt).toBeGreaterThan(1000);
+      expect(survivor.output()).not.toContain('finished 0');
+    } finally {
+      survivor.child.kill('SIGTERM');
+      await survivor.exited;
+    }
+  }, 180_000);
+});
