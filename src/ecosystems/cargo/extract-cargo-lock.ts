@@ -1,4 +1,5 @@
 import { buildPurl } from '../purl';
+import { isTomlTable, parseTomlOrThrow, tomlErrorMessage } from '../shared/toml';
 import type {
   DependencySource,
   ExtractedDependency,
@@ -7,7 +8,6 @@ import type {
   ExtractionResult,
   Extractor,
 } from '../types';
-import { isRecord, parseToml, tomlErrorMessage } from './toml';
 import { parseCargoVersion } from './versioning';
 
 interface LockPackage {
@@ -40,7 +40,7 @@ export function parseCargoSource(source: string): DependencySource {
 
 /** Reads one `[[package]]` table (or the pre-2017 `[root]`); returns an error message when bad. */
 function toPackage(table: unknown, line: number | null): LockPackage | string {
-  if (!isRecord(table)) return 'package entry is not a table';
+  if (!isTomlTable(table)) return 'package entry is not a table';
   const { name, version, source, dependencies } = table;
   if (typeof name !== 'string' || name.length === 0) return 'package without a name';
   if (typeof version !== 'string' || !parseCargoVersion(version)) {
@@ -80,7 +80,7 @@ function salvage(lines: string[], errors: ExtractionError[]): LockPackage[] {
     if (isPackage || isRoot) {
       const chunk = lines.slice(start, end).join('\n');
       try {
-        const doc = parseToml(chunk);
+        const doc = parseTomlOrThrow(chunk);
         const table = isRoot ? doc.root : (doc.package as unknown[] | undefined)?.[0];
         const pkg = toPackage(table, start + 1);
         if (typeof pkg === 'string') errors.push({ line: start + 1, message: pkg });
@@ -124,7 +124,7 @@ export function parseCargoLock(text: string): CargoLockInfo {
   const errors: ExtractionError[] = [];
   let doc: Record<string, unknown> | null = null;
   try {
-    doc = parseToml(text);
+    doc = parseTomlOrThrow(text);
   } catch (error) {
     errors.push({
       line: null,
@@ -138,7 +138,7 @@ export function parseCargoLock(text: string): CargoLockInfo {
   const headerLines = packageHeaderLines(lines);
   // Lines are only trusted when the headers found match the parsed tables one to one.
   const linesKnown = headerLines.length === tables.length;
-  if (isRecord(doc.root)) {
+  if (isTomlTable(doc.root)) {
     const root = toPackage(doc.root, null);
     if (typeof root === 'string') errors.push({ line: null, message: root });
     else packages.push({ ...root, source: null });

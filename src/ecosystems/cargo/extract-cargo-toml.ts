@@ -1,5 +1,6 @@
 import { buildPurl } from '../purl';
-import { dirOf, joinInTree } from '../tree-paths';
+import { isTomlTable, parseTomlOrThrow, tomlErrorMessage } from '../shared/toml';
+import { dirOf, joinInTree } from '../shared/tree-paths';
 import type {
   DependencyScope,
   DependencySource,
@@ -9,7 +10,6 @@ import type {
   ExtractionResult,
   Extractor,
 } from '../types';
-import { isRecord, parseToml, tomlErrorMessage } from './toml';
 import { parseCargoVersion, toNpmRange } from './versioning';
 
 /** Dependency tables and their scope; the underscore spellings are Cargo's deprecated aliases. */
@@ -86,7 +86,7 @@ function indexKeyLines(lines: string[]): Map<string, number> {
 function deepMerge(target: Record<string, unknown>, source: Record<string, unknown>, depth = 0) {
   for (const [key, value] of Object.entries(source)) {
     const existing = target[key];
-    if (depth < MAX_MERGE_DEPTH && isRecord(existing) && isRecord(value)) {
+    if (depth < MAX_MERGE_DEPTH && isTomlTable(existing) && isTomlTable(value)) {
       deepMerge(existing, value, depth + 1);
     } else if (Array.isArray(existing) && Array.isArray(value)) {
       existing.push(...value);
@@ -102,7 +102,7 @@ function deepMerge(target: Record<string, unknown>, source: Record<string, unkno
  */
 function parseManifest(lines: string[], text: string, errors: ExtractionError[]) {
   try {
-    return parseToml(text);
+    return parseTomlOrThrow(text);
   } catch (error) {
     errors.push({
       line: null,
@@ -115,7 +115,7 @@ function parseManifest(lines: string[], text: string, errors: ExtractionError[])
     const chunk = lines.slice(start, end).join('\n');
     if (chunk.trim().length === 0) return;
     try {
-      deepMerge(doc, parseToml(chunk));
+      deepMerge(doc, parseTomlOrThrow(chunk));
     } catch (error) {
       errors.push({
         line: start + 1,
@@ -143,8 +143,8 @@ function findWorkspaceDependencies(
   doc: Record<string, unknown>,
 ): Record<string, unknown> | null {
   const own = doc.workspace;
-  if (isRecord(own)) return isRecord(own.dependencies) ? own.dependencies : {};
-  const pointer = isRecord(doc.package) ? doc.package.workspace : undefined;
+  if (isTomlTable(own)) return isTomlTable(own.dependencies) ? own.dependencies : {};
+  const pointer = isTomlTable(doc.package) ? doc.package.workspace : undefined;
   const here = dirOf(input.path);
   const candidates: string[] = [];
   if (typeof pointer === 'string') {
@@ -161,9 +161,9 @@ function findWorkspaceDependencies(
     const text = input.readFile(candidate);
     if (text === null) continue;
     try {
-      const root = parseToml(text);
-      if (isRecord(root.workspace)) {
-        return isRecord(root.workspace.dependencies) ? root.workspace.dependencies : {};
+      const root = parseTomlOrThrow(text);
+      if (isTomlTable(root.workspace)) {
+        return isTomlTable(root.workspace.dependencies) ? root.workspace.dependencies : {};
       }
     } catch {
       // An unparsable ancestor manifest is that file's error, reported when it is extracted.
@@ -184,16 +184,16 @@ function dependencyTables(doc: Record<string, unknown>): DependencyTable[] {
   const collect = (owner: Record<string, unknown>, prefix: string[]) => {
     for (const [table, scope] of Object.entries(DEPENDENCY_TABLES)) {
       const entries = owner[table];
-      if (isRecord(entries)) tables.push({ path: [...prefix, table], scope, entries });
+      if (isTomlTable(entries)) tables.push({ path: [...prefix, table], scope, entries });
     }
   };
   collect(doc, []);
-  if (isRecord(doc.target)) {
+  if (isTomlTable(doc.target)) {
     for (const [cfg, value] of Object.entries(doc.target)) {
-      if (isRecord(value)) collect(value, ['target', cfg]);
+      if (isTomlTable(value)) collect(value, ['target', cfg]);
     }
   }
-  if (isRecord(doc.workspace) && isRecord(doc.workspace.dependencies)) {
+  if (isTomlTable(doc.workspace) && isTomlTable(doc.workspace.dependencies)) {
     // The root's shared declarations: the versions every member inheriting them uses.
     tables.push({
       path: ['workspace', 'dependencies'],
@@ -229,7 +229,7 @@ export function extractCargoToml(input: ExtractInput): ExtractionResult {
         const line = keyLines.get(JSON.stringify([...table.path, key])) ?? null;
         let spec: Record<string, unknown>;
         if (typeof raw === 'string') spec = { version: raw };
-        else if (isRecord(raw)) spec = raw;
+        else if (isTomlTable(raw)) spec = raw;
         else {
           errors.push({ line, message: `dependency ${key} is neither a string nor a table` });
           continue;
@@ -239,7 +239,7 @@ export function extractCargoToml(input: ExtractInput): ExtractionResult {
           const inherited = workspace?.[key];
           // Unresolvable inheritance (the root is outside the scanned tree) leaves it unpinned.
           const base = typeof inherited === 'string' ? { version: inherited } : inherited;
-          spec = { ...(isRecord(base) ? base : {}), optional: spec.optional };
+          spec = { ...(isTomlTable(base) ? base : {}), optional: spec.optional };
         }
         const name = str(spec.package) ?? key;
         const git = str(spec.git);
@@ -302,10 +302,10 @@ export function extractCargoToml(input: ExtractInput): ExtractionResult {
 /** `Cargo.toml (workspace: 2 member patterns)` for a workspace root, `Cargo.toml` otherwise. */
 function describeCargoToml(input: ExtractInput): string {
   try {
-    const doc = parseToml(input.text);
-    if (isRecord(doc.workspace)) {
+    const doc = parseTomlOrThrow(input.text);
+    if (isTomlTable(doc.workspace)) {
       const members = Array.isArray(doc.workspace.members) ? doc.workspace.members.length : 0;
-      const kind = isRecord(doc.package) ? 'workspace root with package' : 'workspace';
+      const kind = isTomlTable(doc.package) ? 'workspace root with package' : 'workspace';
       return `Cargo.toml (${kind}: ${members} member pattern${members === 1 ? '' : 's'})`;
     }
   } catch {

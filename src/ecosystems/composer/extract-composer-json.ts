@@ -1,3 +1,5 @@
+import { isObject, parseJson } from '../shared/json';
+import { jsonValueLines, pathKey } from '../shared/json-lines';
 import type {
   DependencyScope,
   ExtractedDependency,
@@ -7,8 +9,6 @@ import type {
   Extractor,
   Resolution,
 } from '../types';
-import { isObject, parseJson } from './json';
-import { jsonValueLines, pathKey } from './json-lines';
 import {
   composerPurl,
   isPlatformPackage,

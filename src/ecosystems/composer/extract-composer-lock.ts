@@ -1,3 +1,5 @@
+import { isObject, type JsonObject, parseJson } from '../shared/json';
+import { jsonValueLines, pathKey } from '../shared/json-lines';
 import type {
   DependencyScope,
   DependencySource,
@@ -7,8 +9,6 @@ import type {
   ExtractionResult,
   Extractor,
 } from '../types';
-import { isObject, type JsonObject, parseJson } from './json';
-import { jsonValueLines, pathKey } from './json-lines';
 import { composerPurl, isPlatformPackage, normaliseComposerName } from './names';
 
 const SECTIONS: ReadonlyArray<readonly ['packages' | 'packages-dev', DependencyScope]> = [

@@ -1,4 +1,5 @@
-import { LineCounter, parseDocument } from 'yaml';
+import { type Document, LineCounter } from 'yaml';
+import { parseYaml, yamlToJs } from '../shared/yaml';
 import type {
   ExtractedDependency,
   ExtractInput,
@@ -18,41 +19,10 @@ import { substitute, UNRESOLVED } from './substitute';
  *   `.env` files and the environment are not read. An unknown variable in the tag leaves the
  *   image unpinned; in the name it makes the entry unreadable (reported, skipped).
  * - Files without a `services:` key are read as the legacy v1 format (services at the top).
- * - YAML is parsed with the core schema (no custom tags), merge keys on, and at most 100 alias
- *   expansions, so an alias bomb fails the file instead of exhausting memory.
+ * - YAML goes through the shared layer (src/ecosystems/shared/yaml.ts): core schema, merge keys
+ *   on, bounded alias expansions, nesting and size, so an alias bomb fails the file instead of
+ *   exhausting memory.
  */
-
-const MAX_ALIASES = 100;
-/**
- * The yaml parser slows down steeply on deeply nested, unclosed flow collections (`{{{{…`: 200
- * levels take half a second, 300 several seconds), so deeper files are refused before parsing.
- */
-const MAX_FLOW_DEPTH = 32;
-
-/**
- * Deepest `{`/`[` nesting in the text, comments skipped. Quotes are not tracked (an apostrophe in
- * a plain scalar would fool it), so brackets inside strings count too: only an absurd file gets
- * near the limit either way. Linear, stops as soon as the limit is passed.
- */
-export function flowDepth(text: string, limit = Number.POSITIVE_INFINITY): number {
-  let depth = 0;
-  let deepest = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 35 /* # */ && (i === 0 || /\s/.test(text.charAt(i - 1)))) {
-      const end = text.indexOf('\n', i);
-      if (end < 0) break;
-      i = end;
-    } else if (c === 123 || c === 91) {
-      depth++;
-      if (depth > deepest) {
-        deepest = depth;
-        if (deepest > limit) return deepest;
-      }
-    } else if ((c === 125 || c === 93) && depth > 0) depth--;
-  }
-  return deepest;
-}
 
 function lineOf(counter: LineCounter, node: unknown): number | null {
   const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
@@ -61,28 +31,21 @@ function lineOf(counter: LineCounter, node: unknown): number | null {
 
 export function extractCompose(input: ExtractInput): ExtractionResult {
   const errors: ExtractionError[] = [];
-  if (flowDepth(input.text, MAX_FLOW_DEPTH) > MAX_FLOW_DEPTH) {
-    const message = `compose file nests collections deeper than ${MAX_FLOW_DEPTH} levels: not parsed`;
-    return { dependencies: [], errors: [{ line: null, message }] };
-  }
   const counter = new LineCounter();
-  let doc: ReturnType<typeof parseDocument>;
+  let doc: Document.Parsed;
   let data: unknown;
   try {
-    doc = parseDocument(input.text, {
-      schema: 'core',
-      merge: true,
-      lineCounter: counter,
-      prettyErrors: false,
-      uniqueKeys: false,
-      // Hostile keys (`{[1]: x}`) would otherwise print process warnings.
-      logLevel: 'error',
-    });
+    const parsed = parseYaml(input.text, counter);
+    if (!parsed.ok) {
+      const message = `compose file ${parsed.reason}: not parsed`;
+      return { dependencies: [], errors: [{ line: null, message }] };
+    }
+    doc = parsed.doc;
     for (const error of doc.errors.slice(0, 5)) {
       const line = error.pos ? counter.linePos(error.pos[0]).line : null;
       errors.push({ line, message: `invalid YAML: ${error.message.split('\n')[0]}` });
     }
-    data = doc.toJS({ maxAliasCount: MAX_ALIASES });
+    data = yamlToJs(doc);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ancestorDirs, classifyMavenVersion, joinTreePath } from './common';
+import { classifyMavenVersion } from './common';
 
 describe('Maven helpers', () => {
   it.each([
@@ -18,22 +18,5 @@ describe('Maven helpers', () => {
     [null, 'unpinned'],
   ])('classify(%j) = %s', (version, resolution) => {
     expect(classifyMavenVersion(version)).toBe(resolution);
-  });
-
-  it.each([
-    ['a/b', '../pom.xml', 'a/pom.xml'],
-    ['a/b', '../../pom.xml', 'pom.xml'],
-    ['a', '../../pom.xml', null],
-    ['', '../pom.xml', null],
-    ['a', 'c\\d/pom.xml', 'a/c/d/pom.xml'],
-    ['a', '/etc/passwd', null],
-    ['a', 'C:/pom.xml', null],
-  ])('joinTreePath(%j, %j) = %j', (dir, relative, expected) => {
-    expect(joinTreePath(dir, relative)).toBe(expected);
-  });
-
-  it('lists ancestor directories up to the root', () => {
-    expect(ancestorDirs('a/b/c')).toEqual(['a/b/c', 'a/b', 'a', '']);
-    expect(ancestorDirs('')).toEqual(['']);
   });
 });

@@ -1,5 +1,4 @@
 import { buildPurl } from '../purl';
-import { dirOf as dirname } from '../tree-paths';
 import type { DependencyScope, ExtractedDependency, Resolution } from '../types';
 import { isMavenRange, isValidMavenVersion } from './versioning';
 
@@ -46,36 +45,3 @@ export function mavenDependency(input: MavenDepInput): ExtractedDependency {
 }
 
 export { dedupe as dedupeDependencies } from '../dependency-list';
-export { baseOf as basename, dirOf as dirname } from '../tree-paths';
-
-/**
- * Joins a tree-relative directory with a relative path (`..` allowed, backslashes accepted).
- * Returns null when the result would leave the tree.
- */
-export function joinTreePath(dir: string, relative: string): string | null {
-  if (relative.startsWith('/') || /^[A-Za-z]:/.test(relative)) return null;
-  const parts = dir.length > 0 ? dir.split('/') : [];
-  for (const segment of relative.replace(/\\/g, '/').split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') {
-      if (parts.length === 0) return null;
-      parts.pop();
-    } else {
-      parts.push(segment);
-    }
-  }
-  return parts.join('/');
-}
-
-/** The directory chain from `dir` up to the root: `a/b` → [`a/b`, `a`, ``]. */
-export function ancestorDirs(dir: string): string[] {
-  const out = [dir];
-  let current = dir;
-  while (current.length > 0) {
-    current = dirname(current);
-    out.push(current);
-  }
-  return out;
-}
-
-export { inDir } from '../tree-paths';

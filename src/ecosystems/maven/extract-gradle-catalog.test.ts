@@ -50,4 +50,34 @@ describe('maven/gradle-catalog', () => {
       errors: [{ line: null, message: 'invalid TOML at line 3: illegal character in key' }],
     });
   });
+
+  // The catalogue goes through the shared TOML layer (src/ecosystems/shared/toml.ts), so it gets
+  // the same hostile-input limits as Cargo and PyPI files: these two fail with plain smol-toml.
+  it('drops prototype keys instead of reading them as aliases or versions', () => {
+    expect(
+      extractGradleCatalog(
+        inputWithTree('gradle/libs.versions.toml', 'hostile-keys.versions.toml'),
+      ),
+    ).toEqual({
+      dependencies: [mvn('org.slf4j:slf4j-api', '1.7.36', 'runtime', 'resolved', 9)],
+      errors: [],
+    });
+  });
+
+  it('refuses inline nesting beyond the shared depth limit as one whole-file error', () => {
+    expect(
+      extractGradleCatalog(
+        inputWithTree('gradle/libs.versions.toml', 'deep-nesting.versions.toml'),
+      ),
+    ).toEqual({
+      dependencies: [],
+      errors: [
+        {
+          line: null,
+          message:
+            'invalid TOML at line 3: document contains excessively nested structures. aborting.',
+        },
+      ],
+    });
+  });
 });

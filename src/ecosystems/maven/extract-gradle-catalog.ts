@@ -1,4 +1,10 @@
-import { parse, TomlError } from 'smol-toml';
+import {
+  isTomlTable as isTable,
+  parseTomlOrThrow,
+  type TomlTable as Table,
+  tomlErrorFirstLine,
+  tomlErrorLine,
+} from '../shared/toml';
 import type {
   ExtractedDependency,
   ExtractInput,
@@ -32,12 +38,6 @@ export interface CatalogParseResult {
 /** Gradle accessors treat `-`, `_` and `.` in aliases alike: `libs.groovy.json`. */
 export function catalogAccessor(alias: string): string {
   return alias.replace(/[-_.]/g, '.').toLowerCase();
-}
-
-type Table = Record<string, unknown>;
-
-function isTable(value: unknown): value is Table {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function stripStrict(version: string): string {
@@ -111,11 +111,11 @@ function libraryFrom(
 export function parseVersionCatalog(text: string): CatalogParseResult {
   let document: Table;
   try {
-    document = parse(text) as Table;
+    // The shared parser's limits (prototype keys dropped, nesting capped) apply here as well.
+    document = parseTomlOrThrow(text);
   } catch (error) {
-    const line = error instanceof TomlError ? error.line : null;
-    const first = (error as Error).message.split('\n')[0] ?? '';
-    const message = first.replace(/^Invalid TOML document: /, '');
+    const line = tomlErrorLine(error);
+    const message = tomlErrorFirstLine(error).replace(/^Invalid TOML document: /, '');
     return {
       catalog: null,
       errors: [{ line: null, message: `invalid TOML at line ${line}: ${message}` }],

@@ -1,3 +1,4 @@
+import { baseOf, dirOf, inDir } from '../shared/tree-paths';
 import type {
   DependencyScope,
   ExtractedDependency,
@@ -6,7 +7,7 @@ import type {
   ExtractionResult,
   Extractor,
 } from '../types';
-import { basename, dedupeDependencies, dirname, inDir, mavenDependency } from './common';
+import { dedupeDependencies, mavenDependency } from './common';
 import { declaredModules } from './extract-gradle-script';
 
 /**
@@ -48,7 +49,7 @@ function strongestScope(configurations: string[], fallback: DependencyScope): De
  * readable build script every entry is reported transitive.
  */
 function declaredInScript(input: ExtractInput): Map<string, Set<DependencyScope>> {
-  const dir = dirname(input.path);
+  const dir = dirOf(input.path);
   for (const script of ['build.gradle.kts', 'build.gradle']) {
     const path = inDir(dir, script);
     const text = input.readFile(path);
@@ -73,7 +74,7 @@ const COORDINATE = /^([^\s:=]+):([^\s:=]+):([^\s:=]+)$/;
 export function extractGradleLockfile(input: ExtractInput): ExtractionResult {
   const errors: ExtractionError[] = [];
   const dependencies: ExtractedDependency[] = [];
-  const file = basename(input.path);
+  const file = baseOf(input.path);
   const legacyConfiguration = input.path.includes('dependency-locks/')
     ? file.replace(/\.lockfile$/, '')
     : null;
@@ -126,7 +127,7 @@ export const gradleLockfileExtractor: Extractor = {
   version: 1,
   kind: 'lockfile',
   matches: (path) => {
-    const file = basename(path);
+    const file = baseOf(path);
     if (file === 'gradle.lockfile' || file === 'settings-gradle.lockfile') return true;
     if (file === 'buildscript-gradle.lockfile') return true;
     return file.endsWith('.lockfile') && path.includes('gradle/dependency-locks/');

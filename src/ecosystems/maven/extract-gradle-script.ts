@@ -1,3 +1,5 @@
+import { lineAt, lineStarts } from '../shared/text-lines';
+import { ancestorDirs, baseOf, dirOf, inDir } from '../shared/tree-paths';
 import type {
   DependencyScope,
   ExtractedDependency,
@@ -6,21 +8,13 @@ import type {
   ExtractionResult,
   Extractor,
 } from '../types';
-import {
-  ancestorDirs,
-  basename,
-  dedupeDependencies,
-  dirname,
-  inDir,
-  mavenDependency,
-} from './common';
+import { dedupeDependencies, mavenDependency } from './common';
 import {
   catalogAccessor,
   parseVersionCatalog,
   type VersionCatalog,
 } from './extract-gradle-catalog';
 import { lexScript, matchBracket, stringLiteral } from './gradle-lexer';
-import { lineAt, lineStarts } from './xml';
 
 /** Scripts beyond this size are refused rather than scanned (real ones are a few kB). */
 const MAX_SCRIPT_BYTES = 5 * 1024 * 1024;
@@ -90,7 +84,7 @@ interface Declared {
 function catalogOf(ctx: Context): VersionCatalog | null {
   if (ctx.catalog !== undefined) return ctx.catalog;
   ctx.catalog = null;
-  for (const dir of ancestorDirs(dirname(ctx.input.path))) {
+  for (const dir of ancestorDirs(dirOf(ctx.input.path))) {
     const text = ctx.input.readFile(inDir(dir, 'gradle/libs.versions.toml'));
     if (text === null) continue;
     ctx.catalog = parseVersionCatalog(text).catalog;
@@ -413,7 +407,7 @@ export const gradleScriptExtractor: Extractor = {
   version: 1,
   kind: 'manifest',
   matches: (path) => {
-    const file = basename(path);
+    const file = baseOf(path);
     return file === 'build.gradle' || file === 'build.gradle.kts';
   },
   extract: extractGradleScript,

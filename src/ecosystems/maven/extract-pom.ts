@@ -1,3 +1,4 @@
+import { baseOf, dirOf, inDir, joinInTree } from '../shared/tree-paths';
 import type {
   DependencyScope,
   ExtractedDependency,
@@ -6,14 +7,7 @@ import type {
   ExtractionResult,
   Extractor,
 } from '../types';
-import {
-  basename,
-  dedupeDependencies,
-  dirname,
-  inDir,
-  joinTreePath,
-  mavenDependency,
-} from './common';
+import { dedupeDependencies, mavenDependency } from './common';
 import { type PomDependency, type PomModel, parsePom } from './pom-model';
 import { parseMavenRange } from './versioning';
 
@@ -40,7 +34,7 @@ function loadParents(input: ExtractInput, self: PomModel, errors: ExtractionErro
   while (current.model.parent && chain.length <= MAX_PARENTS) {
     const parent = current.model.parent;
     if (parent.relativePath === '') break;
-    let target = joinTreePath(dirname(current.path), parent.relativePath ?? '../pom.xml');
+    let target = joinInTree(dirOf(current.path), parent.relativePath ?? '../pom.xml');
     if (target === null) break;
     if (!target.endsWith('.xml')) target = inDir(target, 'pom.xml');
     if (visited.has(target)) {
@@ -225,7 +219,7 @@ export const pomExtractor: Extractor = {
   name: 'maven/pom',
   version: 1,
   kind: 'manifest',
-  matches: (path) => basename(path) === 'pom.xml',
+  matches: (path) => baseOf(path) === 'pom.xml',
   extract: extractPom,
   describe: () => 'Maven pom.xml',
 };

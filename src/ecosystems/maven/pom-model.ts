@@ -1,5 +1,5 @@
+import { child, children, childText, parseXml, type XmlElement } from '../shared/xml';
 import type { ExtractionError } from '../types';
-import { child, children, childText, parseXml, type XmlElement } from './xml';
 
 /** One `<dependency>` element as written (no interpolation yet). */
 export interface PomDependency {

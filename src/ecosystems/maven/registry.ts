@@ -10,9 +10,9 @@ import {
 } from '../registry-common';
 import { isoTime, joinUrl } from '../registry-http';
 import { type RegistryClientFactory, RegistryError, type RegistryHttp } from '../registry-types';
+import { child, children, childText, parseXml, type XmlElement } from '../shared/xml';
 import { normaliseMavenName } from './common';
 import { mavenVersioning } from './versioning';
-import { child, children, childText, parseXml, type XmlElement } from './xml';
 
 /**
  * Maven repository client (a Maven 2 layout repository such as Maven Central or a mirror):

@@ -1,5 +1,5 @@
 import { buildPurl } from '../purl';
-import { dirOf as dirnameOf } from '../tree-paths';
+import { dirOf as dirnameOf } from '../shared/tree-paths';
 import type {
   DependencyScope,
   DependencySource,
@@ -92,7 +92,7 @@ export function fileError(message: string): ExtractionError {
   return { line: null, message };
 }
 
-export { dirOf as dirnameOf } from '../tree-paths';
+export { dirOf as dirnameOf } from '../shared/tree-paths';
 
 /** Joins tree-relative path parts, resolving `.` and `..` lexically; null when it escapes. */
 export function joinPath(...parts: string[]): string | null {

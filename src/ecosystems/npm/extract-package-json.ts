@@ -1,3 +1,4 @@
+import { scanJsonKeys } from '../shared/json-lines';
 import type {
   DependencyScope,
   ExtractedDependency,
@@ -7,7 +8,6 @@ import type {
   Extractor,
 } from '../types';
 import { classifySpec, dedupe, errorMessage, fileError, isRecord, makeDependency } from './common';
-import { scanJsonKeys } from './json-scan';
 
 /**
  * package.json on its own: the declared dependencies of one project, all direct. Ranges are

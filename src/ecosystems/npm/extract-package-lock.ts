@@ -1,3 +1,4 @@
+import { scanJsonKeys, sequentialKeyLines } from '../shared/json-lines';
 import type {
   DependencyScope,
   ExtractedDependency,
@@ -18,7 +19,6 @@ import {
   sourceFromResolved,
   splitDescriptor,
 } from './common';
-import { scanJsonKeys, sequentialKeyLines } from './json-scan';
 
 /**
  * package-lock.json v1, v2, v3 and npm-shrinkwrap.json (same format).

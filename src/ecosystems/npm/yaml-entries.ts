@@ -1,4 +1,4 @@
-import { parseDocument } from 'yaml';
+import { parseYaml, yamlToJs } from '../shared/yaml';
 import type { ExtractionError } from '../types';
 import { errorMessage, isRecord, setOwn } from './common';
 
@@ -6,20 +6,13 @@ import { errorMessage, isRecord, setOwn } from './common';
  * Reads a YAML lockfile (yarn Berry, pnpm) entry by entry. Both formats are one block mapping
  * whose keys start at column 0 (and, for pnpm's big sections, at the next indentation level), so
  * the text is split at those key lines and every entry is parsed on its own with the `yaml`
- * package (core schema, no custom tags, at most 100 alias expansions). That keeps memory
+ * package (core schema, no custom tags, bounded alias expansions and nesting). That keeps memory
  * proportional to one entry rather than to a document tree of the whole file, gives each entry
- * its line for free, and turns a broken or truncated entry into that entry's error only.
+ * its line for free, and turns a broken or truncated entry into that entry's error only. Each entry
+ * goes through the shared YAML layer (src/ecosystems/shared/yaml.ts) and its limits.
  * Anchors cannot cross entries: lockfiles never use them, and an alias to another entry is then
  * just an error.
  */
-
-const YAML_OPTIONS = {
-  schema: 'core',
-  uniqueKeys: false,
-  // The library would otherwise print process warnings for odd keys.
-  logLevel: 'error',
-} as const;
-const TO_JS = { maxAliasCount: 100 };
 
 export interface YamlEntries {
   /** Top-level keys to values; a `nested` section is assembled from its own entries. */
@@ -82,7 +75,12 @@ function parseEntry(
   errors: ExtractionError[],
   syntax: { count: number },
 ): { key: string; value: unknown } | null {
-  const doc = parseDocument(text.slice(span.start, span.end), YAML_OPTIONS);
+  const parsed = parseYaml(text.slice(span.start, span.end));
+  if (!parsed.ok) {
+    errors.push({ line: span.line, message: `entry ${parsed.reason}; skipped` });
+    return null;
+  }
+  const doc = parsed.doc;
   const first = doc.errors[0];
   if (first) {
     // Reported at the entry's own line (the library's position is relative to the entry).
@@ -93,7 +91,7 @@ function parseEntry(
   }
   let value: unknown;
   try {
-    value = doc.toJS(TO_JS);
+    value = yamlToJs(doc);
   } catch (error) {
     errors.push({ line: span.line, message: `${errorMessage(error)}; skipped` });
     return null;

@@ -1,4 +1,4 @@
-import { basename } from '../maven/common';
+import { baseOf } from '../shared/tree-paths';
 import type { ExtractInput, ExtractionResult, Extractor } from '../types';
 import { extractMsBuildReferences } from './extract-msbuild-project';
 
@@ -16,7 +16,7 @@ export const directoryPackagesPropsExtractor: Extractor = {
   name: 'nuget/directory-packages-props',
   version: 1,
   kind: 'manifest',
-  matches: (path) => basename(path).toLowerCase() === 'directory.packages.props',
+  matches: (path) => baseOf(path).toLowerCase() === 'directory.packages.props',
   extract: extractDirectoryPackagesProps,
   describe: () => 'Directory.Packages.props (central package management)',
 };

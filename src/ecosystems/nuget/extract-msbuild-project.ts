@@ -1,6 +1,6 @@
 import { dedupe as dedupeDependencies } from '../dependency-list';
-import type { XmlElement } from '../maven/xml';
-import { baseOf as basename } from '../tree-paths';
+import { baseOf } from '../shared/tree-paths';
+import type { XmlElement } from '../shared/xml';
 import type {
   DependencyScope,
   ExtractedDependency,
@@ -146,12 +146,12 @@ export const msbuildProjectExtractor: Extractor = {
   version: 1,
   kind: 'manifest',
   matches: (path) => {
-    const file = basename(path);
+    const file = baseOf(path);
     return PROJECT_FILE.test(file) || BUILD_FILES.has(file.toLowerCase());
   },
   extract: extractMsBuildProject,
   describe: (input) => {
-    const file = basename(input.path);
+    const file = baseOf(input.path);
     return PROJECT_FILE.test(file) ? `MSBuild ${file.slice(file.lastIndexOf('.'))}` : file;
   },
 };

@@ -1,6 +1,6 @@
 import { dedupe as dedupeDependencies } from '../dependency-list';
-import { parseXml } from '../maven/xml';
-import { baseOf as basename } from '../tree-paths';
+import { baseOf } from '../shared/tree-paths';
+import { parseXml } from '../shared/xml';
 import type {
   ExtractedDependency,
   ExtractInput,
@@ -53,7 +53,7 @@ export const packagesConfigExtractor: Extractor = {
   name: 'nuget/packages-config',
   version: 1,
   kind: 'lockfile',
-  matches: (path) => basename(path).toLowerCase() === 'packages.config',
+  matches: (path) => baseOf(path).toLowerCase() === 'packages.config',
   extract: extractPackagesConfig,
   describe: () => 'packages.config',
 };

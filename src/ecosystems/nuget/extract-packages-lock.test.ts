@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { extractPackagesLock, packagesLockExtractor } from './extract-packages-lock';
-import { nestedKeyLines } from './json-lines';
 import { fixture, inputWithTree, nu } from './test-helpers';
+
+/** The line holding offset 900 of the truncated fixture, where JSON.parse stopped. */
+const LINE_OF_900 = fixture('truncated.lock.json').slice(0, 900).split('\n').length;
 
 describe('nuget/packages-lock', () => {
   it('claims packages.lock.json only', () => {
@@ -47,33 +49,27 @@ describe('nuget/packages-lock', () => {
     [
       'truncated file',
       fixture('truncated.lock.json'),
-      'invalid JSON: Unterminated string in JSON at position 900',
+      'packages.lock.json is not valid JSON: Unterminated string in JSON at position 900',
+      LINE_OF_900,
     ],
     [
       'another JSON document',
       '{"name": "app"}',
       'not a packages.lock.json: no "dependencies" object',
+      null,
     ],
     [
       'deep nesting',
       `${'['.repeat(200000)}${']'.repeat(200000)}`,
       'not a packages.lock.json: no "dependencies" object',
+      null,
     ],
-  ])('%s → one whole-file error', (_label, text, message) => {
+  ])('%s → one whole-file error', (_label, text, message, line) => {
     expect(extractPackagesLock({ path: 'packages.lock.json', text, readFile: () => null })).toEqual(
       {
         dependencies: [],
-        errors: [{ line: null, message }],
+        errors: [{ line, message }],
       },
     );
-  });
-
-  it('key line index handles escapes and keys outside the dependencies object', () => {
-    const text =
-      '{\n "other": {"a": {"b": 1}},\n "dependencies": {\n  "net8.0": {\n   "A\\"B": {},\n   "C": {}\n  }\n }\n}';
-    expect([...nestedKeyLines(text, 'dependencies')]).toEqual([
-      ['net8.0\u0000A"B', 5],
-      ['net8.0\u0000C', 6],
-    ]);
   });
 });

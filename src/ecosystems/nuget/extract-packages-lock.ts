@@ -1,5 +1,7 @@
 import { dedupe as dedupeDependencies } from '../dependency-list';
-import { baseOf as basename } from '../tree-paths';
+import { parseJson } from '../shared/json';
+import { jsonValueLines, pathKey } from '../shared/json-lines';
+import { baseOf } from '../shared/tree-paths';
 import type {
   ExtractedDependency,
   ExtractInput,
@@ -8,21 +10,11 @@ import type {
   Extractor,
 } from '../types';
 import { normaliseNuGetName, nugetDependency } from './common';
-import { nestedKeyLines } from './json-lines';
 
 type Table = Record<string, unknown>;
 
 function isTable(value: unknown): value is Table {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function parseJson(text: string): { value: unknown } | { error: string } {
-  try {
-    return { value: JSON.parse(text) };
-  } catch (error) {
-    // Deep nesting surfaces as RangeError; both are one whole-file error.
-    return { error: (error as Error).message };
-  }
 }
 
 /**
@@ -37,10 +29,8 @@ function parseJson(text: string): { value: unknown } | { error: string } {
  * The lockfile records no asset flags, so every entry is scope runtime.
  */
 export function extractPackagesLock(input: ExtractInput): ExtractionResult {
-  const parsed = parseJson(input.text);
-  if ('error' in parsed) {
-    return { dependencies: [], errors: [{ line: null, message: `invalid JSON: ${parsed.error}` }] };
-  }
+  const parsed = parseJson(input.text, 'packages.lock.json');
+  if (!parsed.ok) return { dependencies: [], errors: [parsed.error] };
   const document = parsed.value;
   if (!isTable(document) || !isTable(document.dependencies)) {
     return {
@@ -49,7 +39,7 @@ export function extractPackagesLock(input: ExtractInput): ExtractionResult {
     };
   }
   const errors: ExtractionError[] = [];
-  const lines = nestedKeyLines(input.text, 'dependencies');
+  const lines = jsonValueLines(input.text, 3);
   const dependencies: ExtractedDependency[] = [];
   for (const [framework, section] of Object.entries(document.dependencies)) {
     if (!isTable(section)) {
@@ -67,7 +57,7 @@ export function extractPackagesLock(input: ExtractInput): ExtractionResult {
       }
     }
     for (const [name, entry] of Object.entries(section)) {
-      const line = lines.get(`${framework}\u0000${name}`) ?? null;
+      const line = lines.get(pathKey('dependencies', framework, name)) ?? null;
       if (!isTable(entry) || typeof entry.type !== 'string') {
         errors.push({ line, message: `${name}: entry without a type, skipped` });
         continue;
@@ -112,7 +102,7 @@ export const packagesLockExtractor: Extractor = {
   name: 'nuget/packages-lock',
   version: 1,
   kind: 'lockfile',
-  matches: (path) => basename(path) === 'packages.lock.json',
+  matches: (path) => baseOf(path) === 'packages.lock.json',
   extract: extractPackagesLock,
   describe: (input) => {
     const version = /"version"\s*:\s*(\d+)/.exec(input.text.slice(0, 200))?.[1];

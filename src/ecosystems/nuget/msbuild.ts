@@ -1,5 +1,5 @@
-import { ancestorDirs, dirname, inDir } from '../maven/common';
-import { parseXml, type XmlElement } from '../maven/xml';
+import { ancestorDirs, dirOf, inDir } from '../shared/tree-paths';
+import { parseXml, type XmlElement } from '../shared/xml';
 import type { ExtractInput, ExtractionError } from '../types';
 
 /**
@@ -91,7 +91,7 @@ export interface ImportedFile {
  */
 export function implicitImports(input: ExtractInput, fileName: string): ImportedFile[] {
   const chain: ImportedFile[] = [];
-  const dirs = ancestorDirs(dirname(input.path));
+  const dirs = ancestorDirs(dirOf(input.path));
   for (const dir of dirs) {
     const path = inDir(dir, fileName);
     const self = path === input.path;

@@ -1,13 +1,6 @@
-import { parse as parseTomlText } from 'smol-toml';
 import { buildPurl } from '../purl';
-import { dirOf } from '../tree-paths';
-import type {
-  DependencyScope,
-  DependencySource,
-  ExtractedDependency,
-  ExtractionError,
-  Resolution,
-} from '../types';
+import { dirOf } from '../shared/tree-paths';
+import type { DependencyScope, DependencySource, ExtractedDependency, Resolution } from '../types';
 
 export const PURL_TYPE = 'pypi';
 
@@ -108,61 +101,17 @@ export function groupScope(name: string, fallback: DependencyScope): DependencyS
   return fallback;
 }
 
-export type TomlTable = Record<string, unknown>;
-
-export function isTable(value: unknown): value is TomlTable {
+export function isTable(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export type TomlParse = { ok: true; value: TomlTable } | { ok: false; error: ExtractionError };
-
-/** TOML through smol-toml with prototype keys dropped and nesting bounded. */
-export function parseToml(text: string, what: string): TomlParse {
-  try {
-    return {
-      ok: true,
-      value: parseTomlText(text, { unsafeKeyBehaviour: 'drop', maxDepth: 64 }) as TomlTable,
-    };
-  } catch (e) {
-    const err = e as { message?: string; line?: number };
-    const firstLine = String(err.message ?? e).split('\n')[0];
-    const at = typeof err.line === 'number' && err.line > 0 ? ` at line ${err.line}` : '';
-    return {
-      ok: false,
-      error: { line: null, message: `${what} is not valid TOML${at}: ${firstLine}` },
-    };
-  }
 }
 
 export function stringOf(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
 }
 
-export { dirOf, joinInTree as resolveInTree } from '../tree-paths';
+export { dirOf, joinInTree as resolveInTree } from '../shared/tree-paths';
 
 export function siblingPath(path: string, name: string): string {
   const dir = dirOf(path);
   return dir === '' ? name : `${dir}/${name}`;
-}
-
-/**
- * Line numbers for offsets visited in increasing order: counts newlines only between the previous
- * offset and the next, so a whole file costs one pass.
- */
-export function lineCounter(text: string): (offset: number) => number {
-  let at = 0;
-  let line = 1;
-  return (offset) => {
-    if (offset < at) {
-      at = 0;
-      line = 1;
-    }
-    let nl = text.indexOf('\n', at);
-    while (nl !== -1 && nl < offset) {
-      line++;
-      nl = text.indexOf('\n', nl + 1);
-    }
-    at = offset;
-    return line;
-  };
 }

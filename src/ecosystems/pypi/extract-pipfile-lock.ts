@@ -1,3 +1,5 @@
+import { parseJson } from '../shared/json';
+import { pathKey, scanJsonKeys } from '../shared/json-lines';
 import type {
   DependencySource,
   ExtractedDependency,
@@ -55,67 +57,39 @@ function quickEntryLines(text: string): Map<string, number> {
   return out;
 }
 
+/** Marks the records of `version` values among the entry records of `scanEntries`. */
+const VERSION_ID = '\u0001';
+
 /**
- * Lines of the keys two levels deep (`"default": { "name": {`), found in one pass that tracks
- * strings and nesting, so any indentation (or none) works.
+ * Lines of the keys two levels deep (`"default": { "name": {`) and the entries' `version` strings,
+ * from the shared structural scan, so any indentation (or none) works and a truncated lock keeps
+ * what precedes the cut (JSON.parse gives nothing then).
  */
 function scanEntries(text: string): { lines: Map<string, number>; versions: Map<string, string> } {
-  const out = new Map<string, number>();
+  const lines = new Map<string, number>();
   const versions = new Map<string, string>();
-  let entry = '';
-  let depth = 0;
-  let line = 1;
-  let section = '';
-  let i = 0;
-  const n = text.length;
-  while (i < n) {
-    const ch = text.charCodeAt(i);
-    if (ch === 10) {
-      line++;
-      i++;
+  const scan = scanJsonKeys(
+    text,
+    (path, key) => {
+      if (path.length === 1) return pathKey(path[0]!, key);
+      return path.length === 2 && key === 'version'
+        ? VERSION_ID + pathKey(path[0]!, path[1]!)
+        : null;
+    },
+    { maxDepth: 2 },
+  );
+  for (const record of scan.records) {
+    if (!record.id.startsWith(VERSION_ID)) {
+      lines.set(record.id, record.line);
       continue;
     }
-    if (ch === 34) {
-      // a string: read it, then see whether it is a key (followed by ':')
-      const startLine = line;
-      let j = i + 1;
-      while (j < n) {
-        const c = text.charCodeAt(j);
-        if (c === 92) j += 2;
-        else if (c === 34) break;
-        else {
-          if (c === 10) line++;
-          j++;
-        }
-      }
-      const value = text.slice(i + 1, j);
-      let k = j + 1;
-      while (
-        k < n &&
-        (text[k] === ' ' || text[k] === '\t' || text[k] === '\r' || text[k] === '\n')
-      ) {
-        if (text[k] === '\n') line++;
-        k++;
-      }
-      if (text[k] === ':') {
-        if (depth === 1) section = value;
-        else if (depth === 2) {
-          entry = `${section}\u0000${value}`;
-          out.set(entry, startLine);
-        } else if (depth === 3 && value === 'version') {
-          // kept for salvaging a truncated lock, where JSON.parse gives nothing
-          const version = /^\s*"([^"\\\n]*)"/.exec(text.slice(k + 1, k + 200));
-          if (version) versions.set(entry, version[1]!);
-        }
-      }
-      i = k;
-      continue;
-    }
-    if (ch === 123 || ch === 91) depth++;
-    else if (ch === 125 || ch === 93) depth--;
-    i++;
+    const version =
+      record.start === -1
+        ? null
+        : /^"([^"\\\n]*)"/.exec(text.slice(record.start, record.start + 200));
+    if (version) versions.set(record.id.slice(VERSION_ID.length), version[1]!);
   }
-  return { lines: out, versions };
+  return { lines, versions };
 }
 
 function lockedVersion(value: JsonObject): string | null {
@@ -171,16 +145,11 @@ function salvage(
 
 export function extractPipfileLock(input: ExtractInput): ExtractionResult {
   const direct = directNames(input);
-  let doc: unknown;
-  try {
-    doc = JSON.parse(input.text);
-  } catch (e) {
-    const reason = e instanceof RangeError ? 'nested too deeply' : (e as Error).message;
-    return {
-      dependencies: salvage(scanEntries(input.text), direct),
-      errors: [{ line: null, message: `Pipfile.lock is not valid JSON: ${reason}` }],
-    };
+  const parsed = parseJson(input.text, 'Pipfile.lock');
+  if (!parsed.ok) {
+    return { dependencies: salvage(scanEntries(input.text), direct), errors: [parsed.error] };
   }
+  const doc = parsed.value;
   if (!isTable(doc)) {
     return {
       dependencies: [],

@@ -1,3 +1,4 @@
+import type { TomlTable } from '../shared/toml';
 import type {
   DependencyScope,
   DependencySource,
@@ -16,7 +17,6 @@ import {
   normaliseName,
   siblingPath,
   stringOf,
-  type TomlTable,
   widestScope,
 } from './common';
 import { pyprojectDirectNames } from './extract-pyproject';

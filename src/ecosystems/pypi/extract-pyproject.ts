@@ -1,3 +1,4 @@
+import { parseToml, type TomlTable } from '../shared/toml';
 import type {
   DependencyScope,
   DependencySource,
@@ -14,9 +15,7 @@ import {
   isValidName,
   makeDependency,
   normaliseName,
-  parseToml,
   stringOf,
-  type TomlTable,
 } from './common';
 import {
   archiveVersionFor,

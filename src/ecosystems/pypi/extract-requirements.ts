@@ -1,3 +1,4 @@
+import { parseToml } from '../shared/toml';
 import type {
   DependencyScope,
   DependencySource,
@@ -14,7 +15,6 @@ import {
   isTable,
   makeDependency,
   normaliseName,
-  parseToml,
   resolveInTree,
   stringOf,
 } from './common';

@@ -1,3 +1,4 @@
+import type { TomlTable } from '../shared/toml';
 import type {
   DependencyScope,
   DependencySource,
@@ -16,7 +17,6 @@ import {
   normaliseName,
   SCOPE_PRIORITY,
   stringOf,
-  type TomlTable,
 } from './common';
 import { readLockPackages } from './lock-toml';
 

@@ -1,5 +1,7 @@
+import { lineCounter } from '../shared/text-lines';
+import { parseToml, type TomlTable } from '../shared/toml';
 import type { ExtractionError } from '../types';
-import { isTable, lineCounter, parseToml, type TomlTable } from './common';
+import { isTable } from './common';
 import { indexTomlLines } from './toml-lines';
 
 /**

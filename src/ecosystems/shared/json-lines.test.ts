@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ARRAY_ELEMENT, scanJsonKeys, sequentialKeyLines } from './json-scan';
+import {
+  ARRAY_ELEMENT,
+  jsonValueLines,
+  pathKey,
+  scanJsonKeys,
+  sequentialKeyLines,
+} from './json-lines';
 
 const TEXT = [
   '{',
@@ -61,5 +67,42 @@ describe('sequentialKeyLines', () => {
     expect(sequentialKeyLines(text, ['', 'node_modules/a'], from, ':')).toEqual([3, 4]);
     expect(sequentialKeyLines(text, ['node_modules/a', ''], from, ':')).toBeNull();
     expect(sequentialKeyLines(text, ['missing'], from, ':')).toBeNull();
+  });
+});
+
+describe('jsonValueLines', () => {
+  it('maps shallow values to the line they start on', () => {
+    const text =
+      '{\n  "a": [\n    {"x": 1},\n    "two",\n    3\n  ],\n  "b\\"q": {\n    "k\\\\": "v\\\\",\n    "n": null\n  }\n}';
+    const lines = jsonValueLines(text, 2);
+    expect(
+      Object.fromEntries([...lines].map(([k, v]) => [k.split('\u0000').join('/'), v])),
+    ).toEqual({
+      a: 2,
+      'a/0': 3,
+      'a/1': 4,
+      'a/2': 5,
+      'b"q': 7,
+      'b"q/k\\': 8,
+      'b"q/n': 9,
+    });
+    expect(lines.get(pathKey('a', 1))).toBe(4);
+  });
+
+  it('is linear on long strings full of escapes and deep nesting', () => {
+    const text = `{"a": "${'\\\\\\"'.repeat(200_000)}", "b": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    const started = performance.now();
+    const lines = jsonValueLines(text, 2);
+    expect(performance.now() - started).toBeLessThan(500);
+    expect([...lines.keys()].map((k) => k.split('\u0000').join('/'))).toEqual(['a', 'b', 'b/0']);
+  });
+
+  it('reaches three levels deep and keeps other top-level objects apart', () => {
+    const text =
+      '{\n "other": {"a": {"b": 1}},\n "dependencies": {\n  "net8.0": {\n   "A\\"B": {},\n   "C": {}\n  }\n }\n}';
+    const lines = jsonValueLines(text, 3);
+    expect(lines.get(pathKey('dependencies', 'net8.0', 'A"B'))).toBe(5);
+    expect(lines.get(pathKey('dependencies', 'net8.0', 'C'))).toBe(6);
+    expect(lines.get(pathKey('other', 'a', 'b'))).toBe(2);
   });
 });

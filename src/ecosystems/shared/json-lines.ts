@@ -1,5 +1,7 @@
 /**
- * One linear pass over JSON text that records where chosen object keys are: their 1-based line and,
+ * The one JSON position scanner of the extractors (package-lock.json, package.json,
+ * composer.json/.lock, packages.lock.json, Pipfile.lock): one linear pass over JSON text that
+ * records where chosen object keys (and, on request, array elements) are: their 1-based line and,
  * for object/array values, the span of the value. JSON.parse gives no positions, and searching
  * for each key from the start of the file is quadratic, so extractors call this once per file.
  *
@@ -25,6 +27,12 @@ export interface JsonScanOptions {
   maxDepth?: number;
   /** Stop as soon as the value of this root-level key is closed. */
   stopAfterRootKey?: string;
+  /**
+   * Also offer array elements to `select`, with their index as the key (`'0'`, `'1'`, …); the
+   * record's line is where the element starts. Paths then name elements by index, not
+   * ARRAY_ELEMENT.
+   */
+  elements?: boolean;
 }
 
 export interface JsonScanResult {
@@ -46,7 +54,7 @@ const SPACE = 32;
 const TAB = 9;
 const CR = 13;
 
-/** Marker pushed for containers that are array elements rather than values of a key. */
+/** Marker pushed for containers that are array elements (unless `elements` is on). */
 export const ARRAY_ELEMENT = '\u0000[';
 
 /** Index of the closing quote of the string opened at `open`, or -1 when it never closes. */
@@ -77,8 +85,8 @@ function decodeKey(raw: string): string {
 /**
  * `select(path, key)` is called for every object key whose enclosing-key path is at most
  * `maxDepth` long (`path` lists the keys leading to the key's object, root first; array elements
- * appear as ARRAY_ELEMENT). Return a label to record the key, or null to skip it. `path` is live:
- * copy it if you keep it.
+ * appear as ARRAY_ELEMENT, or as their index with `elements`). Return a label to record the key,
+ * or null to skip it. `path` is live: copy it if you keep it.
  */
 export function scanJsonKeys(
   text: string,
@@ -87,19 +95,36 @@ export function scanJsonKeys(
 ): JsonScanResult {
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
   const stopAfter = options.stopAfterRootKey;
+  const elements = options.elements === true;
   const records: JsonKeyRecord[] = [];
   const path: string[] = [];
-  // Per open container: is it an object, and which record (or -1) its value span belongs to.
+  // Per open container: is it an object, which record (or -1) its value span belongs to, and
+  // (arrays) the index of the current element.
   const isObject: boolean[] = [];
   const openRecord: number[] = [];
+  const elementIndex: number[] = [];
   let depth = 0;
   let line = 1;
   let expectKey = false;
   let pendingKey = false;
+  // Inside an array, after `[` or `,`: the next value is an element.
+  let pendingElement = false;
   let keyStart = 0;
   let keyEnd = 0;
   let pendingRecord = -1;
   const length = text.length;
+
+  /** An array element starts at `at`: offered to `select` with its index as the key. */
+  const startElement = (at: number): void => {
+    pendingElement = false;
+    if (!elements || path.length > maxDepth) return;
+    const key = String(elementIndex[depth - 1]);
+    const id = select(path, key);
+    if (id === null) return;
+    pendingRecord = records.length;
+    records.push({ id, key, line, start: at, end: -1 });
+  };
+
   let i = 0;
   while (i < length) {
     const c = text.charCodeAt(i);
@@ -132,36 +157,36 @@ export function scanJsonKeys(
         if (record) record.start = i;
         pendingKey = false;
         pendingRecord = -1;
+      } else if (pendingElement) {
+        startElement(i);
+        pendingRecord = -1;
       }
       i = close + 1;
     } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-      if (depth > 0) {
-        const record = records[pendingRecord];
-        path.push(
-          record
-            ? record.key
-            : pendingKey
-              ? decodeKey(text.slice(keyStart, keyEnd))
-              : ARRAY_ELEMENT,
-        );
-      }
+      const element = pendingElement;
+      if (element) startElement(i);
+      if (depth > 0) path.push(containerName(text, records[pendingRecord], element));
       const record = records[pendingRecord];
       if (record) record.start = i;
       openRecord.push(pendingRecord);
       isObject.push(c === OPEN_BRACE);
+      elementIndex.push(0);
       depth++;
       pendingKey = false;
       pendingRecord = -1;
       expectKey = c === OPEN_BRACE;
+      pendingElement = c === OPEN_BRACKET;
       i++;
     } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
       if (depth === 0) return { records, complete: false };
       depth--;
       isObject.pop();
+      elementIndex.pop();
       const record = records[openRecord.pop() ?? -1];
       if (record) record.end = i + 1;
       const closedKey = depth > 0 ? path.pop() : undefined;
       expectKey = false;
+      pendingElement = false;
       i++;
       if (depth === 0) return { records, complete: true };
       if (stopAfter !== undefined && depth === 1 && closedKey === stopAfter) {
@@ -169,21 +194,40 @@ export function scanJsonKeys(
       }
     } else if (c === COMMA) {
       expectKey = isObject[depth - 1] === true;
+      if (depth > 0 && !expectKey) {
+        elementIndex[depth - 1]!++;
+        pendingElement = true;
+      }
       i++;
     } else if (c === COLON) {
       i++;
     } else {
-      // A number, true/false/null: it is the pending key's value, whose span we do not need.
+      // A number, true/false/null: the pending key's value (whose span we do not need) or an
+      // array element.
       if (pendingKey) {
         const record = records[pendingRecord];
         if (record) record.start = i;
         pendingKey = false;
+        pendingRecord = -1;
+      } else if (pendingElement) {
+        startElement(i);
         pendingRecord = -1;
       }
       i++;
     }
   }
   return { records, complete: false };
+
+  /** What a container opened at this point is called in `path`. */
+  function containerName(
+    source: string,
+    record: JsonKeyRecord | undefined,
+    element: boolean,
+  ): string {
+    if (record) return record.key;
+    if (pendingKey) return decodeKey(source.slice(keyStart, keyEnd));
+    return element && elements ? String(elementIndex[depth - 1]) : ARRAY_ELEMENT;
+  }
 }
 
 /**
@@ -213,5 +257,27 @@ export function sequentialKeyLines(
     lines[k] = line;
     position = at + 1;
   }
+  return lines;
+}
+
+/** Joins a value's path into a map key for `jsonValueLines`; NUL never occurs in a real key. */
+export function pathKey(...parts: Array<string | number>): string {
+  return parts.join('\u0000');
+}
+
+/**
+ * Maps `pathKey(...path)` to the 1-based line where the value starts, for every object value and
+ * array element whose path has between 1 and `maxDepth` parts (`['packages', 3]`,
+ * `['require', 'vendor/name']`). Meant for text JSON.parse accepted; on anything odd it records
+ * fewer lines.
+ */
+export function jsonValueLines(text: string, maxDepth: number): Map<string, number> {
+  const scan = scanJsonKeys(
+    text,
+    (path, key) => (path.length < maxDepth ? pathKey(...path, key) : null),
+    { maxDepth: maxDepth - 1, elements: true },
+  );
+  const lines = new Map<string, number>();
+  for (const record of scan.records) lines.set(record.id, record.line);
   return lines;
 }

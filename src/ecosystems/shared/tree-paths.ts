@@ -38,3 +38,14 @@ export function joinInTree(dir: string, ref: string): string | null {
   }
   return parts.join('/');
 }
+
+/** The directory chain from `dir` up to the root: `a/b` → [`a/b`, `a`, ``]. */
+export function ancestorDirs(dir: string): string[] {
+  const out = [dir];
+  let current = dir;
+  while (current.length > 0) {
+    current = dirOf(current);
+    out.push(current);
+  }
+  return out;
+}

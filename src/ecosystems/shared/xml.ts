@@ -1,10 +1,12 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { ExtractionError } from '../types';
+import { lineAt, lineStarts } from './text-lines';
 
 /**
- * A small, safe XML front end shared by the Maven (pom.xml) and NuGet (MSBuild, packages.config)
- * extractors. fast-xml-parser runs with entity processing off; DOCTYPE declarations are refused
- * outright, so no internal or external entity is ever expanded.
+ * The one XML front end of the extractors and registry clients: Maven (pom.xml, maven-metadata)
+ * and NuGet (MSBuild files, packages.config). fast-xml-parser runs with entity processing off;
+ * DOCTYPE and ENTITY declarations are refused outright, so no internal or external entity is ever
+ * expanded; documents above MAX_XML_BYTES and nesting beyond MAX_XML_DEPTH are not parsed.
  */
 export interface XmlElement {
   /** Local name (namespace prefix dropped). */
@@ -29,7 +31,7 @@ const META = XMLParser.getMetaDataSymbol() as unknown as symbol;
  */
 export const MAX_XML_BYTES = 8 * 1024 * 1024;
 /** fast-xml-parser throws beyond this nesting; our walker recurses no deeper either. */
-const MAX_DEPTH = 100;
+export const MAX_XML_DEPTH = 100;
 
 const parser = new XMLParser({
   preserveOrder: true,
@@ -44,7 +46,7 @@ const parser = new XMLParser({
   ignoreDeclaration: true,
   ignorePiTags: true,
   captureMetaData: true,
-  maxNestedTags: MAX_DEPTH,
+  maxNestedTags: MAX_XML_DEPTH,
 });
 
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
@@ -60,28 +62,6 @@ export function decodeXmlText(text: string): string {
     }
     return PREDEFINED[ref] ?? whole;
   });
-}
-
-/** Offsets of line starts, for turning a character offset into a 1-based line. */
-export function lineStarts(text: string): number[] {
-  const starts = [0];
-  let i = text.indexOf('\n');
-  while (i !== -1) {
-    starts.push(i + 1);
-    i = text.indexOf('\n', i + 1);
-  }
-  return starts;
-}
-
-export function lineAt(starts: readonly number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
 }
 
 type RawNode = Record<string | symbol, unknown>;
@@ -113,7 +93,7 @@ function convert(node: RawNode, tag: string, starts: number[], depth: number): X
     if (childTag === undefined) continue;
     if (childTag === '#text') {
       texts.push(String(child[childTag] ?? ''));
-    } else if (depth < MAX_DEPTH) {
+    } else if (depth < MAX_XML_DEPTH) {
       element.children.push(convert(child, childTag, starts, depth + 1));
     }
   }
