@@ -26,8 +26,8 @@ export function driftRoutes(): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const { repositoryId } = request.params as { repositoryId: string };
-        const { take } = pageOf(request.query as { take?: number }, { take: 50, max: 500 });
+        const { repositoryId } = request.params;
+        const { take } = pageOf(request.query, { take: 50, max: 500 });
         const db = tenantDb(request);
         if (!(await repositoryExists(db, repositoryId))) throw notFound('The repository');
         const rows = await driftHistory(db, repositoryId, take);

@@ -5,7 +5,7 @@ import { notFound } from '../../core/problem';
 import { newId } from '../../db/ids';
 import { ECOSYSTEMS } from '../../ecosystems/types';
 import { pageOf, parseEnum } from '../../http/query';
-import { UuidParam, withErrors } from '../../http/schemas';
+import { NoContent, UuidParam, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
 import {
   Evidence,
@@ -44,7 +44,6 @@ import {
 
 const TAGS = ['Packages'];
 const Params = UuidParam('packageId');
-type ParamsOf = { packageId: string };
 
 export function packageRoutes(deps: { config: Config }): FastifyPluginAsyncTypebox {
   const settings = deps.config.packageIntel;
@@ -64,7 +63,7 @@ export function packageRoutes(deps: { config: Config }): FastifyPluginAsyncTypeb
       async (request) => {
         const query = request.query;
         const page = pageOf(query);
-        const ecosystem = parseEnum('ecosystem', query.ecosystem as string | undefined, ECOSYSTEMS);
+        const ecosystem = parseEnum('ecosystem', query.ecosystem, ECOSYSTEMS);
         const rows = await listPackages(tenantDb(request), {
           ecosystem,
           search: query.search,
@@ -90,7 +89,7 @@ export function packageRoutes(deps: { config: Config }): FastifyPluginAsyncTypeb
         },
       },
       async (request) => {
-        const page = pageOf(request.query as { take?: number; skip?: number });
+        const page = pageOf(request.query);
         const rows = await listWatches(tenantDb(request), page);
         const items = rows.map((row) => ({
           watchId: row.watch_id,
@@ -117,7 +116,7 @@ export function packageRoutes(deps: { config: Config }): FastifyPluginAsyncTypeb
           response: withErrors({ 200: PackageDetail }, [404]),
         },
       },
-      async (request) => packageDetail(tenantDb(request), (request.params as ParamsOf).packageId),
+      async (request) => packageDetail(tenantDb(request), request.params.packageId),
     );
 
     app.get(
@@ -131,7 +130,7 @@ export function packageRoutes(deps: { config: Config }): FastifyPluginAsyncTypeb
           response: withErrors({ 200: PackageHealth }, [404]),
         },
       },
-      async (request) => packageHealth(tenantDb(request), (request.params as ParamsOf).packageId),
+      async (request) => packageHealth(tenantDb(request), request.params.packageId),
     );
 
     app.get(
@@ -146,12 +145,8 @@ export function packageRoutes(deps: { config: Config }): FastifyPluginAsyncTypeb
         },
       },
       async (request) => {
-        const { take } = pageOf(request.query as { take?: number }, { take: 30, max: 366 });
-        return packageHealthHistory(
-          tenantDb(request),
-          (request.params as ParamsOf).packageId,
-          take,
-        );
+        const { take } = pageOf(request.query, { take: 30, max: 366 });
+        return packageHealthHistory(tenantDb(request), request.params.packageId, take);
       },
     );
 
@@ -194,8 +189,7 @@ export function packageRoutes(deps: { config: Config }): FastifyPluginAsyncTypeb
             response: withErrors({ 200: readOut.schema }, [404]),
           },
         },
-        async (request) =>
-          readOut.load(tenantDb(request), (request.params as ParamsOf).packageId, settings),
+        async (request) => readOut.load(tenantDb(request), request.params.packageId, settings),
       );
     }
 
@@ -209,8 +203,7 @@ export function packageRoutes(deps: { config: Config }): FastifyPluginAsyncTypeb
           response: withErrors({ 200: ReplacementCandidates }, [404]),
         },
       },
-      async (request) =>
-        packageReplacements(tenantDb(request), (request.params as ParamsOf).packageId),
+      async (request) => packageReplacements(tenantDb(request), request.params.packageId),
     );
 
     app.post(
@@ -230,17 +223,16 @@ export function packageRoutes(deps: { config: Config }): FastifyPluginAsyncTypeb
         },
       },
       async (request, reply) => {
-        const { packageId } = request.params as ParamsOf;
+        const { packageId } = request.params;
         const db = tenantDb(request);
         const pkg = await findVisiblePackage(db, packageId);
         if (!pkg) throw notFound('The package');
         const principal = principalOf(request);
-        const body = (request.body ?? {}) as { note?: string | null };
         const { row, created } = await watchPackage(db, {
           tenantId: principal.tenantId,
           packageId,
           id: newId(),
-          note: body.note ?? null,
+          note: request.body.note ?? null,
           tokenId: principal.tokenId,
         });
         request.auditDetails = { created };
@@ -261,12 +253,12 @@ export function packageRoutes(deps: { config: Config }): FastifyPluginAsyncTypeb
           tags: TAGS,
           summary: 'Stop watching the package (204, also when it was not watched)',
           params: Params,
-          response: withErrors({ 204: Type.Null() }),
+          response: withErrors({ 204: NoContent }),
         },
         config: { role: 'member', audit: { action: 'package.unwatch', resourceType: 'package' } },
       },
       async (request, reply) => {
-        await unwatchPackage(tenantDb(request), (request.params as ParamsOf).packageId);
+        await unwatchPackage(tenantDb(request), request.params.packageId);
         return reply.code(204).send();
       },
     );

@@ -89,7 +89,7 @@ export function sbomRoutes(deps: {
         },
       },
       async (request, reply) => {
-        const { repositoryId } = request.params as { repositoryId: string };
+        const { repositoryId } = request.params;
         const principal = principalOf(request);
         const accepted = await acceptSbomImport(tenantDb(request), {
           tenantId: principal.tenantId,
@@ -139,10 +139,10 @@ export function sbomRoutes(deps: {
         },
       },
       async (request, reply) => {
-        const { repositoryId } = request.params as { repositoryId: string };
-        const { format } = request.body as { format: string };
-        const wanted = format.trim().toLowerCase();
-        if (!(SBOM_EXPORT_FORMATS as readonly string[]).includes(wanted)) {
+        const { repositoryId } = request.params;
+        const wanted = request.body.format.trim().toLowerCase();
+        const format = SBOM_EXPORT_FORMATS.find((known) => known === wanted);
+        if (!format) {
           throw badRequest('Unsupported export format.', {
             format: [`must be one of ${SBOM_EXPORT_FORMATS.join(', ')}`],
           });
@@ -150,11 +150,11 @@ export function sbomRoutes(deps: {
         const row = await requestSbomExport(tenantDb(request), {
           tenantId: principalOf(request).tenantId,
           repositoryId,
-          format: wanted as SbomExportFormat,
+          format,
           correlationId: request.id,
         });
         request.auditResourceId = row.id;
-        request.auditDetails = { repositoryId, format: wanted };
+        request.auditDetails = { repositoryId, format };
         return reply.code(202).send(presentExport(row));
       },
     );
@@ -172,10 +172,10 @@ export function sbomRoutes(deps: {
         config: { role: 'viewer', feature: 'sbom_export' },
       },
       async (request) => {
-        const { repositoryId } = request.params as { repositoryId: string };
+        const { repositoryId } = request.params;
         const db = tenantDb(request);
         if (!(await findRepository(db, repositoryId))) throw notFound('The repository');
-        const { take } = pageOf(request.query as { take?: number });
+        const { take } = pageOf(request.query);
         const rows = await listSbomExports(db, repositoryId, take);
         return { items: rows.map(presentExport) };
       },
@@ -193,7 +193,7 @@ export function sbomRoutes(deps: {
         config: { role: 'viewer', feature: 'sbom_export' },
       },
       async (request) => {
-        const { exportId } = request.params as { exportId: string };
+        const { exportId } = request.params;
         const row = await findSbomExport(tenantDb(request), exportId);
         if (!row) throw notFound('The SBOM export');
         return presentExport(row);
@@ -219,7 +219,7 @@ export function sbomRoutes(deps: {
         config: { role: 'viewer', feature: 'sbom_export' },
       },
       async (request, reply) => {
-        const { exportId } = request.params as { exportId: string };
+        const { exportId } = request.params;
         const row = await findSbomExportDocument(tenantDb(request), exportId);
         if (!row) throw notFound('The SBOM export');
         if (row.state !== 'completed' || row.document === null) {

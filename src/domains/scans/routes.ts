@@ -46,7 +46,7 @@ export function scanRoutes(): FastifyPluginAsyncTypebox {
         config: { role: 'member', audit: { action: 'scan.trigger', resourceType: 'scan' } },
       },
       async (request, reply) => {
-        const { repositoryId } = request.params as { repositoryId: string };
+        const { repositoryId } = request.params;
         const { scan, created } = await queueScan(tenantDb(request), {
           tenantId: principalOf(request).tenantId,
           repositoryId,
@@ -78,7 +78,7 @@ export function scanRoutes(): FastifyPluginAsyncTypebox {
         config: { role: 'viewer' },
       },
       async (request) => {
-        const state = parseEnum('state', request.query.state as string | undefined, SCAN_STATES);
+        const state = parseEnum('state', request.query.state, SCAN_STATES);
         const { take } = pageOf(request.query);
         const rows = await listScans(tenantDb(request), {
           repositoryId: request.query.repositoryId,
@@ -101,7 +101,7 @@ export function scanRoutes(): FastifyPluginAsyncTypebox {
         config: { role: 'viewer' },
       },
       async (request) => {
-        const { scanId } = request.params as { scanId: string };
+        const { scanId } = request.params;
         const scan = await findScan(tenantDb(request), scanId);
         if (!scan) throw notFound('The scan');
         return presentScan(scan);
@@ -121,7 +121,7 @@ export function scanRoutes(): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const db = tenantDb(request);
-        const { scanId } = request.params as { scanId: string };
+        const { scanId } = request.params;
         const cancelled = await transitionScan(db, scanId, ['queued', 'running'], 'cancelled', {
           finished_at: new Date(),
           heartbeat_at: null,
@@ -159,7 +159,7 @@ export function scanRoutes(): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const db = tenantDb(request);
-        const { scanId } = request.params as { scanId: string };
+        const { scanId } = request.params;
         const scan = await db
           .selectFrom('scans')
           .select(sql<number>`1`.as('one'))

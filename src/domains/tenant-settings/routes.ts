@@ -203,11 +203,8 @@ export function tenantSettingsRoutes(deps: { config: Config }): FastifyPluginAsy
         },
       },
       async (request) => {
-        const body = (request.body ?? {}) as {
-          industry?: string | null;
-          sizeBand?: string | null;
-          optIn?: boolean;
-        };
+        // Never undefined: preValidation above makes a missing body an empty one.
+        const body = request.body;
         const db = tenantDb(request);
         const current = await loadBenchmarkProfile(db);
         const errors = new FieldErrorCollector();
