@@ -14,7 +14,7 @@ import { runInNewContext } from 'node:vm';
 import yarnLockfile from '@yarnpkg/lockfile';
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
-import { ecosystems } from '../src/ecosystems/registry';
+import { ecosystems } from '../src/ecosystems/ecosystem-list';
 import type { ExtractionResult, Extractor } from '../src/ecosystems/types';
 import { sharedDataDir } from '../test/support/shared-data';
 import { writeBenchmarkSection } from './report';

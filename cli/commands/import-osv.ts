@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../../src/config';
+import { requestRematch } from '../../src/domains/exposures/rematch-request';
 import { importPath } from '../../src/intel/advisory-store/import';
 import { FeedError, importFromUrl } from '../../src/intel/advisory-store/sync';
 import { openServiceDatabase } from '../../src/service';
@@ -54,8 +55,8 @@ export async function run(argv: string[]): Promise<number> {
     for (const target of positionals) {
       try {
         const summary = /^https?:\/\//i.test(target)
-          ? await importFromUrl(database, target)
-          : await importPath(database, target);
+          ? await importFromUrl(database, target, requestRematch)
+          : await importPath(database, target, requestRematch);
         results.push({ source: target, ...summary });
         if (!json) {
           console.log(

@@ -2,7 +2,7 @@ import type { Dirent } from 'node:fs';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, posix, relative, sep } from 'node:path';
-import { ecosystems as registeredEcosystems } from './registry';
+import { ecosystems as registeredEcosystems } from './ecosystem-list';
 import type {
   Ecosystem,
   EcosystemModule,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeRegistries, startFakeRegistries } from '../../test/support/fake-registries/index';
-import { ecosystems } from './registry';
+import { ecosystems } from './ecosystem-list';
 import { createRegistryClients } from './registry-clients';
 import {
   type PackageMetadata,

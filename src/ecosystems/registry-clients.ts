@@ -1,4 +1,4 @@
-import { ecosystems } from './registry';
+import { ecosystems } from './ecosystem-list';
 import { createMemoryCache, createRegistryHttp, type RegistryHttpOptions } from './registry-http';
 import type {
   RegistriesSettings,

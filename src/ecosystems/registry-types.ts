@@ -1,4 +1,4 @@
-import type { Ecosystem } from './types';
+import type { Ecosystem } from './names';
 
 /**
  * The normalised view of a package as its registry describes it (DESIGN.md §6), the same shape for

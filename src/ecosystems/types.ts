@@ -1,23 +1,13 @@
+import type { Ecosystem } from './names';
 import type { RegistryClientFactory } from './registry-types';
 
 /**
- * The contract every ecosystem folder fulfils (DESIGN.md §6). One folder per ecosystem exports an
- * `EcosystemModule` from its index.ts; `registry.ts` lists them and a contract test loops over it.
+ * The contract every ecosystem folder fulfils (docs/ecosystems.md). One folder per ecosystem exports
+ * an `EcosystemModule` from its index.ts; `ecosystem-list.ts` lists them and a contract test loops
+ * over it.
  */
 
-/** Ecosystem spellings of the specification. */
-export const ECOSYSTEMS = [
-  'npm',
-  'PyPI',
-  'Maven',
-  'Go',
-  'Cargo',
-  'RubyGems',
-  'Composer',
-  'NuGet',
-  'Docker',
-] as const;
-export type Ecosystem = (typeof ECOSYSTEMS)[number];
+export { ECOSYSTEMS, type Ecosystem } from './names';
 
 export type DependencyScope = 'runtime' | 'development' | 'optional' | 'test' | 'build';
 

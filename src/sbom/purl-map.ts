@@ -1,7 +1,7 @@
 import { PackageURL } from 'packageurl-js';
 import { normaliseImageName, parseImageRef } from '../ecosystems/docker/image-ref';
+import { ecosystems } from '../ecosystems/ecosystem-list';
 import { buildPurl } from '../ecosystems/purl';
-import { ecosystems } from '../ecosystems/registry';
 import type { EcosystemModule, Resolution } from '../ecosystems/types';
 
 export interface MappedPackage {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { type FakeScm, startFakeScm } from '../../test/support/fake-scm';
-import { providerFor } from './registry';
+import { providerFor } from './providers';
 import { clearScmATokenCache } from './scm-a';
 import { type ProviderConnection, ProviderError } from './types';
 

@@ -1,4 +1,5 @@
-import type { ConnectionProvider } from '../domains/source-control/tables';
+/** The kinds of source-control connection: four provider APIs and plain git. */
+export type ConnectionProvider = 'scm-a' | 'scm-b' | 'scm-c' | 'scm-d' | 'git';
 
 /**
  * The contract between source-control providers (scm-a..d, one file each under src/sources/)

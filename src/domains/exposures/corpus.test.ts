@@ -9,6 +9,7 @@ import { type ReadResult, readRecordsFromPath } from '../../intel/advisory-store
 import { AdvisoryIndex } from '../../intel/osv/match';
 import { storeScanDependencies } from '../scans/service';
 import { MATCH_DEPENDENCIES_JOB } from './jobs';
+import { requestRematch } from './rematch-request';
 import { insertRepository } from './test-support';
 
 /**
@@ -48,7 +49,7 @@ describe.skipIf(!sharedDataDir)(
         const part = await readRecordsFromPath(sharedPath('osv', file));
         read.records.push(...part.records);
       }
-      await importRecords(t.database, read);
+      await importRecords(t.database, read, requestRematch);
     }, 300_000);
     afterAll(() => t?.close());
 

@@ -1,10 +1,10 @@
 import { withTenant } from '../../db/tenant-scope';
-import { REMATCH_JOB, type RematchJob } from '../../intel/advisory-store/import';
 import { OSV_SYNC_JOB, syncOsvFeeds } from '../../intel/advisory-store/sync';
 import type { DependenciesChanged } from '../../jobs/outbox';
 import type { JobDefinition, JobEnvelope } from '../../jobs/queue';
 import type { JobDeps } from '../job-deps';
 import { refreshExposures, repositoriesUsing } from './refresh';
+import { REMATCH_JOB, type RematchJob, requestRematch } from './rematch-request';
 import { reopenExpiredAcceptances, tenantsWithExpiredAcceptances } from './store';
 
 /** Matches a repository's new dependencies against the store (subscribed to dependencies.changed). */
@@ -72,7 +72,7 @@ export function vulnerabilityJobs(deps: JobDeps): JobDefinition<unknown>[] {
         deps.log('OSV sync skipped: OSV_FEED_URL is not set');
         return;
       }
-      const reports = await syncOsvFeeds(deps.database, deps.config.osv);
+      const reports = await syncOsvFeeds(deps.database, deps.config.osv, requestRematch);
       for (const report of reports) deps.log('OSV feed synced', report);
     },
   };

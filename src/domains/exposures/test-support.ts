@@ -2,15 +2,16 @@ import { strToU8 } from 'fflate';
 import type { TestApp } from '../../../test/support/test-app';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
+import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import type { ExtractedFile } from '../../ecosystems/extract-tree';
 import { buildPurl } from '../../ecosystems/purl';
-import { getEcosystem } from '../../ecosystems/registry';
 import type { Ecosystem, Resolution } from '../../ecosystems/types';
 import { importRecords } from '../../intel/advisory-store/import';
 import { type ReadResult, readRecordsFromBytes } from '../../intel/advisory-store/read';
 import { jsonl } from '../../intel/advisory-store/test-records';
 import { storeScanDependencies } from '../scans/service';
 import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB } from './jobs';
+import { requestRematch } from './rematch-request';
 
 /** Test helpers shared by the exposure and vulnerability API tests. */
 export async function insertRepository(
@@ -94,5 +95,5 @@ export async function scanWith(
 export async function importJsonl(t: TestApp, records: object[]) {
   const read: ReadResult = { records: [], rejected: [] };
   readRecordsFromBytes(strToU8(jsonl(records)), 'test.jsonl', read);
-  return importRecords(t.database, read);
+  return importRecords(t.database, read, requestRematch);
 }

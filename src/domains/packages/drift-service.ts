@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Config } from '../../config';
 import type { DB } from '../../db/schema';
-import { getEcosystem } from '../../ecosystems/registry';
+import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import type { DependencySource, Ecosystem, Resolution } from '../../ecosystems/types';
 import { computeDependencyDrift, type DependencyDrift, totalDrift } from '../../intel/drift/drift';
 import type { MetadataRow, VersionRow } from './catalogue-store';

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema';
-import { getEcosystem } from '../../ecosystems/registry';
+import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import type { MaintainerChange } from '../../ecosystems/registry-types';
 import type { Ecosystem, Versioning } from '../../ecosystems/types';
 import type { PackageFacts } from '../../intel/drift/drift';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../config';
 import { notFound } from '../../core/problem';
 import type { DB } from '../../db/schema';
-import { getEcosystem } from '../../ecosystems/registry';
+import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import type { Ecosystem } from '../../ecosystems/types';
 import { computeSignals, type HealthSignal, scoreSignals } from '../../intel/health/score';
 import type { ScoringWeights } from '../../intel/health/weights';

@@ -15,7 +15,7 @@ import {
   parseCloneUrl,
   remoteDefaultBranch,
 } from '../../sources/git';
-import { isApiProvider } from '../../sources/registry';
+import { isApiProvider } from '../../sources/providers';
 import type { ProviderRepository } from '../../sources/types';
 import {
   clientFor,

@@ -14,7 +14,8 @@ import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import type { SecretBox } from '../../security/secret-box';
 import type { ProviderClient } from '../../sources/provider-client';
-import { type ApiProvider, providerFor } from '../../sources/registry';
+import { type ApiProvider, providerFor } from '../../sources/providers';
+import type { ConnectionProvider } from '../../sources/types';
 import {
   type ProviderConnection,
   ProviderError,
@@ -28,7 +29,7 @@ import {
   insertConnection,
   type PublicConnection,
 } from './store';
-import type { ConnectionProvider, ConnectionStatus } from './tables';
+import type { ConnectionStatus } from './tables';
 
 /** A connection as provider clients, imports and scans use it: credentials opened. */
 export interface LoadedConnection extends ProviderConnection {

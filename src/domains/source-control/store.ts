@@ -1,7 +1,8 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { DB } from '../../db/schema';
-import type { ConnectionProvider, SourceControlConnectionTable } from './tables';
+import type { ConnectionProvider } from '../../sources/types';
+import type { SourceControlConnectionTable } from './tables';
 
 export type ConnectionRow = Selectable<SourceControlConnectionTable>;
 

@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 import type { TenantColumn } from '../../db/tenant-column';
+import type { ConnectionProvider } from '../../sources/types';
 
-export type ConnectionProvider = 'scm-a' | 'scm-b' | 'scm-c' | 'scm-d' | 'git';
 export type ConnectionStatus = 'active' | 'suspended' | 'revoked' | 'error';
 
 export interface SourceControlConnectionTable {

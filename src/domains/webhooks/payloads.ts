@@ -1,4 +1,4 @@
-import type { ConnectionProvider } from '../source-control/tables';
+import type { ConnectionProvider } from '../../sources/types';
 
 /**
  * What push ingest needs from a provider's native payload, read without trusting its shape:

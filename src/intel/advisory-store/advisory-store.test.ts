@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHARED_DATA_MISSING, sharedDataDir, sharedPath } from '../../../test/support/shared-data';
 import { openTestDatabase } from '../../../test/support/test-app';
 import type { Database } from '../../db/connection';
+import { requestRematch } from '../../domains/exposures/rematch-request';
 import { importPath, importRecords } from './import';
 import {
   type ReadResult,
@@ -53,13 +54,13 @@ describe('advisory store import', () => {
       osvRecord({ id: 'GHSA-idem-0001-aaaa', affected: [npmRange('idem-a', '0', '1.2.0')] }),
       osvRecord({ id: 'GHSA-idem-0002-bbbb', affected: [npmRange('idem-b', '2.0.0', '2.0.5')] }),
     ]);
-    const first = await importRecords(database, readText(text));
+    const first = await importRecords(database, readText(text), requestRematch);
     expect(first).toMatchObject({ added: 2, updated: 0, unchanged: 0, rejected: 0 });
     const before = await counts(database);
     const stamps = await database.pool.query(
       `SELECT id, updated_at FROM osv_advisories WHERE id LIKE 'GHSA-idem-%' ORDER BY id`,
     );
-    const again = await importRecords(database, readText(text));
+    const again = await importRecords(database, readText(text), requestRematch);
     expect(again).toMatchObject({ added: 0, updated: 0, unchanged: 2, changedPackages: 0 });
     expect(await counts(database)).toEqual(before);
     const after = await database.pool.query(
@@ -75,7 +76,7 @@ describe('advisory store import', () => {
       summary: 'first wording',
       affected: [npmRange('modi-a', '0', '1.0.0')],
     });
-    await importRecords(database, readText(jsonl([v1])));
+    await importRecords(database, readText(jsonl([v1])), requestRematch);
     const newer = {
       ...osvRecord({
         id: 'GHSA-modi-0001-aaaa',
@@ -84,14 +85,14 @@ describe('advisory store import', () => {
         affected: [npmRange('modi-a', '0', '1.5.0'), npmRange('modi-b', '0', '3.0.0')],
       }),
     };
-    const replaced = await importRecords(database, readText(jsonl([newer])));
+    const replaced = await importRecords(database, readText(jsonl([newer])), requestRematch);
     expect(replaced).toMatchObject({ updated: 1, changedPackages: 2 });
     const older = osvRecord({
       id: 'GHSA-modi-0001-aaaa',
       modified: '2024-01-15T00:00:00Z',
       summary: 'stale wording',
     });
-    const ignored = await importRecords(database, readText(jsonl([older])));
+    const ignored = await importRecords(database, readText(jsonl([older])), requestRematch);
     expect(ignored).toMatchObject({ updated: 0, unchanged: 1 });
     const { rows } = await database.pool.query(
       `SELECT summary, modified_at FROM osv_advisories WHERE id = 'GHSA-modi-0001-aaaa'`,
@@ -134,7 +135,7 @@ describe('advisory store import', () => {
       }),
       osvRecord({ id: 'CVE-2024-90001', aliases: [], summary: 'NVD text' }),
     ];
-    await importRecords(database, readText(jsonl(records)));
+    await importRecords(database, readText(jsonl(records)), requestRematch);
     const ids = new Set(
       await Promise.all(
         records.map(async (r) => (await vulnerabilityOf(database, r.id as string)).id),
@@ -162,6 +163,7 @@ describe('advisory store import', () => {
           osvRecord({ id: 'RUSTSEC-2024-9101', aliases: ['CVE-2024-91002'] }),
         ]),
       ),
+      requestRematch,
     );
     const a = (await vulnerabilityOf(database, 'GHSA-merg-0001-aaaa')).id;
     const b = (await vulnerabilityOf(database, 'RUSTSEC-2024-9101')).id;
@@ -171,6 +173,7 @@ describe('advisory store import', () => {
       readText(
         jsonl([osvRecord({ id: 'OSV-2024-9102', aliases: ['CVE-2024-91001', 'CVE-2024-91002'] })]),
       ),
+      requestRematch,
     );
     const joined = await vulnerabilityOf(database, 'RUSTSEC-2024-9101');
     expect((await vulnerabilityOf(database, 'GHSA-merg-0001-aaaa')).id).toBe(joined.id);
@@ -193,6 +196,7 @@ describe('advisory store import', () => {
           }),
         ]),
       ),
+      requestRematch,
     );
     const left = await vulnerabilityOf(database, 'RUSTSEC-2024-9101');
     const stayed = await vulnerabilityOf(database, 'GHSA-merg-0001-aaaa');
@@ -268,8 +272,16 @@ describe('zip exports', () => {
           'GO-2024-9402.json': strToU8(JSON.stringify(osvRecord({ id: 'GO-2024-9402' }))),
         }),
       );
-      expect(await importPath(database, dir)).toMatchObject({ read: 2, added: 2, rejected: 0 });
-      expect(await importPath(database, dir)).toMatchObject({ read: 2, added: 0, unchanged: 2 });
+      expect(await importPath(database, dir, requestRematch)).toMatchObject({
+        read: 2,
+        added: 2,
+        rejected: 0,
+      });
+      expect(await importPath(database, dir, requestRematch)).toMatchObject({
+        read: 2,
+        added: 0,
+        unchanged: 2,
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
       await database.close();
@@ -293,7 +305,7 @@ describe.skipIf(!sharedDataDir)(
         records: [...npm.records, ...retire.records],
         rejected: [...npm.rejected, ...retire.rejected],
       };
-      const first = await importRecords(database, read);
+      const first = await importRecords(database, read, requestRematch);
       expect(first.added).toBe(new Set(read.records.map((r) => r.advisory.id)).size);
       const { rows } = await database.pool.query<{ n: number; groups: number }>(
         `SELECT count(*)::int AS n, count(DISTINCT vulnerability_id)::int AS groups FROM osv_advisories`,
@@ -304,7 +316,7 @@ describe.skipIf(!sharedDataDir)(
         `SELECT count(*)::int AS n FROM osv_advisories WHERE withdrawn_at IS NOT NULL`,
       );
       expect(withdrawn.rows[0]?.n).toBe(2);
-      const again = await importRecords(database, read);
+      const again = await importRecords(database, read, requestRematch);
       expect(again).toMatchObject({ added: 0, updated: 0, changedPackages: 0 });
     }, 240_000);
   },

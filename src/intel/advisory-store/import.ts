@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/connection';
 import type { DB } from '../../db/schema';
-import { enqueueJob } from '../../jobs/outbox';
 import type { RejectedRecord } from '../osv/types';
 import {
   advisoryFiles,
@@ -14,15 +13,16 @@ import {
 import { type PackageKey, storeAdvisoryBatch } from './store';
 
 /**
- * Imports read records into the store in batches (one system transaction each) and then asks for
- * the re-matching of exactly the packages the changed advisories name, for every tenant whose
- * repositories use them: one `exposures.rematch` job per tenant, through the outbox.
+ * Imports read records into the store in batches (one system transaction each) and then tells
+ * `onChange` which packages the changed advisories name. What follows (re-matching every tenant
+ * that uses them) belongs to the exposures domain, which the caller passes in: the shared
+ * knowledge knows no tenant and no job (docs/architecture.md#layer-rules).
  */
-export const REMATCH_JOB = 'exposures.rematch';
-
-export interface RematchJob {
-  packages: PackageKey[];
-}
+export type AdvisoryChangeHandler = (
+  system: Kysely<DB>,
+  packages: PackageKey[],
+  options: { correlationId?: string | null },
+) => Promise<number>;
 
 export interface ImportSummary {
   read: number;
@@ -62,6 +62,7 @@ export class AdvisoryImporter {
 
   constructor(
     private readonly database: Database,
+    private readonly onChange: AdvisoryChangeHandler,
     private readonly options: { correlationId?: string | null } = {},
   ) {}
 
@@ -87,7 +88,7 @@ export class AdvisoryImporter {
     this.summary.changedPackages = this.packages.size;
     this.summary.changedVulnerabilities = this.vulnerabilities.size;
     if (this.packages.size > 0) {
-      this.summary.tenantsNotified = await requestRematch(
+      this.summary.tenantsNotified = await this.onChange(
         this.database.system,
         [...this.packages.values()],
         this.options,
@@ -100,9 +101,10 @@ export class AdvisoryImporter {
 export async function importRecords(
   database: Database,
   read: ReadResult,
+  onChange: AdvisoryChangeHandler,
   options: { correlationId?: string | null } = {},
 ): Promise<ImportSummary> {
-  const importer = new AdvisoryImporter(database, options);
+  const importer = new AdvisoryImporter(database, onChange, options);
   await importer.add(read);
   return importer.finish();
 }
@@ -123,49 +125,14 @@ export async function importBytes(
 }
 
 /** A file or a directory tree (symbolic links not followed), file by file. */
-export async function importPath(database: Database, path: string): Promise<ImportSummary> {
-  const importer = new AdvisoryImporter(database);
+export async function importPath(
+  database: Database,
+  path: string,
+  onChange: AdvisoryChangeHandler,
+): Promise<ImportSummary> {
+  const importer = new AdvisoryImporter(database, onChange);
   for (const file of await advisoryFiles(path)) {
     await importBytes(importer, await readFile(file.full), file.label);
   }
   return importer.finish();
-}
-
-/**
- * One `exposures.rematch` job per tenant that has a repository dependency on one of `packages`,
- * carrying only the packages that tenant uses. A cross-tenant read of dependency names only
- * (system work: the advisory change has no tenant); the matching itself runs tenant-scoped.
- */
-export async function requestRematch(
-  system: Kysely<DB>,
-  packages: PackageKey[],
-  options: { correlationId?: string | null } = {},
-): Promise<number> {
-  const byTenant = new Map<string, PackageKey[]>();
-  for (let i = 0; i < packages.length; i += 5000) {
-    const part = packages.slice(i, i + 5000);
-    const rows = await sql<{ tenant_id: string; ecosystem: string; name: string }>`
-      SELECT DISTINCT d.tenant_id, d.ecosystem, d.name
-      FROM repository_dependencies d
-      JOIN unnest(${part.map((p) => p.ecosystem)}::text[], ${part.map((p) => p.name)}::text[])
-        AS wanted(ecosystem, name) ON wanted.ecosystem = d.ecosystem AND wanted.name = d.name`.execute(
-      system,
-    );
-    for (const row of rows.rows) {
-      const list = byTenant.get(row.tenant_id) ?? [];
-      list.push({ ecosystem: row.ecosystem, name: row.name });
-      byTenant.set(row.tenant_id, list);
-    }
-  }
-  for (const [tenantId, list] of byTenant) {
-    for (let i = 0; i < list.length; i += 2000) {
-      await enqueueJob<RematchJob>(system, {
-        tenantId,
-        name: REMATCH_JOB,
-        data: { packages: list.slice(i, i + 2000) },
-        correlationId: options.correlationId ?? null,
-      });
-    }
-  }
-  return byTenant.size;
 }

@@ -5,8 +5,8 @@ import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { jobDefinitions } from '../../background-jobs';
+import { REMATCH_JOB, requestRematch } from '../../domains/exposures/rematch-request';
 import { insertRepository, scanWith } from '../../domains/exposures/test-support';
-import { REMATCH_JOB } from './import';
 import { FeedError, feedUrlFor, importFromUrl, OSV_SYNC_JOB, syncOsvFeeds } from './sync';
 import { npmRange, osvRecord } from './test-records';
 
@@ -160,7 +160,7 @@ describe('OSV feed sync', () => {
 
     // Second run: the server answers 304 to the validators, nothing is imported.
     feed.requests.length = 0;
-    const second = await syncOsvFeeds(t.database, t.config.osv);
+    const second = await syncOsvFeeds(t.database, t.config.osv, requestRematch);
     expect(second.map((r) => [r.ecosystem, r.status])).toEqual([
       ['npm', 'not_modified'],
       ['PyPI', 'not_modified'],
@@ -186,7 +186,7 @@ describe('OSV feed sync', () => {
     );
     feed.failing.clear();
     publish(feed, 'Go', [], '2025-02-01T00:00:00Z');
-    const third = await syncOsvFeeds(t.database, t.config.osv);
+    const third = await syncOsvFeeds(t.database, t.config.osv, requestRematch);
     expect(third.map((r) => [r.ecosystem, r.status, r.summary?.updated ?? null])).toEqual([
       ['npm', 'imported', 1],
       ['PyPI', 'not_modified', null],
@@ -210,23 +210,26 @@ describe('OSV feed sync', () => {
       [osvRecord({ id: 'GHSA-once-0001-aaaa', affected: [npmRange('once-pkg', '0', '1.0.0')] })],
       '2025-01-01T00:00:00Z',
     );
-    const summary = await importFromUrl(t.database, `${feed.base}/once/all.zip`);
+    const summary = await importFromUrl(t.database, `${feed.base}/once/all.zip`, requestRematch);
     expect(summary).toMatchObject({ read: 1, added: 1 });
-    await expect(importFromUrl(t.database, `${feed.base}/missing/all.zip`)).rejects.toThrow(
-      FeedError,
-    );
-    await expect(importFromUrl(t.database, 'http://127.0.0.1:9/all.zip')).rejects.toThrow(
-      /could not reach/,
-    );
+    await expect(
+      importFromUrl(t.database, `${feed.base}/missing/all.zip`, requestRematch),
+    ).rejects.toThrow(FeedError);
+    await expect(
+      importFromUrl(t.database, 'http://127.0.0.1:9/all.zip', requestRematch),
+    ).rejects.toThrow(/could not reach/);
   });
 
   it('does nothing when no feed is configured', async () => {
     expect(
-      await syncOsvFeeds(t.database, {
-        feedUrl: null,
-        syncEcosystems: ['npm'],
-        syncSchedule: '0 * * * *',
-      }),
+      await syncOsvFeeds(
+        t.database,
+        {
+          feedUrl: null,
+          syncEcosystems: ['npm'],
+        },
+        requestRematch,
+      ),
     ).toEqual([]);
   });
 });

@@ -1,7 +1,11 @@
 import { sql } from 'kysely';
-import type { Config } from '../../config';
 import type { Database } from '../../db/connection';
-import { AdvisoryImporter, type ImportSummary, importBytes } from './import';
+import {
+  type AdvisoryChangeHandler,
+  AdvisoryImporter,
+  type ImportSummary,
+  importBytes,
+} from './import';
 
 /**
  * The scheduled OSV sync: for each configured ecosystem, a conditional GET of its zip export
@@ -92,11 +96,15 @@ export async function fetchFeed(
 }
 
 /** `driftwatch admin import-osv <url>`: an unconditional download and import. */
-export async function importFromUrl(database: Database, url: string): Promise<ImportSummary> {
+export async function importFromUrl(
+  database: Database,
+  url: string,
+  onChange: AdvisoryChangeHandler,
+): Promise<ImportSummary> {
   const outcome = await fetchFeed(url);
   if (outcome.kind !== 'body')
     throw new FeedError(`${url} answered 304 to an unconditional GET`, 304);
-  const importer = new AdvisoryImporter(database);
+  const importer = new AdvisoryImporter(database, onChange);
   await importBytes(importer, outcome.bytes, url);
   return importer.finish();
 }
@@ -152,13 +160,22 @@ async function recordState(
     .execute();
 }
 
+/** What the sync needs from the OSV settings (config.osv), passed in by the job. */
+export interface OsvFeedSettings {
+  /** Base URL of the exports; null disables the sync. */
+  feedUrl: string | null;
+  /** OSV ecosystem names to sync. */
+  syncEcosystems: readonly string[];
+}
+
 /**
  * Syncs every configured ecosystem; one failing feed does not stop the others. Returns a report
  * per ecosystem (an empty list when the feed is not configured).
  */
 export async function syncOsvFeeds(
   database: Database,
-  settings: Config['osv'],
+  settings: OsvFeedSettings,
+  onChange: AdvisoryChangeHandler,
 ): Promise<FeedSyncReport[]> {
   if (!settings.feedUrl) return [];
   const reports: FeedSyncReport[] = [];
@@ -179,7 +196,7 @@ export async function syncOsvFeeds(
         reports.push({ ecosystem, url, status: 'not_modified' });
         continue;
       }
-      const importer = new AdvisoryImporter(database);
+      const importer = new AdvisoryImporter(database, onChange);
       await importBytes(importer, outcome.bytes, url);
       const summary = await importer.finish();
       await recordState(database, url, {

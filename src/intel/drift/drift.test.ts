@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { getEcosystem } from '../../ecosystems/registry';
+import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import type { Ecosystem } from '../../ecosystems/types';
 import {
   computeDependencyDrift,

@@ -1,4 +1,4 @@
-import { getEcosystem } from '../../ecosystems/registry';
+import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import type { Ecosystem, Versioning } from '../../ecosystems/types';
 import { semverOrdering } from './semver-order';
 import type {

@@ -1,4 +1,4 @@
-import { findEcosystem } from '../../ecosystems/registry';
+import { findEcosystem } from '../../ecosystems/ecosystem-list';
 import {
   databaseScore,
   effectiveSeverity,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { getEcosystem } from '../../ecosystems/registry';
+import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import { ECOSYSTEMS } from '../../ecosystems/types';
 import { type RegistryFacts, type RiskInput, riskIndicators, type UsageFact } from './indicators';
 import { editDistance, popularNames, typosquatSuspicion } from './typosquat';

@@ -2,11 +2,11 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ecosystems, findEcosystem, getEcosystem } from './registry';
+import { ecosystems, findEcosystem, getEcosystem } from './ecosystem-list';
 import { ECOSYSTEMS, type Ecosystem } from './types';
 
 /**
- * The contract every ecosystem folder fulfils (DESIGN.md §6, types.ts). Loops over the registry,
+ * The contract every ecosystem folder fulfils (docs/ecosystems.md, types.ts). Loops over the ecosystem list,
  * so a new ecosystem is checked as soon as it is registered, and a folder that is not registered
  * (or lacks a part) fails here.
  */
@@ -62,8 +62,8 @@ const INVALID = ['', ' ', 'not a version', '\u0000', '^^^', '>=', '['];
 /** No function may throw on these (some schemes accept the last two as versions). */
 const JUNK = [...INVALID, '999999999999999999999999.1', 'x'.repeat(10_000)];
 
-describe('ecosystem registry', () => {
-  it('registers the nine specification ecosystems exactly once, in its order', () => {
+describe('ecosystem list', () => {
+  it('lists the nine specification ecosystems exactly once, in its order', () => {
     expect(ecosystems.map((e) => e.id)).toHaveLength(ECOSYSTEMS.length);
     expect([...ecosystems.map((e) => e.id)].sort()).toEqual([...ECOSYSTEMS].sort());
   });

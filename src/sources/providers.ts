@@ -1,10 +1,10 @@
-import type { ConnectionProvider } from '../domains/source-control/tables';
 import { DEFAULT_HTTP_OPTIONS, type ProviderHttpOptions } from './http';
 import type { ProviderClient } from './provider-client';
 import { createScmA } from './scm-a';
 import { createScmB } from './scm-b';
 import { createScmC } from './scm-c';
 import { createScmD } from './scm-d';
+import type { ConnectionProvider } from './types';
 
 export type ApiProvider = Exclude<ConnectionProvider, 'git'>;
 
