@@ -4,12 +4,12 @@ import type { Config } from '../../config';
 import { notFound } from '../../core/problem';
 import { ECOSYSTEMS } from '../../ecosystems/types';
 import { enumQuery, pageOf, parseEnum, TakeSkipQuery } from '../../http/query';
-import { TotalEstimatePage, Uuid, UuidParam, withErrors } from '../../http/schemas';
+import { NoContent, TotalEstimatePage, Uuid, UuidParam, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
 import type { SecretBox } from '../../security/secret-box';
 import { findActiveScan } from '../scans/store';
 import { buildGraph } from './graph';
-import { type ImportRequest, importRepositories } from './import';
+import { importRepositories } from './import';
 import { riskSummary } from './risk-summary';
 import {
   DependencyGraph,
@@ -23,7 +23,7 @@ import {
   RiskSummary,
   UpdateRepositoryRequest,
 } from './schemas';
-import { type RepositoryUpdate, updateRepository } from './service';
+import { updateRepository } from './service';
 import {
   allDependencies,
   BUSINESS_CRITICALITIES,
@@ -65,7 +65,6 @@ const GraphQuery = Type.Object({
 });
 
 const RepositoryParams = UuidParam('repositoryId');
-type RepositoryParamsT = { repositoryId: string };
 
 export function repositoryRoutes(deps: {
   config: Config;
@@ -94,7 +93,7 @@ export function repositoryRoutes(deps: {
           tenantDb(request),
           deps,
           principal,
-          request.body as ImportRequest,
+          request.body,
         );
         const imported = items.filter((i) => i.status === 'imported');
         request.auditDetails = {
@@ -133,12 +132,12 @@ export function repositoryRoutes(deps: {
             teamId: query.teamId,
             businessCriticality: parseEnum(
               'businessCriticality',
-              query.businessCriticality as string | undefined,
+              query.businessCriticality,
               BUSINESS_CRITICALITIES,
             ),
             lifecycleStatus: parseEnum(
               'lifecycleStatus',
-              query.lifecycleStatus as string | undefined,
+              query.lifecycleStatus,
               LIFECYCLE_STATUSES,
             ),
           },
@@ -160,7 +159,7 @@ export function repositoryRoutes(deps: {
         config: { role: 'viewer' },
       },
       async (request) => {
-        const { repositoryId } = request.params as RepositoryParamsT;
+        const { repositoryId } = request.params;
         const db = tenantDb(request);
         const row = await findRepository(db, repositoryId);
         if (!row) throw notFound('The repository');
@@ -201,10 +200,9 @@ export function repositoryRoutes(deps: {
         },
       },
       async (request) => {
-        const { repositoryId } = request.params as RepositoryParamsT;
-        const body = request.body as RepositoryUpdate;
-        const row = await updateRepository(tenantDb(request), repositoryId, body);
-        request.auditDetails = { fields: Object.keys(body) };
+        const { repositoryId } = request.params;
+        const row = await updateRepository(tenantDb(request), repositoryId, request.body);
+        request.auditDetails = { fields: Object.keys(request.body) };
         return presentRepository(row);
       },
     );
@@ -216,7 +214,7 @@ export function repositoryRoutes(deps: {
           tags: ['Repositories'],
           summary: 'Delete a repository with its scans, dependencies and derived records',
           params: RepositoryParams,
-          response: withErrors({ 204: Type.Null() }, [404]),
+          response: withErrors({ 204: NoContent }, [404]),
         },
         config: {
           role: 'admin',
@@ -224,7 +222,7 @@ export function repositoryRoutes(deps: {
         },
       },
       async (request, reply) => {
-        const { repositoryId } = request.params as RepositoryParamsT;
+        const { repositoryId } = request.params;
         if (!(await deleteRepository(tenantDb(request), repositoryId))) {
           throw notFound('The repository');
         }
@@ -245,7 +243,7 @@ export function repositoryRoutes(deps: {
         config: { role: 'viewer' },
       },
       async (request) => {
-        const { repositoryId } = request.params as RepositoryParamsT;
+        const { repositoryId } = request.params;
         const db = tenantDb(request);
         if (!(await findRepository(db, repositoryId))) throw notFound('The repository');
         const query = request.query;
@@ -254,7 +252,7 @@ export function repositoryRoutes(deps: {
           db,
           repositoryId,
           {
-            ecosystem: parseEnum('ecosystem', query.ecosystem as string | undefined, ECOSYSTEMS),
+            ecosystem: parseEnum('ecosystem', query.ecosystem, ECOSYSTEMS),
             direct: query.direct,
             search: query.search?.trim() || undefined,
           },
@@ -277,7 +275,7 @@ export function repositoryRoutes(deps: {
         config: { role: 'viewer' },
       },
       async (request) => {
-        const { repositoryId } = request.params as RepositoryParamsT;
+        const { repositoryId } = request.params;
         const db = tenantDb(request);
         const repository = await findRepository(db, repositoryId);
         if (!repository) throw notFound('The repository');
@@ -306,7 +304,7 @@ export function repositoryRoutes(deps: {
         config: { role: 'viewer' },
       },
       async (request) => {
-        const { repositoryId } = request.params as RepositoryParamsT;
+        const { repositoryId } = request.params;
         const db = tenantDb(request);
         const repository = await findRepository(db, repositoryId);
         if (!repository) throw notFound('The repository');

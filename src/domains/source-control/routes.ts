@@ -129,7 +129,7 @@ export function sourceControlRoutes(deps: {
         config: { role: 'viewer' },
       },
       async (request) => {
-        const { connectionId } = request.params as { connectionId: string };
+        const { connectionId } = request.params;
         const repositories = await availableRepositories(
           tenantDb(request),
           deps.secretBox,
