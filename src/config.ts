@@ -1,6 +1,7 @@
 import { createPrivateKey } from 'node:crypto';
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { RegistriesSettings } from './ecosystems/registry-types';
+import { parseCidr } from './security/outbound-guard-ranges';
 
 /**
  * Every setting of the service, parsed and validated once from the environment and injected into
@@ -68,6 +69,8 @@ export interface Config {
   registries: RegistriesSettings;
   /** Repository checkouts and the scan worker (docs/repositories-and-scans.md). */
   scans: ScansConfig;
+  /** Connections to user-given addresses (docs/outbound-guard.md). */
+  outbound: OutboundConfig;
   /** SBOM import and export (docs/sbom.md). */
   sbom: {
     /** Largest accepted SBOM import body (413 above); larger than the general body limit. */
@@ -97,10 +100,26 @@ export interface SourcesConfig {
   webhookBodyLimitBytes: number;
 }
 
+/**
+ * Networks (CIDR) that outbound connections to user-given addresses may reach although the
+ * guard refuses them by default (private, loopback...): per kind of connection, service-wide
+ * and per tenant. Empty by default: everything internal is refused.
+ */
+export interface OutboundConfig {
+  allow: { git: string[]; webhooks: string[] };
+  /** Tenant id → its own additions. */
+  tenantAllow: Record<string, { git?: string[]; webhooks?: string[] }>;
+}
+
 /** Clone-URL imports and the scan worker's checkouts. */
 export interface ScansConfig {
   /** Accept `file://` clone URLs (local repositories): the embedded demo and tests. */
   allowFileUrls: boolean;
+  /**
+   * The directories `file://` repositories must lie in (after following links); `{tenantId}`
+   * in a root stands for the importing tenant's id.
+   */
+  fileUrlRoots: string[];
   /** A checkout larger than this (working tree + .git) fails the scan. */
   maxCheckoutBytes: number;
   /** A checkout slower than this fails the scan. */
@@ -225,6 +244,26 @@ export const SETTINGS = [
   ['SCAN_STALE_AFTER_SECONDS', '120', 'heartbeat age after which a running scan is recovered'],
   ['SCAN_MAX_ATTEMPTS', '3', 'runs per scan before a stale scan is failed, not re-queued'],
   ['SCAN_GIT_CA_FILE', '(unset)', 'PEM bundle of extra CAs for https clones'],
+  [
+    'SCAN_FILE_URL_ROOTS',
+    '(DATA_DIR/repositories)',
+    'comma-separated directories file:// repositories must lie in ({tenantId} allowed)',
+  ],
+  [
+    'OUTBOUND_ALLOW_GIT_CIDRS',
+    '(none)',
+    'networks clones and user-given source-control APIs may reach despite the guard',
+  ],
+  [
+    'OUTBOUND_ALLOW_WEBHOOK_CIDRS',
+    '(none)',
+    'networks webhook deliveries may reach despite the guard',
+  ],
+  [
+    'OUTBOUND_TENANT_ALLOW_CIDRS',
+    '(none)',
+    'per-tenant additions: <tenant-id>:<git|webhooks>=<cidr>,<cidr>;...',
+  ],
   ['SBOM_IMPORT_MAX_BYTES', '20971520', 'largest accepted SBOM import body (413 above)'],
   ['SBOM_MAX_COMPONENTS', '50000', 'components one SBOM import may carry (422 above)'],
 ] as const;
@@ -254,6 +293,73 @@ function osvEcosystems(raw: string | undefined, problems: string[]): string[] {
     else if (!out.includes(known)) out.push(known);
   }
   return out;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function cidrList(name: string, raw: string | undefined, problems: string[]): string[] {
+  const list = (raw ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  for (const item of list) {
+    if (!parseCidr(item)) {
+      problems.push(`${name}: "${item}" is not a CIDR network (10.0.0.0/8, fd00::/8)`);
+    }
+  }
+  return list;
+}
+
+function tenantCidrs(raw: string | undefined, problems: string[]): OutboundConfig['tenantAllow'] {
+  const name = 'OUTBOUND_TENANT_ALLOW_CIDRS';
+  const out: OutboundConfig['tenantAllow'] = {};
+  for (const entry of (raw ?? '')
+    .split(';')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
+    const match = /^([^:=\s]+):(git|webhooks)=(.+)$/.exec(entry);
+    if (!match || !UUID.test(match[1] as string)) {
+      problems.push(`${name}: "${entry}" is not <tenant-id>:<git|webhooks>=<cidr>,<cidr>`);
+      continue;
+    }
+    const tenant = (match[1] as string).toLowerCase();
+    const kind = match[2] as 'git' | 'webhooks';
+    const own = out[tenant] ?? {};
+    own[kind] = [...(own[kind] ?? []), ...cidrList(name, match[3], problems)];
+    out[tenant] = own;
+  }
+  return out;
+}
+
+function inside(parent: string, child: string): boolean {
+  const rel = relative(parent, child);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+/**
+ * file:// roots: absolute, and never a directory holding the service's own files (its working
+ * directory, the data directory) — the default lives inside the data directory, not above it.
+ */
+function fileRoots(raw: string | undefined, dataDir: string, problems: string[]): string[] {
+  const list = (raw ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  if (list.length === 0) return [resolve(dataDir, 'repositories')];
+  const roots: string[] = [];
+  for (const item of list) {
+    const root = resolve(item);
+    const bare = root.replaceAll('{tenantId}', '');
+    if (!isAbsolute(item)) problems.push(`SCAN_FILE_URL_ROOTS: "${item}" must be absolute`);
+    else if (inside(bare, process.cwd()) || inside(bare, dataDir)) {
+      problems.push(
+        `SCAN_FILE_URL_ROOTS: "${item}" contains the service's own files (working or data directory)`,
+      );
+    } else if (inside(resolve(dataDir, 'pgdata'), root)) {
+      problems.push(`SCAN_FILE_URL_ROOTS: "${item}" is inside the database directory`);
+    } else roots.push(root);
+  }
+  return roots;
 }
 
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
@@ -327,11 +433,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     problems.push('DRIFTWATCH_MASTER_KEY must be 32 bytes encoded as base64');
   }
 
+  const dataDir = resolve(env.DATA_DIR || './data');
   const config: Config = {
     port: int('PORT', 8080, 0, 65535),
     host: env.HOST || '0.0.0.0',
     databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
-    dataDir: resolve(env.DATA_DIR || './data'),
+    dataDir,
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     masterKey,
     logLevel: oneOf('LOG_LEVEL', 'info', [
@@ -415,6 +522,18 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       staleAfterSeconds: int('SCAN_STALE_AFTER_SECONDS', 120, 5, 7 * 24 * 3600),
       maxAttempts: int('SCAN_MAX_ATTEMPTS', 3, 1, 100),
       gitCaFile: env.SCAN_GIT_CA_FILE || null,
+      fileUrlRoots: fileRoots(env.SCAN_FILE_URL_ROOTS, dataDir, problems),
+    },
+    outbound: {
+      allow: {
+        git: cidrList('OUTBOUND_ALLOW_GIT_CIDRS', env.OUTBOUND_ALLOW_GIT_CIDRS, problems),
+        webhooks: cidrList(
+          'OUTBOUND_ALLOW_WEBHOOK_CIDRS',
+          env.OUTBOUND_ALLOW_WEBHOOK_CIDRS,
+          problems,
+        ),
+      },
+      tenantAllow: tenantCidrs(env.OUTBOUND_TENANT_ALLOW_CIDRS, problems),
     },
     sbom: {
       importMaxBytes: int('SBOM_IMPORT_MAX_BYTES', 20 * 1024 * 1024, 1024, 1024 ** 3),

@@ -16,6 +16,7 @@ import { createRateLimitStore } from './http/rate-limit';
 import { type OutboxRelay, startOutboxRelay } from './jobs/outbox';
 import { createJobQueue, type JobQueue } from './jobs/queue';
 import { createServiceLogger, type ServiceLogger } from './logger';
+import { createFileRoots } from './security/outbound-guard-files';
 import { createSecretBox, resolveMasterKey } from './security/secret-box';
 
 export interface RunningService {
@@ -71,6 +72,7 @@ export async function startService(
   options: ServiceOptions = {},
 ): Promise<RunningService> {
   const logger = options.logger ?? createServiceLogger(config);
+  await createFileRoots(config.scans);
   const database = await openServiceDatabase(config);
   let bootstrap: CreatedTenant | null = null;
   if (database.engine === 'embedded' && (await countTenants(database)) === 0) {

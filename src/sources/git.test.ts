@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRepository, type GitFixture, git } from '../../test/support/git-fixtures';
 import { type GitHttpsServer, startGitHttpsServer } from '../../test/support/git-https-server';
+import { type Cidr, parseCidr } from '../security/outbound-guard-ranges';
 import {
   directorySize,
   GitCheckoutError,
@@ -81,23 +82,17 @@ describe('gitEnvironment', () => {
     try {
       const env = await gitEnvironment(
         {
-          url: 'https://git.example.test/a.git',
-          branch: 'main',
-          directory: join(work, 'c'),
           workDirectory: work,
           credentials: { username: 'x-access-token', password: 's3cr3t' },
-          allowFileUrls: false,
-          maxBytes: 1,
-          timeoutMs: 1,
         },
-        'https',
+        { kind: 'https', url: 'https://git.example.test/a.git', config: [], ssh: [] },
       );
       const values = Object.entries(env).filter(([k]) => k.startsWith('GIT_CONFIG_VALUE_'));
       const header = values.find(([, v]) => v.startsWith('Authorization: Basic '));
       expect(
         Buffer.from((header?.[1] ?? '').slice('Authorization: Basic '.length), 'base64').toString(),
       ).toBe('x-access-token:s3cr3t');
-      expect(env.GIT_ALLOW_PROTOCOL).toBe('https:ssh');
+      expect(env.GIT_ALLOW_PROTOCOL).toBe('https');
       expect(env.GIT_TERMINAL_PROMPT).toBe('0');
       expect(env.GIT_SSH_COMMAND).toBeUndefined();
     } finally {
@@ -110,16 +105,15 @@ describe('gitEnvironment', () => {
     try {
       const env = await gitEnvironment(
         {
-          url: 'git@git.example.test:a/b.git',
-          branch: 'main',
-          directory: join(work, 'c'),
           workDirectory: work,
           deployKey: '-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n-----END OPENSSH PRIVATE KEY-----',
-          allowFileUrls: true,
-          maxBytes: 1,
-          timeoutMs: 1,
         },
-        'ssh',
+        {
+          kind: 'ssh',
+          url: 'git@git.example.test:a/b.git',
+          config: [],
+          ssh: ['-o', 'HostName=203.0.113.9', '-o', 'HostKeyAlias=git.example.test'],
+        },
       );
       const keyFile = join(work, 'deploy_key');
       expect(statSync(keyFile).mode & 0o777).toBe(0o600);
@@ -127,7 +121,10 @@ describe('gitEnvironment', () => {
       expect(env.GIT_SSH_COMMAND).toContain(`-i '${keyFile}'`);
       expect(env.GIT_SSH_COMMAND).toContain('IdentitiesOnly=yes');
       expect(env.GIT_SSH_COMMAND).not.toContain('abc');
-      expect(env.GIT_ALLOW_PROTOCOL).toBe('https:ssh:file');
+      expect(env.GIT_ALLOW_PROTOCOL).toBe('ssh');
+      // Pinned to the checked address, the host key checked under the name, no config files.
+      expect(env.GIT_SSH_COMMAND).toContain(`-F /dev/null '-o' 'HostName=203.0.113.9'`);
+      expect(env.GIT_SSH_COMMAND).toContain(`'HostKeyAlias=git.example.test'`);
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
@@ -170,7 +167,12 @@ describe('https checkout with credentials', () => {
     workDirectory: dir,
     credentials,
     caFile,
-    allowFileUrls: false,
+    // The explicit test switch: the local server is on loopback.
+    access: {
+      policy: { allow: [parseCidr('127.0.0.0/8') as Cidr] },
+      fileRoots: null,
+      tenantId: null,
+    },
     maxBytes: 10 * 1024 * 1024,
     timeoutMs: 30_000,
   });
@@ -205,6 +207,11 @@ describe('https checkout with credentials', () => {
       expect(error).toBeInstanceOf(GitCheckoutError);
       expect((error as GitCheckoutError).failure).toBe('git');
       expect((error as GitCheckoutError).message).not.toContain('wrong-password');
+      // What the caller sees names no host, port or git output; the detail is for logs.
+      expect((error as GitCheckoutError).message).toBe(
+        'the repository refused access; check the credentials or deploy key',
+      );
+      expect((error as GitCheckoutError).detail).not.toContain('wrong-password');
       const noCa = await shallowCheckout({
         ...options(dir, { username: USER, password: PASSWORD }),
         caFile: null,

@@ -2,6 +2,13 @@ import { spawn } from 'node:child_process';
 import type { Dirent } from 'node:fs';
 import { lstat, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import {
+  checkHost,
+  type OutboundPolicy,
+  OutboundRefusedError,
+  REFUSED_MESSAGE,
+} from '../security/outbound-guard';
+import { checkFileRepository } from '../security/outbound-guard-files';
 
 /**
  * Shallow checkouts for scans, with `git` run through execFile (no shell). Credentials never
@@ -9,6 +16,9 @@ import { join } from 'node:path';
  * through GIT_CONFIG_* environment variables, an ssh deploy key is a 0600 file in the scan's
  * temporary directory named by GIT_SSH_COMMAND. The checkout is bounded in time and size; past
  * either bound the git process group is killed and a `GitCheckoutError` says which bound.
+ * Every remote goes through the outbound guard first (docs/outbound-guard.md) and git is pinned
+ * to the checked address: curl's resolve list for https (TLS still checks the name), ssh's
+ * HostName with the name kept as HostKeyAlias, the resolved path for file://.
  */
 
 export type CloneUrlKind = 'https' | 'ssh' | 'file';
@@ -124,14 +134,47 @@ export function isValidBranchName(name: string): boolean {
 
 export type CheckoutFailure = 'timeout' | 'too_large' | 'cancelled' | 'refused' | 'git';
 
+/**
+ * `message` is safe to show the tenant (it never carries git's output, addresses or ports);
+ * `detail` is for server-side logs only.
+ */
 export class GitCheckoutError extends Error {
   constructor(
     readonly failure: CheckoutFailure,
     message: string,
+    readonly detail: string | null = null,
   ) {
     super(message);
     this.name = 'GitCheckoutError';
   }
+}
+
+/** Where git may connect: the outbound policy, and the file:// roots (null: no file:// at all). */
+export interface GitAccess {
+  policy: OutboundPolicy;
+  fileRoots: readonly string[] | null;
+  /** The tenant whose repository this is (file roots may name `{tenantId}`). */
+  tenantId: string | null;
+}
+
+const BRANCH_NOT_FOUND = 'the branch was not found in the repository';
+
+/** What git's stderr says, in words that reveal nothing about the network behind it. */
+function failureMessage(stderr: string): string {
+  if (/Remote branch .* not found|couldn't find remote ref/i.test(stderr)) {
+    return BRANCH_NOT_FOUND;
+  }
+  if (/certificate|SSL/i.test(stderr)) {
+    return "the repository's TLS certificate is not trusted (SCAN_GIT_CA_FILE adds authorities)";
+  }
+  if (
+    /Authentication failed|could not read (Username|Password)|Permission denied|\b40[13]\b/i.test(
+      stderr,
+    )
+  ) {
+    return 'the repository refused access; check the credentials or deploy key';
+  }
+  return 'the repository could not be reached';
 }
 
 export interface CheckoutOptions {
@@ -146,13 +189,15 @@ export interface CheckoutOptions {
   deployKey?: string | null;
   /** A PEM bundle of extra certificate authorities for https (self-hosted servers). */
   caFile?: string | null;
-  allowFileUrls: boolean;
+  access: GitAccess;
   maxBytes: number;
   timeoutMs: number;
   /** Aborting kills git (cancellation). */
   signal?: AbortSignal;
   /** How often the size is measured while git runs (default 500 ms). */
   sizePollMs?: number;
+  /** Server-side log of what git said when it failed (never shown to tenants). */
+  log?: (message: string, details: Record<string, unknown>) => void;
 }
 
 export interface Checkout {
@@ -165,8 +210,68 @@ function shellQuote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
+/** A remote that passed the guard: the URL git gets and how git is pinned to the address. */
+export interface PinnedRemote {
+  kind: CloneUrlKind;
+  url: string;
+  /** git configuration entries (curl's resolve list, no redirects). */
+  config: Array<[string, string]>;
+  /** ssh options (connect to the checked address, check the key under the name). */
+  ssh: string[];
+}
+
+function hostOf(parsed: ParsedCloneUrl): { hostname: string; port: number } {
+  if (parsed.kind === 'ssh' && !parsed.url.includes('://')) {
+    return { hostname: parsed.host as string, port: 22 };
+  }
+  const url = new URL(parsed.url);
+  const port = url.port ? Number(url.port) : parsed.kind === 'ssh' ? 22 : 443;
+  return { hostname: url.hostname, port };
+}
+
+/**
+ * Runs the guard for a clone URL and says how to pin git to what it checked. Throws
+ * GitCheckoutError('refused') with a message that names no host or address.
+ */
+export async function pinRemote(parsed: ParsedCloneUrl, access: GitAccess): Promise<PinnedRemote> {
+  try {
+    if (parsed.kind === 'file') {
+      if (!access.fileRoots) {
+        throw new GitCheckoutError('refused', 'file:// clone URLs are disabled by configuration');
+      }
+      const url = await checkFileRepository(parsed.url, access.fileRoots, access.tenantId);
+      return { kind: 'file', url, config: [], ssh: [] };
+    }
+    const { hostname, port } = hostOf(parsed);
+    const target = await checkHost(hostname, access.policy);
+    if (parsed.kind === 'ssh') {
+      return {
+        kind: 'ssh',
+        url: parsed.url,
+        config: [],
+        ssh: ['-o', `HostName=${target.address}`, '-o', `HostKeyAlias=${target.host}`],
+      };
+    }
+    const config: Array<[string, string]> = [['http.followRedirects', 'false']];
+    if (!target.literal) {
+      const address = target.family === 6 ? `[${target.address}]` : target.address;
+      config.push(['http.curloptResolve', `${target.host}:${port}:${address}`]);
+    }
+    return { kind: 'https', url: parsed.url, config, ssh: [] };
+  } catch (error) {
+    if (error instanceof OutboundRefusedError) {
+      throw new GitCheckoutError('refused', REFUSED_MESSAGE, error.detail);
+    }
+    throw error;
+  }
+}
+
 /** The environment git runs with (exported for tests: secrets live here, never in argv). */
-export async function gitEnvironment(options: CheckoutOptions, kind: CloneUrlKind) {
+export async function gitEnvironment(
+  options: Pick<CheckoutOptions, 'workDirectory' | 'credentials' | 'deployKey' | 'caFile'>,
+  remote: PinnedRemote,
+) {
+  const kind = remote.kind;
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: options.workDirectory,
@@ -175,14 +280,15 @@ export async function gitEnvironment(options: CheckoutOptions, kind: CloneUrlKin
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: '/dev/null',
     GIT_LFS_SKIP_SMUDGE: '1',
-    // The transports this checkout may use; `ext::` and friends are never allowed.
-    GIT_ALLOW_PROTOCOL: options.allowFileUrls ? 'https:ssh:file' : 'https:ssh',
+    // Only the transport of the checked URL; `ext::` and friends are never allowed.
+    GIT_ALLOW_PROTOCOL: kind,
     GIT_ASKPASS: '/bin/false',
     SSH_ASKPASS: '/bin/false',
   };
   const config: Array<[string, string]> = [
     ['core.hooksPath', '/dev/null'],
     ['advice.detachedHead', 'false'],
+    ...remote.config,
   ];
   if (kind === 'https' && options.credentials) {
     const basic = Buffer.from(
@@ -195,6 +301,12 @@ export async function gitEnvironment(options: CheckoutOptions, kind: CloneUrlKin
   if (kind === 'ssh') {
     const parts = [
       'ssh',
+      // No configuration files: nothing (ProxyCommand, another HostName) may override the pin.
+      '-F',
+      '/dev/null',
+      ...remote.ssh.map(shellQuote),
+      '-o',
+      'CheckHostIP=no',
       '-o',
       'BatchMode=yes',
       '-o',
@@ -296,9 +408,8 @@ function runGit(
       const stderr = Buffer.concat(err).toString('utf8');
       if (error || code !== 0) {
         const text = stderr.trim().split('\n').slice(-3).join(' | ');
-        return reject(
-          new GitCheckoutError('git', text || error?.message || `git exited with ${code}`),
-        );
+        const detail = text || error?.message || `git exited with ${code}`;
+        return reject(new GitCheckoutError('git', failureMessage(detail), detail));
       }
       resolve({ stdout: Buffer.concat(out).toString('utf8'), stderr });
     };
@@ -348,15 +459,36 @@ function runGit(
  * 'cancelled', 'git' with git's last stderr lines).
  */
 export async function shallowCheckout(options: CheckoutOptions): Promise<Checkout> {
+  return logged(options, () => checkout(options));
+}
+
+/** Hands git's own words (GitCheckoutError.detail) to the server-side log, then rethrows. */
+async function logged<T>(
+  options: Pick<CheckoutOptions, 'url' | 'log'>,
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof GitCheckoutError && error.detail) {
+      options.log?.('git failed', {
+        url: redactUrl(options.url),
+        failure: error.failure,
+        detail: error.detail,
+      });
+    }
+    throw error;
+  }
+}
+
+async function checkout(options: CheckoutOptions): Promise<Checkout> {
   const parsed = parseCloneUrl(options.url);
   if ('error' in parsed) throw new GitCheckoutError('refused', `clone URL ${parsed.error}`);
-  if (parsed.kind === 'file' && !options.allowFileUrls) {
-    throw new GitCheckoutError('refused', 'file:// clone URLs are disabled by configuration');
-  }
   if (!isValidBranchName(options.branch)) {
     throw new GitCheckoutError('refused', `"${options.branch}" is not a valid branch name`);
   }
-  const env = await gitEnvironment(options, parsed.kind);
+  const remote = await pinRemote(parsed, options.access);
+  const env = await gitEnvironment(options, remote);
   const tooLarge = () =>
     new GitCheckoutError(
       'too_large',
@@ -372,7 +504,7 @@ export async function shallowCheckout(options: CheckoutOptions): Promise<Checkou
       '--quiet',
       `--branch=${options.branch}`,
       '--',
-      parsed.url,
+      remote.url,
       options.directory,
     ],
     env,
@@ -382,7 +514,17 @@ export async function shallowCheckout(options: CheckoutOptions): Promise<Checkou
         ? tooLarge()
         : null,
     options.sizePollMs,
-  );
+  ).catch((error: unknown) => {
+    // The tenant's own branch name, checked before it reached git: safe to say back.
+    if (error instanceof GitCheckoutError && error.message === BRANCH_NOT_FOUND) {
+      throw new GitCheckoutError(
+        'git',
+        `the branch "${options.branch}" was not found in the repository`,
+        error.detail,
+      );
+    }
+    throw error;
+  });
   const bytes = await directorySize(options.directory, options.maxBytes);
   if (bytes > options.maxBytes) throw tooLarge();
   const head = await runGit(['rev-parse', 'HEAD'], env, {
@@ -401,19 +543,27 @@ export async function shallowCheckout(options: CheckoutOptions): Promise<Checkou
 export async function remoteDefaultBranch(
   options: Pick<
     CheckoutOptions,
-    'url' | 'workDirectory' | 'credentials' | 'deployKey' | 'caFile' | 'allowFileUrls' | 'timeoutMs'
+    | 'url'
+    | 'workDirectory'
+    | 'credentials'
+    | 'deployKey'
+    | 'caFile'
+    | 'access'
+    | 'timeoutMs'
+    | 'log'
   >,
+): Promise<string> {
+  return logged(options, () => defaultBranchOf(options));
+}
+
+async function defaultBranchOf(
+  options: Parameters<typeof remoteDefaultBranch>[0],
 ): Promise<string> {
   const parsed = parseCloneUrl(options.url);
   if ('error' in parsed) throw new GitCheckoutError('refused', `clone URL ${parsed.error}`);
-  if (parsed.kind === 'file' && !options.allowFileUrls) {
-    throw new GitCheckoutError('refused', 'file:// clone URLs are disabled by configuration');
-  }
-  const env = await gitEnvironment(
-    { ...options, branch: 'HEAD', directory: options.workDirectory, maxBytes: 0 },
-    parsed.kind,
-  );
-  const { stdout } = await runGit(['ls-remote', '--symref', '--', parsed.url, 'HEAD'], env, {
+  const remote = await pinRemote(parsed, options.access);
+  const env = await gitEnvironment(options, remote);
+  const { stdout } = await runGit(['ls-remote', '--symref', '--', remote.url, 'HEAD'], env, {
     cwd: options.workDirectory,
     timeoutMs: options.timeoutMs,
   });

@@ -1,4 +1,11 @@
-import { fetch as undiciFetch } from 'undici';
+import { type Dispatcher, fetch as undiciFetch } from 'undici';
+import {
+  checkUrl,
+  type OutboundPolicy,
+  OutboundRefusedError,
+  pinnedAgent,
+  REFUSED_MESSAGE,
+} from '../security/outbound-guard';
 import { ProviderError } from './types';
 
 /**
@@ -7,6 +14,9 @@ import { ProviderError } from './types';
  * provider asks for a short pause, and failures mapped onto ProviderError:
  * 401/403 → unauthorized, 404 → not_found, other 4xx/5xx → upstream (status kept),
  * network errors and timeouts → unreachable.
+ * With `guard` (a base URL a tenant named rather than the operator), every request goes through
+ * the outbound guard and is pinned to the checked address (docs/outbound-guard.md), and
+ * failures to connect say nothing about the host.
  */
 export interface ProviderHttpOptions {
   timeoutMs: number;
@@ -14,6 +24,8 @@ export interface ProviderHttpOptions {
   maxRetryAfterSeconds: number;
   maxResponseBytes: number;
   userAgent: string;
+  /** The outbound policy for user-given base URLs; null for the operator's configured bases. */
+  guard?: OutboundPolicy | null;
 }
 
 export const DEFAULT_HTTP_OPTIONS: ProviderHttpOptions = {
@@ -117,72 +129,106 @@ export async function providerRequest(
   request: ProviderRequest,
   options: ProviderHttpOptions = DEFAULT_HTTP_OPTIONS,
 ): Promise<ProviderResponse> {
-  const host = describeHost(request.url);
+  const host = options.guard ? 'the provider' : describeHost(request.url);
   for (let attempt = 0; ; attempt++) {
-    let response: Response;
+    const dispatcher = options.guard ? await guardedDispatcher(request.url, options.guard) : null;
     try {
-      response = (await undiciFetch(request.url, {
-        method: request.method ?? 'GET',
-        headers: {
-          accept: 'application/json',
-          'user-agent': options.userAgent,
-          ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...request.headers,
-        },
-        body: request.body !== undefined ? JSON.stringify(request.body) : undefined,
-        redirect: 'error',
-        signal: AbortSignal.timeout(options.timeoutMs),
-      })) as unknown as Response;
+      return await attemptRequest(request, options, host, dispatcher, attempt);
     } catch (error) {
-      const name = (error as Error).name;
-      const cause = (error as { cause?: { message?: string } }).cause?.message ?? '';
-      if (cause.includes('redirect')) {
-        // API calls are never redirected; following one could carry credentials elsewhere.
-        throw new ProviderError('upstream', `${host} answered with a redirect`, 502);
-      }
-      const reason =
-        name === 'TimeoutError' || name === 'AbortError'
-          ? `no answer within ${options.timeoutMs} ms`
-          : ((error as { cause?: { code?: string } }).cause?.code ?? 'connection failed');
-      throw new ProviderError('unreachable', `${host} could not be reached (${reason})`);
+      if (error === RETRY) continue;
+      throw error;
+    } finally {
+      dispatcher?.close().catch(() => {});
     }
+  }
+}
 
-    if (response.status === 429) {
-      const wait = retryAfterSeconds(response.headers.get('retry-after'));
-      await response.body?.cancel().catch(() => {});
-      if (attempt === 0 && wait !== null && wait <= options.maxRetryAfterSeconds) {
-        await sleep(wait * 1000);
-        continue;
-      }
-      const after = wait === null ? '' : `; retry after ${wait} s`;
-      throw new ProviderError('upstream', `${host} is rate limiting requests (429${after})`, 429);
-    }
+const RETRY = Symbol('retry');
 
-    if (request.unauthorizedStatuses?.includes(response.status)) {
-      await response.body?.cancel().catch(() => {});
-      throw new ProviderError(
-        'unauthorized',
-        `${host} refused the credential (${response.status})`,
-        response.status,
-      );
+async function guardedDispatcher(url: string, guard: OutboundPolicy): Promise<Dispatcher> {
+  try {
+    const { target } = await checkUrl(url, guard, ['https:', 'http:']);
+    return pinnedAgent(target);
+  } catch (error) {
+    if (error instanceof OutboundRefusedError) {
+      throw new ProviderError('unreachable', REFUSED_MESSAGE);
     }
-    let text: string;
-    try {
-      text = await readCapped(response, options.maxResponseBytes);
-    } catch (error) {
-      if (error instanceof ProviderError) throw error;
-      throw new ProviderError('unreachable', `${host} closed the connection mid-answer`);
+    throw error;
+  }
+}
+
+async function attemptRequest(
+  request: ProviderRequest,
+  options: ProviderHttpOptions,
+  host: string,
+  dispatcher: Dispatcher | null,
+  attempt: number,
+): Promise<ProviderResponse> {
+  let response: Response;
+  try {
+    response = (await undiciFetch(request.url, {
+      ...(dispatcher ? { dispatcher } : {}),
+      method: request.method ?? 'GET',
+      headers: {
+        accept: 'application/json',
+        'user-agent': options.userAgent,
+        ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...request.headers,
+      },
+      body: request.body !== undefined ? JSON.stringify(request.body) : undefined,
+      redirect: 'error',
+      signal: AbortSignal.timeout(options.timeoutMs),
+    })) as unknown as Response;
+  } catch (error) {
+    const name = (error as Error).name;
+    const cause = (error as { cause?: { message?: string } }).cause?.message ?? '';
+    if (cause.includes('redirect')) {
+      // API calls are never redirected; following one could carry credentials elsewhere.
+      throw new ProviderError('upstream', `${host} answered with a redirect`, 502);
     }
-    if (response.status < 200 || response.status >= 300) {
-      throw failureFor(response.status, host, errorDetail(text));
+    const reason =
+      name === 'TimeoutError' || name === 'AbortError'
+        ? `no answer within ${options.timeoutMs} ms`
+        : ((error as { cause?: { code?: string } }).cause?.code ?? 'connection failed');
+    // A tenant's own base URL: how the connection failed would be a port probe.
+    if (options.guard) throw new ProviderError('unreachable', `${host} could not be reached`);
+    throw new ProviderError('unreachable', `${host} could not be reached (${reason})`);
+  }
+
+  if (response.status === 429) {
+    const wait = retryAfterSeconds(response.headers.get('retry-after'));
+    await response.body?.cancel().catch(() => {});
+    if (attempt === 0 && wait !== null && wait <= options.maxRetryAfterSeconds) {
+      await sleep(wait * 1000);
+      throw RETRY;
     }
-    if (text.trim() === '')
-      return { status: response.status, headers: response.headers, json: null };
-    try {
-      return { status: response.status, headers: response.headers, json: JSON.parse(text) };
-    } catch {
-      throw new ProviderError('upstream', `${host} answered with a body that is not JSON`, 502);
-    }
+    const after = wait === null ? '' : `; retry after ${wait} s`;
+    throw new ProviderError('upstream', `${host} is rate limiting requests (429${after})`, 429);
+  }
+
+  if (request.unauthorizedStatuses?.includes(response.status)) {
+    await response.body?.cancel().catch(() => {});
+    throw new ProviderError(
+      'unauthorized',
+      `${host} refused the credential (${response.status})`,
+      response.status,
+    );
+  }
+  let text: string;
+  try {
+    text = await readCapped(response, options.maxResponseBytes);
+  } catch (error) {
+    if (error instanceof ProviderError) throw error;
+    throw new ProviderError('unreachable', `${host} closed the connection mid-answer`);
+  }
+  if (response.status < 200 || response.status >= 300) {
+    throw failureFor(response.status, host, errorDetail(text));
+  }
+  if (text.trim() === '') return { status: response.status, headers: response.headers, json: null };
+  try {
+    return { status: response.status, headers: response.headers, json: JSON.parse(text) };
+  } catch {
+    throw new ProviderError('upstream', `${host} answered with a body that is not JSON`, 502);
   }
 }
 

@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { type RunningService, startService } from '../../src/service';
-import { createGitRepository, type GitFixture, POLYGLOT_FILES } from '../support/git-fixtures';
+import {
+  createGitRepository,
+  type GitFixture,
+  POLYGLOT_FILES,
+  TEST_REPOSITORY_ROOT,
+} from '../support/git-fixtures';
 
 /**
  * The running service as `driftwatch serve` starts it (embedded database in a data directory,
@@ -27,6 +32,7 @@ describe('a running service scans a repository end to end', () => {
       HOST: '127.0.0.1',
       LOG_LEVEL: 'silent',
       SCAN_HEARTBEAT_SECONDS: '1',
+      SCAN_FILE_URL_ROOTS: TEST_REPOSITORY_ROOT,
     });
     service = await startService(config, 'all');
     token = service.bootstrap?.ownerToken as string;

@@ -6,8 +6,11 @@ import { pathToFileURL } from 'node:url';
 
 /**
  * Real git repositories for scan tests: `git init`, files, a commit. The URL is a file:// URL
- * (the tests turn `scans.allowFileUrls` on, which is the default without DATABASE_URL).
+ * below TEST_REPOSITORY_ROOT, the file:// root the test app configures (SCAN_FILE_URL_ROOTS);
+ * `scans.allowFileUrls` is on, the default without DATABASE_URL.
  */
+export const TEST_REPOSITORY_ROOT = join(tmpdir(), 'driftwatch-test-repositories');
+
 export interface GitFixture {
   directory: string;
   url: string;
@@ -33,7 +36,8 @@ export function createGitRepository(
   files: Record<string, string>,
   options: { branch?: string } = {},
 ): GitFixture {
-  const directory = mkdtempSync(join(tmpdir(), 'driftwatch-fixture-'));
+  mkdirSync(TEST_REPOSITORY_ROOT, { recursive: true });
+  const directory = mkdtempSync(join(TEST_REPOSITORY_ROOT, 'fixture-'));
   git(directory, 'init', '--quiet', `--initial-branch=${options.branch ?? 'main'}`);
   const commit = (more: Record<string, string>, message = 'update') => {
     for (const [path, text] of Object.entries(more)) {

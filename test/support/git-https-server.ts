@@ -22,7 +22,14 @@ export async function startGitHttpsServer(options: {
   /** Working directory of the repository to serve (its `.git` is served). */
   repository: string;
   authorize: (username: string, password: string) => boolean;
+  /** Loopback address to listen on (default 127.0.0.1) and the port (default: any). */
+  host?: string;
+  port?: number;
+  /** Host names the certificate also covers (clones by name, pinned to `host`). */
+  names?: string[];
 }): Promise<GitHttpsServer> {
+  const host = options.host ?? '127.0.0.1';
+  const altNames = [`IP:${host}`, ...(options.names ?? []).map((name) => `DNS:${name}`)];
   const work = mkdtempSync(join(tmpdir(), 'driftwatch-git-https-'));
   execFileSync(
     'openssl',
@@ -35,9 +42,9 @@ export async function startGitHttpsServer(options: {
       '-days',
       '1',
       '-subj',
-      '/CN=127.0.0.1',
+      `/CN=${host}`,
       '-addext',
-      'subjectAltName=IP:127.0.0.1',
+      `subjectAltName=${altNames.join(',')}`,
       '-keyout',
       join(work, 'key.pem'),
       '-out',
@@ -96,10 +103,10 @@ export async function startGitHttpsServer(options: {
       });
     },
   );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));
   const port = (server.address() as { port: number }).port;
   return {
-    url: `https://127.0.0.1:${port}/repo`,
+    url: `https://${host}:${port}/repo`,
     caFile,
     authorizations,
     close: async () => {

@@ -17,15 +17,16 @@ import { createTenantWithOwner } from '../../src/domains/tenants/service';
 import { createRateLimitStore } from '../../src/http/rate-limit';
 import { takeOutbox } from '../../src/jobs/outbox';
 import { createSecretBox, type SecretBox } from '../../src/security/secret-box';
+import { TEST_REPOSITORY_ROOT } from './git-fixtures';
 
 /**
  * A fresh database for one test file: PGlite in memory by default, or a new database on the
  * server named by TEST_DATABASE_URL (created here, dropped on close).
  */
-export async function openTestDatabase(): Promise<Database> {
+export async function openTestDatabase(poolSize = 10): Promise<Database> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
-    const database = await openDatabase({ url: null, dataDir: null, poolSize: 10 });
+    const database = await openDatabase({ url: null, dataDir: null, poolSize });
     await migrate(database.pool);
     return database;
   }
@@ -36,7 +37,7 @@ export async function openTestDatabase(): Promise<Database> {
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), dataDir: null, poolSize: 10 });
+  const database = await openDatabase({ url: url.toString(), dataDir: null, poolSize });
   await migrate(database.pool);
   const close = database.close;
   return {
@@ -50,6 +51,13 @@ export async function openTestDatabase(): Promise<Database> {
     },
   };
 }
+
+/** Settings every test app gets: loopback allowed for clones and webhooks, the fixtures' root. */
+export const TEST_OUTBOUND_ENV = {
+  OUTBOUND_ALLOW_GIT_CIDRS: '127.0.0.0/8,::1/128',
+  OUTBOUND_ALLOW_WEBHOOK_CIDRS: '127.0.0.0/8,::1/128',
+  SCAN_FILE_URL_ROOTS: TEST_REPOSITORY_ROOT,
+};
 
 export interface TestTenant {
   tenantId: string;
@@ -80,7 +88,10 @@ export async function createTestApp(
   options: { configure?: (app: FastifyInstance) => void; database?: Database } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await openTestDatabase());
-  const config = loadConfig({ LOG_LEVEL: 'silent' }, overrides);
+  // The explicit test switches of the outbound guard (docs/outbound-guard.md): local servers on
+  // loopback are reachable, and file:// repositories live below the fixtures' root. Production
+  // defaults refuse both; tests of the guard itself override `outbound`.
+  const config = loadConfig({ LOG_LEVEL: 'silent', ...TEST_OUTBOUND_ENV }, overrides);
   const tokenUsage = createTokenUsageTracker(database);
   const secretBox = createSecretBox(randomBytes(32).toString('base64'));
   const jobDeps: JobDeps = { database, config, secretBox, log: () => {} };

@@ -7,22 +7,32 @@ import { PLAN_DEFINITIONS, type Plan } from '../../core/plans';
 import { FieldErrorCollector, ProblemError } from '../../core/problem';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
+import type { RequestScope } from '../../http/request-scope';
+import {
+  checkHostLiteral,
+  OutboundRefusedError,
+  REFUSED_MESSAGE,
+} from '../../security/outbound-guard';
 import type { SecretBox } from '../../security/secret-box';
 import {
+  type GitAccess,
   GitCheckoutError,
   isValidBranchName,
   type ParsedCloneUrl,
   parseCloneUrl,
+  pinRemote,
   remoteDefaultBranch,
 } from '../../sources/git';
 import { isApiProvider } from '../../sources/providers';
 import type { ProviderRepository } from '../../sources/types';
 import {
-  clientFor,
+  clientForConnection,
   cloneCredentialsFor,
+  type LoadedConnection,
   loadUsableConnection,
   problemFor,
 } from '../source-control/service';
+import { gitAccessFor } from './clone-access';
 
 /**
  * POST /api/v1/repositories/import. Two shapes, one per request:
@@ -61,6 +71,8 @@ export interface ImportItemResult {
 export interface ImportDeps {
   config: Config;
   secretBox: SecretBox;
+  /** Server-side log (git's own words on failure; never shown to the caller). */
+  log?: (message: string, details: Record<string, unknown>) => void;
 }
 
 const PRIVATE_KEY =
@@ -69,9 +81,10 @@ const MAX_DEPLOY_KEY = 16 * 1024;
 const ITEM_FIELDS = new Set(['externalId', 'url', 'name', 'defaultBranch', 'deployKey']);
 /** Discovering default branches of clone URLs: a few at once, each bounded. */
 const DISCOVERY_CONCURRENCY = 4;
-// Kept under the pool's 10 s connection wait: discovery runs inside the request's transaction,
-// and on the embedded database (one connection) other requests wait for it.
+// Discovery holds no database connection (it runs outside the request's transaction); the bound
+// keeps the request itself short.
 const DISCOVERY_TIMEOUT_MS = 8_000;
+const FILE_REFUSED = 'must name a git repository below a configured root (SCAN_FILE_URL_ROOTS)';
 
 interface Candidate {
   index: number;
@@ -163,7 +176,8 @@ async function mapLimited<T, R>(
 
 async function discoverBranch(
   candidate: Candidate,
-  config: Config,
+  deps: ImportDeps,
+  access: GitAccess,
   credentials: { username: string; password: string } | null,
 ): Promise<{ branch: string } | { error: string }> {
   if (candidate.input.defaultBranch) return { branch: candidate.input.defaultBranch };
@@ -174,12 +188,14 @@ async function discoverBranch(
       workDirectory,
       deployKey: candidate.input.deployKey ?? null,
       credentials,
-      caFile: config.scans.gitCaFile,
-      allowFileUrls: config.scans.allowFileUrls,
+      caFile: deps.config.scans.gitCaFile,
+      access,
       timeoutMs: DISCOVERY_TIMEOUT_MS,
+      log: deps.log,
     });
     return { branch };
   } catch (error) {
+    // GitCheckoutError messages name no host, address or git output (docs/outbound-guard.md).
     const message = error instanceof GitCheckoutError ? error.message : 'git failed';
     return {
       error: `the repository could not be read (${message}); check the URL, or name defaultBranch`,
@@ -187,6 +203,28 @@ async function discoverBranch(
   } finally {
     await rm(workDirectory, { recursive: true, force: true }).catch(() => {});
   }
+}
+
+/**
+ * The guard for every new clone URL, before anything is stored or connected to, defaultBranch
+ * given or not: a refused URL fails the whole request (400 on its `url`).
+ */
+async function guardUrls(fresh: Candidate[], access: GitAccess, deps: ImportDeps): Promise<void> {
+  const errors = new FieldErrorCollector();
+  for (const candidate of fresh) {
+    const parsed = candidate.parsed as ParsedCloneUrl;
+    try {
+      await pinRemote(parsed, access);
+    } catch (error) {
+      if (!(error instanceof GitCheckoutError) || error.failure !== 'refused') throw error;
+      deps.log?.('import refused a clone URL', { index: candidate.index, detail: error.detail });
+      errors.add(
+        `repositories[${candidate.index}].url`,
+        parsed.kind === 'file' ? FILE_REFUSED : REFUSED_MESSAGE,
+      );
+    }
+  }
+  errors.throwIfAny(400, 'The import request has invalid repositories.');
 }
 
 interface NewRepository {
@@ -257,14 +295,175 @@ function webUrlOf(parsed: ParsedCloneUrl): string | null {
   return parsed.url.replace(/\.git\/?$/, '');
 }
 
-export async function importRepositories(
+type Planned = { index: number; repository: NewRepository };
+
+/** Resolves provider ids with the provider (no transaction held): what each item would create. */
+async function resolveProviderItems(
+  deps: ImportDeps,
+  connection: LoadedConnection,
+  fresh: Candidate[],
+  results: ImportItemResult[],
+): Promise<Planned[]> {
+  const provider = connection.provider;
+  if (provider === 'git') return [];
+  const client = clientForConnection(deps.config, { ...connection, provider });
+  const access = gitAccessFor(deps.config, connection.tenantId);
+  const planned: Planned[] = [];
+  for (const candidate of fresh) {
+    const externalId = (candidate.input.externalId as string).trim();
+    const result = results[candidate.index] as ImportItemResult;
+    let found: ProviderRepository | null;
+    try {
+      found = await client.getRepository(connection, externalId);
+    } catch (error) {
+      throw problemFor(error, 502);
+    }
+    if (!found) {
+      Object.assign(result, {
+        status: 'notFound',
+        message: 'the provider does not know this repository id, or the connection cannot see it',
+      });
+      continue;
+    }
+    const parsed = parseCloneUrl(found.cloneUrl);
+    const branch = candidate.input.defaultBranch ?? found.defaultBranch;
+    if (
+      'error' in parsed ||
+      !(await providerCloneUrlUsable(parsed, access)) ||
+      !isValidBranchName(branch)
+    ) {
+      Object.assign(result, {
+        message: 'the provider returned a clone URL or default branch that cannot be used',
+      });
+      continue;
+    }
+    planned.push({
+      index: candidate.index,
+      repository: {
+        connection_id: connection.id,
+        provider: connection.provider,
+        external_id: found.externalId,
+        name: candidate.input.name?.trim() || found.name,
+        full_name: found.fullName,
+        clone_url: parsed.url,
+        web_url: found.webUrl,
+        default_branch: branch,
+        deploy_key_sealed: null,
+      },
+    });
+  }
+  return planned;
+}
+
+/**
+ * A provider's clone URL: https (its host checked now when it is an IP literal; a name is
+ * resolved and checked before every clone), or file:// below the roots where allowed.
+ */
+async function providerCloneUrlUsable(parsed: ParsedCloneUrl, access: GitAccess): Promise<boolean> {
+  try {
+    if (parsed.kind === 'file') await pinRemote(parsed, access);
+    else if (parsed.kind === 'https') checkHostLiteral(new URL(parsed.url).hostname, access.policy);
+    else return false;
+    return true;
+  } catch (error) {
+    if (error instanceof OutboundRefusedError) return false;
+    if (error instanceof GitCheckoutError && error.failure === 'refused') return false;
+    throw error;
+  }
+}
+
+/** Guards and discovers clone URLs (no transaction held): what each item would create. */
+async function resolveUrlItems(
+  deps: ImportDeps,
+  tenantId: string,
+  connection: LoadedConnection | null,
+  fresh: Candidate[],
+  results: ImportItemResult[],
+): Promise<Planned[]> {
+  const access = gitAccessFor(deps.config, tenantId);
+  await guardUrls(fresh, access, deps);
+  const credentials =
+    connection?.provider === 'git' ? await cloneCredentialsFor(deps.config, connection) : null;
+  const branches = await mapLimited(fresh, DISCOVERY_CONCURRENCY, (c) =>
+    discoverBranch(c, deps, access, credentials),
+  );
+  const planned: Planned[] = [];
+  fresh.forEach((candidate, i) => {
+    const parsed = candidate.parsed as ParsedCloneUrl;
+    const branch = branches[i] as { branch: string } | { error: string };
+    if ('error' in branch) {
+      Object.assign(results[candidate.index] as ImportItemResult, {
+        status: 'notFound',
+        message: branch.error,
+      });
+      return;
+    }
+    planned.push({
+      index: candidate.index,
+      repository: {
+        connection_id: connection?.id ?? null,
+        provider: 'git',
+        external_id: null,
+        name: candidate.input.name?.trim() || nameFromPath(parsed.path) || parsed.url,
+        full_name: fullNameFromUrl(parsed),
+        clone_url: parsed.url,
+        web_url: webUrlOf(parsed),
+        default_branch: branch.branch,
+        deploy_key_sealed: candidate.input.deployKey
+          ? deps.secretBox.seal(candidate.input.deployKey)
+          : null,
+      },
+    });
+  });
+  return planned;
+}
+
+/** Items already imported are answered from the database, before any network. */
+async function splitKnown(
   db: Kysely<DB>,
+  connection: LoadedConnection | null,
+  byProvider: boolean,
+  candidates: Candidate[],
+  results: ImportItemResult[],
+): Promise<Candidate[]> {
+  const fresh: Candidate[] = [];
+  for (const candidate of candidates) {
+    const known = byProvider
+      ? (
+          await db
+            .selectFrom('repositories')
+            .select('id')
+            .where('connection_id', '=', (connection as LoadedConnection).id)
+            .where('external_id', '=', (candidate.input.externalId as string).trim())
+            .executeTakeFirst()
+        )?.id
+      : await existingRepository(db, {
+          clone_url: (candidate.parsed as ParsedCloneUrl).url,
+          connection_id: null,
+          external_id: null,
+        });
+    if (known) {
+      Object.assign(results[candidate.index] as ImportItemResult, {
+        status: 'alreadyImported',
+        repositoryId: known,
+      });
+    } else fresh.push(candidate);
+  }
+  return fresh;
+}
+
+/**
+ * Reads in the request's transaction, then steps out of it for the network (provider API,
+ * the guard's DNS lookups, `git ls-remote`), then writes in a new scoped transaction.
+ */
+export async function importRepositories(
+  scope: RequestScope,
   deps: ImportDeps,
   principal: { tenantId: string; plan: Plan },
   request: ImportRequest,
 ): Promise<{ items: ImportItemResult[] }> {
   const connection = request.connectionId
-    ? await loadUsableConnection(db, deps.secretBox, deps.config, request.connectionId)
+    ? await loadUsableConnection(scope.db(), deps.secretBox, deps.config, request.connectionId)
     : null;
   const byProvider = connection !== null && isApiProvider(connection.provider);
   const candidates = validate(request, deps.config, byProvider, connection?.provider === 'git');
@@ -277,126 +476,44 @@ export async function importRepositories(
     name: null,
     message: null,
   }));
+  const fresh = await splitKnown(scope.db(), connection, byProvider, candidates, results);
+  const planned =
+    fresh.length === 0
+      ? []
+      : await scope.outside(() =>
+          byProvider && connection
+            ? resolveProviderItems(deps, connection, fresh, results)
+            : resolveUrlItems(deps, principal.tenantId, connection, fresh, results),
+        );
+  await storePlanned(scope.db(), principal, planned, results);
 
-  // What each item would create, resolved before anything is written.
-  const planned: Array<{ index: number; repository: NewRepository } | null> = [];
-  if (connection && isApiProvider(connection.provider)) {
-    const provider = connection.provider;
-    for (const candidate of candidates) {
-      const externalId = (candidate.input.externalId as string).trim();
-      const result = results[candidate.index] as ImportItemResult;
-      const known = await db
-        .selectFrom('repositories')
-        .select('id')
-        .where('connection_id', '=', connection.id)
-        .where('external_id', '=', externalId)
-        .executeTakeFirst();
-      if (known) {
-        Object.assign(result, { status: 'alreadyImported', repositoryId: known.id });
-        planned.push(null);
-        continue;
-      }
-      let found: ProviderRepository | null;
-      try {
-        found = await clientFor(deps.config, provider).getRepository(connection, externalId);
-      } catch (error) {
-        throw problemFor(error, 502);
-      }
-      if (!found) {
-        Object.assign(result, {
-          status: 'notFound',
-          message: 'the provider does not know this repository id, or the connection cannot see it',
-        });
-        planned.push(null);
-        continue;
-      }
-      const parsed = parseCloneUrl(found.cloneUrl);
-      const branch = candidate.input.defaultBranch ?? found.defaultBranch;
-      // https as providers answer; file:// only where configuration allows local repositories.
-      const usable =
-        !('error' in parsed) &&
-        (parsed.kind === 'https' || (parsed.kind === 'file' && deps.config.scans.allowFileUrls));
-      if ('error' in parsed || !usable || !isValidBranchName(branch)) {
-        Object.assign(result, {
-          message: 'the provider returned a clone URL or default branch that cannot be used',
-        });
-        planned.push(null);
-        continue;
-      }
-      planned.push({
-        index: candidate.index,
-        repository: {
-          connection_id: connection.id,
-          provider: connection.provider,
-          external_id: found.externalId,
-          name: candidate.input.name?.trim() || found.name,
-          full_name: found.fullName,
-          clone_url: parsed.url,
-          web_url: found.webUrl,
-          default_branch: branch,
-          deploy_key_sealed: null,
-        },
-      });
+  if (results.every((item) => item.status === 'alreadyImported')) {
+    const errors: Record<string, string[]> = {};
+    for (const item of results) {
+      errors[`repositories[${item.index}]`] = [
+        `already imported as repository ${item.repositoryId}`,
+      ];
     }
-  } else {
-    // Known URLs first (no network for those), then the default branch of the new ones.
-    const fresh: Candidate[] = [];
-    for (const candidate of candidates) {
-      const parsed = candidate.parsed as ParsedCloneUrl;
-      const known = await existingRepository(db, {
-        clone_url: parsed.url,
-        connection_id: null,
-        external_id: null,
-      });
-      if (known) {
-        Object.assign(results[candidate.index] as ImportItemResult, {
-          status: 'alreadyImported',
-          repositoryId: known,
-        });
-      } else fresh.push(candidate);
-    }
-    const credentials =
-      connection?.provider === 'git' ? await cloneCredentialsFor(deps.config, connection) : null;
-    const branches = await mapLimited(fresh, DISCOVERY_CONCURRENCY, (c) =>
-      discoverBranch(c, deps.config, credentials),
-    );
-    fresh.forEach((candidate, i) => {
-      const parsed = candidate.parsed as ParsedCloneUrl;
-      const branch = branches[i] as { branch: string } | { error: string };
-      if ('error' in branch) {
-        Object.assign(results[candidate.index] as ImportItemResult, {
-          status: 'notFound',
-          message: branch.error,
-        });
-        return;
-      }
-      planned.push({
-        index: candidate.index,
-        repository: {
-          connection_id: connection?.id ?? null,
-          provider: 'git',
-          external_id: null,
-          name: candidate.input.name?.trim() || nameFromPath(parsed.path) || parsed.url,
-          full_name: fullNameFromUrl(parsed),
-          clone_url: parsed.url,
-          web_url: webUrlOf(parsed),
-          default_branch: branch.branch,
-          deploy_key_sealed: candidate.input.deployKey
-            ? deps.secretBox.seal(candidate.input.deployKey)
-            : null,
-        },
-      });
-    });
+    throw new ProblemError(409, 'Every repository of the request is already imported.', { errors });
   }
+  return { items: results };
+}
 
+/** Inserts what was planned, within the plan's repository limit. */
+async function storePlanned(
+  db: Kysely<DB>,
+  principal: { tenantId: string; plan: Plan },
+  planned: Planned[],
+  results: ImportItemResult[],
+): Promise<void> {
   const limit = PLAN_DEFINITIONS[principal.plan].limits.repositories;
   const counted = await db
     .selectFrom('repositories')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   let count = Number(counted.n);
+  planned.sort((a, b) => a.index - b.index);
   for (const plan of planned) {
-    if (!plan) continue;
     const result = results[plan.index] as ImportItemResult;
     if (count >= limit) {
       Object.assign(result, {
@@ -416,16 +533,4 @@ export async function importRepositories(
     });
     if (created) count++;
   }
-
-  const items = results;
-  if (items.every((item) => item.status === 'alreadyImported')) {
-    const errors: Record<string, string[]> = {};
-    for (const item of items) {
-      errors[`repositories[${item.index}]`] = [
-        `already imported as repository ${item.repositoryId}`,
-      ];
-    }
-    throw new ProblemError(409, 'Every repository of the request is already imported.', { errors });
-  }
-  return { items };
 }

@@ -101,13 +101,16 @@ describe('POST /api/v1/repositories/import (clone URLs)', () => {
   });
 
   it('reports an unreachable URL per item as notFound and stores nothing for it', async () => {
+    // Loopback is allowed by the test app's switch; nothing listens on port 1.
     const res = await importRepos(tenant.token, {
-      repositories: [{ url: `file:///nonexistent/${newId()}` }, { url: trunk.url }],
+      repositories: [{ url: `https://127.0.0.1:1/${newId()}.git` }, { url: trunk.url }],
     });
     expect(res.statusCode).toBe(200);
     const [missing, ok] = res.json().items;
     expect(missing).toMatchObject({ status: 'notFound', repositoryId: null });
-    expect(missing.message).toMatch(/could not be read/);
+    expect(missing.message).toBe(
+      'the repository could not be read (the repository could not be reached); check the URL, or name defaultBranch',
+    );
     expect(ok.status).toBe('imported');
     const list = await get(tenant.token, '/api/v1/repositories');
     expect(list.json().totalEstimate).toBe(1);
@@ -117,7 +120,8 @@ describe('POST /api/v1/repositories/import (clone URLs)', () => {
     const res = await importRepos(tenant.token, {
       repositories: [
         {
-          url: 'git@git.example.test:acme/private-api.git',
+          // An address the guard admits (the test switch allows loopback); never connected to.
+          url: 'git@127.0.0.1:acme/private-api.git',
           deployKey: OPENSSH_KEY,
           defaultBranch: 'main',
           name: 'Private API',

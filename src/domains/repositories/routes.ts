@@ -2,8 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Config } from '../../config';
 import { notFound } from '../../core/problem';
+import type { Database } from '../../db/connection';
 import { ECOSYSTEMS } from '../../ecosystems/types';
 import { enumQuery, pageOf, parseEnum, TakeSkipQuery } from '../../http/query';
+import { requestScope } from '../../http/request-scope';
 import { NoContent, TotalEstimatePage, Uuid, UuidParam, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
 import type { SecretBox } from '../../security/secret-box';
@@ -68,6 +70,7 @@ const RepositoryParams = UuidParam('repositoryId');
 
 export function repositoryRoutes(deps: {
   config: Config;
+  database: Database;
   secretBox: SecretBox;
 }): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -90,8 +93,12 @@ export function repositoryRoutes(deps: {
       async (request) => {
         const principal = principalOf(request);
         const { items } = await importRepositories(
-          tenantDb(request),
-          deps,
+          requestScope(request, deps.database),
+          {
+            config: deps.config,
+            secretBox: deps.secretBox,
+            log: (message, details) => request.log.warn(details, message),
+          },
           principal,
           request.body,
         );

@@ -177,9 +177,8 @@ export async function runScanJob(deps: JobDeps, envelope: JobEnvelope<RunScanJob
     );
 
     step = 'checkout';
-    const access = await withTenant(deps.database, tenantId, (db) =>
-      cloneAccessFor(db, deps, repository),
-    );
+    // Reads the connection in its own short transaction; provider calls hold none.
+    const access = await cloneAccessFor(deps, tenantId, repository);
     workDirectory = await mkdtemp(join(tmpdir(), CHECKOUT_PREFIX));
     const checkoutDirectory = join(workDirectory, 'checkout');
     await log(deps, run, 'info', step, `shallow clone of ${redactUrl(repository.clone_url)}`);
@@ -191,7 +190,9 @@ export async function runScanJob(deps: JobDeps, envelope: JobEnvelope<RunScanJob
       credentials: access.credentials,
       deployKey: access.deployKey,
       caFile: deps.config.scans.gitCaFile,
-      allowFileUrls: deps.config.scans.allowFileUrls,
+      // The outbound guard runs again here: what was stored at import is checked anew.
+      access: access.git,
+      log: (message, details) => deps.log(message, { tenantId, scanId, ...details }),
       maxBytes: deps.config.scans.maxCheckoutBytes,
       timeoutMs: deps.config.scans.checkoutTimeoutSeconds * 1000,
       signal: abort.signal,

@@ -1,8 +1,13 @@
-import type { Kysely } from 'kysely';
 import type { Config } from '../../config';
 import { conflict, FieldErrorCollector, unprocessable } from '../../core/problem';
 import { newId } from '../../db/ids';
-import type { DB } from '../../db/schema';
+import type { RequestScope } from '../../http/request-scope';
+import {
+  checkUrl,
+  OutboundRefusedError,
+  outboundPolicy,
+  REFUSED_MESSAGE,
+} from '../../security/outbound-guard';
 import type { SecretBox } from '../../security/secret-box';
 import { type ProviderConnection, ProviderError } from '../../sources/types';
 import {
@@ -177,8 +182,18 @@ function validate(config: Config, request: CreateConnectionRequest): Validated {
   return { provider, name, baseUrl, externalId, credentials };
 }
 
+/** A base URL the tenant names must pass the outbound guard (422 on `baseUrl` otherwise). */
+async function checkBaseUrl(config: Config, tenantId: string, baseUrl: string): Promise<void> {
+  try {
+    await checkUrl(baseUrl, outboundPolicy(config, 'git', tenantId), ['https:', 'http:']);
+  } catch (error) {
+    if (!(error instanceof OutboundRefusedError)) throw error;
+    throw unprocessable('The connection has invalid fields.', { baseUrl: [REFUSED_MESSAGE] });
+  }
+}
+
 export async function createConnection(
-  db: Kysely<DB>,
+  scope: RequestScope,
   secretBox: SecretBox,
   config: Config,
   tenantId: string,
@@ -186,7 +201,7 @@ export async function createConnection(
 ): Promise<CreatedConnection> {
   const valid = validate(config, request);
   if (valid.externalId) {
-    const existing = await findByExternalId(db, valid.provider, valid.externalId);
+    const existing = await findByExternalId(scope.db(), valid.provider, valid.externalId);
     if (existing) {
       throw conflict(
         `This ${valid.provider} account is already connected (connection ${existing.id}).`,
@@ -202,8 +217,15 @@ export async function createConnection(
       externalId: valid.externalId,
       credentials: valid.credentials,
     };
+    const provider = valid.provider;
+    const custom = valid.baseUrl ? { tenantId } : null;
     try {
-      accountName = (await clientFor(config, valid.provider).verify(connection)).accountName;
+      // Nothing is held while the provider answers; the guard runs before any connection.
+      const verified = await scope.outside(async () => {
+        if (valid.baseUrl) await checkBaseUrl(config, tenantId, valid.baseUrl);
+        return clientFor(config, provider, custom).verify(connection);
+      });
+      accountName = verified.accountName;
     } catch (error) {
       if (error instanceof ProviderError && error.failure === 'not_found') {
         // The credential is fine but what it should act for does not exist there.
@@ -221,7 +243,7 @@ export async function createConnection(
   const generated =
     valid.provider === 'git' || request.webhookSecret ? null : generateWebhookSecret();
   const webhookSecret = request.webhookSecret ?? generated;
-  const connection = await insertConnection(db, {
+  const connection = await insertConnection(scope.db(), {
     tenant_id: tenantId,
     id: newId(),
     provider: valid.provider,

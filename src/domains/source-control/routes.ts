@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Config } from '../../config';
 import type { Database } from '../../db/connection';
+import { requestScope } from '../../http/request-scope';
 import { UuidParam, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
 import type { SecretBox } from '../../security/secret-box';
@@ -70,7 +71,7 @@ export function sourceControlRoutes(deps: {
       },
       async (request, reply) => {
         const result = await installScmA(
-          tenantDb(request),
+          requestScope(request, deps.database),
           deps.secretBox,
           deps.config,
           principalOf(request).tenantId,
@@ -102,7 +103,7 @@ export function sourceControlRoutes(deps: {
       },
       async (request, reply) => {
         const created = await createConnection(
-          tenantDb(request),
+          requestScope(request, deps.database),
           deps.secretBox,
           deps.config,
           principalOf(request).tenantId,
@@ -131,7 +132,7 @@ export function sourceControlRoutes(deps: {
       async (request) => {
         const { connectionId } = request.params;
         const repositories = await availableRepositories(
-          tenantDb(request),
+          requestScope(request, deps.database),
           deps.secretBox,
           deps.config,
           connectionId,

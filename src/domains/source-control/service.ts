@@ -12,6 +12,8 @@ import {
 } from '../../core/problem';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
+import type { RequestScope } from '../../http/request-scope';
+import { outboundPolicy } from '../../security/outbound-guard';
 import type { SecretBox } from '../../security/secret-box';
 import type { ProviderClient } from '../../sources/provider-client';
 import { type ApiProvider, providerFor } from '../../sources/providers';
@@ -34,8 +36,11 @@ import type { ConnectionStatus } from './tables';
 /** A connection as provider clients, imports and scans use it: credentials opened. */
 export interface LoadedConnection extends ProviderConnection {
   id: string;
+  tenantId: string;
   name: string;
   status: ConnectionStatus;
+  /** The tenant named the API base (not the operator): calls to it go through the guard. */
+  customBaseUrl: boolean;
 }
 
 /** The provider's API base for a connection: its own, or the configured one. */
@@ -84,8 +89,10 @@ export function toProviderConnection(
   }
   return {
     id: row.id,
+    tenantId: row.tenant_id,
     name: row.name,
     status: row.status,
+    customBaseUrl: row.base_url !== null,
     provider: row.provider,
     baseUrl: baseUrlFor(config, row.provider, row.base_url, credentials.flavor) ?? '',
     externalId: row.external_id,
@@ -124,8 +131,28 @@ export async function loadUsableConnection(
   return connection;
 }
 
-export function clientFor(config: Config, provider: ApiProvider): ProviderClient {
-  return providerFor(provider, { timeoutMs: config.sources.requestTimeoutMs });
+/**
+ * The provider client for a connection. A base URL the tenant named (`customBaseUrl`) is an
+ * address the outside chose: every request to it goes through the outbound guard, pinned
+ * (docs/outbound-guard.md). The operator's configured bases are trusted as configured.
+ */
+export function clientFor(
+  config: Config,
+  provider: ApiProvider,
+  custom: { tenantId: string } | null = null,
+): ProviderClient {
+  return providerFor(provider, {
+    timeoutMs: config.sources.requestTimeoutMs,
+    guard: custom ? outboundPolicy(config, 'git', custom.tenantId) : null,
+  });
+}
+
+/** clientFor with what the connection says about its base URL. */
+export function clientForConnection(
+  config: Config,
+  connection: LoadedConnection & { provider: ApiProvider },
+): ProviderClient {
+  return clientFor(config, connection.provider, connection.customBaseUrl ? connection : null);
 }
 
 /**
@@ -134,13 +161,14 @@ export function clientFor(config: Config, provider: ApiProvider): ProviderClient
  */
 export async function cloneCredentialsFor(
   config: Config,
-  connection: ProviderConnection,
+  connection: LoadedConnection,
 ): Promise<{ username: string; password: string } | null> {
   if (connection.provider === 'git') {
     const { username, password } = connection.credentials;
     return username && password ? { username, password } : null;
   }
-  return clientFor(config, connection.provider).cloneCredentials(connection);
+  const provider = connection.provider;
+  return clientForConnection(config, { ...connection, provider }).cloneCredentials(connection);
 }
 
 /**
@@ -195,7 +223,7 @@ export function checkWebhookSecret(errors: FieldErrorCollector, secret: string |
  * an installation the tenant already connected answers `created: false`.
  */
 export async function installScmA(
-  db: Kysely<DB>,
+  scope: RequestScope,
   secretBox: SecretBox,
   config: Config,
   tenantId: string,
@@ -213,7 +241,7 @@ export async function installScmA(
   checkWebhookSecret(errors, request.webhookSecret);
   errors.throwIfAny(400);
 
-  const existing = await findByExternalId(db, 'scm-a', installationId);
+  const existing = await findByExternalId(scope.db(), 'scm-a', installationId);
   if (existing) return { connection: existing, created: false };
   if (!config.sources.scmAAppId || !config.sources.scmAAppPrivateKey) {
     throw unavailable(
@@ -229,7 +257,8 @@ export async function installScmA(
   };
   let verification: Awaited<ReturnType<ProviderClient['verify']>>;
   try {
-    verification = await clientFor(config, 'scm-a').verify(connection);
+    // No transaction is held while the provider answers (up to its timeout).
+    verification = await scope.outside(() => clientFor(config, 'scm-a').verify(connection));
   } catch (error) {
     if (error instanceof ProviderError && error.failure === 'not_found') {
       throw badRequest('The installation is unknown to the configured scm-a app.', {
@@ -240,7 +269,7 @@ export async function installScmA(
   }
 
   // An installation belongs to one account: the unique index refuses a second tenant (0004).
-  const created = await insertConnection(db, {
+  const created = await insertConnection(scope.db(), {
     tenant_id: tenantId,
     id: newId(),
     provider: 'scm-a',
@@ -270,23 +299,26 @@ export interface AvailableRepository extends ProviderRepository {
 
 /** What the connection's credential can see, each marked with its imported repository (if any). */
 export async function availableRepositories(
-  db: Kysely<DB>,
+  scope: RequestScope,
   secretBox: SecretBox,
   config: Config,
   connectionId: string,
 ): Promise<AvailableRepository[]> {
-  const connection = await loadUsableConnection(db, secretBox, config, connectionId);
-  if (connection.provider === 'git') {
+  const connection = await loadUsableConnection(scope.db(), secretBox, config, connectionId);
+  const provider = connection.provider;
+  if (provider === 'git') {
     throw conflict(
       'A generic git connection cannot list repositories; import them by clone URL instead.',
     );
   }
   let listed: ProviderRepository[];
   try {
-    listed = await clientFor(config, connection.provider).listRepositories(connection);
+    listed = await scope.outside(() =>
+      clientForConnection(config, { ...connection, provider }).listRepositories(connection),
+    );
   } catch (error) {
     throw problemFor(error, 502);
   }
-  const imported = await importedByExternalId(db, connection.id);
+  const imported = await importedByExternalId(scope.db(), connection.id);
   return listed.map((repo) => ({ ...repo, repositoryId: imported.get(repo.externalId) ?? null }));
 }

@@ -1,0 +1,325 @@
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config';
+import { newId } from '../../src/db/ids';
+import { withTenant } from '../../src/db/tenant-scope';
+import { queueScan } from '../../src/domains/scans/service';
+import { REFUSED_MESSAGE } from '../../src/security/outbound-guard';
+import { createGitRepository, type GitFixture, git } from '../support/git-fixtures';
+import {
+  type CountingListener,
+  INTERNAL_HOSTS,
+  type InternalHost,
+  startCountingListener,
+} from '../support/internal-addresses';
+import {
+  createTestApp,
+  openTestDatabase,
+  type TestApp,
+  type TestTenant,
+} from '../support/test-app';
+
+/**
+ * The outbound guard through the API (docs/outbound-guard.md), WITHOUT the test switch that
+ * allows loopback: every internal form is refused by the import (https and ssh, defaultBranch
+ * given or not), by connections with a user-given base URL and by the scan job's clone of a
+ * stored URL; a listener on 127.0.0.1 (and ::1) counts connections and must stay at 0.
+ */
+
+/** Names this machine resolves to loopback besides localhost (from /etc/hosts), if any. */
+function loopbackNames(): InternalHost[] {
+  let hosts = '';
+  try {
+    hosts = readFileSync('/etc/hosts', 'utf8');
+  } catch {
+    return [];
+  }
+  const names = new Set<string>();
+  for (const line of hosts.split('\n')) {
+    const [address, ...aliases] = line.replace(/#.*/, '').trim().split(/\s+/);
+    if (!address || !(address.startsWith('127.') || address === '::1')) continue;
+    for (const alias of aliases) if (!alias.includes('localhost')) names.add(alias);
+  }
+  return [...names].map((host) => ({ host, what: 'a name resolving to loopback', loopback: true }));
+}
+
+const FORMS = [...INTERNAL_HOSTS, ...loopbackNames()];
+const OPENSSH_KEY =
+  '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n';
+
+let t: TestApp;
+let tenant: TestTenant;
+let counter: CountingListener;
+
+beforeAll(async () => {
+  counter = await startCountingListener();
+  t = await createTestApp({
+    // No loopback switch here: production rules.
+    outbound: { allow: { git: [], webhooks: [] }, tenantAllow: {} },
+    sources: { ...loadConfig({}).sources, allowCustomBaseUrls: true, requestTimeoutMs: 3000 },
+  });
+  tenant = await t.createTenant('enterprise');
+});
+afterAll(async () => {
+  await t?.close();
+  await counter?.close();
+});
+
+const importRepos = (payload: object) =>
+  t.as(tenant.token, { method: 'POST', url: '/api/v1/repositories/import', payload });
+
+async function storedRepositories(): Promise<number> {
+  const row = await t.database.system
+    .selectFrom('repositories')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('tenant_id', '=', tenant.tenantId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+function expectRefused(res: { statusCode: number; body: string }, field: string): void {
+  expect(res.statusCode).toBe(400);
+  const body = JSON.parse(res.body) as { errors?: Record<string, string[]> };
+  expect(body.errors?.[field]).toBeDefined();
+  // Nothing about the target: no port, no connection error, no git output.
+  expect(res.body).not.toContain(String(counter.port));
+  expect(res.body).not.toMatch(/refused|ECONN|fatal|unable to access|Could not resolve/i);
+}
+
+describe('POST /api/v1/repositories/import refuses internal addresses', () => {
+  it(`refuses ${FORMS.length} internal forms over https, with and without defaultBranch`, async () => {
+    expect(FORMS.length).toBeGreaterThanOrEqual(50);
+    for (const [i, { host }] of FORMS.entries()) {
+      const url = `https://${host}:${counter.port}/acme/api.git`;
+      const item = i % 2 === 0 ? { url } : { url, defaultBranch: 'main' };
+      const res = await importRepos({ repositories: [item] });
+      expectRefused(res, 'repositories[0].url');
+    }
+    expect(await storedRepositories()).toBe(0);
+    expect(counter.connections()).toBe(0);
+  });
+
+  it('refuses them over ssh too (ssh:// and scp-like, deploy key or not)', async () => {
+    for (const [i, { host }] of FORMS.entries()) {
+      const urls = [`ssh://git@${host}:${counter.port}/acme/api.git`];
+      if (/^[a-z0-9.-]+$/i.test(host)) urls.push(`git@${host}:acme/api.git`);
+      for (const url of urls) {
+        const item = i % 2 === 0 ? { url, deployKey: OPENSSH_KEY } : { url, defaultBranch: 'main' };
+        expectRefused(await importRepos({ repositories: [item] }), 'repositories[0].url');
+      }
+    }
+    expect(await storedRepositories()).toBe(0);
+    expect(counter.connections()).toBe(0);
+  });
+
+  it('refuses the whole request when one item is internal: nothing stored, nothing contacted', async () => {
+    const res = await importRepos({
+      repositories: [
+        { url: 'https://93.184.216.34/acme/public.git', defaultBranch: 'main' },
+        { url: `https://2130706433:${counter.port}/acme/api.git`, defaultBranch: 'main' },
+      ],
+    });
+    expectRefused(res, 'repositories[1].url');
+    expect(res.json().errors['repositories[1].url']).toEqual([REFUSED_MESSAGE]);
+    expect(await storedRepositories()).toBe(0);
+    expect(counter.connections()).toBe(0);
+  });
+});
+
+describe('connections with a user-given base URL', () => {
+  it('422 on baseUrl for every internal form, before any connection', async () => {
+    for (const { host } of FORMS) {
+      const res = await t.as(tenant.token, {
+        method: 'POST',
+        url: '/api/v1/source-control/connections',
+        payload: {
+          provider: 'scm-b',
+          name: 'Self-hosted',
+          baseUrl: `http://${host}:${counter.port}/api/v4`,
+          credentials: { token: 'glpat-x' },
+        },
+      });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().errors.baseUrl).toEqual([REFUSED_MESSAGE]);
+      expect(res.body).not.toContain(String(counter.port));
+    }
+    expect(counter.connections()).toBe(0);
+  });
+});
+
+describe('the scan job checks a stored URL again before cloning', () => {
+  it('fails the scan with a generic reason for URLs stored before the guard existed', async () => {
+    const port = counter.port;
+    const stored = [
+      `https://127.0.0.1:${port}/acme/api.git`,
+      `https://2130706433:${port}/acme/api.git`,
+      `https://[::ffff:127.0.0.1]:${port}/acme/api.git`,
+      `https://localhost:${port}/acme/api.git`,
+      `ssh://git@0x7f.1:${port}/acme/api.git`,
+      `ssh://git@[::1]:${port}/acme/api.git`,
+      'git@0177.0.0.1:acme/api.git',
+      'https://169.254.169.254/latest/meta-data.git',
+    ];
+    for (const cloneUrl of stored) {
+      const id = newId();
+      await t.database.system
+        .insertInto('repositories')
+        .values({
+          tenant_id: tenant.tenantId,
+          id,
+          provider: 'git',
+          name: `legacy-${id.slice(-6)}`,
+          full_name: `legacy/${id.slice(-6)}`,
+          clone_url: cloneUrl,
+          default_branch: 'main',
+        })
+        .execute();
+      const { scan } = await withTenant(t.database, tenant.tenantId, (db) =>
+        queueScan(db, {
+          tenantId: tenant.tenantId,
+          repositoryId: id,
+          trigger: 'manual',
+          correlationId: 'guard',
+        }),
+      );
+      await t.runJobs();
+      const done = await t.database.system
+        .selectFrom('scans')
+        .select(['state', 'error'])
+        .where('id', '=', scan.id)
+        .executeTakeFirstOrThrow();
+      expect(done).toEqual({ state: 'failed', error: REFUSED_MESSAGE });
+    }
+    expect(counter.connections()).toBe(0);
+  });
+});
+
+describe('file:// imports only below the configured roots', () => {
+  let root: string;
+  let elsewhere: GitFixture;
+  let inside: string;
+
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'driftwatch-api-roots-'));
+    elsewhere = createGitRepository({ 'go.mod': 'module elsewhere\n' });
+    git(root, 'clone', '--quiet', '--bare', elsewhere.directory, 'kept.git');
+    inside = join(root, 'kept.git');
+    symlinkSync(elsewhere.directory, join(root, 'escape'));
+    t.config.scans.fileUrlRoots = [root];
+  });
+  afterAll(() => {
+    elsewhere.remove();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('imports a repository below the root and refuses everything else with the same words', async () => {
+    const before = await storedRepositories();
+    const refused = [
+      pathToFileURL(elsewhere.directory).href,
+      pathToFileURL(join(root, 'escape')).href,
+      `file://${root}/../${elsewhere.directory}`,
+      `file://${root}/kept.git/../../${elsewhere.directory.split('/').pop()}`,
+      pathToFileURL(process.cwd()).href,
+      pathToFileURL(join(root, 'missing.git')).href,
+      'file:///etc',
+    ];
+    for (const url of refused) {
+      const res = await importRepos({ repositories: [{ url, defaultBranch: 'main' }] });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors['repositories[0].url']).toEqual([
+        'must name a git repository below a configured root (SCAN_FILE_URL_ROOTS)',
+      ]);
+    }
+    expect(await storedRepositories()).toBe(before);
+    const ok = await importRepos({ repositories: [{ url: pathToFileURL(inside).href }] });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().items[0]).toMatchObject({ status: 'imported' });
+  });
+});
+
+describe('provider calls hold no database connection (pool of one)', () => {
+  let small: TestApp;
+  let stall: Server;
+  let stallPort: number;
+  let owner: TestTenant;
+  let release: () => void = () => {};
+  const held: Socket[] = [];
+
+  beforeAll(async () => {
+    const database = await openTestDatabase(1);
+    small = await createTestApp(
+      {
+        sources: { ...loadConfig({}).sources, allowCustomBaseUrls: true, requestTimeoutMs: 10_000 },
+      },
+      { database },
+    );
+    owner = await small.createTenant('enterprise');
+    // A provider (or git server) that accepts and says nothing until told to hang up.
+    stall = createServer((socket) => {
+      held.push(socket);
+    });
+    release = () => {
+      for (const socket of held.splice(0)) socket.destroy();
+    };
+    await new Promise<void>((resolve) => stall.listen(0, '127.0.0.1', resolve));
+    stallPort = (stall.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    await small?.close();
+    await new Promise((resolve) => stall?.close(resolve));
+  });
+
+  async function whileStalled(slow: () => Promise<{ statusCode: number }>) {
+    const order: string[] = [];
+    const pending = slow().then((res) => {
+      order.push('slow');
+      return res;
+    });
+    // Wait until the slow request is at the stalled server.
+    for (let i = 0; i < 250 && held.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(held.length).toBeGreaterThan(0);
+    // A write request needs the pool's only connection: it must not wait for the provider.
+    const quick = await small.as(owner.token, {
+      method: 'POST',
+      url: '/api/v1/api-tokens',
+      payload: { name: `t-${newId().slice(-6)}`, roleScopeJson: null, expiresAtUtc: null },
+    });
+    order.push('quick');
+    release();
+    await pending;
+    return { order, quick };
+  }
+
+  it('creating a connection: the provider verification runs outside the transaction', async () => {
+    const { order, quick } = await whileStalled(() =>
+      small.as(owner.token, {
+        method: 'POST',
+        url: '/api/v1/source-control/connections',
+        payload: {
+          provider: 'scm-b',
+          name: 'Stalled',
+          baseUrl: `http://127.0.0.1:${stallPort}/api/v4`,
+          credentials: { token: 'glpat-x' },
+        },
+      }),
+    );
+    expect(quick.statusCode).toBeLessThan(300);
+    expect(order).toEqual(['quick', 'slow']);
+  });
+
+  it('importing by URL: git ls-remote runs outside the transaction', async () => {
+    const { order, quick } = await whileStalled(() =>
+      small.as(owner.token, {
+        method: 'POST',
+        url: '/api/v1/repositories/import',
+        payload: { repositories: [{ url: `https://127.0.0.1:${stallPort}/acme/api.git` }] },
+      }),
+    );
+    expect(quick.statusCode).toBeLessThan(300);
+    expect(order).toEqual(['quick', 'slow']);
+  });
+});
