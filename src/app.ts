@@ -24,7 +24,14 @@ import { tenantSettingsRoutes } from './domains/tenant-settings/routes';
 import { tenantRoutes } from './domains/tenants/routes';
 import { vulnerabilityRoutes } from './domains/vulnerabilities/routes';
 import { webhookRoutes } from './domains/webhooks/routes';
+import { registerEdgeRules } from './http/edge-rules';
 import { registerErrorHandling } from './http/error-handler';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  MAX_PARAM_LENGTH,
+  registerNotFound,
+} from './http/framework-errors';
 import { registerPipeline } from './http/pipeline';
 import { RATE_LIMIT_HEADERS, type RateLimitStore } from './http/rate-limit';
 import { createValidatorCompiler } from './http/validators';
@@ -66,6 +73,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return typeof given === 'string' && CORRELATION_ID.test(given) ? given : newId();
     },
     logController: new LogController({ requestIdLogLabel: 'correlationId' }),
+    // The framework's own refusals are problem documents too (docs/http-rules.md).
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(createValidatorCompiler());
 
@@ -81,6 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addSchema(ProblemSchema);
   registerErrorHandling(app);
+  registerNotFound(app);
   await app.register(cors, {
     origin: true,
     exposedHeaders: ['X-Correlation-Id', ...RATE_LIMIT_HEADERS],
@@ -114,6 +126,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         insertAuditEntry(db, tenantId, { ...call, outcome: outcomeFor(call.statusCode) }),
     },
   });
+
+  registerEdgeRules(app);
 
   await app.register(
     systemRoutes({

@@ -3,7 +3,7 @@ import { type FieldErrors, type Problem, ProblemError, titleFor } from '../core/
 import { DatabaseBusyError } from '../db/connection';
 import { fieldErrorsFrom } from './validation-errors';
 
-const PROBLEM_TYPE_BASE = 'https://driftwatch.dev/problems/';
+export const PROBLEM_TYPE_BASE = 'https://driftwatch.dev/problems/';
 
 export function sendProblem(
   request: FastifyRequest,
@@ -21,6 +21,7 @@ export function sendProblem(
     correlationId: request.id,
     ...(errors ? { errors } : {}),
   };
+  reply.header('X-Correlation-Id', request.id);
   return reply.code(status).type('application/problem+json').send(body);
 }
 
@@ -77,13 +78,4 @@ export function registerErrorHandling(app: FastifyInstance): void {
       `An unexpected error occurred. Quote correlation id ${request.id} when reporting it.`,
     );
   });
-
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(
-      request,
-      reply,
-      404,
-      `No route matches ${request.method} ${request.url.split('?')[0]}.`,
-    ),
-  );
 }

@@ -20,7 +20,42 @@ export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
   const coercing = addFormats(new Ajv({ ...base, coerceTypes: 'array' }));
   const exact = addFormats(new Ajv({ ...base, coerceTypes: false }));
   return ({ schema, httpPart }) =>
-    (httpPart === 'body' ? exact : coercing).compile(schema as object) as ReturnType<
+    (httpPart === 'body' ? exact : coercing).compile(withNumericBounds(schema)) as ReturnType<
       FastifySchemaCompiler<unknown>
     >;
+}
+
+/** Integers without declared bounds are int32, as the contract types them (docs/http-rules.md). */
+export const INT32_MIN = -2147483648;
+export const INT32_MAX = 2147483647;
+
+function hasType(node: Record<string, unknown>, name: string): boolean {
+  const type = node.type;
+  return type === name || (Array.isArray(type) && type.includes(name));
+}
+
+/**
+ * A copy of `schema` in which every integer without a bound gets the int32 one and every number
+ * without a bound gets a finite one: `skip=99999999999999999999999`, `1e400` and `Infinity` are
+ * field errors instead of values no column can hold. The route's own schema (and so the OpenAPI
+ * document) is left as declared.
+ */
+export function withNumericBounds(schema: unknown): object {
+  const copy = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(copy);
+    if (typeof node !== 'object' || node === null) return node;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) out[key] = copy(value);
+    const integer = hasType(out, 'integer');
+    if (integer || hasType(out, 'number')) {
+      const limit = integer ? INT32_MAX : Number.MAX_VALUE;
+      if (out.maximum === undefined && out.exclusiveMaximum === undefined) out.maximum = limit;
+      if (out.minimum === undefined && out.exclusiveMinimum === undefined) {
+        out.minimum = integer ? INT32_MIN : -Number.MAX_VALUE;
+      }
+    }
+    return out;
+  };
+  const bounded = copy(schema);
+  return typeof bounded === 'object' && bounded !== null ? bounded : {};
 }

@@ -214,3 +214,148 @@ describe('several processes', () => {
     }
   });
 });
+
+describe('text PostgreSQL cannot store is refused at the edge', () => {
+  const hostile = ['a\u0000b', '\ud800', 'x\udfffy', '\udc00\ud800'];
+
+  test('in a JSON body field, with the field named', async () => {
+    for (const name of hostile) {
+      const res = await t.as(tenant.token, {
+        method: 'POST',
+        url: '/api/v1/api-tokens',
+        payload: { name, roleScopeJson: null, expiresAtUtc: null },
+      });
+      expect(expectProblem(res, 400).errors).toHaveProperty('name');
+    }
+  });
+
+  test('in an object key and deep inside a body', async () => {
+    const key = await t.as(tenant.token, {
+      method: 'POST',
+      url: '/api/v1/api-tokens',
+      payload: { name: 'ok', roleScopeJson: null, expiresAtUtc: null, 'k\u0000': 1 },
+    });
+    expect(expectProblem(key, 400).errors).toHaveProperty(['k\u0000']);
+    // Sent as text (this test app's body limit is 2 KB).
+    const deep = `${'['.repeat(900)}1${']'.repeat(900)}`;
+    const nested = await t.as(tenant.token, {
+      method: 'POST',
+      url: '/api/v1/api-tokens',
+      headers: { 'content-type': 'application/json' },
+      payload: `{"name":"ok","roleScopeJson":null,"expiresAtUtc":null,"extra":${deep}}`,
+    });
+    const fields = Object.keys(expectProblem(nested, 400).errors as object);
+    expect(fields).toEqual([expect.stringMatching(/^extra(\[0\])+$/)]);
+  });
+
+  test('in a query value, percent-encoded or not', async () => {
+    for (const search of ['%00', 'a%00b', encodeURIComponent('\u0000')]) {
+      const res = await t.as(tenant.token, {
+        method: 'GET',
+        url: `/api/v1/packages?search=${search}`,
+      });
+      expect(res.statusCode, search).toBe(400);
+      expect(expectProblem(res, 400).errors, search).toHaveProperty('search');
+    }
+  });
+
+  test('in a path parameter', async () => {
+    const res = await t.as(tenant.token, { method: 'GET', url: '/api/v1/vulnerabilities/a%00b' });
+    expect(expectProblem(res, 400).errors).toHaveProperty('vulnerabilityId');
+  });
+});
+
+describe('numeric query parameters are range-checked', () => {
+  test.each([
+    'skip=99999999999999999999999',
+    'skip=Infinity',
+    'skip=-1',
+    'skip=1.5',
+    'skip=NaN',
+    'skip=2147483648',
+    'take=1e400',
+    'take=0',
+    'take=-5',
+    'take=2.5',
+    'take=Infinity',
+  ])('%s is a 400 naming the parameter', async (query) => {
+    const res = await t.as(tenant.token, { method: 'GET', url: `/api/v1/audit-log?${query}` });
+    const body = expectProblem(res, 400);
+    expect(Object.keys(body.errors as object)).toEqual([query.split('=')[0]]);
+  });
+
+  test('the largest skip is accepted, a take above the maximum clamped and echoed', async () => {
+    const res = await t.as(tenant.token, {
+      method: 'GET',
+      url: '/api/v1/audit-log?skip=2147483647&take=100000',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ take: 200, skip: 2147483647, items: [] });
+  });
+});
+
+describe("the framework's own errors are problems", () => {
+  test('bad percent-encoding in the path is a 400 problem', async () => {
+    const res = await t.as(tenant.token, { method: 'GET', url: '/api/v1/scans/%E0%A4%A' });
+    expectProblem(res, 400);
+  });
+
+  test('a path parameter over the router limit is a 414 problem', async () => {
+    const res = await t.as(tenant.token, {
+      method: 'GET',
+      url: `/api/v1/scans/${'a'.repeat(500)}`,
+    });
+    expectProblem(res, 414);
+  });
+
+  test('a known path with another method is a 405 with Allow', async () => {
+    const res = await t.as(tenant.token, { method: 'PATCH', url: '/api/v1/audit-log' });
+    expectProblem(res, 405);
+    expect(res.headers.allow).toBe('GET, HEAD');
+    const param = await t.as(tenant.token, {
+      method: 'PUT',
+      url: '/api/v1/api-tokens/01900000-0000-7000-8000-000000000000',
+    });
+    expectProblem(param, 405);
+    expect(param.headers.allow).toContain('DELETE');
+  });
+
+  test('an unknown path is still a 404, whatever the method', async () => {
+    expectProblem(await t.app.inject({ method: 'DELETE', url: '/api/v1/nothing/here' }), 404);
+  });
+
+  test('oversized headers and URLs over a real socket are 431 problems with a correlation id', async () => {
+    const { request } = await import('node:http');
+    const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const send = (path: string, headers: Record<string, string>) =>
+      new Promise<{ status: number; type: string; id: string; body: string }>(
+        (resolve, reject) => {
+          const req = request(`${address}${path}`, { headers }, (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => {
+              body += chunk;
+            });
+            res.on('end', () =>
+              resolve({
+                status: res.statusCode ?? 0,
+                type: String(res.headers['content-type']),
+                id: String(res.headers['x-correlation-id']),
+                body,
+              }),
+            );
+          });
+          req.on('error', reject);
+          req.end();
+        },
+      );
+    for (const res of [
+      await send('/api/v1/health', { 'x-big': 'a'.repeat(40_000) }),
+      await send(`/api/v1/health?${'q'.repeat(40_000)}`, {}),
+    ]) {
+      expect(res.status).toBe(431);
+      expect(res.type).toMatch(/^application\/problem\+json/);
+      expect(JSON.parse(res.body)).toMatchObject({ status: 431, correlationId: res.id });
+    }
+  });
+});

@@ -2,7 +2,14 @@ import type { Kysely } from 'kysely';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 
-export type AuditOutcome = 'success' | 'invalid' | 'denied' | 'not_found' | 'conflict' | 'error';
+export type AuditOutcome =
+  | 'success'
+  | 'invalid'
+  | 'denied'
+  | 'not_found'
+  | 'conflict'
+  | 'aborted'
+  | 'error';
 
 export interface AuditEntry {
   actorTokenId: string | null;
@@ -21,11 +28,39 @@ export function outcomeFor(status: number): AuditOutcome {
   if (status === 403) return 'denied';
   if (status === 404) return 'not_found';
   if (status === 409) return 'conflict';
+  // 499: the client closed the connection before a response (the pipeline's abort status).
+  if (status === 499) return 'aborted';
   if (status >= 500) return 'error';
   return 'invalid';
 }
 
-/** Writes one entry; `db` is a tenant-scoped connection, so the row belongs to that tenant. */
+/** NUL and unpaired surrogates cannot be stored as text; they become U+FFFD. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching NUL is the point.
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+function storable(text: string): string;
+function storable(text: string | null): string | null;
+function storable(text: string | null): string | null {
+  return text === null ? null : text.replace(UNSTORABLE, '\ufffd');
+}
+
+/**
+ * The details as jsonb-safe JSON text. JSON.stringify escapes NUL as \u0000 and an unpaired
+ * surrogate as \udXXX (a paired one is written as is); an escape preceded by an odd number of
+ * backslashes is a literal backslash in the value, not an escape, and is kept.
+ */
+function storableDetails(details: Record<string, unknown> | null): string | null {
+  if (!details) return null;
+  return JSON.stringify(details).replace(
+    /(?<!\\)((?:\\\\)*)\\u(?:0000|d[89a-f][0-9a-f]{2})/gi,
+    '$1\\ufffd',
+  );
+}
+
+/**
+ * Writes one entry; `db` is a tenant-scoped connection, so the row belongs to that tenant. Text
+ * from the request (a resource id taken from a path that failed validation) is made storable, so
+ * that the entry of a refused request is never lost to the text it was refused for.
+ */
 export async function insertAuditEntry(
   db: Kysely<DB>,
   tenantId: string,
@@ -37,14 +72,14 @@ export async function insertAuditEntry(
       tenant_id: tenantId,
       id: newId(),
       actor_token_id: entry.actorTokenId,
-      action: entry.action,
-      resource_type: entry.resourceType,
-      resource_id: entry.resourceId,
+      action: storable(entry.action),
+      resource_type: storable(entry.resourceType),
+      resource_id: storable(entry.resourceId),
       outcome: entry.outcome,
       status_code: entry.statusCode,
       ip: entry.ip,
-      correlation_id: entry.correlationId,
-      details: entry.details ? JSON.stringify(entry.details) : null,
+      correlation_id: storable(entry.correlationId),
+      details: storableDetails(entry.details),
     })
     .execute();
 }

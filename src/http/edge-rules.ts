@@ -1,0 +1,93 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FieldErrors } from '../core/problem';
+import { badRequest } from '../core/problem';
+
+/**
+ * Rules applied at the HTTP edge to every route, before any handler sees the request
+ * (docs/http-rules.md): text PostgreSQL cannot store is refused, JSON bodies nest at most
+ * MAX_BODY_DEPTH levels.
+ */
+export const MAX_BODY_DEPTH = 64;
+
+const NUL = '\u0000';
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Why `text` cannot be stored as PostgreSQL text or jsonb, or null when it can. */
+export function unstorableReason(text: string): string | null {
+  if (text.includes(NUL)) return 'must not contain NUL characters';
+  if (LONE_SURROGATE.test(text)) return 'must not contain unpaired UTF-16 surrogates';
+  return null;
+}
+
+function joinPath(parent: string, key: string | number): string {
+  if (typeof key === 'number') return `${parent}[${key}]`;
+  return parent === '' ? key : `${parent}.${key}`;
+}
+
+function add(errors: FieldErrors, field: string, message: string): void {
+  const list = errors[field] ?? [];
+  if (!list.includes(message)) list.push(message);
+  errors[field] = list;
+}
+
+/**
+ * Field errors for every unstorable string (values and object keys) in a parsed request part,
+ * keyed by field path as the schema validation errors are. Iterative, so a deeply nested body
+ * cannot exhaust the stack; nesting beyond `maxDepth` is itself an error.
+ */
+export function textErrorsIn(value: unknown, root: string, maxDepth = MAX_BODY_DEPTH): FieldErrors {
+  const errors: FieldErrors = {};
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (!item) break;
+    const field = item.path === '' ? root : item.path;
+    if (typeof item.value === 'string') {
+      const reason = unstorableReason(item.value);
+      if (reason) add(errors, field, reason);
+      continue;
+    }
+    if (typeof item.value !== 'object' || item.value === null) continue;
+    if (item.depth >= maxDepth) {
+      add(errors, field, `must not nest deeper than ${maxDepth} levels`);
+      continue;
+    }
+    const entries: [string | number, unknown][] = Array.isArray(item.value)
+      ? item.value.map((child, index) => [index, child])
+      : Object.entries(item.value);
+    for (const [key, child] of entries) {
+      const path = joinPath(item.path, key);
+      if (typeof key === 'string') {
+        const reason = unstorableReason(key);
+        if (reason) add(errors, path, `name ${reason}`);
+      }
+      stack.push({ value: child, path, depth: item.depth + 1 });
+    }
+  }
+  return errors;
+}
+
+/** Text errors of every request part: path parameters, query, headers and body. */
+export function requestTextErrors(request: FastifyRequest): FieldErrors {
+  return {
+    ...textErrorsIn(request.params, 'path'),
+    ...textErrorsIn(request.query, 'query'),
+    ...textErrorsIn(request.headers, 'headers'),
+    ...textErrorsIn(request.body, 'body'),
+  };
+}
+
+/**
+ * Registers the text rule for every route. preValidation runs after the pipeline's role and
+ * plan checks (registered earlier) and before schema validation, so no handler, audit entry or
+ * query ever receives such text.
+ */
+export function registerEdgeRules(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request: FastifyRequest, _reply: FastifyReply) => {
+    const errors = requestTextErrors(request);
+    if (Object.keys(errors).length > 0) {
+      throw badRequest('The request contains text that cannot be stored.', errors);
+    }
+  });
+}
