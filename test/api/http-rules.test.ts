@@ -328,27 +328,25 @@ describe("the framework's own errors are problems", () => {
     const { request } = await import('node:http');
     const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
     const send = (path: string, headers: Record<string, string>) =>
-      new Promise<{ status: number; type: string; id: string; body: string }>(
-        (resolve, reject) => {
-          const req = request(`${address}${path}`, { headers }, (res) => {
-            let body = '';
-            res.setEncoding('utf8');
-            res.on('data', (chunk: string) => {
-              body += chunk;
-            });
-            res.on('end', () =>
-              resolve({
-                status: res.statusCode ?? 0,
-                type: String(res.headers['content-type']),
-                id: String(res.headers['x-correlation-id']),
-                body,
-              }),
-            );
+      new Promise<{ status: number; type: string; id: string; body: string }>((resolve, reject) => {
+        const req = request(`${address}${path}`, { headers }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            body += chunk;
           });
-          req.on('error', reject);
-          req.end();
-        },
-      );
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              type: String(res.headers['content-type']),
+              id: String(res.headers['x-correlation-id']),
+              body,
+            }),
+          );
+        });
+        req.on('error', reject);
+        req.end();
+      });
     for (const res of [
       await send('/api/v1/health', { 'x-big': 'a'.repeat(40_000) }),
       await send(`/api/v1/health?${'q'.repeat(40_000)}`, {}),
