@@ -12,7 +12,10 @@ import { ECOSYSTEMS, type Ecosystem } from './types';
  */
 
 const here = dirname(fileURLToPath(import.meta.url));
-const folders = readdirSync(here).filter((name) => statSync(join(here, name)).isDirectory());
+// Every folder is an ecosystem except shared/, the format helpers all of them use.
+const folders = readdirSync(here).filter(
+  (name) => name !== 'shared' && statSync(join(here, name)).isDirectory(),
+);
 
 const PURL_TYPES: Record<Ecosystem, string> = {
   npm: 'npm',

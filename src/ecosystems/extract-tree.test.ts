@@ -62,7 +62,7 @@ const probe: EcosystemModule = {
   osvEcosystem: 'Go',
   normaliseName: (n) => n,
   versioning: dockerVersioning,
-  registry: goRegistry,
+  registry: (settings) => goRegistry(probe, settings),
   extractors: [
     {
       name: 'probe/lock',

@@ -8,10 +8,12 @@ import {
   type RegistryClientSettings,
   RegistryError,
   type RegistryHttp,
+  type RegistryRequest,
+  type RegistryResponse,
   type RegistryStatus,
   RetryableRegistryError,
 } from './registry-types';
-import type { Ecosystem, Versioning } from './types';
+import type { EcosystemModule } from './types';
 
 /**
  * What every registry client shares: the enabled/disabled status from its base URL, error
@@ -19,14 +21,23 @@ import type { Ecosystem, Versioning } from './types';
  * PackageMetadata (ordering, pre-releases, latest stable, maintainer changes).
  */
 
-export interface EcosystemInfo {
-  id: Ecosystem;
-  purlType: string;
-  versioning: Versioning;
-  normaliseName: (name: string) => string;
-}
+/** What a registry client needs of its ecosystem: declared once, in the ecosystem's index.ts. */
+export type EcosystemInfo = Pick<
+  EcosystemModule,
+  'id' | 'purlType' | 'versioning' | 'normaliseName'
+>;
+
+/**
+ * A registry client of one ecosystem, given that ecosystem (its index.ts passes its own module)
+ * and the shared settings: `registry: (settings) => npmRegistry(npm, settings)`.
+ */
+export type EcosystemRegistry = (
+  info: EcosystemInfo,
+  settings: RegistryClientSettings,
+) => RegistryClient;
 
 export interface ClientContext {
+  info: EcosystemInfo;
   baseUrl: string;
   http: RegistryHttp;
   maxVersionDetails: number;
@@ -57,6 +68,7 @@ export function defineClient(
       const name = info.normaliseName(rawName);
       if (name === '' || name.length > 512) return null;
       const context: ClientContext = {
+        info,
         baseUrl: status.baseUrl,
         http: settings.http,
         maxVersionDetails: settings.maxVersionDetails ?? DEFAULT_MAX_VERSION_DETAILS,
@@ -101,6 +113,39 @@ function statusOf(baseUrl: string | null, setting: string): RegistryStatus {
 /** `previous` revalidated by a 304: same content, new fetch time. */
 export function revalidated(previous: PackageMetadata, now = new Date()): PackageMetadata {
   return { ...previous, fetchedAtUtc: now.toISOString(), notModified: true };
+}
+
+/**
+ * A package's main document (packument, version list, registration index, ...) as a client
+ * reads it: `answered` when the request already settles the result (404/410 → null; a 304 to the
+ * validators of `options.previous` → that answer revalidated), else the fresh response to read.
+ */
+export type MainDocument =
+  | { state: 'answered'; metadata: PackageMetadata | null }
+  | { state: 'fresh'; response: RegistryResponse };
+
+/**
+ * The one conditional request of every registry client: asks for the main document with the
+ * previous answer's ETag / Last-Modified (If-None-Match / If-Modified-Since, set by the HTTP
+ * layer), so an unchanged package costs a 304 and no parsing.
+ */
+export async function fetchMainDocument(
+  context: ClientContext,
+  request: Omit<RegistryRequest, 'etag' | 'lastModified' | 'signal'>,
+  options: FetchPackageOptions,
+): Promise<MainDocument> {
+  const previous = options.previous ?? null;
+  const response = await context.http.get({
+    ...request,
+    etag: previous?.etag,
+    lastModified: previous?.lastModified,
+    signal: options.signal,
+  });
+  if (response === null) return { state: 'answered', metadata: null };
+  if (response.status === 304 && previous) {
+    return { state: 'answered', metadata: revalidated(previous) };
+  }
+  return { state: 'fresh', response };
 }
 
 export type VersionInput = Omit<PackageVersionMetadata, 'prerelease'> & { prerelease?: boolean };

@@ -14,5 +14,5 @@ export const cargo: EcosystemModule = {
   normaliseName: (name) => name.trim(),
   extractors: [cargoLockExtractor, cargoTomlExtractor],
   versioning: cargoVersioning,
-  registry: cargoRegistry,
+  registry: (settings) => cargoRegistry(cargo, settings),
 };

@@ -1,8 +1,8 @@
 import {
   assemble,
   defineClient,
-  type EcosystemInfo,
-  revalidated,
+  type EcosystemRegistry,
+  fetchMainDocument,
   uniq,
   type VersionInput,
 } from '../registry-common';
@@ -16,7 +16,7 @@ import {
   parseJsonObject,
   str,
 } from '../registry-http';
-import type { RegistryClientFactory, RegistryHttp } from '../registry-types';
+import type { RegistryHttp } from '../registry-types';
 import { cargoVersioning } from './versioning';
 
 /**
@@ -31,13 +31,6 @@ import { cargoVersioning } from './versioning';
  * owner sets are not recorded, so maintainer changes come from nothing; `publishedBy` per version
  * tells who released each one.
  */
-
-export const cargoInfo: EcosystemInfo = {
-  id: 'Cargo',
-  purlType: 'cargo',
-  versioning: cargoVersioning,
-  normaliseName: (name) => name.trim(),
-};
 
 const MAX_VERSION_PAGES = 50;
 
@@ -67,20 +60,20 @@ async function pagedVersions(
 
 const CRATE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
-export const cargoRegistry: RegistryClientFactory = (settings) =>
-  defineClient(cargoInfo, settings, 'CRATES_API_URL', async (context, name, options) => {
+export const cargoRegistry: EcosystemRegistry = (info, settings) =>
+  defineClient(info, settings, 'CRATES_API_URL', async (context, name, options) => {
     if (!CRATE_NAME.test(name)) return null;
-    const previous = options.previous ?? null;
     const crateUrl = joinUrl(context.baseUrl, `api/v1/crates/${name}`);
-    const response = await context.http.get({
-      url: crateUrl,
-      headers: { accept: 'application/json' },
-      etag: previous?.etag,
-      lastModified: previous?.lastModified,
-      signal: options.signal,
-    });
-    if (response === null) return null;
-    if (response.status === 304 && previous) return revalidated(previous);
+    const main = await fetchMainDocument(
+      context,
+      {
+        url: crateUrl,
+        headers: { accept: 'application/json' },
+      },
+      options,
+    );
+    if (main.state === 'answered') return main.metadata;
+    const response = main.response;
     const doc = parseJsonObject(response.body, 'crate');
     const crate = asObject(own(doc, 'crate'));
     const listed = own(doc, 'versions');
@@ -125,7 +118,7 @@ export const cargoRegistry: RegistryClientFactory = (settings) =>
       }
     }
     const total = count(own(crate, 'downloads'));
-    return assemble(cargoInfo, {
+    return assemble(context.info, {
       name: str(own(crate, 'name'), 64) ?? name,
       versions,
       latest: str(own(crate, 'max_stable_version'), 256) ?? str(own(crate, 'max_version'), 256),

@@ -12,5 +12,5 @@ export const composer: EcosystemModule = {
   normaliseName: normaliseComposerName,
   extractors: [composerLockExtractor, composerJsonExtractor],
   versioning: composerVersioning,
-  registry: composerRegistry,
+  registry: (settings) => composerRegistry(composer, settings),
 };

@@ -2,8 +2,8 @@ import {
   assemble,
   cleanUrl,
   defineClient,
-  type EcosystemInfo,
-  revalidated,
+  type EcosystemRegistry,
+  fetchMainDocument,
   uniq,
   type VersionInput,
 } from '../registry-common';
@@ -17,8 +17,6 @@ import {
   parseJsonObject,
   str,
 } from '../registry-http';
-import type { RegistryClientFactory } from '../registry-types';
-import { normaliseComposerName } from './names';
 import { composerVersioning } from './versioning';
 
 /**
@@ -31,13 +29,6 @@ import { composerVersioning } from './versioning';
  *     repositories and then skipped): maintainers and download counts.
  * Dev branches (`~dev.json`) are not fetched: drift compares tagged releases.
  */
-
-export const composerInfo: EcosystemInfo = {
-  id: 'Composer',
-  purlType: 'composer',
-  versioning: composerVersioning,
-  normaliseName: normaliseComposerName,
-};
 
 const PACKAGE_NAME = /^[a-z0-9](?:[_.-]?[a-z0-9]+)*\/[a-z0-9](?:(?:[_.]|-{1,2})?[a-z0-9]+)*$/;
 
@@ -59,19 +50,19 @@ export function expandMinified(entries: unknown[]): Record<string, unknown>[] {
   return expanded;
 }
 
-export const composerRegistry: RegistryClientFactory = (settings) =>
-  defineClient(composerInfo, settings, 'PACKAGIST_URL', async (context, name, options) => {
+export const composerRegistry: EcosystemRegistry = (info, settings) =>
+  defineClient(info, settings, 'PACKAGIST_URL', async (context, name, options) => {
     if (!PACKAGE_NAME.test(name)) return null;
-    const previous = options.previous ?? null;
-    const response = await context.http.get({
-      url: joinUrl(context.baseUrl, `p2/${name}.json`),
-      headers: { accept: 'application/json' },
-      etag: previous?.etag,
-      lastModified: previous?.lastModified,
-      signal: options.signal,
-    });
-    if (response === null) return null;
-    if (response.status === 304 && previous) return revalidated(previous);
+    const main = await fetchMainDocument(
+      context,
+      {
+        url: joinUrl(context.baseUrl, `p2/${name}.json`),
+        headers: { accept: 'application/json' },
+      },
+      options,
+    );
+    if (main.state === 'answered') return main.metadata;
+    const response = main.response;
     const doc = parseJsonObject(response.body, 'Packagist metadata');
     const packages = asObject(own(doc, 'packages'));
     const rawList = arr(own(packages, name));
@@ -121,7 +112,7 @@ export const composerRegistry: RegistryClientFactory = (settings) =>
     }
     const source = asObject(own(newest, 'source'));
     const support = asObject(own(newest, 'support'));
-    return assemble(composerInfo, {
+    return assemble(context.info, {
       name,
       versions,
       deprecated: abandonedText(abandoned),

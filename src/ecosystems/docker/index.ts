@@ -13,5 +13,5 @@ export const docker: EcosystemModule = {
   normaliseName: normaliseImageName,
   extractors: [dockerfileExtractor, composeExtractor],
   versioning: dockerVersioning,
-  registry: dockerRegistry,
+  registry: (settings) => dockerRegistry(docker, settings),
 };

@@ -3,19 +3,15 @@ import {
   cleanUrl,
   defineClient,
   detailVersions,
-  type EcosystemInfo,
+  type EcosystemRegistry,
+  fetchMainDocument,
+  type MainDocument,
   mapLimit,
-  revalidated,
   type VersionInput,
 } from '../registry-common';
 import { asObject, isoTime, joinUrl, own, parseJsonObject, str } from '../registry-http';
-import {
-  type RegistryClientFactory,
-  RegistryError,
-  type RegistryHttp,
-  type RegistryResponse,
-} from '../registry-types';
-import { normaliseImageName, parseImageRef } from './image-ref';
+import { RegistryError, type RegistryHttp, type RegistryResponse } from '../registry-types';
+import { parseImageRef } from './image-ref';
 import { dockerVersioning, parseTag } from './versioning';
 
 /**
@@ -32,13 +28,6 @@ import { dockerVersioning, parseTag } from './versioning';
  * than the configured one are not fetched (a RegistryError says so). Registries record no
  * deprecation, yanks or maintainers.
  */
-
-export const dockerInfo: EcosystemInfo = {
-  id: 'Docker',
-  purlType: 'docker',
-  versioning: dockerVersioning,
-  normaliseName: normaliseImageName,
-};
 
 const MANIFEST_TYPES = [
   'application/vnd.oci.image.index.v1+json',
@@ -86,7 +75,7 @@ export function nextLink(header: string | null, current: string): string | null 
   }
 }
 
-export const dockerRegistry: RegistryClientFactory = (settings) => {
+export const dockerRegistry: EcosystemRegistry = (info, settings) => {
   let challenge: Challenge | null | undefined;
   const tokens = new Map<string, { token: string; expiresAtMs: number }>();
 
@@ -132,7 +121,7 @@ export const dockerRegistry: RegistryClientFactory = (settings) => {
     return { authorization: `Bearer ${token}` };
   }
 
-  return defineClient(dockerInfo, settings, 'OCI_REGISTRY_URL', async (context, name, options) => {
+  return defineClient(info, settings, 'OCI_REGISTRY_URL', async (context, name, options) => {
     const ref = parseImageRef(name);
     if (ref === null) return null;
     if (ref.host !== null && ref.host !== new URL(context.baseUrl).host) {
@@ -142,19 +131,18 @@ export const dockerRegistry: RegistryClientFactory = (settings) => {
     }
     const repository = ref.path.includes('/') ? ref.path : `library/${ref.path}`;
     const auth = await authorisation(context.http, context.baseUrl, repository, options.signal);
-    const previous = options.previous ?? null;
     const firstUrl = joinUrl(context.baseUrl, `v2/${repository}/tags/list?n=1000`);
-    const first = await guarded(() =>
-      context.http.get({
-        url: firstUrl,
-        headers: { ...auth, accept: 'application/json' },
-        etag: previous?.etag,
-        lastModified: previous?.lastModified,
-        signal: options.signal,
-      }),
+    const main = await guarded(
+      () =>
+        fetchMainDocument(
+          context,
+          { url: firstUrl, headers: { ...auth, accept: 'application/json' } },
+          options,
+        ),
+      DENIED_MAIN,
     );
-    if (first === null) return null;
-    if (first.status === 304 && previous) return revalidated(previous);
+    if (main.state === 'answered') return main.metadata;
+    const first = main.response;
     const tags = new Set<string>();
     let page: RegistryResponse | null = first;
     let url = firstUrl;
@@ -167,13 +155,15 @@ export const dockerRegistry: RegistryClientFactory = (settings) => {
       const next = nextLink(page.headers.get('link'), url);
       if (next === null) break;
       url = next;
-      page = await guarded(() =>
-        context.http.get({
-          url: next,
-          headers: { ...auth, accept: 'application/json' },
-          cache: false,
-          signal: options.signal,
-        }),
+      page = await guarded(
+        () =>
+          context.http.get({
+            url: next,
+            headers: { ...auth, accept: 'application/json' },
+            cache: false,
+            signal: options.signal,
+          }),
+        null,
       );
     }
     const ascending = [...tags]
@@ -200,7 +190,7 @@ export const dockerRegistry: RegistryClientFactory = (settings) => {
       yanked: false,
       licence: images.get(tag)?.licence ?? null,
     }));
-    const metadata = assemble(dockerInfo, {
+    const metadata = assemble(context.info, {
       name: ref.host === null ? ref.path : `${ref.host}/${ref.path}`,
       versions,
       etag: first.etag,
@@ -231,14 +221,15 @@ export const dockerRegistry: RegistryClientFactory = (settings) => {
 };
 
 /** 401/403 on a repository with a valid token is how registries say it does not exist (or is private). */
-async function guarded(
-  request: () => Promise<RegistryResponse | null>,
-): Promise<RegistryResponse | null> {
+/** A repository the registry will not show us is, for us, a package it does not know. */
+const DENIED_MAIN: MainDocument = { state: 'answered', metadata: null };
+
+async function guarded<T>(request: () => Promise<T>, denied: T): Promise<T> {
   try {
     return await request();
   } catch (error) {
     if (error instanceof RegistryError && (error.status === 401 || error.status === 403))
-      return null;
+      return denied;
     throw error;
   }
 }
@@ -262,7 +253,7 @@ async function imageFacts(
   const manifestUrl = (reference: string) =>
     joinUrl(baseUrl, `v2/${repository}/manifests/${encodeURIComponent(reference)}`);
   let manifest = await jsonOrNull(
-    await guarded(() => http.get({ url: manifestUrl(tag), headers, signal })),
+    await guarded(() => http.get({ url: manifestUrl(tag), headers, signal }), null),
   );
   const entries = own(manifest, 'manifests');
   if (Array.isArray(entries)) {
@@ -279,7 +270,10 @@ async function imageFacts(
       return created ? { created, licence: null, source: null, description: null } : null;
     }
     manifest = await jsonOrNull(
-      await guarded(() => http.get({ url: manifestUrl(digest), headers, immutable: true, signal })),
+      await guarded(
+        () => http.get({ url: manifestUrl(digest), headers, immutable: true, signal }),
+        null,
+      ),
     );
   }
   const annotations = asObject(own(manifest, 'annotations'));
@@ -287,13 +281,15 @@ async function imageFacts(
   let config: Record<string, unknown> | null = null;
   if (configDigest !== null && /^[a-z0-9]+:[a-f0-9]{32,}$/.test(configDigest)) {
     config = await jsonOrNull(
-      await guarded(() =>
-        http.get({
-          url: joinUrl(baseUrl, `v2/${repository}/blobs/${configDigest}`),
-          headers: auth,
-          immutable: true,
-          signal,
-        }),
+      await guarded(
+        () =>
+          http.get({
+            url: joinUrl(baseUrl, `v2/${repository}/blobs/${configDigest}`),
+            headers: auth,
+            immutable: true,
+            signal,
+          }),
+        null,
       ),
     );
   }

@@ -13,5 +13,5 @@ export const go: EcosystemModule = {
   normaliseName: (name) => name.trim(),
   extractors: [goModExtractor, goSumExtractor],
   versioning: goVersioning,
-  registry: goRegistry,
+  registry: (settings) => goRegistry(go, settings),
 };

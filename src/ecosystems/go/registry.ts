@@ -3,13 +3,13 @@ import {
   cleanUrl,
   defineClient,
   detailVersions,
-  type EcosystemInfo,
+  type EcosystemRegistry,
+  fetchMainDocument,
   mapLimit,
-  revalidated,
   type VersionInput,
 } from '../registry-common';
 import { asObject, isoTime, joinUrl, own, parseJsonObject, str } from '../registry-http';
-import type { RegistryClientFactory, RegistryHttp } from '../registry-types';
+import type { RegistryHttp } from '../registry-types';
 import { parseGoMod } from './extract-go-mod';
 import { goVersioning, isPseudoVersion } from './versioning';
 
@@ -24,13 +24,6 @@ import { goVersioning, isPseudoVersion } from './versioning';
  * no licence, maintainers or downloads.
  */
 
-export const goInfo: EcosystemInfo = {
-  id: 'Go',
-  purlType: 'golang',
-  versioning: goVersioning,
-  normaliseName: (name) => name.trim(),
-};
-
 /** x/mod/module.EscapePath: every upper-case letter becomes `!` + its lower case. */
 export function escapeModulePath(path: string): string {
   return path.replace(/[A-Z]/g, (c) => `!${c.toLowerCase()}`);
@@ -38,20 +31,20 @@ export function escapeModulePath(path: string): string {
 
 const MODULE_PATH = /^[A-Za-z0-9][A-Za-z0-9._~+-]*(?:\/[A-Za-z0-9._~+-]+)*$/;
 
-export const goRegistry: RegistryClientFactory = (settings) =>
-  defineClient(goInfo, settings, 'GOPROXY_URL', async (context, name, options) => {
+export const goRegistry: EcosystemRegistry = (info, settings) =>
+  defineClient(info, settings, 'GOPROXY_URL', async (context, name, options) => {
     if (!MODULE_PATH.test(name) || name.split('/').some((p) => p === '.' || p === '..'))
       return null;
     const modBase = joinUrl(context.baseUrl, escapeModulePath(name));
-    const previous = options.previous ?? null;
-    const listed = await context.http.get({
-      url: `${modBase}/@v/list`,
-      etag: previous?.etag,
-      lastModified: previous?.lastModified,
-      signal: options.signal,
-    });
-    if (listed === null) return null;
-    if (listed.status === 304 && previous) return revalidated(previous);
+    const main = await fetchMainDocument(
+      context,
+      {
+        url: `${modBase}/@v/list`,
+      },
+      options,
+    );
+    if (main.state === 'answered') return main.metadata;
+    const listed = main.response;
     let tags = listed.body
       .split('\n')
       .map((line) => line.trim())
@@ -109,7 +102,7 @@ export const goRegistry: RegistryClientFactory = (settings) =>
     });
     const origin = asObject(own(infos.get(latestPointer) ?? null, 'Origin'));
     const omitted = ascending.length - details.size;
-    return assemble(goInfo, {
+    return assemble(context.info, {
       name,
       versions,
       latest: latestPointer,

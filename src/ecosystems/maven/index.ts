@@ -20,5 +20,5 @@ export const maven: EcosystemModule = {
     gradleCatalogExtractor,
   ],
   versioning: mavenVersioning,
-  registry: mavenRegistry,
+  registry: (settings) => mavenRegistry(maven, settings),
 };

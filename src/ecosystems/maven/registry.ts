@@ -3,15 +3,14 @@ import {
   cleanUrl,
   defineClient,
   detailVersions,
-  type EcosystemInfo,
+  type EcosystemRegistry,
+  fetchMainDocument,
   mapLimit,
-  revalidated,
   type VersionInput,
 } from '../registry-common';
 import { isoTime, joinUrl } from '../registry-http';
-import { type RegistryClientFactory, RegistryError, type RegistryHttp } from '../registry-types';
+import { RegistryError, type RegistryHttp } from '../registry-types';
 import { child, children, childText, parseXml, type XmlElement } from '../shared/xml';
-import { normaliseMavenName } from './common';
 import { mavenVersioning } from './versioning';
 
 /**
@@ -24,13 +23,6 @@ import { mavenVersioning } from './versioning';
  * the versions of interest only (one request each, cached as immutable). Licences inherited from a
  * parent POM are followed up to two parents for the latest version.
  */
-
-export const mavenInfo: EcosystemInfo = {
-  id: 'Maven',
-  purlType: 'maven',
-  versioning: mavenVersioning,
-  normaliseName: normaliseMavenName,
-};
 
 const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,199}$/;
 
@@ -56,22 +48,22 @@ function safeVersion(version: string): boolean {
   return SEGMENT.test(version) && !version.includes('..');
 }
 
-export const mavenRegistry: RegistryClientFactory = (settings) =>
-  defineClient(mavenInfo, settings, 'MAVEN_REPOSITORY_URL', async (context, name, options) => {
+export const mavenRegistry: EcosystemRegistry = (info, settings) =>
+  defineClient(info, settings, 'MAVEN_REPOSITORY_URL', async (context, name, options) => {
     const [group, artifact, ...rest] = name.split(':');
     if (!group || !artifact || rest.length > 0) return null;
     const base = artifactPath(group, artifact);
     if (base === null) return null;
-    const previous = options.previous ?? null;
-    const response = await context.http.get({
-      url: joinUrl(context.baseUrl, `${base}/maven-metadata.xml`),
-      headers: { accept: 'application/xml, text/xml' },
-      etag: previous?.etag,
-      lastModified: previous?.lastModified,
-      signal: options.signal,
-    });
-    if (response === null) return null;
-    if (response.status === 304 && previous) return revalidated(previous);
+    const main = await fetchMainDocument(
+      context,
+      {
+        url: joinUrl(context.baseUrl, `${base}/maven-metadata.xml`),
+        headers: { accept: 'application/xml, text/xml' },
+      },
+      options,
+    );
+    if (main.state === 'answered') return main.metadata;
+    const response = main.response;
     const root = parseXml(response.body).root;
     if (root === null || root.name !== 'metadata') {
       throw new RegistryError('unusable maven-metadata.xml');
@@ -133,7 +125,7 @@ export const mavenRegistry: RegistryClientFactory = (settings) =>
       parent = facts?.parent ?? null;
     }
     const omitted = ascending.length - details.size;
-    return assemble(mavenInfo, {
+    return assemble(context.info, {
       name,
       versions,
       latest: latestVersion ?? null,

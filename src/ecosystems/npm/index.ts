@@ -15,5 +15,5 @@ export const npm: EcosystemModule = {
   // Lockfiles first: a lockfile wins over the package.json beside it for the same package.
   extractors: [packageLockExtractor, yarnLockExtractor, pnpmLockExtractor, packageJsonExtractor],
   versioning: npmVersioning,
-  registry: npmRegistry,
+  registry: (settings) => npmRegistry(npm, settings),
 };

@@ -2,18 +2,13 @@ import {
   assemble,
   cleanUrl,
   defineClient,
-  type EcosystemInfo,
-  revalidated,
+  type EcosystemRegistry,
+  fetchMainDocument,
   uniq,
   type VersionInput,
 } from '../registry-common';
 import { asObject, count, isoTime, joinUrl, own, parseJsonObject, str } from '../registry-http';
-import {
-  type RegistryClientFactory,
-  type RegistryHttp,
-  RetryableRegistryError,
-} from '../registry-types';
-import { normaliseNpmName } from './common';
+import { type RegistryHttp, RetryableRegistryError } from '../registry-types';
 import { npmVersioning } from './versioning';
 
 /**
@@ -24,31 +19,24 @@ import { npmVersioning } from './versioning';
  * read when NPM_DOWNLOADS_URL is set.
  */
 
-export const npmInfo: EcosystemInfo = {
-  id: 'npm',
-  purlType: 'npm',
-  versioning: npmVersioning,
-  normaliseName: normaliseNpmName,
-};
-
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall'] as const;
 
 export function packumentPath(name: string): string {
   return name.startsWith('@') ? `@${encodeURIComponent(name.slice(1))}` : encodeURIComponent(name);
 }
 
-export const npmRegistry: RegistryClientFactory = (settings) =>
-  defineClient(npmInfo, settings, 'NPM_REGISTRY_URL', async (context, name, options) => {
-    const previous = options.previous ?? null;
-    const response = await context.http.get({
-      url: joinUrl(context.baseUrl, packumentPath(name)),
-      headers: { accept: 'application/json' },
-      etag: previous?.etag,
-      lastModified: previous?.lastModified,
-      signal: options.signal,
-    });
-    if (response === null) return null;
-    if (response.status === 304 && previous) return revalidated(previous);
+export const npmRegistry: EcosystemRegistry = (info, settings) =>
+  defineClient(info, settings, 'NPM_REGISTRY_URL', async (context, name, options) => {
+    const main = await fetchMainDocument(
+      context,
+      {
+        url: joinUrl(context.baseUrl, packumentPath(name)),
+        headers: { accept: 'application/json' },
+      },
+      options,
+    );
+    if (main.state === 'answered') return main.metadata;
+    const response = main.response;
     const doc = parseJsonObject(response.body, 'npm packument');
     const times = asObject(own(doc, 'time'));
     const versionsDoc = asObject(own(doc, 'versions')) ?? {};
@@ -88,7 +76,7 @@ export const npmRegistry: RegistryClientFactory = (settings) =>
     const notes: string[] =
       downloads === null ? ['no download counts (NPM_DOWNLOADS_URL unset or no answer)'] : [];
     if (unpublished !== null) notes.push('every version was unpublished');
-    const metadata = assemble(npmInfo, {
+    const metadata = assemble(context.info, {
       name: str(own(doc, 'name'), 214) ?? name,
       versions,
       latest: latestTag,

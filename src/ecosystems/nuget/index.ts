@@ -20,5 +20,5 @@ export const nuget: EcosystemModule = {
     directoryPackagesPropsExtractor,
   ],
   versioning: nugetVersioning,
-  registry: nugetRegistry,
+  registry: (settings) => nugetRegistry(nuget, settings),
 };

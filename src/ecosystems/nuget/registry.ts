@@ -2,15 +2,14 @@ import {
   assemble,
   cleanUrl,
   defineClient,
-  type EcosystemInfo,
+  type EcosystemRegistry,
+  fetchMainDocument,
   mapLimit,
-  revalidated,
   uniq,
   type VersionInput,
 } from '../registry-common';
 import { arr, asObject, count, isoTime, own, parseJsonObject, str } from '../registry-http';
-import { type RegistryClientFactory, RegistryError, type RegistryHttp } from '../registry-types';
-import { normaliseNuGetName } from './common';
+import { RegistryError, type RegistryHttp } from '../registry-types';
 import { nugetVersioning } from './versioning';
 
 /**
@@ -24,13 +23,6 @@ import { nugetVersioning } from './versioning';
  *     `alternatePackage` → successor), `licenseExpression`/`licenseUrl`, `projectUrl`;
  *   - `SearchQueryService?q=packageid:<id>`: owners and total downloads (optional).
  */
-
-export const nugetInfo: EcosystemInfo = {
-  id: 'NuGet',
-  purlType: 'nuget',
-  versioning: nugetVersioning,
-  normaliseName: normaliseNuGetName,
-};
 
 const PACKAGE_ID = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
 const REGISTRATION_TYPES = [
@@ -89,94 +81,89 @@ function absolute(url: string, base: string): string | null {
 /** The service index changes rarely: one read per client per hour, not one per package. */
 const SERVICE_INDEX_TTL_MS = 3_600_000;
 
-export const nugetRegistry: RegistryClientFactory = (settings) => {
+export const nugetRegistry: EcosystemRegistry = (info, settings) => {
   let known: { services: Services; atMs: number } | null = null;
-  return defineClient(
-    nugetInfo,
-    settings,
-    'NUGET_SERVICE_INDEX_URL',
-    async (context, name, options) => {
-      if (!PACKAGE_ID.test(name)) return null;
-      if (known === null || Date.now() - known.atMs > SERVICE_INDEX_TTL_MS) {
-        known = {
-          services: await services(context.http, context.baseUrl, options.signal),
-          atMs: Date.now(),
-        };
-      }
-      const { registrations, search } = known.services;
-      const origin = new URL(registrations).origin;
-      const previous = options.previous ?? null;
-      const indexUrl = `${registrations}${name}/index.json`;
-      const response = await context.http.get({
+  return defineClient(info, settings, 'NUGET_SERVICE_INDEX_URL', async (context, name, options) => {
+    if (!PACKAGE_ID.test(name)) return null;
+    if (known === null || Date.now() - known.atMs > SERVICE_INDEX_TTL_MS) {
+      known = {
+        services: await services(context.http, context.baseUrl, options.signal),
+        atMs: Date.now(),
+      };
+    }
+    const { registrations, search } = known.services;
+    const origin = new URL(registrations).origin;
+    const indexUrl = `${registrations}${name}/index.json`;
+    const main = await fetchMainDocument(
+      context,
+      {
         url: indexUrl,
         headers: { accept: 'application/json' },
-        etag: previous?.etag,
-        lastModified: previous?.lastModified,
-        signal: options.signal,
-      });
-      if (response === null) return null;
-      if (response.status === 304 && previous) return revalidated(previous);
-      const index = parseJsonObject(response.body, 'NuGet registration index');
-      const pages = arr(own(index, 'items'))
-        .slice(0, 1000)
-        .map(asObject)
-        .filter((p) => p !== null);
-      const leaves: Record<string, unknown>[] = [];
-      await mapLimit(pages, 4, async (page) => {
-        let items = own(page, 'items');
-        if (!Array.isArray(items)) {
-          const pageUrl = absolute(str(own(page, '@id')) ?? '', indexUrl);
-          if (pageUrl === null || new URL(pageUrl).origin !== origin) return;
-          const fetched = await context.http.get({
-            url: pageUrl,
-            headers: { accept: 'application/json' },
-            signal: options.signal,
-          });
-          if (fetched === null) return;
-          items = own(parseJsonObject(fetched.body, 'NuGet registration page'), 'items');
-        }
-        for (const leaf of arr(items)) {
-          const entry = asObject(own(asObject(leaf), 'catalogEntry'));
-          if (entry !== null) leaves.push(entry);
-        }
-      });
-      let displayId: string | null = null;
-      const versions: VersionInput[] = [];
-      const byVersion = new Map<string, Record<string, unknown>>();
-      for (const entry of leaves) {
-        const version = str(own(entry, 'version'), 256);
-        if (version === null || !nugetVersioning.isValid(version)) continue;
-        displayId ??= str(own(entry, 'id'), 100);
-        byVersion.set(version, entry);
-        versions.push({
-          version,
-          publishedAtUtc: isoTime(own(entry, 'published')),
-          deprecated: deprecationText(asObject(own(entry, 'deprecation'))),
-          yanked: own(entry, 'listed') === false,
-          licence: str(own(entry, 'licenseExpression'), 200) ?? str(own(entry, 'licenseUrl'), 500),
+      },
+      options,
+    );
+    if (main.state === 'answered') return main.metadata;
+    const response = main.response;
+    const index = parseJsonObject(response.body, 'NuGet registration index');
+    const pages = arr(own(index, 'items'))
+      .slice(0, 1000)
+      .map(asObject)
+      .filter((p) => p !== null);
+    const leaves: Record<string, unknown>[] = [];
+    await mapLimit(pages, 4, async (page) => {
+      let items = own(page, 'items');
+      if (!Array.isArray(items)) {
+        const pageUrl = absolute(str(own(page, '@id')) ?? '', indexUrl);
+        if (pageUrl === null || new URL(pageUrl).origin !== origin) return;
+        const fetched = await context.http.get({
+          url: pageUrl,
+          headers: { accept: 'application/json' },
+          signal: options.signal,
         });
+        if (fetched === null) return;
+        items = own(parseJsonObject(fetched.body, 'NuGet registration page'), 'items');
       }
-      const listed = versions.filter((v) => !v.yanked && !nugetVersioning.isPrerelease(v.version));
-      listed.sort((a, b) => nugetVersioning.compare(a.version, b.version));
-      const head = byVersion.get(listed.at(-1)?.version ?? versions.at(-1)?.version ?? '') ?? null;
-      const deprecation = asObject(own(head, 'deprecation'));
-      const extra = search ? await searchFacts(context.http, search, name, options.signal) : null;
-      return assemble(nugetInfo, {
-        name,
-        versions,
-        deprecated: deprecationText(deprecation),
-        successor: str(own(asObject(own(deprecation, 'alternatePackage')), 'id'), 100),
-        repositoryUrl: cleanUrl(str(own(asObject(own(head, 'repository')), 'url'))),
-        homepage: str(own(head, 'projectUrl')),
-        description: str(own(head, 'description'), 1000),
-        maintainers: extra?.owners ?? [],
-        downloads: extra?.downloads == null ? null : { count: extra.downloads, period: 'total' },
-        etag: response.etag,
-        lastModified: response.lastModified,
-        notes: displayId ? [`registered as ${displayId}`] : [],
+      for (const leaf of arr(items)) {
+        const entry = asObject(own(asObject(leaf), 'catalogEntry'));
+        if (entry !== null) leaves.push(entry);
+      }
+    });
+    let displayId: string | null = null;
+    const versions: VersionInput[] = [];
+    const byVersion = new Map<string, Record<string, unknown>>();
+    for (const entry of leaves) {
+      const version = str(own(entry, 'version'), 256);
+      if (version === null || !nugetVersioning.isValid(version)) continue;
+      displayId ??= str(own(entry, 'id'), 100);
+      byVersion.set(version, entry);
+      versions.push({
+        version,
+        publishedAtUtc: isoTime(own(entry, 'published')),
+        deprecated: deprecationText(asObject(own(entry, 'deprecation'))),
+        yanked: own(entry, 'listed') === false,
+        licence: str(own(entry, 'licenseExpression'), 200) ?? str(own(entry, 'licenseUrl'), 500),
       });
-    },
-  );
+    }
+    const listed = versions.filter((v) => !v.yanked && !nugetVersioning.isPrerelease(v.version));
+    listed.sort((a, b) => nugetVersioning.compare(a.version, b.version));
+    const head = byVersion.get(listed.at(-1)?.version ?? versions.at(-1)?.version ?? '') ?? null;
+    const deprecation = asObject(own(head, 'deprecation'));
+    const extra = search ? await searchFacts(context.http, search, name, options.signal) : null;
+    return assemble(context.info, {
+      name,
+      versions,
+      deprecated: deprecationText(deprecation),
+      successor: str(own(asObject(own(deprecation, 'alternatePackage')), 'id'), 100),
+      repositoryUrl: cleanUrl(str(own(asObject(own(head, 'repository')), 'url'))),
+      homepage: str(own(head, 'projectUrl')),
+      description: str(own(head, 'description'), 1000),
+      maintainers: extra?.owners ?? [],
+      downloads: extra?.downloads == null ? null : { count: extra.downloads, period: 'total' },
+      etag: response.etag,
+      lastModified: response.lastModified,
+      notes: displayId ? [`registered as ${displayId}`] : [],
+    });
+  });
 };
 
 function deprecationText(deprecation: Record<string, unknown> | null): string | null {

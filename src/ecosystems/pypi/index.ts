@@ -23,5 +23,5 @@ export const pypi: EcosystemModule = {
     pyprojectExtractor,
   ],
   versioning: pypiVersioning,
-  registry: pypiRegistry,
+  registry: (settings) => pypiRegistry(pypi, settings),
 };

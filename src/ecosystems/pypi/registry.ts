@@ -1,14 +1,13 @@
 import {
   assemble,
   defineClient,
-  type EcosystemInfo,
-  revalidated,
+  type EcosystemRegistry,
+  fetchMainDocument,
   uniq,
   type VersionInput,
 } from '../registry-common';
 import { arr, asObject, isoTime, joinUrl, own, parseJsonObject, str } from '../registry-http';
-import type { RegistryClientFactory } from '../registry-types';
-import { normaliseName, PURL_TYPE } from './common';
+import { normaliseName } from './common';
 import { pypiVersioning } from './versioning';
 
 /**
@@ -20,28 +19,21 @@ import { pypiVersioning } from './versioning';
  * not reported by PyPI (the field is -1).
  */
 
-export const pypiInfo: EcosystemInfo = {
-  id: 'PyPI',
-  purlType: PURL_TYPE,
-  versioning: pypiVersioning,
-  normaliseName,
-};
-
 const SOURCE_KEYS = ['source', 'source code', 'repository', 'code', 'github', 'gitlab', 'git'];
 const HOME_KEYS = ['homepage', 'home', 'home page'];
 
-export const pypiRegistry: RegistryClientFactory = (settings) =>
-  defineClient(pypiInfo, settings, 'PYPI_URL', async (context, name, options) => {
-    const previous = options.previous ?? null;
-    const response = await context.http.get({
-      url: joinUrl(context.baseUrl, `pypi/${encodeURIComponent(name)}/json`),
-      headers: { accept: 'application/json' },
-      etag: previous?.etag,
-      lastModified: previous?.lastModified,
-      signal: options.signal,
-    });
-    if (response === null) return null;
-    if (response.status === 304 && previous) return revalidated(previous);
+export const pypiRegistry: EcosystemRegistry = (info, settings) =>
+  defineClient(info, settings, 'PYPI_URL', async (context, name, options) => {
+    const main = await fetchMainDocument(
+      context,
+      {
+        url: joinUrl(context.baseUrl, `pypi/${encodeURIComponent(name)}/json`),
+        headers: { accept: 'application/json' },
+      },
+      options,
+    );
+    if (main.state === 'answered') return main.metadata;
+    const response = main.response;
     const doc = parseJsonObject(response.body, 'PyPI project');
     const info = asObject(own(doc, 'info'));
     const latest = str(own(info, 'version'), 256);
@@ -77,7 +69,7 @@ export const pypiRegistry: RegistryClientFactory = (settings) =>
         .map((x) => str(x, 200))
         .filter((x): x is string => x !== null),
     );
-    return assemble(pypiInfo, {
+    return assemble(context.info, {
       name: normaliseName(str(own(info, 'name'), 256) ?? name),
       versions,
       latest,

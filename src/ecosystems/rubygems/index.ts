@@ -12,5 +12,5 @@ export const rubygems: EcosystemModule = {
   normaliseName: (name) => name.trim(),
   extractors: [gemfileLockExtractor, gemfileExtractor],
   versioning: rubygemsVersioning,
-  registry: rubygemsRegistry,
+  registry: (settings) => rubygemsRegistry(rubygems, settings),
 };

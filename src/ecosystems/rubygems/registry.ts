@@ -1,13 +1,13 @@
 import {
   assemble,
   defineClient,
-  type EcosystemInfo,
-  revalidated,
+  type EcosystemRegistry,
+  fetchMainDocument,
   uniq,
   type VersionInput,
 } from '../registry-common';
 import { arr, asObject, count, isoTime, joinUrl, own, parseJson, str } from '../registry-http';
-import { type RegistryClientFactory, RegistryError, type RegistryHttp } from '../registry-types';
+import { RegistryError, type RegistryHttp } from '../registry-types';
 import { rubygemsVersioning } from './versioning';
 
 /**
@@ -22,28 +22,21 @@ import { rubygemsVersioning } from './versioning';
  * deprecation field. A version built for several platforms is listed once.
  */
 
-export const rubygemsInfo: EcosystemInfo = {
-  id: 'RubyGems',
-  purlType: 'gem',
-  versioning: rubygemsVersioning,
-  normaliseName: (name) => name.trim(),
-};
-
 const GEM_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 
-export const rubygemsRegistry: RegistryClientFactory = (settings) =>
-  defineClient(rubygemsInfo, settings, 'RUBYGEMS_URL', async (context, name, options) => {
+export const rubygemsRegistry: EcosystemRegistry = (info, settings) =>
+  defineClient(info, settings, 'RUBYGEMS_URL', async (context, name, options) => {
     if (!GEM_NAME.test(name)) return null;
-    const previous = options.previous ?? null;
-    const response = await context.http.get({
-      url: joinUrl(context.baseUrl, `api/v1/versions/${name}.json`),
-      headers: { accept: 'application/json' },
-      etag: previous?.etag,
-      lastModified: previous?.lastModified,
-      signal: options.signal,
-    });
-    if (response === null) return null;
-    if (response.status === 304 && previous) return revalidated(previous);
+    const main = await fetchMainDocument(
+      context,
+      {
+        url: joinUrl(context.baseUrl, `api/v1/versions/${name}.json`),
+        headers: { accept: 'application/json' },
+      },
+      options,
+    );
+    if (main.state === 'answered') return main.metadata;
+    const response = main.response;
     const list = parseJson(response.body, 'gem versions');
     if (!Array.isArray(list)) throw new RegistryError('unusable gem versions: not a JSON array');
     const entries = list.map(asObject).filter((x) => x !== null);
@@ -83,7 +76,7 @@ export const rubygemsRegistry: RegistryClientFactory = (settings) =>
     );
     const meta = asObject(own(gemObject, 'metadata'));
     const total = count(own(gemObject, 'downloads'));
-    return assemble(rubygemsInfo, {
+    return assemble(context.info, {
       name: str(own(gemObject, 'name'), 200) ?? name,
       versions,
       latest: str(own(gemObject, 'version'), 256),
