@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -155,7 +156,7 @@ describe(`graceful stop under load (${engine})`, () => {
       let stopSent = false;
       const load = runLoad(service.base, token, repositoryId, () => stopSent, service.exited);
       // Stop at a different moment each round: mid-request, mid-scan, mid-relay.
-      await sleep(800 + round * 150);
+      await sleep(1500 + round * 150);
       stopSent = true;
       const stoppedAt = Date.now();
       service.child.kill('SIGTERM');
@@ -238,4 +239,44 @@ describe(`a job whose worker is killed with SIGKILL (${engine})`, () => {
       await survivor.exited;
     }
   }, 180_000);
+});
+
+describe(`a service that cannot start (${engine})`, () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await prepareDatabase();
+  }, 60_000);
+  afterAll(async () => {
+    await database?.remove();
+  });
+
+  it('exits 1 when its port is taken, leaving no workers behind', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const env = serviceEnv({ ...database.env, PORT: String(port) });
+      await expect(startServiceProcess(env)).rejects.toThrow('the service could not start');
+    } finally {
+      taken.close();
+    }
+  }, 120_000);
+
+  it.runIf(!serverUrl)(
+    'refuses a data directory a running service owns',
+    async () => {
+      const env = serviceEnv(database.env);
+      const owner = await startServiceProcess(env);
+      try {
+        const error = await startServiceProcess(env).catch((failure: Error) => failure);
+        expect(String(error)).toContain(
+          `The data directory is in use by process ${owner.child.pid}`,
+        );
+      } finally {
+        owner.child.kill('SIGTERM');
+        expect(await owner.exited).toEqual({ code: 0, signal: null });
+      }
+    },
+    180_000,
+  );
 });
