@@ -29,7 +29,7 @@ import {
   npmDirectMatches,
   runNpmPeer,
   tripleKey,
-} from '../src/intel/osv/npm-peer-support';
+} from '../test/support/npm-audit-peer';
 import { sharedDataDir } from '../test/support/shared-data';
 import { writeBenchmarkSection } from './report';
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertRepository } from '../../../test/support/exposures';
 import { SHARED_DATA_MISSING, sharedDataDir, sharedPath } from '../../../test/support/shared-data';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { newId } from '../../db/ids';
@@ -10,7 +11,6 @@ import { AdvisoryIndex } from '../../intel/osv/match';
 import { storeScanDependencies } from '../scans/service';
 import { MATCH_DEPENDENCIES_JOB } from './jobs';
 import { requestRematch } from './rematch-request';
-import { insertRepository } from './test-support';
 
 /**
  * Differential check on real data: real lockfiles and manifests scanned into repositories,

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { jobDefinitions } from '../../background-jobs';
 import { withTenant } from '../../db/tenant-scope';
 import { npmRange, osvRecord } from '../../intel/advisory-store/test-records';
 import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB, REOPEN_EXPIRED_JOB } from './jobs';
-import { importJsonl, insertRepository, scanWith } from './test-support';
 
 interface ExposureBody {
   exposureId: string;

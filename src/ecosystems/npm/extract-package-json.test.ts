@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { fixture, inputOf, type Row, rows } from '../../../test/support/npm-extract';
 import { packageJsonExtractor } from './extract-package-json';
-import { fixture, inputOf, type Row, rows } from './test-support';
 
 const extract = (text: string) => packageJsonExtractor.extract(inputOf('package.json', text));
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { fixture, inputOf, type Row, rows } from '../../../test/support/npm-extract';
 import { pnpmLockExtractor } from './extract-pnpm-lock';
-import { fixture, inputOf, type Row, rows } from './test-support';
 
 const extract = (text: string) => pnpmLockExtractor.extract(inputOf('pnpm-lock.yaml', text));
 

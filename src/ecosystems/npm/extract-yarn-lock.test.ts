@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { fixture, inputOf, type Row, rows } from '../../../test/support/npm-extract';
 import { yarnLockExtractor } from './extract-yarn-lock';
-import { fixture, inputOf, type Row, rows } from './test-support';
 
 const extract = (path: string, text: string, files: Record<string, string> = {}) =>
   yarnLockExtractor.extract(inputOf(path, text, files));

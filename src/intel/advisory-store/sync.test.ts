@@ -3,10 +3,10 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertRepository, scanWith } from '../../../test/support/exposures';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { jobDefinitions } from '../../background-jobs';
 import { REMATCH_JOB, requestRematch } from '../../domains/exposures/rematch-request';
-import { insertRepository, scanWith } from '../../domains/exposures/test-support';
 import { FeedError, feedUrlFor, importFromUrl, OSV_SYNC_JOB, syncOsvFeeds } from './sync';
 import { npmRange, osvRecord } from './test-records';
 

@@ -6,14 +6,14 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import semver from 'semver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHARED_DATA_MISSING, sharedDataDir } from '../../../test/support/shared-data';
 import {
   buildPeerAdvisories,
   npmDirectMatches,
   type PeerTriple,
   runNpmPeer,
   tripleKey,
-} from './npm-peer-support';
+} from '../../../test/support/npm-audit-peer';
+import { SHARED_DATA_MISSING, sharedDataDir } from '../../../test/support/shared-data';
 
 /**
  * Differential test against npm's own audit (../shared/tools/npm-audit-peer): for every npm

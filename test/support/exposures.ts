@@ -1,17 +1,17 @@
 import { strToU8 } from 'fflate';
-import type { TestApp } from '../../../test/support/test-app';
-import { newId } from '../../db/ids';
-import { withTenant } from '../../db/tenant-scope';
-import { getEcosystem } from '../../ecosystems/ecosystem-list';
-import type { ExtractedFile } from '../../ecosystems/extract-tree';
-import { buildPurl } from '../../ecosystems/purl';
-import type { Ecosystem, Resolution } from '../../ecosystems/types';
-import { importRecords } from '../../intel/advisory-store/import';
-import { type ReadResult, readRecordsFromBytes } from '../../intel/advisory-store/read';
-import { jsonl } from '../../intel/advisory-store/test-records';
-import { storeScanDependencies } from '../scans/service';
-import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB } from './jobs';
-import { requestRematch } from './rematch-request';
+import { newId } from '../../src/db/ids';
+import { withTenant } from '../../src/db/tenant-scope';
+import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB } from '../../src/domains/exposures/jobs';
+import { requestRematch } from '../../src/domains/exposures/rematch-request';
+import { storeScanDependencies } from '../../src/domains/scans/service';
+import { getEcosystem } from '../../src/ecosystems/ecosystem-list';
+import type { ExtractedFile } from '../../src/ecosystems/extract-tree';
+import { buildPurl } from '../../src/ecosystems/purl';
+import type { Ecosystem, Resolution } from '../../src/ecosystems/types';
+import { importRecords } from '../../src/intel/advisory-store/import';
+import { type ReadResult, readRecordsFromBytes } from '../../src/intel/advisory-store/read';
+import { jsonl } from '../../src/intel/advisory-store/test-records';
+import type { TestApp } from './test-app';
 
 /** Test helpers shared by the exposure and vulnerability API tests. */
 export async function insertRepository(

@@ -1,12 +1,16 @@
 import { readFileSync } from 'node:fs';
-import type { ExtractedDependency, ExtractInput } from '../types';
+import type { ExtractedDependency, ExtractInput } from '../../src/ecosystems/types';
 
 /**
- * Test-only helpers for this folder's table tests (imported by *.test.ts files only).
+ * Helpers for the npm extractors' table tests (src/ecosystems/npm/*.test.ts); fixtures stay
+ * beside the extractors in src/ecosystems/npm/__fixtures__/.
  */
 
 export function fixture(name: string): string {
-  return readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');
+  return readFileSync(
+    new URL(`../../src/ecosystems/npm/__fixtures__/${name}`, import.meta.url),
+    'utf8',
+  );
 }
 
 /** An extractor input whose readFile serves `files` (tree-relative path → text) and nothing else. */
