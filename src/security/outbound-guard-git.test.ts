@@ -133,6 +133,20 @@ describe('git pinned to the checked address', () => {
     expect(checkout.commitSha).toBe(git(fixture.directory, 'rev-parse', 'HEAD'));
     expect(resolve.calls()).toBe(1);
     expect(counter.connections()).toBe(0);
+    // Spelt with a trailing dot and in capitals: still the pinned address.
+    const dotted = mkdtempSync(join(work, 'co-'));
+    await shallowCheckout({
+      url: `https://GIT.pinned.test.:${port}/repo`,
+      branch: 'main',
+      directory: join(dotted, 'checkout'),
+      workDirectory: dotted,
+      caFile: server.caFile,
+      credentials: { username: 'x-access-token', password: 'token' },
+      access: access(flipping('git.pinned.test', '127.0.0.2', '127.0.0.1')),
+      maxBytes: 10 * 1024 * 1024,
+      timeoutMs: 30_000,
+    });
+    expect(counter.connections()).toBe(0);
     // The next clone resolves again, gets loopback, and is refused before git runs.
     const again = await gitFailure(
       remoteDefaultBranch({

@@ -216,6 +216,64 @@ describe('connections pinned to the checked address', () => {
     expect(counter.connections()).toBe(0);
   });
 
+  it('https: TLS checks the name while the connection goes to the pinned address', async () => {
+    const { createServer: createTls } = await import('node:https');
+    const { execFileSync } = await import('node:child_process');
+    const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'driftwatch-guard-tls-'));
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=hook.pinned.test',
+      ]
+        .concat(['-addext', 'subjectAltName=DNS:hook.pinned.test'])
+        .concat(['-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')]),
+      { stdio: 'ignore' },
+    );
+    const ca = readFileSync(join(dir, 'cert.pem'));
+    const receiver = createTls({ key: readFileSync(join(dir, 'key.pem')), cert: ca }, (_q, r) => {
+      r.writeHead(204);
+      r.end();
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.2', resolve));
+    const port = (receiver.address() as { port: number }).port;
+    const guard = await startCountingListener(['127.0.0.1'], port);
+    try {
+      const policy = {
+        allow: cidrs('127.0.0.2/32'),
+        resolve: tableResolver({ 'hook.pinned.test': ['127.0.0.2'] }),
+      };
+      const url = `https://hook.pinned.test:${port}/deliveries`;
+      const response = await guardedFetch(
+        url,
+        { method: 'POST', body: '{}' },
+        {
+          policy,
+          protocols: ['https:'],
+          ca,
+        },
+      );
+      expect(response.status).toBe(204);
+      // Without the authority the certificate is refused: TLS verification is on.
+      await expect(guardedFetch(url, {}, { policy, protocols: ['https:'] })).rejects.toThrow();
+      expect(guard.connections()).toBe(0);
+    } finally {
+      await guard.close();
+      await new Promise((resolve) => receiver.close(resolve));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses redirects to internal addresses, in any spelling, at every hop', async () => {
     const resolve = tableResolver({ 'api.pinned.test': ['127.0.0.2'], 'evil.test': ['127.0.0.1'] });
     const policy = { allow: cidrs('127.0.0.2/32'), resolve };

@@ -1,7 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import { lookup } from 'node:dns/promises';
 import { Agent, fetch as undiciFetch } from 'undici';
-import type { Config } from '../config';
 import {
   allowListed,
   type Cidr,
@@ -76,9 +75,19 @@ function parsedList(list: readonly string[]): Cidr[] {
   return parsed;
 }
 
+/**
+ * The operator's allow-lists (config.outbound), handed in as a value: security/ reads no
+ * configuration (docs/architecture.md#layer-rules).
+ */
+export interface OutboundSettings {
+  allow: Record<OutboundKind, readonly string[]>;
+  /** Tenant id → its own additions. */
+  tenantAllow: Record<string, Partial<Record<OutboundKind, readonly string[]>>>;
+}
+
 /** The policy for one kind of connection of one tenant: the service-wide and the tenant's list. */
 export function outboundPolicy(
-  config: Pick<Config, 'outbound'>,
+  config: { outbound: OutboundSettings },
   kind: OutboundKind,
   tenantId: string | null,
   resolve?: Resolver,
@@ -208,11 +217,13 @@ type LookupCallback = (
  */
 export function pinnedAgent(
   target: CheckedTarget,
-  options: { connectTimeoutMs?: number } = {},
+  options: { connectTimeoutMs?: number; ca?: string | Buffer } = {},
 ): Agent {
   return new Agent({
     connect: {
       timeout: options.connectTimeoutMs ?? 10_000,
+      // Extra certificate authorities (a receiver with a private CA; tests' self-signed one).
+      ...(options.ca ? { ca: options.ca } : {}),
       lookup: (hostname: string, lookupOptions: { all?: boolean }, callback: LookupCallback) => {
         const asked = hostname
           .replace(/^\[|\]$/g, '')
@@ -238,6 +249,8 @@ export interface GuardedFetchOptions {
   /** Redirects followed, each hop checked and pinned again (0: a redirect is returned as is). */
   maxRedirects?: number;
   connectTimeoutMs?: number;
+  /** Extra certificate authorities for https targets. */
+  ca?: string | Buffer;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -256,7 +269,10 @@ export async function guardedFetch(
   let current = url;
   for (let hop = 0; ; hop++) {
     const { target } = await checkUrl(current, options.policy, options.protocols);
-    const dispatcher = pinnedAgent(target, { connectTimeoutMs: options.connectTimeoutMs });
+    const dispatcher = pinnedAgent(target, {
+      connectTimeoutMs: options.connectTimeoutMs,
+      ca: options.ca,
+    });
     try {
       const response = await undiciFetch(current, { ...init, redirect: 'manual', dispatcher });
       const location = response.headers.get('location');

@@ -253,11 +253,15 @@ export async function pinRemote(parsed: ParsedCloneUrl, access: GitAccess): Prom
       };
     }
     const config: Array<[string, string]> = [['http.followRedirects', 'false']];
+    // git gets the host exactly as checked (no trailing dot, canonical IP spelling), so the
+    // resolve entry is the one curl looks up.
+    const url = new URL(parsed.url);
+    url.hostname = target.family === 6 && target.literal ? `[${target.host}]` : target.host;
     if (!target.literal) {
       const address = target.family === 6 ? `[${target.address}]` : target.address;
       config.push(['http.curloptResolve', `${target.host}:${port}:${address}`]);
     }
-    return { kind: 'https', url: parsed.url, config, ssh: [] };
+    return { kind: 'https', url: url.toString(), config, ssh: [] };
   } catch (error) {
     if (error instanceof OutboundRefusedError) {
       throw new GitCheckoutError('refused', REFUSED_MESSAGE, error.detail);

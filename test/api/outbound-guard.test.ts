@@ -9,6 +9,7 @@ import { newId } from '../../src/db/ids';
 import { withTenant } from '../../src/db/tenant-scope';
 import { queueScan } from '../../src/domains/scans/service';
 import { REFUSED_MESSAGE } from '../../src/security/outbound-guard';
+import { type FakeScm, startFakeScm } from '../support/fake-scm';
 import { createGitRepository, type GitFixture, git } from '../support/git-fixtures';
 import {
   type CountingListener,
@@ -148,6 +149,74 @@ describe('connections with a user-given base URL', () => {
       expect(res.body).not.toContain(String(counter.port));
     }
     expect(counter.connections()).toBe(0);
+  });
+});
+
+describe("a provider's clone URLs", () => {
+  let fake: FakeScm;
+  let app: TestApp;
+  let owner: TestTenant;
+  beforeAll(async () => {
+    fake = await startFakeScm();
+    // The providers are the operator's (trusted bases); their answers are not.
+    fake.b.addProject({
+      id: 4100,
+      namespace: 'acme',
+      path: 'a',
+      cloneUrl: 'https://2130706433/a.git',
+    });
+    fake.b.addProject({
+      id: 4101,
+      namespace: 'acme',
+      path: 'b',
+      cloneUrl: 'https://[::ffff:10.0.0.1]/b.git',
+    });
+    fake.b.addProject({
+      id: 4102,
+      namespace: 'acme',
+      path: 'c',
+      cloneUrl: 'https://localhost/c.git',
+    });
+    fake.b.addUser('glpat-good', {
+      id: 1,
+      username: 'jdoe',
+      name: 'J',
+      projects: [4100, 4101, 4102],
+    });
+    app = await createTestApp({
+      sources: fake.sourcesConfig(),
+      outbound: { allow: { git: [], webhooks: [] }, tenantAllow: {} },
+    });
+    owner = await app.createTenant('enterprise');
+  });
+  afterAll(async () => {
+    await app?.close();
+    await fake?.close();
+  });
+
+  it('are checked at import: internal literals and local names are not stored', async () => {
+    const created = await app.as(owner.token, {
+      method: 'POST',
+      url: '/api/v1/source-control/connections',
+      payload: { provider: 'scm-b', name: 'B', credentials: { token: 'glpat-good' } },
+    });
+    expect(created.statusCode).toBe(201);
+    const res = await app.as(owner.token, {
+      method: 'POST',
+      url: '/api/v1/repositories/import',
+      payload: {
+        connectionId: created.json().connectionId,
+        repositories: [{ externalId: '4100' }, { externalId: '4101' }, { externalId: '4102' }],
+      },
+    });
+    expect(res.statusCode).toBe(200);
+    for (const item of res.json().items) {
+      expect(item).toMatchObject({
+        status: 'invalid',
+        repositoryId: null,
+        message: 'the provider returned a clone URL or default branch that cannot be used',
+      });
+    }
   });
 });
 
@@ -305,6 +374,35 @@ describe('provider calls hold no database connection (pool of one)', () => {
           baseUrl: `http://127.0.0.1:${stallPort}/api/v4`,
           credentials: { token: 'glpat-x' },
         },
+      }),
+    );
+    expect(quick.statusCode).toBeLessThan(300);
+    expect(order).toEqual(['quick', 'slow']);
+  });
+
+  it('listing available repositories: the provider call runs outside the transaction', async () => {
+    const id = newId();
+    await small.database.system
+      .insertInto('source_control_connections')
+      .values({
+        tenant_id: owner.tenantId,
+        id,
+        provider: 'scm-b',
+        name: 'Self-hosted, stalled',
+        base_url: `http://127.0.0.1:${stallPort}/api/v4`,
+        external_id: null,
+        account_name: null,
+        status: 'active',
+        status_reason: null,
+        credentials_sealed: small.secretBox.seal(JSON.stringify({ token: 'glpat-x' })),
+        webhook_secret_sealed: null,
+        webhook_token_hash: null,
+      })
+      .execute();
+    const { order, quick } = await whileStalled(() =>
+      small.as(owner.token, {
+        method: 'GET',
+        url: `/api/v1/source-control/connections/${id}/available-repositories`,
       }),
     );
     expect(quick.statusCode).toBeLessThan(300);
