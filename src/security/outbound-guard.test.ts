@@ -60,6 +60,13 @@ describe('the address rules', () => {
     expect(error.message).toBe(REFUSED_MESSAGE);
   });
 
+  it.each(['fe80::1%eth0', '[fe80::1%25eth0]', '[::1%lo]', 'LOCALHOST..', '127%2e0%2e0%2e1', ''])(
+    'refuses %j (zone ids, encodings, empty labels)',
+    async (host) => {
+      await refusal(checkHost(host, NOTHING));
+    },
+  );
+
   it.each([
     ['evil.test', ['127.0.0.1'], 'a name that resolves to loopback'],
     ['evil.test', ['::1'], 'a name that resolves to IPv6 loopback'],
@@ -301,9 +308,15 @@ describe('connections pinned to the checked address', () => {
     expect(counter.connections()).toBe(0);
   });
 
-  it('guards provider API calls to user-given bases, redirects refused, errors generic', async () => {
+  it('guards webhook-style fetches and provider API calls to user-given bases, errors generic', async () => {
     const port = counter.port;
     for (const { host } of INTERNAL_HOSTS) {
+      const fetched = await guardedFetch(
+        `https://${host}:${port}/hook`,
+        { method: 'POST', body: '{}' },
+        { policy: NOTHING, protocols: ['https:', 'http:'], maxRedirects: 2 },
+      ).catch((e: unknown) => e);
+      expect(fetched).toBeInstanceOf(OutboundRefusedError);
       const error = await providerRequest(
         { url: `http://${host}:${port}/api/v4/user` },
         { ...DEFAULT_HTTP_OPTIONS, timeoutMs: 2000, guard: NOTHING },
