@@ -2,16 +2,13 @@ import { ConfigError, loadConfig, type ServiceRole } from './config';
 import { DataDirLockedError } from './db/embedded';
 import { createServiceLogger } from './logger';
 import { installProcessHandlers, type ProcessState } from './process-handlers';
-import { describeRegistries, readMachineDefaults } from './registry-defaults/index';
-import { machineInputs } from './registry-defaults/machine';
 import { type RunningService, startService } from './service';
 
 /** Process entry: configuration → database → app and workers → listen. */
 export async function main(role?: ServiceRole): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
-    // The ecosystem clients' registries and the public advisory feed: read once, here.
-    config = loadConfig(process.env, {}, await readMachineDefaults(machineInputs()));
+    config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -61,7 +58,6 @@ export async function main(role?: ServiceRole): Promise<void> {
       `Try: curl -H "Authorization: Bearer ${service.bootstrap.ownerToken}" ${shown ?? 'http://localhost:8080'}/api/v1/api-tokens`,
     );
   }
-  lines.push('', ...describeRegistries(config));
   console.log(lines.join('\n'));
 }
 
