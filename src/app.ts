@@ -32,6 +32,7 @@ import {
   MAX_PARAM_LENGTH,
   registerNotFound,
 } from './http/framework-errors';
+import { openApiDocument, registerOperationDefaults } from './http/openapi';
 import { registerPipeline } from './http/pipeline';
 import { RATE_LIMIT_HEADERS, type RateLimitStore } from './http/rate-limit';
 import { createValidatorCompiler } from './http/validators';
@@ -90,6 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs')) route.config = { ...route.config, auth: false };
   });
+  registerOperationDefaults(app);
   app.addSchema(ProblemSchema);
   registerErrorHandling(app);
   registerNotFound(app);
@@ -98,18 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     exposedHeaders: ['X-Correlation-Id', ...RATE_LIMIT_HEADERS],
   });
   await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Driftwatch API',
-        version: deps.buildInfo.version,
-        description: 'Dependency drift and open-source supply-chain intelligence.',
-      },
-      components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
-      },
-      security: [{ bearer: [] }],
-    },
+    openapi: openApiDocument(deps.buildInfo.version),
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`),
     },

@@ -99,6 +99,7 @@ export function apiTokenRoutes(deps: {
       {
         schema: {
           tags: ['API tokens'],
+          operationId: 'revokeApiToken',
           summary: 'Revoke an API token (immediately)',
           params: UuidParam('apiTokenId'),
           response: withErrors({ 204: NoContent }, [404]),

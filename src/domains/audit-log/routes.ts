@@ -87,6 +87,7 @@ export function auditLogRoutes(): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags: ['Audit log'],
+          operationId: 'exportAuditLog',
           summary: 'NDJSON export of one consistent snapshot (one repeatable-read transaction)',
           produces: ['application/x-ndjson'],
           response: withErrors({ 200: NdjsonStream }),

@@ -80,6 +80,7 @@ export function packageRoutes(deps: { config: Config }): FastifyPluginAsyncTypeb
       {
         schema: {
           tags: TAGS,
+          operationId: 'listWatchedPackages',
           summary: 'Packages the tenant watches, newest watch first',
           querystring: Type.Object({
             ...HealthHistoryQuery.properties,
@@ -211,6 +212,7 @@ export function packageRoutes(deps: { config: Config }): FastifyPluginAsyncTypeb
       {
         schema: {
           tags: TAGS,
+          operationId: 'watchPackage',
           summary: 'Watch the package (201 when created, 200 when already watched)',
           params: Params,
           body: WatchBody,
@@ -251,6 +253,7 @@ export function packageRoutes(deps: { config: Config }): FastifyPluginAsyncTypeb
       {
         schema: {
           tags: TAGS,
+          operationId: 'unwatchPackage',
           summary: 'Stop watching the package (204, also when it was not watched)',
           params: Params,
           response: withErrors({ 204: NoContent }),

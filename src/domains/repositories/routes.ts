@@ -79,6 +79,7 @@ export function repositoryRoutes(deps: {
       {
         schema: {
           tags: ['Repositories'],
+          operationId: 'importRepositories',
           summary: "Import repositories by a connection's provider ids or by clone URLs",
           description:
             'Per-item statuses in the result. 409 only when every item is already imported; 404 for an unknown connection; 409 for a connection that is not active; 400 for malformed input (errors keyed like repositories[0].url).',

@@ -78,6 +78,7 @@ export function sbomRoutes(deps: {
         bodyLimit: deps.importMaxBytes,
         schema: {
           tags: ['SBOM'],
+          operationId: 'importRepositorySbom',
           summary: 'Import a CycloneDX or SPDX JSON SBOM as the repository dependencies (202)',
           params: UuidParam('repositoryId'),
           body: SbomImportBody,
@@ -205,6 +206,7 @@ export function sbomRoutes(deps: {
       {
         schema: {
           tags: ['SBOM'],
+          operationId: 'downloadSbomExport',
           summary: 'The generated SBOM document (409 until the export is completed)',
           params: UuidParam('exportId'),
           response: withErrors(

@@ -39,6 +39,7 @@ export function scanRoutes(): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags: ['Scans'],
+          operationId: 'triggerRepositoryScan',
           summary: 'Queue a scan of the default branch (202); 409 while one is queued or running',
           params: UuidParam('repositoryId'),
           response: withErrors({ 202: ScanRef }, [404, 409]),
@@ -113,6 +114,7 @@ export function scanRoutes(): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags: ['Scans'],
+          operationId: 'cancelScan',
           summary: 'Cancel a queued or running scan (a running one stops at its next step)',
           params: UuidParam('scanId'),
           response: withErrors({ 200: ScanRef }, [404, 409]),

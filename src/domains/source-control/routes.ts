@@ -63,6 +63,7 @@ export function sourceControlRoutes(deps: {
       {
         schema: {
           tags: ['Source control'],
+          operationId: 'installGithubConnection',
           summary: 'Connect an scm-a app installation (200 when already connected)',
           body: InstallBody,
           response: withErrors({ 200: Connection, 201: Connection }, [409, 413, 415, 502, 503]),

@@ -27,7 +27,7 @@ export function systemRoutes(deps: {
       '/api/v1/health',
       {
         schema: {
-          tags: ['Public'],
+          tags: ['System'],
           summary: 'Liveness: 200 when the database answers, 503 when it does not',
           response: withErrors({ 200: Health }, [503], { authenticated: false }),
         },
@@ -47,7 +47,7 @@ export function systemRoutes(deps: {
       '/api/v1/version',
       {
         schema: {
-          tags: ['Public'],
+          tags: ['System'],
           summary: 'The deployed build (not the contract version)',
           response: withErrors({ 200: Build }, [], { authenticated: false }),
         },
@@ -60,7 +60,7 @@ export function systemRoutes(deps: {
       '/api/v1/cli-version',
       {
         schema: {
-          tags: ['Public'],
+          tags: ['System'],
           summary: "The CLI's current and minimum supported versions",
           response: withErrors({ 200: CliVersion }, [], { authenticated: false }),
         },

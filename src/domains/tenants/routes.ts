@@ -39,7 +39,8 @@ export function tenantRoutes(deps: {
       '/api/v1/auth/demo',
       {
         schema: {
-          tags: ['Public'],
+          tags: ['Tenant'],
+          operationId: 'createDemoTenant',
           summary: 'Create a demo tenant on the trial plan (expires after 24 hours)',
           response: withErrors({ 200: DemoSession }, [], { authenticated: false }),
         },

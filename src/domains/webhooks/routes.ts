@@ -21,6 +21,14 @@ const IDENTITY: Record<IngestProvider, string> = {
     'cloud: X-Hub-Signature sha256=HMAC of the raw body; data center: Authorization: Bearer secret; event in X-Event-Key',
 };
 
+/** For the operationIds: receiveScmAWebhook and so on. */
+const PROVIDER_NAMES: Record<IngestProvider, string> = {
+  'scm-a': 'ScmA',
+  'scm-b': 'ScmB',
+  'scm-c': 'ScmC',
+  'scm-d': 'ScmD',
+};
+
 /**
  * Push ingest endpoints: public (the provider authenticates with its own headers), exempt from
  * rate limits (by path), and reading the raw body so signatures are checked over the exact bytes.
@@ -45,6 +53,7 @@ export function webhookRoutes(deps: {
           bodyLimit: deps.config.sources.webhookBodyLimitBytes,
           schema: {
             tags: ['Webhooks'],
+            operationId: `receive${PROVIDER_NAMES[provider]}Webhook`,
             summary: `Receive a ${provider} push delivery`,
             description: `${IDENTITY[provider]}. The payload is the provider's native JSON.`,
             security: [],
