@@ -1,5 +1,6 @@
 import {
   assemble,
+  type ClientContext,
   cleanUrl,
   defineClient,
   detailVersions,
@@ -75,11 +76,22 @@ export function nextLink(header: string | null, current: string): string | null 
   }
 }
 
-export const dockerRegistry: EcosystemRegistry = (info, settings) => {
+type Authorise = (
+  http: RegistryHttp,
+  baseUrl: string,
+  repository: string,
+  signal?: AbortSignal,
+) => Promise<Record<string, string>>;
+
+/**
+ * Anonymous bearer tokens the OCI way: one ping of `/v2/` learns the challenge (none → no auth),
+ * then a pull token per repository, reused until shortly before it expires.
+ */
+function bearerAuthoriser(): Authorise {
   let challenge: Challenge | null | undefined;
   const tokens = new Map<string, { token: string; expiresAtMs: number }>();
 
-  async function authorisation(
+  return async function authorisation(
     http: RegistryHttp,
     baseUrl: string,
     repository: string,
@@ -119,8 +131,11 @@ export const dockerRegistry: EcosystemRegistry = (info, settings) => {
     if (tokens.size > 1000) tokens.clear();
     tokens.set(repository, { token, expiresAtMs: Date.now() + (seconds - 10) * 1000 });
     return { authorization: `Bearer ${token}` };
-  }
+  };
+}
 
+export const dockerRegistry: EcosystemRegistry = (info, settings) => {
+  const authorisation = bearerAuthoriser();
   return defineClient(info, settings, 'OCI_REGISTRY_URL', async (context, name, options) => {
     const ref = parseImageRef(name);
     if (ref === null) return null;
@@ -143,29 +158,7 @@ export const dockerRegistry: EcosystemRegistry = (info, settings) => {
     );
     if (main.state === 'answered') return main.metadata;
     const first = main.response;
-    const tags = new Set<string>();
-    let page: RegistryResponse | null = first;
-    let url = firstUrl;
-    for (let pages = 0; page !== null && pages < MAX_TAG_PAGES; pages++) {
-      const doc = parseJsonObject(page.body, 'tag list');
-      const list = own(doc, 'tags');
-      for (const tag of Array.isArray(list) ? list : []) {
-        if (typeof tag === 'string' && tag.length <= 128) tags.add(tag);
-      }
-      const next = nextLink(page.headers.get('link'), url);
-      if (next === null) break;
-      url = next;
-      page = await guarded(
-        () =>
-          context.http.get({
-            url: next,
-            headers: { ...auth, accept: 'application/json' },
-            cache: false,
-            signal: options.signal,
-          }),
-        null,
-      );
-    }
+    const tags = await listTags(context, first, firstUrl, auth, options.signal);
     const ascending = [...tags]
       .filter((t) => dockerVersioning.isValid(t))
       .sort(dockerVersioning.compare);
@@ -220,10 +213,44 @@ export const dockerRegistry: EcosystemRegistry = (info, settings) => {
   });
 };
 
-/** 401/403 on a repository with a valid token is how registries say it does not exist (or is private). */
+/** Every tag of the repository: the first page, then `Link: <…>; rel="next"` pages (bounded). */
+async function listTags(
+  context: ClientContext,
+  first: RegistryResponse,
+  firstUrl: string,
+  auth: Record<string, string>,
+  signal: AbortSignal | undefined,
+): Promise<Set<string>> {
+  const tags = new Set<string>();
+  let page: RegistryResponse | null = first;
+  let url = firstUrl;
+  for (let pages = 0; page !== null && pages < MAX_TAG_PAGES; pages++) {
+    const doc = parseJsonObject(page.body, 'tag list');
+    const list = own(doc, 'tags');
+    for (const tag of Array.isArray(list) ? list : []) {
+      if (typeof tag === 'string' && tag.length <= 128) tags.add(tag);
+    }
+    const next = nextLink(page.headers.get('link'), url);
+    if (next === null) break;
+    url = next;
+    page = await guarded(
+      () =>
+        context.http.get({
+          url: next,
+          headers: { ...auth, accept: 'application/json' },
+          cache: false,
+          signal,
+        }),
+      null,
+    );
+  }
+  return tags;
+}
+
 /** A repository the registry will not show us is, for us, a package it does not know. */
 const DENIED_MAIN: MainDocument = { state: 'answered', metadata: null };
 
+/** 401/403 on a repository with a valid token is how registries say it does not exist (or is private). */
 async function guarded<T>(request: () => Promise<T>, denied: T): Promise<T> {
   try {
     return await request();

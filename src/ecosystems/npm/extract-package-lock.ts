@@ -1,6 +1,7 @@
 import { scanJsonKeys, sequentialKeyLines } from '../shared/json-lines';
 import type {
   DependencyScope,
+  DependencySource,
   ExtractedDependency,
   ExtractInput,
   ExtractionError,
@@ -93,34 +94,67 @@ interface Installed {
   resolved: unknown;
 }
 
+/**
+ * The installed packages of a v2/v3 `packages` object with a resolution index keyed by strings
+ * that already exist (the parsed keys), so lookups reuse cached hashes instead of building
+ * `<location>/node_modules/<name>` candidates: `children` maps a location (a package key, a
+ * folder key or '' for the root) to the names installed in its node_modules; `container` maps a
+ * key to the location its node_modules sits in.
+ */
+interface PackagesIndex {
+  folders: Map<string, Json>;
+  installed: Installed[];
+  children: Map<string, Map<string, number>>;
+  container: Map<string, string>;
+}
+
+/** Who depends on each installed package, and which ones the project itself asks for. */
+interface PackageEdges {
+  parents: (string[] | undefined)[];
+  direct: boolean[];
+}
+
 function fromPackages(
   packages: Json,
   lineAt: (index: number) => number | null,
   input: ExtractInput,
   errors: ExtractionError[],
 ): ExtractedDependency[] {
-  const folders = new Map<string, Json>();
-  const installed: Installed[] = [];
-  // Resolution index keyed by strings that already exist (the parsed keys), so lookups reuse
-  // cached hashes instead of building `<location>/node_modules/<name>` candidates: `children`
-  // maps a location (a package key, a folder key or '' for the root) to the names installed in
-  // its node_modules; `container` maps a key to the location its node_modules sits in.
-  const children = new Map<string, Map<string, number>>();
-  const container = new Map<string, string>();
+  const index = indexPackages(packages, lineAt, errors);
+  const root = isRecord(packages['']) ? packages[''] : readManifest(input);
+  const edges = packageEdges(index, root);
+  return index.installed.map((item, i) =>
+    item.link
+      ? linkedDependency(item, edges.parents[i], index.folders)
+      : installedDependency(item, i, edges, Boolean(root)),
+  );
+}
+
+function indexPackages(
+  packages: Json,
+  lineAt: (index: number) => number | null,
+  errors: ExtractionError[],
+): PackagesIndex {
+  const index: PackagesIndex = {
+    folders: new Map(),
+    installed: [],
+    children: new Map(),
+    container: new Map(),
+  };
   const keys = Object.keys(packages);
-  for (let index = 0; index < keys.length; index++) {
-    const key = keys[index] as string;
+  for (let position = 0; position < keys.length; position++) {
+    const key = keys[position] as string;
     if (key === '') continue;
     const entry = packages[key];
-    const line = lineAt(index);
+    const line = lineAt(position);
     if (!isRecord(entry)) {
       errors.push({ line, message: `packages["${key}"] is not an object; skipped` });
       continue;
     }
     const start = nameStart(key);
     if (start === -1) {
-      folders.set(key, entry);
-      container.set(key, '');
+      index.folders.set(key, entry);
+      index.container.set(key, '');
       continue;
     }
     const link = entry.link === true;
@@ -132,29 +166,34 @@ function fromPackages(
     }
     const location =
       start === NODE_MODULES.length ? '' : key.slice(0, start - NODE_MODULES.length - 1);
-    container.set(key, location);
+    index.container.set(key, location);
     const installedName = key.slice(start);
-    const names = children.get(location);
-    if (names) names.set(installedName, installed.length);
-    else children.set(location, new Map([[installedName, installed.length]]));
+    const names = index.children.get(location);
+    if (names) names.set(installedName, index.installed.length);
+    else index.children.set(location, new Map([[installedName, index.installed.length]]));
     const name = typeof entry.name === 'string' && entry.name !== '' ? entry.name : installedName;
-    const deps = depNames(entry, false);
-    const scope = flagScope(entry);
-    installed.push({
+    index.installed.push({
       key,
       name,
       line,
       location,
-      deps,
-      scope,
+      deps: depNames(entry, false),
+      scope: flagScope(entry),
       version,
       link,
       resolved: entry.resolved,
     });
   }
+  return index;
+}
 
-  const parents: (string[] | undefined)[] = new Array(installed.length);
-  const direct: boolean[] = new Array(installed.length).fill(false);
+/** Resolves every dependency name the way Node does: up the node_modules chain. */
+function packageEdges(index: PackagesIndex, root: Json | null | undefined): PackageEdges {
+  const { children, container, folders, installed } = index;
+  const edges: PackageEdges = {
+    parents: new Array(installed.length),
+    direct: new Array(installed.length).fill(false),
+  };
   const addEdges = (from: string, fromName: string | null, deps: string[], project: boolean) => {
     for (const dep of deps) {
       let location: string | undefined = from;
@@ -165,57 +204,62 @@ function fromPackages(
         location = container.get(location) ?? parentLocation(location);
       }
       if (target === undefined) continue;
-      if (project) direct[target] = true;
+      if (project) edges.direct[target] = true;
       if (fromName === null) continue;
-      const list = parents[target];
+      const list = edges.parents[target];
       if (list) list.push(fromName);
-      else parents[target] = [fromName];
+      else edges.parents[target] = [fromName];
     }
   };
-
-  const root = isRecord(packages['']) ? packages[''] : readManifest(input);
   if (root) addEdges('', null, depNames(root, true), true);
   for (const [key, folder] of folders) {
     const folderName = typeof folder.name === 'string' ? folder.name : baseName(key);
     addEdges(key, folderName, depNames(folder, true), true);
   }
   for (const item of installed) addEdges(item.key, item.name, item.deps, false);
+  return edges;
+}
 
-  const out: ExtractedDependency[] = new Array(installed.length);
-  for (let index = 0; index < installed.length; index++) {
-    const item = installed[index] as Installed;
-    const itemParents = parents[index];
-    if (item.link) {
-      // A workspace/`file:` package: its version is the one its own folder entry records.
-      const target = folders.get(item.version);
-      const version = target && isVersion(target.version) ? target.version : null;
-      out[index] = makeDependency({
-        name: item.name,
-        version,
-        resolution: version === null ? 'unpinned' : 'resolved',
-        scope: item.scope,
-        // Linked packages are the project's own workspaces/folders: first-party, hence direct.
-        direct: true,
-        line: item.line,
-        parents: itemParents,
-        source: { kind: 'path', path: item.version },
-      });
-      continue;
-    }
-    // Without a root entry or manifest, top-level packages nothing depends on are the direct ones.
-    const orphan = !root && item.location === '' && itemParents === undefined;
-    out[index] = makeDependency({
-      name: item.name,
-      version: item.version,
-      resolution: 'resolved',
-      scope: item.scope,
-      direct: direct[index] === true || orphan,
-      line: item.line,
-      parents: itemParents,
-      source: sourceFromResolved(item.resolved),
-    });
-  }
-  return out;
+/** A workspace/`file:` package: its version is the one its own folder entry records. */
+function linkedDependency(
+  item: Installed,
+  parents: string[] | undefined,
+  folders: Map<string, Json>,
+): ExtractedDependency {
+  const target = folders.get(item.version);
+  const version = target && isVersion(target.version) ? target.version : null;
+  return makeDependency({
+    name: item.name,
+    version,
+    resolution: version === null ? 'unpinned' : 'resolved',
+    scope: item.scope,
+    // Linked packages are the project's own workspaces/folders: first-party, hence direct.
+    direct: true,
+    line: item.line,
+    parents,
+    source: { kind: 'path', path: item.version },
+  });
+}
+
+function installedDependency(
+  item: Installed,
+  index: number,
+  edges: PackageEdges,
+  hasRoot: boolean,
+): ExtractedDependency {
+  const parents = edges.parents[index];
+  // Without a root entry or manifest, top-level packages nothing depends on are the direct ones.
+  const orphan = !hasRoot && item.location === '' && parents === undefined;
+  return makeDependency({
+    name: item.name,
+    version: item.version,
+    resolution: 'resolved',
+    scope: item.scope,
+    direct: edges.direct[index] === true || orphan,
+    line: item.line,
+    parents,
+    source: sourceFromResolved(item.resolved),
+  });
 }
 
 interface V1Node {
@@ -247,16 +291,61 @@ function v1Lines(text: string, nodes: readonly V1Node[]): (index: number) => num
   return (index) => lines.get(chains[index] as string) ?? null;
 }
 
+interface V1Tree {
+  nodes: V1Node[];
+  topLevel: Map<string, number>;
+  problems: { node: number; key: string; message: string }[];
+}
+
 function fromV1(
   dependencies: Json,
   text: string,
   input: ExtractInput,
   errors: ExtractionError[],
 ): ExtractedDependency[] {
-  // Pre-order walk with an explicit stack (file order, no recursion).
-  const nodes: V1Node[] = [];
-  const topLevel = new Map<string, number>();
-  const problems: { node: number; key: string; message: string }[] = [];
+  const tree = walkV1(dependencies);
+  const lineAt = v1Lines(text, tree.nodes);
+  for (const problem of tree.problems) {
+    // A bad entry has no line of its own here; its enclosing entry's line points at the spot.
+    errors.push({
+      line: problem.node === -1 ? null : lineAt(problem.node),
+      message: problem.message,
+    });
+  }
+  const parents = v1Parents(tree);
+  const manifest = readManifest(input);
+  const declared = manifest ? new Set(depNames(manifest, true)) : null;
+  const out: ExtractedDependency[] = [];
+  tree.nodes.forEach((node, index) => {
+    const { entry, key } = node;
+    const line = lineAt(index);
+    if (typeof entry.version !== 'string' || entry.version.trim() === '') {
+      errors.push({ line, message: `${key} has no version; skipped` });
+      return;
+    }
+    const { name, version, source } = v1Version(key, entry.version.trim(), entry.resolved);
+    const nodeParents = parents[index];
+    const direct = node.depth === 0 && (declared ? declared.has(key) : nodeParents === undefined);
+    out.push(
+      makeDependency({
+        name,
+        version,
+        resolution: version === null ? 'unpinned' : 'resolved',
+        scope: flagScope(entry),
+        direct,
+        line,
+        parents: nodeParents,
+        source,
+      }),
+    );
+  });
+  return out;
+}
+
+/** Pre-order walk of nested v1 `dependencies` with an explicit stack (file order, no recursion). */
+function walkV1(dependencies: Json): V1Tree {
+  const tree: V1Tree = { nodes: [], topLevel: new Map(), problems: [] };
+  const { nodes, problems } = tree;
   const stack: { map: Json; keys: string[]; index: number; parent: number; depth: number }[] = [
     { map: dependencies, keys: Object.keys(dependencies), index: 0, parent: -1, depth: 0 },
   ];
@@ -278,7 +367,7 @@ function fromV1(
     }
     const index = nodes.length;
     nodes.push({ key, depth: frame.depth, entry, parent: frame.parent, children: null });
-    const scope = frame.parent === -1 ? topLevel : (nodes[frame.parent] as V1Node).children;
+    const scope = frame.parent === -1 ? tree.topLevel : (nodes[frame.parent] as V1Node).children;
     scope?.set(key, index);
     if (!isRecord(entry.dependencies)) continue;
     if (frame.depth + 1 >= MAX_V1_DEPTH) {
@@ -296,16 +385,11 @@ function fromV1(
       depth: frame.depth + 1,
     });
   }
-  const lineAt = v1Lines(text, nodes);
-  for (const problem of problems) {
-    // A bad entry has no line of its own here; its enclosing entry's line points at the spot.
-    errors.push({
-      line: problem.node === -1 ? null : lineAt(problem.node),
-      message: problem.message,
-    });
-  }
+  return tree;
+}
 
-  // A requirement is met by the nearest enclosing `dependencies` that has it (Node resolution).
+/** A requirement is met by the nearest enclosing `dependencies` that has it (Node resolution). */
+function v1Parents({ nodes, topLevel }: V1Tree): (Set<string> | undefined)[] {
   const parents: (Set<string> | undefined)[] = new Array(nodes.length);
   nodes.forEach((node, index) => {
     if (!isRecord(node.entry.requires)) return;
@@ -324,54 +408,33 @@ function fromV1(
       else parents[target] = new Set([node.key]);
     }
   });
+  return parents;
+}
 
-  const manifest = readManifest(input);
-  const declared = manifest ? new Set(depNames(manifest, true)) : null;
-  const out: ExtractedDependency[] = [];
-  nodes.forEach((node, index) => {
-    const { entry, key } = node;
-    const line = lineAt(index);
-    if (typeof entry.version !== 'string' || entry.version.trim() === '') {
-      errors.push({ line, message: `${key} has no version; skipped` });
-      return;
-    }
-    const raw = entry.version.trim();
-    let name = key;
-    let version: string | null = raw;
-    let source = sourceFromResolved(entry.resolved);
-    if (raw.startsWith('npm:')) {
-      // Aliases record the real package as `npm:<name>@<version>`.
-      const split = splitDescriptor(raw.slice('npm:'.length));
-      if (split) {
-        name = split.name;
-        version = split.range;
-      }
-    } else if (isGitSpec(raw)) {
-      source = gitSource(raw);
-      version = source.kind === 'git' ? source.ref : null;
-    } else if (raw.startsWith('file:')) {
-      source = { kind: 'path', path: raw.slice('file:'.length) };
-      version = null;
-    } else if (/^https?:\/\//.test(raw)) {
-      source = { kind: 'url', url: raw };
-      version = null;
-    }
-    const nodeParents = parents[index];
-    const direct = node.depth === 0 && (declared ? declared.has(key) : nodeParents === undefined);
-    out.push(
-      makeDependency({
-        name,
-        version,
-        resolution: version === null ? 'unpinned' : 'resolved',
-        scope: flagScope(entry),
-        direct,
-        line,
-        parents: nodeParents,
-        source,
-      }),
-    );
-  });
-  return out;
+/** What a v1 `version` field says: an exact version, an alias, or a git/file/URL source. */
+function v1Version(
+  key: string,
+  raw: string,
+  resolved: unknown,
+): { name: string; version: string | null; source: DependencySource } {
+  if (raw.startsWith('npm:')) {
+    // Aliases record the real package as `npm:<name>@<version>`.
+    const split = splitDescriptor(raw.slice('npm:'.length));
+    const source = sourceFromResolved(resolved);
+    return split
+      ? { name: split.name, version: split.range, source }
+      : { name: key, version: raw, source };
+  }
+  if (isGitSpec(raw)) {
+    const source = gitSource(raw);
+    return { name: key, version: source.kind === 'git' ? source.ref : null, source };
+  }
+  if (raw.startsWith('file:')) {
+    return { name: key, version: null, source: { kind: 'path', path: raw.slice('file:'.length) } };
+  }
+  if (/^https?:\/\//.test(raw))
+    return { name: key, version: null, source: { kind: 'url', url: raw } };
+  return { name: key, version: raw, source: sourceFromResolved(resolved) };
 }
 
 const selectPackages = (path: readonly string[], key: string): string | null =>

@@ -98,6 +98,15 @@ function flagScope(entry: Json): DependencyScope | undefined {
   return undefined;
 }
 
+/** One pnpm lockfile being read: its dialect, the graph built so far and where keys are. */
+interface PnpmRead {
+  dialect: Dialect;
+  graph: LockGraph;
+  byKey: Map<string, number>;
+  line: (section: string, key: string) => number | null;
+  errors: ExtractionError[];
+}
+
 function extract(input: ExtractInput): ExtractionResult {
   const errors: ExtractionError[] = [];
   const {
@@ -106,28 +115,42 @@ function extract(input: ExtractInput): ExtractionResult {
     mapping,
   } = readYamlEntries(input.text, SECTIONS, errors, 'pnpm lockfile');
   if (!mapping) return { dependencies: [], errors };
-  const line = (section: string, key: string) =>
-    allLines.get(`${section}${NESTED_KEY}${key}`) ?? null;
   const dialect = dialectOf(data.lockfileVersion);
   if (dialect === null) {
     errors.push(fileError('lockfileVersion is missing or not a number'));
     return { dependencies: [], errors };
   }
-  const packages = isRecord(data.packages) ? data.packages : {};
-  const graph = new LockGraph();
-  const byKey = new Map<string, number>();
+  const read: PnpmRead = {
+    dialect,
+    graph: new LockGraph(),
+    byKey: new Map(),
+    line: (section, key) => allLines.get(`${section}${NESTED_KEY}${key}`) ?? null,
+    errors,
+  };
+  const entries = readPackages(read, isRecord(data.packages) ? data.packages : {});
+  if (dialect === 9) {
+    readSnapshots(read, isRecord(data.snapshots) ? data.snapshots : {});
+  } else {
+    for (const [index, entry] of entries.entries()) if (entry) addEdges(read, index, entry);
+  }
+  addImporters(read, isRecord(data.importers) ? data.importers : { '.': data });
+  return { dependencies: read.graph.toDependencies(), errors };
+}
+
+/** Every `packages` entry as a graph node; the entries by node index. */
+function readPackages(read: PnpmRead, packages: Json): Json[] {
   const entries: Json[] = [];
   for (const key of Object.keys(packages)) {
     const entry = packages[key];
-    const at = line('packages', key);
+    const at = read.line('packages', key);
     if (!isRecord(entry)) {
-      errors.push({ line: at, message: `packages["${key}"] is not a mapping; skipped` });
+      read.errors.push({ line: at, message: `packages["${key}"] is not a mapping; skipped` });
       continue;
     }
-    const fromKey = parseKey(key, dialect);
+    const fromKey = parseKey(key, read.dialect);
     const name = typeof entry.name === 'string' ? entry.name : fromKey?.name;
     if (!name) {
-      errors.push({ line: at, message: `cannot tell the package name of ${key}; skipped` });
+      read.errors.push({ line: at, message: `cannot tell the package name of ${key}; skipped` });
       continue;
     }
     const source = resolutionSource(entry.resolution, fromKey?.version ?? null);
@@ -135,77 +158,79 @@ function extract(input: ExtractInput): ExtractionResult {
     if (typeof entry.version === 'string') version = entry.version;
     else if (fromKey && parseNpmVersion(fromKey.version)) version = fromKey.version;
     else if (source.kind === 'git') version = source.ref;
-    const index = graph.add({
+    const index = read.graph.add({
       name,
       version,
       line: at,
       source,
-      scope: dialect === 9 ? undefined : flagScope(entry),
+      scope: read.dialect === 9 ? undefined : flagScope(entry),
       optional: entry.optional === true,
     });
-    byKey.set(key, index);
+    read.byKey.set(key, index);
     entries[index] = entry;
   }
+  return entries;
+}
 
-  // A reference (`1.0.0(peer@1)`, an alias `real@1.0.0`, `/real/1.0.0`, `link:../x`) → package.
-  const resolveRef = (name: string, ref: string): number | undefined => {
-    if (ref.startsWith('link:')) return undefined;
-    const candidates =
-      dialect === 9
-        ? [stripPeers(`${name}@${ref}`, 9), stripPeers(ref, 9)]
-        : dialect === 6
-          ? [`/${name}@${ref}`, ref, stripPeers(`/${name}@${ref}`, 6)]
-          : [`/${name}/${ref}`, ref];
-    for (const candidate of candidates) {
-      const index = byKey.get(candidate);
-      if (index !== undefined) return index;
-    }
-    return undefined;
-  };
-  const addEdges = (from: number, entry: Json) => {
-    for (const [field, optional] of [
-      ['dependencies', false],
-      ['optionalDependencies', true],
-    ] as const) {
-      for (const [dep, ref] of stringEntries(entry[field])) {
-        const to = resolveRef(dep, ref);
-        if (to !== undefined) graph.edge(from, to, optional);
-      }
-    }
-  };
-
-  if (dialect === 9) {
-    const snapshots = isRecord(data.snapshots) ? data.snapshots : {};
-    const seen = new Set<number>();
-    for (const key of Object.keys(snapshots)) {
-      const snapshot = snapshots[key];
-      if (snapshot !== null && !isRecord(snapshot)) {
-        errors.push({
-          line: line('snapshots', key),
-          message: `snapshots["${key}"] is not a mapping; skipped`,
-        });
-        continue;
-      }
-      const from = byKey.get(stripPeers(key, 9));
-      if (from === undefined) {
-        errors.push({
-          line: line('snapshots', key),
-          message: `snapshot ${key} has no packages entry; skipped`,
-        });
-        continue;
-      }
-      if (snapshot) addEdges(from, snapshot);
-      const pkg = graph.packages[from];
-      // Optional only when every peer variant is (a snapshot without the flag is required).
-      const optional = snapshot?.optional === true;
-      if (pkg) pkg.optional = seen.has(from) ? pkg.optional === true && optional : optional;
-      seen.add(from);
-    }
-  } else {
-    for (const [index, entry] of entries.entries()) if (entry) addEdges(index, entry);
+/** A reference (`1.0.0(peer@1)`, an alias `real@1.0.0`, `/real/1.0.0`, `link:../x`) → package. */
+function resolveRef(read: PnpmRead, name: string, ref: string): number | undefined {
+  if (ref.startsWith('link:')) return undefined;
+  const candidates =
+    read.dialect === 9
+      ? [stripPeers(`${name}@${ref}`, 9), stripPeers(ref, 9)]
+      : read.dialect === 6
+        ? [`/${name}@${ref}`, ref, stripPeers(`/${name}@${ref}`, 6)]
+        : [`/${name}/${ref}`, ref];
+  for (const candidate of candidates) {
+    const index = read.byKey.get(candidate);
+    if (index !== undefined) return index;
   }
+  return undefined;
+}
 
-  const importers = isRecord(data.importers) ? data.importers : { '.': data };
+function addEdges(read: PnpmRead, from: number, entry: Json): void {
+  for (const [field, optional] of [
+    ['dependencies', false],
+    ['optionalDependencies', true],
+  ] as const) {
+    for (const [dep, ref] of stringEntries(entry[field])) {
+      const to = resolveRef(read, dep, ref);
+      if (to !== undefined) read.graph.edge(from, to, optional);
+    }
+  }
+}
+
+/** pnpm 9 keeps edges in `snapshots`, one per peer variant of a package. */
+function readSnapshots(read: PnpmRead, snapshots: Json): void {
+  const seen = new Set<number>();
+  for (const key of Object.keys(snapshots)) {
+    const snapshot = snapshots[key];
+    if (snapshot !== null && !isRecord(snapshot)) {
+      read.errors.push({
+        line: read.line('snapshots', key),
+        message: `snapshots["${key}"] is not a mapping; skipped`,
+      });
+      continue;
+    }
+    const from = read.byKey.get(stripPeers(key, 9));
+    if (from === undefined) {
+      read.errors.push({
+        line: read.line('snapshots', key),
+        message: `snapshot ${key} has no packages entry; skipped`,
+      });
+      continue;
+    }
+    if (snapshot) addEdges(read, from, snapshot);
+    const pkg = read.graph.packages[from];
+    // Optional only when every peer variant is (a snapshot without the flag is required).
+    const optional = snapshot?.optional === true;
+    if (pkg) pkg.optional = seen.has(from) ? pkg.optional === true && optional : optional;
+    seen.add(from);
+  }
+}
+
+/** What each importer (workspace project) declares: the roots of the graph. */
+function addImporters(read: PnpmRead, importers: Json): void {
   for (const importer of Object.values(importers)) {
     if (!isRecord(importer)) continue;
     for (const [field, scope] of [
@@ -218,12 +243,11 @@ function extract(input: ExtractInput): ExtractionResult {
       for (const [dep, spec] of Object.entries(declared)) {
         const ref = typeof spec === 'string' ? spec : isRecord(spec) ? spec.version : undefined;
         if (typeof ref !== 'string') continue;
-        const to = resolveRef(dep, ref);
-        if (to !== undefined) graph.root(to, scope, null);
+        const to = resolveRef(read, dep, ref);
+        if (to !== undefined) read.graph.root(to, scope, null);
       }
     }
   }
-  return { dependencies: graph.toDependencies(), errors };
 }
 
 export const pnpmLockExtractor: Extractor = {

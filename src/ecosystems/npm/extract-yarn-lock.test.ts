@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixture, inputOf, type Row, rows } from '../../../test/support/npm-extract';
-import { yarnLockExtractor } from './extract-yarn-lock';
+import { unterminatedStringLine, yarnLockExtractor } from './extract-yarn-lock';
 
 const extract = (path: string, text: string, files: Record<string, string> = {}) =>
   yarnLockExtractor.extract(inputOf(path, text, files));
@@ -243,6 +243,12 @@ describe('npm/yarn-lock v1', () => {
       ],
       ['ms', '2.1.3', 'runtime', true, 'resolved', 14, [], 'registry', 'pkg:npm/ms@2.1.3'],
     ]);
+  });
+
+  it('finds a string left open at the end of its line (never handed to the yarn parser)', () => {
+    expect(unterminatedStringLine('a@^1:\n  version "1.0.0"\n  resolved "x\\"y"\n')).toBeNull();
+    expect(unterminatedStringLine('a@^1:\n  version "1.0.1\nb@^2:\n')).toBe(2);
+    expect(unterminatedStringLine('a@^1:\n  version "1.0.1')).toBe(2);
   });
 
   it('reports a block without a version, and an unresolved merge conflict', () => {

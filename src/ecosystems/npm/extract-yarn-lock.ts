@@ -113,8 +113,32 @@ function v1Blocks(text: string): Block[] {
 
 type Parsed = Record<string, Record<string, unknown>>;
 
+/**
+ * 1-based line of the first double-quoted string left open at the end of its line, or null.
+ * yarn v1 strings never span lines, and @yarnpkg/lockfile spins for half a minute (then fails
+ * with "Invalid string length") on an unterminated one, so such text never reaches it.
+ */
+export function unterminatedStringLine(text: string): number | null {
+  let line = 1;
+  let open = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 /* \n */) {
+      if (open) return line;
+      line++;
+    } else if (c === 34 /* " */) {
+      open = !open;
+    } else if (c === 92 /* \ */ && open) {
+      i++;
+    }
+  }
+  return open ? line : null;
+}
+
 function parseV1(text: string, blocks: Block[], errors: ExtractionError[]): Parsed {
   try {
+    const open = unterminatedStringLine(text);
+    if (open !== null) throw new Error(`unterminated string at line ${open}`);
     const result = lockfile().parse(text);
     if (result.type === 'conflict') {
       errors.push(fileError('yarn.lock has an unresolved merge conflict'));
@@ -131,7 +155,9 @@ function parseV1(text: string, blocks: Block[], errors: ExtractionError[]): Pars
   const object: Parsed = {};
   for (const block of blocks) {
     try {
-      const parsed = lockfile().parse(text.slice(block.start, block.end)).object;
+      const blockText = text.slice(block.start, block.end);
+      if (unterminatedStringLine(blockText) !== null) throw new Error('unterminated string');
+      const parsed = lockfile().parse(blockText).object;
       for (const key of Object.keys(parsed)) setOwn(object, key, parsed[key]);
     } catch (error) {
       // The library's `line:col` is relative to the block; the block's own line is reported.

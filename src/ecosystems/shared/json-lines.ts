@@ -93,140 +93,169 @@ export function scanJsonKeys(
   select: (path: readonly string[], key: string) => string | null,
   options: JsonScanOptions = {},
 ): JsonScanResult {
-  const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
-  const stopAfter = options.stopAfterRootKey;
-  const elements = options.elements === true;
-  const records: JsonKeyRecord[] = [];
-  const path: string[] = [];
-  // Per open container: is it an object, which record (or -1) its value span belongs to, and
-  // (arrays) the index of the current element.
-  const isObject: boolean[] = [];
-  const openRecord: number[] = [];
-  const elementIndex: number[] = [];
-  let depth = 0;
-  let line = 1;
-  let expectKey = false;
-  let pendingKey = false;
-  // Inside an array, after `[` or `,`: the next value is an element.
-  let pendingElement = false;
-  let keyStart = 0;
-  let keyEnd = 0;
-  let pendingRecord = -1;
+  const scan = new KeyScan(text, select, options);
   const length = text.length;
-
-  /** An array element starts at `at`: offered to `select` with its index as the key. */
-  const startElement = (at: number): void => {
-    pendingElement = false;
-    if (!elements || path.length > maxDepth) return;
-    const key = String(elementIndex[depth - 1]);
-    const id = select(path, key);
-    if (id === null) return;
-    pendingRecord = records.length;
-    records.push({ id, key, line, start: at, end: -1 });
-  };
-
   let i = 0;
   while (i < length) {
     const c = text.charCodeAt(i);
-    if (c === SPACE || c === TAB || c === CR) {
+    if (c === SPACE || c === TAB || c === CR || c === COLON) {
       i++;
     } else if (c === NEWLINE) {
-      line++;
+      scan.line++;
       i++;
     } else if (c === QUOTE) {
       const close = stringEnd(text, i);
-      if (close === -1) return { records, complete: false };
-      if (expectKey) {
-        // Keys are only materialised when offered to `select` or when their value opens a
-        // container (the path needs them): most keys of a lockfile are neither.
-        keyStart = i + 1;
-        keyEnd = close;
-        pendingKey = true;
-        pendingRecord = -1;
-        if (path.length <= maxDepth) {
-          const key = decodeKey(text.slice(keyStart, keyEnd));
-          const id = select(path, key);
-          if (id !== null) {
-            pendingRecord = records.length;
-            records.push({ id, key, line, start: -1, end: -1 });
-          }
-        }
-        expectKey = false;
-      } else if (pendingKey) {
-        const record = records[pendingRecord];
-        if (record) record.start = i;
-        pendingKey = false;
-        pendingRecord = -1;
-      } else if (pendingElement) {
-        startElement(i);
-        pendingRecord = -1;
-      }
+      if (close === -1) return { records: scan.records, complete: false };
+      scan.string(i, close);
       i = close + 1;
     } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-      const element = pendingElement;
-      if (element) startElement(i);
-      if (depth > 0) path.push(containerName(text, records[pendingRecord], element));
-      const record = records[pendingRecord];
-      if (record) record.start = i;
-      openRecord.push(pendingRecord);
-      isObject.push(c === OPEN_BRACE);
-      elementIndex.push(0);
-      depth++;
-      pendingKey = false;
-      pendingRecord = -1;
-      expectKey = c === OPEN_BRACE;
-      pendingElement = c === OPEN_BRACKET;
+      scan.open(i, c === OPEN_BRACE);
       i++;
     } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
-      if (depth === 0) return { records, complete: false };
-      depth--;
-      isObject.pop();
-      elementIndex.pop();
-      const record = records[openRecord.pop() ?? -1];
-      if (record) record.end = i + 1;
-      const closedKey = depth > 0 ? path.pop() : undefined;
-      expectKey = false;
-      pendingElement = false;
+      const done = scan.close(i);
+      if (done !== null) return { records: scan.records, complete: done };
       i++;
-      if (depth === 0) return { records, complete: true };
-      if (stopAfter !== undefined && depth === 1 && closedKey === stopAfter) {
-        return { records, complete: true };
-      }
     } else if (c === COMMA) {
-      expectKey = isObject[depth - 1] === true;
-      if (depth > 0 && !expectKey) {
-        elementIndex[depth - 1]!++;
-        pendingElement = true;
-      }
-      i++;
-    } else if (c === COLON) {
+      scan.comma();
       i++;
     } else {
-      // A number, true/false/null: the pending key's value (whose span we do not need) or an
-      // array element.
-      if (pendingKey) {
-        const record = records[pendingRecord];
-        if (record) record.start = i;
-        pendingKey = false;
-        pendingRecord = -1;
-      } else if (pendingElement) {
-        startElement(i);
-        pendingRecord = -1;
-      }
+      scan.scalar(i);
       i++;
     }
   }
-  return { records, complete: false };
+  return { records: scan.records, complete: false };
+}
+
+/** The state of one `scanJsonKeys` pass and what each kind of token does to it. */
+class KeyScan {
+  readonly records: JsonKeyRecord[] = [];
+  line = 1;
+  private readonly path: string[] = [];
+  // Per open container: is it an object, which record (or -1) its value span belongs to, and
+  // (arrays) the index of the current element.
+  private readonly isObject: boolean[] = [];
+  private readonly openRecord: number[] = [];
+  private readonly elementIndex: number[] = [];
+  private readonly maxDepth: number;
+  private readonly stopAfter: string | undefined;
+  private readonly elements: boolean;
+  private depth = 0;
+  private expectKey = false;
+  private pendingKey = false;
+  // Inside an array, after `[` or `,`: the next value is an element.
+  private pendingElement = false;
+  private keyStart = 0;
+  private keyEnd = 0;
+  private pendingRecord = -1;
+
+  constructor(
+    private readonly text: string,
+    private readonly select: (path: readonly string[], key: string) => string | null,
+    options: JsonScanOptions,
+  ) {
+    this.maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
+    this.stopAfter = options.stopAfterRootKey;
+    this.elements = options.elements === true;
+  }
+
+  /** A string from `open` to its closing quote `close`: a key, a key's value or an element. */
+  string(open: number, close: number): void {
+    if (this.expectKey) {
+      // Keys are only materialised when offered to `select` or when their value opens a
+      // container (the path needs them): most keys of a lockfile are neither.
+      this.keyStart = open + 1;
+      this.keyEnd = close;
+      this.pendingKey = true;
+      this.pendingRecord = -1;
+      if (this.path.length <= this.maxDepth) {
+        const key = decodeKey(this.text.slice(this.keyStart, this.keyEnd));
+        this.offer(key, -1);
+      }
+      this.expectKey = false;
+    } else {
+      this.valueStarts(open);
+    }
+  }
+
+  open(at: number, object: boolean): void {
+    const element = this.pendingElement;
+    if (element) this.startElement(at);
+    const record = this.records[this.pendingRecord];
+    if (this.depth > 0) this.path.push(this.containerName(record, element));
+    if (record) record.start = at;
+    this.openRecord.push(this.pendingRecord);
+    this.isObject.push(object);
+    this.elementIndex.push(0);
+    this.depth++;
+    this.pendingKey = false;
+    this.pendingRecord = -1;
+    this.expectKey = object;
+    this.pendingElement = !object;
+  }
+
+  /** Closes a container; `true`/`false` when the scan is over (complete or not), else null. */
+  close(at: number): boolean | null {
+    if (this.depth === 0) return false;
+    this.depth--;
+    this.isObject.pop();
+    this.elementIndex.pop();
+    const record = this.records[this.openRecord.pop() ?? -1];
+    if (record) record.end = at + 1;
+    const closedKey = this.depth > 0 ? this.path.pop() : undefined;
+    this.expectKey = false;
+    this.pendingElement = false;
+    if (this.depth === 0) return true;
+    if (this.stopAfter !== undefined && this.depth === 1 && closedKey === this.stopAfter) {
+      return true;
+    }
+    return null;
+  }
+
+  comma(): void {
+    this.expectKey = this.isObject[this.depth - 1] === true;
+    if (this.depth > 0 && !this.expectKey) {
+      this.elementIndex[this.depth - 1]!++;
+      this.pendingElement = true;
+    }
+  }
+
+  /** A character of a number, true/false/null. */
+  scalar(at: number): void {
+    this.valueStarts(at);
+  }
+
+  /** A value that is not a container starts at `at`: the pending key's or an array element. */
+  private valueStarts(at: number): void {
+    if (this.pendingKey) {
+      const record = this.records[this.pendingRecord];
+      if (record) record.start = at;
+      this.pendingKey = false;
+      this.pendingRecord = -1;
+    } else if (this.pendingElement) {
+      this.startElement(at);
+      this.pendingRecord = -1;
+    }
+  }
+
+  /** An array element starts at `at`: offered to `select` with its index as the key. */
+  private startElement(at: number): void {
+    this.pendingElement = false;
+    if (!this.elements || this.path.length > this.maxDepth) return;
+    this.offer(String(this.elementIndex[this.depth - 1]), at);
+  }
+
+  private offer(key: string, start: number): void {
+    const id = this.select(this.path, key);
+    if (id === null) return;
+    this.pendingRecord = this.records.length;
+    this.records.push({ id, key, line: this.line, start, end: -1 });
+  }
 
   /** What a container opened at this point is called in `path`. */
-  function containerName(
-    source: string,
-    record: JsonKeyRecord | undefined,
-    element: boolean,
-  ): string {
+  private containerName(record: JsonKeyRecord | undefined, element: boolean): string {
     if (record) return record.key;
-    if (pendingKey) return decodeKey(source.slice(keyStart, keyEnd));
-    return element && elements ? String(elementIndex[depth - 1]) : ARRAY_ELEMENT;
+    if (this.pendingKey) return decodeKey(this.text.slice(this.keyStart, this.keyEnd));
+    return element && this.elements ? String(this.elementIndex[this.depth - 1]) : ARRAY_ELEMENT;
   }
 }
 
