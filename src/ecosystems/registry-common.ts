@@ -43,7 +43,6 @@ export interface ClientContext {
   maxVersionDetails: number;
 }
 
-export const DEFAULT_MAX_VERSION_DETAILS = 40;
 /** Hard ceiling on versions kept per package (the newest), whatever a registry lists. */
 export const MAX_VERSIONS = 10_000;
 /** Versions read at most before sorting, to bound the work on a hostile listing. */
@@ -71,7 +70,7 @@ export function defineClient(
         info,
         baseUrl: status.baseUrl,
         http: settings.http,
-        maxVersionDetails: settings.maxVersionDetails ?? DEFAULT_MAX_VERSION_DETAILS,
+        maxVersionDetails: settings.maxVersionDetails,
       };
       try {
         return await fetchPackage(context, name, options);

@@ -27,6 +27,9 @@ type Handler = (request: IncomingMessage) => {
 let server: Server;
 let base: string;
 let handler: Handler;
+/** The limits every client here starts from (the service takes them from config.registries). */
+const LIMITS = { timeoutMs: 5000, maxResponseBytes: 1024 * 1024 };
+
 const seen: IncomingMessage[] = [];
 
 beforeAll(async () => {
@@ -56,7 +59,7 @@ beforeEach(() => {
 
 describe('registry HTTP layer', () => {
   it('returns body and validators, and null for 404 and 410', async () => {
-    const http = createRegistryHttp();
+    const http = createRegistryHttp(LIMITS);
     handler = (r) =>
       r.url === '/gone'
         ? { status: 410 }
@@ -75,7 +78,7 @@ describe('registry HTTP layer', () => {
   });
 
   it("sends the caller's validators and reports 304 as unchanged", async () => {
-    const http = createRegistryHttp({ cache: null });
+    const http = createRegistryHttp({ ...LIMITS, cache: null });
     handler = (r) =>
       r.headers['if-none-match'] === '"v1"' ? { status: 304 } : { status: 200, body: 'x' };
     const answer = await http.get({
@@ -88,7 +91,7 @@ describe('registry HTTP layer', () => {
   });
 
   it('revalidates cached documents and serves the cached body on 304', async () => {
-    const http = createRegistryHttp({ cache: createMemoryCache(10) });
+    const http = createRegistryHttp({ ...LIMITS, cache: createMemoryCache(10) });
     let version = 1;
     handler = (r) =>
       r.headers['if-none-match'] === `"v${version}"`
@@ -106,7 +109,7 @@ describe('registry HTTP layer', () => {
   });
 
   it('answers immutable documents from the cache without asking again', async () => {
-    const http = createRegistryHttp({ cache: createMemoryCache(10) });
+    const http = createRegistryHttp({ ...LIMITS, cache: createMemoryCache(10) });
     handler = () => ({ status: 200, body: '{"Version":"v1.0.0"}' });
     await http.get({ url: `${base}/m/@v/v1.0.0.info`, immutable: true });
     const second = await http.get({ url: `${base}/m/@v/v1.0.0.info`, immutable: true });
@@ -115,7 +118,7 @@ describe('registry HTTP layer', () => {
   });
 
   it('maps 429 and 5xx to RetryableRegistryError with Retry-After (seconds or date)', async () => {
-    const http = createRegistryHttp({ now: () => Date.parse('2024-01-01T00:00:00Z') });
+    const http = createRegistryHttp({ ...LIMITS, now: () => Date.parse('2024-01-01T00:00:00Z') });
     handler = (r) =>
       r.url === '/slow-down'
         ? { status: 429, headers: { 'retry-after': '42' } }
@@ -136,7 +139,7 @@ describe('registry HTTP layer', () => {
   });
 
   it('other statuses are a non-retryable RegistryError carrying the status', async () => {
-    const http = createRegistryHttp();
+    const http = createRegistryHttp(LIMITS);
     handler = () => ({ status: 403, body: 'forbidden' });
     const error = await http.get({ url: `${base}/private` }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RegistryError);
@@ -145,7 +148,7 @@ describe('registry HTTP layer', () => {
   });
 
   it('a timeout or an unreachable server is retryable', async () => {
-    const http = createRegistryHttp({ timeoutMs: 200 });
+    const http = createRegistryHttp({ ...LIMITS, timeoutMs: 200 });
     handler = () => ({ status: 200, hang: true });
     await expect(http.get({ url: `${base}/hang` })).rejects.toBeInstanceOf(RetryableRegistryError);
     const closed = createServer();
@@ -158,7 +161,7 @@ describe('registry HTTP layer', () => {
   });
 
   it('refuses responses over the size cap, declared or streamed', async () => {
-    const http = createRegistryHttp({ maxResponseBytes: 10 * 1024 });
+    const http = createRegistryHttp({ ...LIMITS, maxResponseBytes: 10 * 1024 });
     handler = (r) =>
       r.url === '/declared'
         ? { status: 200, body: 'y'.repeat(20 * 1024) }

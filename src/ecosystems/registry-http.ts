@@ -16,9 +16,10 @@ import {
  * RetryableRegistryError carrying the Retry-After the registry sent (the job honours it).
  */
 
+/** Timeouts and limits come from the configuration (config.registries, the one place for defaults). */
 export interface RegistryHttpOptions {
-  timeoutMs?: number;
-  maxResponseBytes?: number;
+  timeoutMs: number;
+  maxResponseBytes: number;
   /** Shared response cache; `createMemoryCache(n)` or the caller's own (e.g. backed by the DB). */
   cache?: RegistryCache | null;
   userAgent?: string;
@@ -27,9 +28,6 @@ export interface RegistryHttpOptions {
   now?: () => number;
 }
 
-export const DEFAULT_TIMEOUT_MS = 15_000;
-/** Full npm packuments of long-lived packages reach tens of MB; beyond this is refused. */
-export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 const DEFAULT_RETRY_429 = 60;
 const DEFAULT_RETRY_5XX = 30;
 const DEFAULT_RETRY_NETWORK = 15;
@@ -84,9 +82,9 @@ export function createMemoryCache(maxEntries: number, maxChars = 64 * 1024 * 102
   };
 }
 
-export function createRegistryHttp(options: RegistryHttpOptions = {}): RegistryHttp {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+export function createRegistryHttp(options: RegistryHttpOptions): RegistryHttp {
+  const timeoutMs = options.timeoutMs;
+  const maxBytes = options.maxResponseBytes;
   const cache = options.cache ?? null;
   // undici is loaded on the first request: the offline audit and extraction import this module
   // (through the ecosystem registry) but never fetch, and undici is a megabyte of code to load.

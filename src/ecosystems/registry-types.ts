@@ -137,7 +137,7 @@ export interface RegistryClientSettings {
   baseUrl: string | null;
   http: RegistryHttp;
   /** Upper bound for per-version detail requests (Go .info, Maven POMs, OCI manifests). */
-  maxVersionDetails?: number;
+  maxVersionDetails: number;
   /** npm only: base of the download-counts API (`/downloads/point/last-week/<name>`); null skips counts. */
   downloadsUrl?: string | null;
 }
