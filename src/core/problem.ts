@@ -75,7 +75,8 @@ export const unavailable = (detail: string) => new ProblemError(503, detail);
 
 /** Collects field errors and throws one problem with all of them. */
 export class FieldErrorCollector {
-  readonly errors: FieldErrors = {};
+  // No prototype: a field named `constructor` or `__proto__` is a key like any other.
+  readonly errors: FieldErrors = Object.create(null);
   add(field: string, message: string): void {
     if (!this.errors[field]) this.errors[field] = [];
     this.errors[field].push(message);

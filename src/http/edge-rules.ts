@@ -37,7 +37,8 @@ function add(errors: FieldErrors, field: string, message: string): void {
  * cannot exhaust the stack; nesting beyond `maxDepth` is itself an error.
  */
 export function textErrorsIn(value: unknown, root: string, maxDepth = MAX_BODY_DEPTH): FieldErrors {
-  const errors: FieldErrors = {};
+  // No prototype: a field named `__proto__` is a key like any other.
+  const errors: FieldErrors = Object.create(null);
   const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
   while (stack.length > 0) {
     const item = stack.pop();
@@ -70,12 +71,13 @@ export function textErrorsIn(value: unknown, root: string, maxDepth = MAX_BODY_D
 
 /** Text errors of every request part: path parameters, query, headers and body. */
 export function requestTextErrors(request: FastifyRequest): FieldErrors {
-  return {
-    ...textErrorsIn(request.params, 'path'),
-    ...textErrorsIn(request.query, 'query'),
-    ...textErrorsIn(request.headers, 'headers'),
-    ...textErrorsIn(request.body, 'body'),
-  };
+  return Object.assign(
+    Object.create(null),
+    textErrorsIn(request.params, 'path'),
+    textErrorsIn(request.query, 'query'),
+    textErrorsIn(request.headers, 'headers'),
+    textErrorsIn(request.body, 'body'),
+  );
 }
 
 /**

@@ -35,7 +35,8 @@ export function fieldErrorsFrom(
   validation: FastifySchemaValidationError[],
   context: string | undefined,
 ): FieldErrors {
-  const errors: FieldErrors = {};
+  // No prototype: a field named `__proto__` is a key like any other.
+  const errors: FieldErrors = Object.create(null);
   for (const error of validation) {
     const params = error.params as Record<string, unknown>;
     const extra =

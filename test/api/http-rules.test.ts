@@ -357,3 +357,27 @@ describe("the framework's own errors are problems", () => {
     }
   });
 });
+
+describe('field names that are Object.prototype members', () => {
+  test('are reported like any other field, never a 500', async () => {
+    const query = await t.as(tenant.token, {
+      method: 'GET',
+      url: '/api/v1/audit-log?__proto__=a%00b&constructor=%00',
+    });
+    expect(Object.keys(expectProblem(query, 400).errors as object).sort()).toEqual([
+      '__proto__',
+      'constructor',
+    ]);
+    for (const key of ['constructor', '__proto__', 'toString']) {
+      const res = await t.as(tenant.token, {
+        method: 'PATCH',
+        url: '/api/v1/tenants/current/scoring-weights',
+        headers: { 'content-type': 'application/json' },
+        payload: `{"${key}":1}`,
+      });
+      expect(res.statusCode, key).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode, key).toBeLessThan(500);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    }
+  });
+});

@@ -39,7 +39,8 @@ export type WeightsCheck =
 
 /** Validates a weights object as sent (any JSON); errors are keyed by signal name. */
 export function checkWeights(input: unknown): WeightsCheck {
-  const errors: FieldErrors = {};
+  // No prototype: a key named `constructor` or `__proto__` is reported like any other.
+  const errors: FieldErrors = Object.create(null);
   const add = (field: string, message: string) => {
     errors[field] ??= [];
     errors[field].push(message);
