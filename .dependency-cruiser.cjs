@@ -1,17 +1,19 @@
 /**
  * The layer rules of docs/architecture.md#layer-rules, written down once and enforced by
  * `npm run lint` (dependency-cruiser). A wrong-way import or a cycle fails lint and so CI;
- * test/layering.test.ts proves that with a deliberate one.
+ * test/structure/layering.test.ts proves that with a deliberate one of each kind.
  *
  * Layers, lowest first (a layer imports only layers before it, never one after it):
- *   core → db, security, ecosystems → sbom, intel, sources, jobs, http → config.ts → domains
- *   → composition root (app.ts, service.ts, background-jobs.ts, main.ts, logger.ts) → cli
+ *   core, observability → db, security, ecosystems → sbom, registry-defaults, intel, sources, jobs, http
+ *   → config.ts → domains
+ *   → composition root (app.ts, service.ts, background-jobs.ts, main.ts, logger.ts,
+ *   process-handlers.ts) → cli
  * Tests (*.test.ts) may import anything except that no cycle is allowed anywhere.
  */
 
 const TEST = '\\.test\\.ts$';
-const COMPOSITION_ROOT = '^src/(app|service|background-jobs|main|logger)\\.ts$';
-const CONFIG = '^src/config\\.ts$';
+const COMPOSITION_ROOT = '^src/(app|service|background-jobs|main|logger|process-handlers)\\.ts$';
+const CONFIG = '^src/config[.]ts';
 
 /** A rule that `layer` (a folder of src) imports only `allowed` folders of src besides itself. */
 function onlyImports(layer, allowed, comment) {
@@ -35,6 +37,11 @@ module.exports = {
       to: { circular: true },
     },
     onlyImports('core', [], 'core is what every layer shares: it imports nothing from src.'),
+    onlyImports(
+      'observability',
+      [],
+      'observability: the metrics; fed by observers the root wires, it knows no other layer.',
+    ),
     onlyImports('security', ['core'], 'security: token format, secret box, outbound guard.'),
     onlyImports(
       'ecosystems',
@@ -78,6 +85,11 @@ module.exports = {
     },
     onlyImports('sbom', ['core', 'ecosystems'], 'sbom: SBOM formats, pure conversions.'),
     onlyImports(
+      'registry-defaults',
+      ['core', 'ecosystems'],
+      "registry-defaults: reads the ecosystem clients' configuration from inputs it is given.",
+    ),
+    onlyImports(
       'intel',
       ['core', 'db', 'ecosystems'],
       'intel: the shared knowledge (advisories, matching, health, drift, risk); values come in as arguments.',
@@ -102,7 +114,7 @@ module.exports = {
         'Below the domains, settings arrive as arguments: only domains and the root read Config.',
       severity: 'error',
       from: {
-        path: '^src/(core|db|security|ecosystems|sbom|intel|sources|jobs|http)/',
+        path: '^src/(core|observability|db|security|ecosystems|registry-defaults|sbom|intel|sources|jobs|http)/',
         pathNot: TEST,
       },
       to: { path: [CONFIG, COMPOSITION_ROOT] },

@@ -1,5 +1,5 @@
 /**
- * Plans carry feature flags and limits (DESIGN.md §4). Demo tenants are on `trial`.
+ * Plans carry feature flags and limits (docs/design.md#http-rules). Demo tenants are on `trial`.
  * Rate-limit ceilings are per minute and never exceed the configured defaults.
  */
 export const PLANS = ['trial', 'free', 'team', 'business', 'enterprise'] as const;

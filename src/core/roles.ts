@@ -1,4 +1,4 @@
-/** Roles of DESIGN.md §4, each including the ones before it. */
+/** Roles (docs/design.md#http-rules), each including the ones before it. */
 export const ROLES = ['viewer', 'member', 'admin', 'owner'] as const;
 export type Role = (typeof ROLES)[number];
 

@@ -6,7 +6,7 @@ import { ecosystems, findEcosystem, getEcosystem } from './ecosystem-list';
 import { ECOSYSTEMS, type Ecosystem } from './types';
 
 /**
- * The contract every ecosystem folder fulfils (docs/ecosystems.md, types.ts). Loops over the ecosystem list,
+ * The contract every ecosystem folder fulfils (docs/design.md#ecosystems, types.ts). Loops over the ecosystem list,
  * so a new ecosystem is checked as soon as it is registered, and a folder that is not registered
  * (or lacks a part) fails here.
  */

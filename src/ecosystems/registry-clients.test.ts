@@ -11,7 +11,7 @@ import {
 import type { Ecosystem } from './types';
 
 /**
- * The registry client contract (DESIGN.md §6), looping over every registered ecosystem: each has
+ * The registry client contract (docs/design.md#ecosystems), looping over every registered ecosystem: each has
  * a client that normalises its registry's answer (served by the fake registries on 127.0.0.1),
  * revalidates with a conditional request, maps 404 to null, 429/5xx to a retryable error with
  * the Retry-After, refuses hostile bodies with a RegistryError, and is disabled without a base URL.

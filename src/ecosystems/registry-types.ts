@@ -1,7 +1,7 @@
 import type { Ecosystem } from './names';
 
 /**
- * The normalised view of a package as its registry describes it (DESIGN.md §6), the same shape for
+ * The normalised view of a package as its registry describes it (docs/design.md#ecosystems), the same shape for
  * all nine ecosystems, and the client contract every `src/ecosystems/<name>/registry.ts` fulfils.
  *
  * Fields a registry cannot tell are `null` (or `undefined` for the optional per-version extras);

@@ -2,7 +2,7 @@ import type { Ecosystem } from './names';
 import type { RegistryClientFactory } from './registry-types';
 
 /**
- * The contract every ecosystem folder fulfils (docs/ecosystems.md). One folder per ecosystem exports
+ * The contract every ecosystem folder fulfils (docs/design.md#ecosystems). One folder per ecosystem exports
  * an `EcosystemModule` from its index.ts; `ecosystem-list.ts` lists them and a contract test loops
  * over it.
  */

@@ -5,7 +5,7 @@ import type { DB } from '../db/schema';
 import type { JobEnvelope, SqlExecutor } from './queue';
 
 /**
- * The transactional outbox (DESIGN.md §5). Request handlers and job handlers call `enqueueJob`
+ * The transactional outbox (docs/design.md#jobs). Request handlers and job handlers call `enqueueJob`
  * or `emitEvent` with the transaction they are writing in; the row commits or rolls back with
  * the change that asked for it. `relayOutbox` moves committed rows to pg-boss (at least once);
  * tests use `takeOutbox` to run the same handlers inline.

@@ -2,7 +2,7 @@ import PgBoss from 'pg-boss';
 import { type Database, patientPool } from '../db/connection';
 
 /**
- * Background jobs on pg-boss in the same database (DESIGN.md §5). Every payload carries the
+ * Background jobs on pg-boss in the same database (docs/design.md#jobs). Every payload carries the
  * tenant (or null for system jobs), the correlation id of the request that asked for it and a
  * payload version. Active jobs expire, so a job whose process died is retried, never stuck.
  */

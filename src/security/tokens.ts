@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * API token format (DESIGN.md §4): `dw_` + 40 random base62 characters + a 6-character base62
+ * API token format (docs/design.md#http-rules): `dw_` + 40 random base62 characters + a 6-character base62
  * checksum of those 40, so secret scanners can recognise a Driftwatch token and typos are caught
  * without a database lookup. Stored only as SHA-256 (the secret has ~238 bits of entropy).
  */

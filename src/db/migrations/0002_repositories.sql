@@ -66,7 +66,7 @@ CREATE TABLE scans (
   tenant_id uuid NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
   id uuid NOT NULL,
   repository_id uuid NOT NULL,
-  -- 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' (DESIGN.md §7)
+  -- 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' (docs/design.md#states)
   state text NOT NULL DEFAULT 'queued',
   -- 'manual' | 'push' | 'sbom' | 'retry'
   trigger text NOT NULL,
@@ -148,7 +148,7 @@ CREATE INDEX repository_dependencies_by_repository
   ON repository_dependencies (tenant_id, repository_id, ecosystem, name);
 CREATE INDEX repository_dependencies_by_package ON repository_dependencies (tenant_id, package_id);
 
--- Transactional outbox (DESIGN.md §5): a job is written in the same transaction as the row that
+-- Transactional outbox (docs/design.md#jobs): a job is written in the same transaction as the row that
 -- asks for it and relayed to pg-boss after commit, so neither can exist without the other.
 CREATE TABLE job_outbox (
   tenant_id uuid NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,

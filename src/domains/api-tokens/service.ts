@@ -98,7 +98,7 @@ function replayKeyOf(principal: Principal, request: CreateTokenRequest): string 
 
 /**
  * Creates a token for the caller's tenant, or returns the one an identical request of the same
- * principal created in the last 10 minutes (`replay: true`, DESIGN.md §4).
+ * principal created in the last 10 minutes (`replay: true`, docs/design.md#http-rules).
  */
 export async function createApiToken(
   db: Kysely<DB>,

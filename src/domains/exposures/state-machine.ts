@@ -1,7 +1,7 @@
 import type { ExposureStatus } from './tables';
 
 /**
- * Triage of a vulnerability exposure (DESIGN.md §7). Pure: the service applies it, the table test
+ * Triage of a vulnerability exposure (docs/design.md#states). Pure: the service applies it, the table test
  * walks every pair. `fixed` belongs to the system (the version disappeared from the repository);
  * nobody can move into or out of it by hand, and it reopens as `open` when the version returns.
  */
