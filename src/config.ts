@@ -1,6 +1,14 @@
 import { createPrivateKey } from 'node:crypto';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import type { Ecosystem } from './ecosystems/names';
 import type { RegistriesSettings } from './ecosystems/registry-types';
+import {
+  type DefaultsOrigins,
+  type MachineDefaults,
+  NO_MACHINE_DEFAULTS,
+  REGISTRY_SETTINGS,
+  type SettingOrigin,
+} from './registry-defaults/index';
 import { parseCidr } from './security/outbound-guard-ranges';
 
 /**
@@ -67,6 +75,8 @@ export interface Config {
   sources: SourcesConfig;
   /** Package registries (docs/registries.md): base URL per ecosystem, null disables that client. */
   registries: RegistriesSettings;
+  /** Where each registry and the advisory feed came from (the start banner shows it). */
+  origins: DefaultsOrigins;
   /** Repository checkouts and the scan worker (docs/repositories-and-scans.md). */
   scans: ScansConfig;
   /** Connections to user-given addresses (docs/outbound-guard.md). */
@@ -191,7 +201,7 @@ export const SETTINGS = [
   ['BENCHMARK_MINIMUM_TENANTS', '5', 'peer benchmarks need at least this many other tenants'],
   [
     'OSV_FEED_URL',
-    '(unset: no sync)',
+    '(the public OSV export; off: no sync)',
     'base URL of OSV per-ecosystem zip exports ({base}/{ecosystem}/all.zip, or a URL with {ecosystem})',
   ],
   [
@@ -215,19 +225,20 @@ export const SETTINGS = [
   ['SCM_ALLOW_CUSTOM_BASE_URLS', 'false', 'let a connection name its own provider API base'],
   ['SCM_REQUEST_TIMEOUT_MS', '15000', 'timeout of one provider API request'],
   ['WEBHOOK_BODY_LIMIT_BYTES', '5242880', 'largest accepted push delivery (413 above)'],
+  ['NPM_REGISTRY_URL', '(npm configuration)', 'npm registry; defaults to the one npm itself uses'],
+  ['PYPI_URL', '(client configuration)', 'PyPI JSON API base (serves /pypi/<name>/json)'],
+  ['MAVEN_REPOSITORY_URL', '(client configuration)', 'Maven 2 layout repository root'],
+  ['GOPROXY_URL', '(client configuration)', 'Go module proxy base (one URL, not a GOPROXY list)'],
+  ['CRATES_API_URL', '(client configuration)', 'Cargo crates web API base (serves /api/v1/crates)'],
+  ['RUBYGEMS_URL', '(client configuration)', 'RubyGems API base (serves /api/v1)'],
+  ['PACKAGIST_URL', '(client configuration)', 'Composer v2 repository base (serves /p2)'],
+  ['NUGET_SERVICE_INDEX_URL', '(client configuration)', 'NuGet v3 service index (…/v3/index.json)'],
+  ['OCI_REGISTRY_URL', '(client configuration)', 'OCI/Docker registry base (serves /v2/)'],
   [
-    'NPM_REGISTRY_URL',
-    '(npm_config_registry)',
-    'npm registry; defaults to the one npm itself uses',
+    'REGISTRY_CLIENT_DEFAULTS',
+    'true',
+    "take each registry from its ecosystem client's configuration when its setting is unset",
   ],
-  ['PYPI_URL', '(unset: disabled)', 'PyPI JSON API base (serves /pypi/<name>/json)'],
-  ['MAVEN_REPOSITORY_URL', '(unset: disabled)', 'Maven 2 layout repository root'],
-  ['GOPROXY_URL', '(unset: disabled)', 'Go module proxy base (one URL, not a GOPROXY list)'],
-  ['CRATES_API_URL', '(unset: disabled)', 'Cargo crates web API base (serves /api/v1/crates)'],
-  ['RUBYGEMS_URL', '(unset: disabled)', 'RubyGems API base (serves /api/v1)'],
-  ['PACKAGIST_URL', '(unset: disabled)', 'Composer v2 repository base (serves /p2)'],
-  ['NUGET_SERVICE_INDEX_URL', '(unset: disabled)', 'NuGet v3 service index (…/v3/index.json)'],
-  ['OCI_REGISTRY_URL', '(unset: disabled)', 'OCI/Docker registry base (serves /v2/)'],
   ['REGISTRY_TIMEOUT_MS', '15000', 'timeout of one registry request'],
   ['REGISTRY_MAX_RESPONSE_BYTES', '67108864', 'largest registry response read'],
   ['REGISTRY_CACHE_ENTRIES', '2000', 'in-memory registry response cache size (0: off)'],
@@ -362,7 +373,15 @@ function fileRoots(raw: string | undefined, dataDir: string, problems: string[])
   return roots;
 }
 
-export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+/**
+ * `machine`: the defaults a running service takes from this machine (the ecosystem clients'
+ * registries, the public OSV feed), read once by the process entry; none unless passed.
+ */
+export function loadConfig(
+  env: Env = process.env,
+  overrides: Partial<Config> = {},
+  machine: MachineDefaults = NO_MACHINE_DEFAULTS,
+): Config {
   const problems: string[] = [];
 
   const int = (name: string, fallback: number, min: number, max: number): number => {
@@ -433,6 +452,33 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     problems.push('DRIFTWATCH_MASTER_KEY must be 32 bytes encoded as base64');
   }
 
+  // Driftwatch's own setting, else the ecosystem client's configuration, else off.
+  const registryOrigins = {} as Record<Ecosystem, SettingOrigin>;
+  const useClients = bool('REGISTRY_CLIENT_DEFAULTS', true);
+  const registry = (id: Ecosystem): string | null => {
+    const setting = REGISTRY_SETTINGS[id];
+    if (env[setting]?.trim().toLowerCase() === 'off') {
+      registryOrigins[id] = { kind: 'off', setting, note: `${setting}=off` };
+      return null;
+    }
+    const own = url(setting, ['https:', 'http:']);
+    const client = useClients ? machine.registries[id] : undefined;
+    const note = useClients ? (machine.notes[id] ?? null) : 'REGISTRY_CLIENT_DEFAULTS=false';
+    registryOrigins[id] = own
+      ? { kind: 'setting', setting }
+      : client
+        ? { kind: 'client', source: client.source }
+        : { kind: 'off', setting, note };
+    return own ?? client?.url ?? null;
+  };
+  const osvOff = env.OSV_FEED_URL?.trim().toLowerCase() === 'off';
+  const osvFeedUrl = osvOff ? null : url('OSV_FEED_URL', ['http:', 'https:']);
+  const osvFeed: SettingOrigin = osvFeedUrl
+    ? { kind: 'setting', setting: 'OSV_FEED_URL' }
+    : !osvOff && machine.osvFeedUrl
+      ? { kind: 'default', setting: 'OSV_FEED_URL' }
+      : { kind: 'off', setting: 'OSV_FEED_URL', note: osvOff ? 'OSV_FEED_URL=off' : null };
+
   const dataDir = resolve(env.DATA_DIR || './data');
   const config: Config = {
     port: int('PORT', 8080, 0, 65535),
@@ -476,7 +522,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       benchmarkMinimumTenants: int('BENCHMARK_MINIMUM_TENANTS', 5, 1, 1_000_000),
     },
     osv: {
-      feedUrl: url('OSV_FEED_URL', ['http:', 'https:']),
+      feedUrl: osvFeedUrl ?? (osvOff ? null : machine.osvFeedUrl),
       syncEcosystems: osvEcosystems(env.OSV_SYNC_ECOSYSTEMS, problems),
       syncSchedule: cron('OSV_SYNC_SCHEDULE', '23 * * * *'),
     },
@@ -495,18 +541,15 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     },
     registries: {
       baseUrls: {
-        // npm sets npm_config_registry for scripts it runs: the user's own npm configuration.
-        npm:
-          url('NPM_REGISTRY_URL', ['https:', 'http:']) ??
-          url('npm_config_registry', ['https:', 'http:']),
-        PyPI: url('PYPI_URL', ['https:', 'http:']),
-        Maven: url('MAVEN_REPOSITORY_URL', ['https:', 'http:']),
-        Go: url('GOPROXY_URL', ['https:', 'http:']),
-        Cargo: url('CRATES_API_URL', ['https:', 'http:']),
-        RubyGems: url('RUBYGEMS_URL', ['https:', 'http:']),
-        Composer: url('PACKAGIST_URL', ['https:', 'http:']),
-        NuGet: url('NUGET_SERVICE_INDEX_URL', ['https:', 'http:']),
-        Docker: url('OCI_REGISTRY_URL', ['https:', 'http:']),
+        npm: registry('npm'),
+        PyPI: registry('PyPI'),
+        Maven: registry('Maven'),
+        Go: registry('Go'),
+        Cargo: registry('Cargo'),
+        RubyGems: registry('RubyGems'),
+        Composer: registry('Composer'),
+        NuGet: registry('NuGet'),
+        Docker: registry('Docker'),
       },
       timeoutMs: int('REGISTRY_TIMEOUT_MS', 15_000, 100, 600_000),
       maxResponseBytes: int('REGISTRY_MAX_RESPONSE_BYTES', 64 * 1024 * 1024, 1024, 1024 ** 3),
@@ -539,6 +582,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       importMaxBytes: int('SBOM_IMPORT_MAX_BYTES', 20 * 1024 * 1024, 1024, 1024 ** 3),
       maxComponents: int('SBOM_MAX_COMPONENTS', 50_000, 1, 10_000_000),
     },
+    // After `registries` and `osv`: their evaluation fills the origins in.
+    origins: { registries: registryOrigins, osvFeed, warnings: machine.warnings },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return { ...config, ...overrides };

@@ -2,13 +2,16 @@ import { ConfigError, loadConfig, type ServiceRole } from './config';
 import { DataDirLockedError } from './db/embedded';
 import { createServiceLogger } from './logger';
 import { installProcessHandlers, type ProcessState } from './process-handlers';
+import { describeRegistries, readMachineDefaults } from './registry-defaults/index';
+import { machineInputs } from './registry-defaults/machine';
 import { type RunningService, startService } from './service';
 
 /** Process entry: configuration → database → app and workers → listen. */
 export async function main(role?: ServiceRole): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
-    config = loadConfig();
+    // The ecosystem clients' registries and the public advisory feed: read once, here.
+    config = loadConfig(process.env, {}, await readMachineDefaults(machineInputs()));
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -58,6 +61,7 @@ export async function main(role?: ServiceRole): Promise<void> {
       `Try: curl -H "Authorization: Bearer ${service.bootstrap.ownerToken}" ${shown ?? 'http://localhost:8080'}/api/v1/api-tokens`,
     );
   }
+  lines.push('', ...describeRegistries(config));
   console.log(lines.join('\n'));
 }
 

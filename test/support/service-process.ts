@@ -31,6 +31,9 @@ export function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     RATE_LIMIT_TENANT_PER_MINUTE: '1000000',
     RATE_LIMIT_TOKEN_PER_MINUTE: '1000000',
     RATE_LIMIT_IP_PER_MINUTE: '1000000',
+    // Never the internet: no registry from this machine's npm/pip/... configuration, no feed.
+    REGISTRY_CLIENT_DEFAULTS: 'false',
+    OSV_FEED_URL: 'off',
     ...extra,
   };
 }

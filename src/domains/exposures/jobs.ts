@@ -69,11 +69,19 @@ export function vulnerabilityJobs(deps: JobDeps): JobDefinition<unknown>[] {
     schedule: deps.config.osv.syncSchedule,
     handle: async () => {
       if (!deps.config.osv.feedUrl) {
-        deps.log('OSV sync skipped: OSV_FEED_URL is not set');
+        deps.log('OSV sync skipped: no advisory feed (OSV_FEED_URL)');
         return;
       }
       const reports = await syncOsvFeeds(deps.database, deps.config.osv, requestRematch);
-      for (const report of reports) deps.log('OSV feed synced', report);
+      for (const report of reports) {
+        if (report.status !== 'failed') deps.log('OSV feed synced', report);
+        // One line that says what failed and which setting changes it (docs/registries.md).
+        else
+          deps.log(
+            `OSV feed ${report.url} cannot be used (${report.error}): set OSV_FEED_URL to a reachable export, or OSV_FEED_URL=off`,
+            report,
+          );
+      }
     },
   };
   const reopen: JobDefinition<unknown> = {
