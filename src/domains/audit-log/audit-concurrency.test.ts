@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
@@ -21,6 +22,7 @@ beforeAll(async () => {
           async (request) => {
             if (request.params.outcome === 'conflict') throw conflict('on purpose');
             if (request.params.outcome === 'crash') throw new Error('on purpose');
+            if (request.params.outcome === 'slow') await new Promise((r) => setTimeout(r, 1500));
             request.auditDetails = { note: 'details with NUL \u0000 and \ud800 are stored' };
             return { ok: true };
           },
@@ -146,4 +148,41 @@ describe('audit entries under concurrency', () => {
       expect(recorded.get(correlationId), correlationId).toBe(status);
     }
   }, 180_000);
+});
+
+describe('a caller that leaves', () => {
+  test('is rolled back and recorded as aborted (499)', async () => {
+    const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const correlationId = 'audit-aborted-1';
+    await new Promise<void>((resolve) => {
+      const req = httpRequest(`${address}/api/v1/test/audited/slow`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tenant.token}`, 'x-correlation-id': correlationId },
+      });
+      req.on('error', () => resolve());
+      req.end();
+      setTimeout(() => {
+        req.destroy();
+        resolve();
+      }, 300);
+    });
+    const deadline = Date.now() + 10_000;
+    let rows: { status_code: number; outcome: string }[] = [];
+    while (rows.length === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      rows = await t.database.system
+        .selectFrom('audit_log')
+        .select(['status_code', 'outcome'])
+        .where('correlation_id', '=', correlationId)
+        .execute();
+    }
+    // The handler finishing later must not add a second entry.
+    await new Promise((r) => setTimeout(r, 2000));
+    const final = await t.database.system
+      .selectFrom('audit_log')
+      .select(['status_code', 'outcome'])
+      .where('correlation_id', '=', correlationId)
+      .execute();
+    expect(final).toEqual([{ status_code: 499, outcome: 'aborted' }]);
+  }, 30_000);
 });
