@@ -39,6 +39,17 @@ export function titleFor(status: number): string {
   return TITLES[status] ?? 'Error';
 }
 
+const PROBLEM_TYPE_BASE = 'https://driftwatch.dev/problems/';
+
+/**
+ * The problem `type`: one stable URI per class of problem, named by its status
+ * (docs/design.md#http-rules). Clients branch on it (or the status) and on the keys of
+ * `errors`, never on `title` or `detail`, whose wording may change.
+ */
+export function problemTypeFor(status: number): string {
+  return `${PROBLEM_TYPE_BASE}${status}`;
+}
+
 /**
  * The one error type that carries an HTTP status. Domain code throws these (through the factories
  * below); the single error handler renders them as problem details.

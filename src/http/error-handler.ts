@@ -1,9 +1,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type FieldErrors, type Problem, ProblemError, titleFor } from '../core/problem';
+import {
+  type FieldErrors,
+  type Problem,
+  ProblemError,
+  problemTypeFor,
+  titleFor,
+} from '../core/problem';
 import { DatabaseBusyError } from '../db/connection';
 import { fieldErrorsFrom } from './validation-errors';
-
-export const PROBLEM_TYPE_BASE = 'https://driftwatch.dev/problems/';
 
 export function sendProblem(
   request: FastifyRequest,
@@ -13,7 +17,7 @@ export function sendProblem(
   errors?: FieldErrors,
 ): FastifyReply {
   const body: Problem = {
-    type: `${PROBLEM_TYPE_BASE}${status}`,
+    type: problemTypeFor(status),
     title: titleFor(status),
     status,
     detail,

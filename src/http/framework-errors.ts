@@ -1,8 +1,8 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { titleFor } from '../core/problem';
+import { problemTypeFor, titleFor } from '../core/problem';
 import { newId } from '../db/ids';
-import { PROBLEM_TYPE_BASE, sendProblem } from './error-handler';
+import { sendProblem } from './error-handler';
 
 /**
  * The framework's own answers, rendered as problem documents like every other error
@@ -125,7 +125,7 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
   const { status, detail } = parserProblem(error.code);
   const correlationId = newId();
   const body = JSON.stringify({
-    type: `${PROBLEM_TYPE_BASE}${status}`,
+    type: problemTypeFor(status),
     title: titleFor(status),
     status,
     detail,
