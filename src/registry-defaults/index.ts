@@ -147,6 +147,8 @@ function describe(url: string | null, origin: SettingOrigin, offHint: string): s
     case 'default':
       return `on   ${url}  (default; ${origin.setting}=off turns it off)`;
     case 'off':
+      // Turned off on purpose (`X=off`): say so, not how to turn it on.
+      if (origin.note?.includes('=')) return `off  (${origin.note})`;
       return `off  ${origin.note ? `${origin.note}; ` : ''}set ${origin.setting}${offHint}`;
   }
 }

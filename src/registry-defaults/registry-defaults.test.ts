@@ -530,6 +530,7 @@ describe('precedence: Driftwatch setting > client configuration > off', () => {
       note: 'NPM_REGISTRY_URL=off',
     });
     expect(oneOff.registries.baseUrls.PyPI).toBe(`${R}/pip-client`);
+    expect(describeRegistries(oneOff)).toContain('  npm       off  (NPM_REGISTRY_URL=off)');
     const noClients = loadConfig({ REGISTRY_CLIENT_DEFAULTS: 'false' }, {}, defaults);
     expect(noClients.registries.baseUrls.PyPI).toBeNull();
     expect(noClients.origins.registries.PyPI).toMatchObject({
@@ -568,6 +569,8 @@ describe('precedence: Driftwatch setting > client configuration > off', () => {
     const off = loadConfig({ OSV_FEED_URL: 'off' }, {}, defaults);
     expect(off.osv.feedUrl).toBeNull();
     expect(off.origins.osvFeed.kind).toBe('off');
+    expect(describeRegistries(off)).toContain('  OSV       off  (OSV_FEED_URL=off)');
+    expect(describeRegistries(loadConfig({}))).toContain('  OSV       off  set OSV_FEED_URL');
   });
 });
 
