@@ -78,32 +78,46 @@ function weeklyDownloads(downloads: DownloadCount): number | null {
 export function computeSignals(facts: HealthFacts, now: Date): HealthSignal[] {
   const at = facts.observedAt.toISOString();
   const registry = facts.registrySource;
-  const signals: HealthSignal[] = [];
+  return [
+    recencySignal(facts, at, registry, now),
+    cadenceSignal(facts, at, registry),
+    maintainersSignal(facts, at, registry),
+    deprecationSignal(facts, at, registry),
+    vulnerabilitiesSignal(facts, at),
+    licenceSignal(facts, at, registry),
+    repositorySignal(facts, at, registry),
+    installScriptsSignal(facts, at, registry),
+    popularitySignal(facts, at, registry),
+  ];
+}
 
-  // Maintenance recency: full marks within 90 days of the last release, none after two years.
+/** Maintenance recency: full marks within 90 days of the last release, none after two years. */
+function recencySignal(facts: HealthFacts, at: string, registry: string, now: Date): HealthSignal {
   if (facts.lastReleaseAt) {
     const days = Math.max(0, Math.floor((now.getTime() - facts.lastReleaseAt.getTime()) / DAY_MS));
-    signals.push({
+    return {
       key: 'maintenanceRecency',
       value: { lastReleaseAtUtc: facts.lastReleaseAt.toISOString(), daysSinceLastRelease: days },
       score: round3(days <= 90 ? 1 : clamp(1 - (days - 90) / (730 - 90))),
       source: registry,
       observedAtUtc: at,
       detail: `last release ${days} days ago`,
-    });
+    };
   } else {
-    signals.push({
+    return {
       key: 'maintenanceRecency',
       value: { lastReleaseAtUtc: null, daysSinceLastRelease: null },
       score: null,
       source: registry,
       observedAtUtc: at,
       detail: 'the registry gives no release times',
-    });
+    };
   }
+}
 
-  // Release cadence: four or more releases in the last year is full marks.
-  signals.push({
+/** Release cadence: four or more releases in the last year is full marks. */
+function cadenceSignal(facts: HealthFacts, at: string, registry: string): HealthSignal {
+  return {
     key: 'releaseCadence',
     value: {
       releasesLastYear: facts.releasesLastYear,
@@ -114,14 +128,16 @@ export function computeSignals(facts: HealthFacts, now: Date): HealthSignal[] {
     source: registry,
     observedAtUtc: at,
     detail: `${facts.releasesLastYear} releases in the last 365 days`,
-  });
+  };
+}
 
-  // Maintainers: more than one keeps a package alive; a newcomer on the newest release costs.
+/** Maintainers: more than one keeps a package alive; a newcomer on the newest release costs. */
+function maintainersSignal(facts: HealthFacts, at: string, registry: string): HealthSignal {
   if (facts.maintainers && facts.maintainers.length > 0) {
     const count = facts.maintainers.length;
     const base = count >= 3 ? 1 : count === 2 ? 0.8 : 0.5;
     const added = facts.latestMaintainerChange?.added ?? [];
-    signals.push({
+    return {
       key: 'maintainers',
       value: {
         count,
@@ -136,20 +152,22 @@ export function computeSignals(facts: HealthFacts, now: Date): HealthSignal[] {
         added.length > 0
           ? `${count} maintainers; ${added.join(', ')} added on ${facts.latestMaintainerChange?.version}`
           : `${count} maintainer${count === 1 ? '' : 's'}`,
-    });
+    };
   } else {
-    signals.push({
+    return {
       key: 'maintainers',
       value: { count: null },
       score: null,
       source: registry,
       observedAtUtc: at,
       detail: 'the registry does not list maintainers',
-    });
+    };
   }
+}
 
+function deprecationSignal(facts: HealthFacts, at: string, registry: string): HealthSignal {
   const deprecation = facts.packageDeprecated ?? facts.latestStableDeprecated;
-  signals.push({
+  return {
     key: 'deprecation',
     value: {
       packageDeprecated: facts.packageDeprecated,
@@ -159,11 +177,13 @@ export function computeSignals(facts: HealthFacts, now: Date): HealthSignal[] {
     source: registry,
     observedAtUtc: at,
     detail: deprecation ? `deprecated: ${deprecation}` : 'not deprecated',
-  });
+  };
+}
 
+function vulnerabilitiesSignal(facts: HealthFacts, at: string): HealthSignal {
   if (facts.vulnerabilities) {
     const { known, affectingLatest } = facts.vulnerabilities;
-    signals.push({
+    return {
       key: 'vulnerabilities',
       value: { known, affectingLatest },
       score: affectingLatest > 0 ? 0 : round3(known === 0 ? 1 : Math.max(0.6, 1 - 0.05 * known)),
@@ -173,20 +193,22 @@ export function computeSignals(facts: HealthFacts, now: Date): HealthSignal[] {
         affectingLatest > 0
           ? `${affectingLatest} of ${known} known advisories affect the newest release`
           : `${known} known advisories, none affecting the newest release`,
-    });
+    };
   } else {
-    signals.push({
+    return {
       key: 'vulnerabilities',
       value: { known: null, affectingLatest: null },
       score: null,
       source: 'OSV advisories',
       observedAtUtc: at,
       detail: 'no advisory database is loaded',
-    });
+    };
   }
+}
 
+function licenceSignal(facts: HealthFacts, at: string, registry: string): HealthSignal {
   const flag = licenceFlag(facts.licence);
-  signals.push({
+  return {
     key: 'licence',
     value: { licence: facts.licence, flag },
     score: facts.licence === null ? 0 : flag === null ? 1 : flag === 'strong-copyleft' ? 0.7 : 0.3,
@@ -198,9 +220,11 @@ export function computeSignals(facts: HealthFacts, now: Date): HealthSignal[] {
         : flag
           ? `${facts.licence} (${flag})`
           : facts.licence,
-  });
+  };
+}
 
-  signals.push({
+function repositorySignal(facts: HealthFacts, at: string, registry: string): HealthSignal {
+  return {
     key: 'repository',
     value: { repositoryUrl: facts.repositoryUrl },
     score: facts.repositoryUrl ? 1 : 0,
@@ -209,9 +233,11 @@ export function computeSignals(facts: HealthFacts, now: Date): HealthSignal[] {
     detail: facts.repositoryUrl
       ? `source at ${facts.repositoryUrl}`
       : 'no source repository linked',
-  });
+  };
+}
 
-  signals.push({
+function installScriptsSignal(facts: HealthFacts, at: string, registry: string): HealthSignal {
+  return {
     key: 'installScripts',
     value: { installScripts: facts.installScripts },
     score: facts.installScripts === null ? null : facts.installScripts.length > 0 ? 0 : 1,
@@ -223,9 +249,11 @@ export function computeSignals(facts: HealthFacts, now: Date): HealthSignal[] {
         : facts.installScripts.length > 0
           ? `runs ${facts.installScripts.join(', ')} on install`
           : 'no install scripts',
-  });
+  };
+}
 
-  // Popularity on a log scale: a million weekly downloads (or 100 million in total) is full marks.
+/** Popularity on a log scale: a million weekly downloads (or 100 million in total) is full marks. */
+function popularitySignal(facts: HealthFacts, at: string, registry: string): HealthSignal {
   let popularity: number | null = null;
   if (facts.downloads) {
     const weekly = weeklyDownloads(facts.downloads);
@@ -234,7 +262,7 @@ export function computeSignals(facts: HealthFacts, now: Date): HealthSignal[] {
         ? clamp(Math.log10(weekly + 1) / 6)
         : clamp(Math.log10(facts.downloads.count + 1) / 8);
   }
-  signals.push({
+  return {
     key: 'popularity',
     value: facts.downloads
       ? { downloads: facts.downloads.count, period: facts.downloads.period }
@@ -245,8 +273,7 @@ export function computeSignals(facts: HealthFacts, now: Date): HealthSignal[] {
     detail: facts.downloads
       ? `${facts.downloads.count} downloads (${facts.downloads.period})`
       : 'the registry reports no download counts',
-  });
-  return signals;
+  };
 }
 
 /** The weighted score; signals are kept in SIGNAL_KEYS order whatever order they arrive in. */

@@ -91,8 +91,18 @@ function where(u: UsageFact) {
 
 export function riskIndicators(input: RiskInput): RiskIndicator[] {
   const out: RiskIndicator[] = [];
-  const { registry, usage, now } = input;
+  typosquatIndicator(input, out);
+  if (input.registry) {
+    releaseIndicators(input, input.registry, out);
+    publisherIndicators(input, input.registry, out);
+  }
+  usageIndicators(input.usage, out);
+  return out;
+}
 
+/** A name that resembles a widely used one (the popular-names list of its ecosystem). */
+function typosquatIndicator(input: RiskInput, out: RiskIndicator[]): void {
+  const { now } = input;
   const typo = typosquatSuspicion(input.ecosystem, input.name);
   if (typo) {
     out.push({
@@ -110,128 +120,144 @@ export function riskIndicators(input: RiskInput): RiskIndicator[] {
       observedAtUtc: iso(now),
     });
   }
+}
 
-  if (registry) {
-    const at = iso(registry.fetchedAt);
-    const src = registry.source;
-    if (registry.installScripts && registry.installScripts.length > 0) {
+/** What the latest releases show: install scripts, a new maintainer, a fresh or an old release. */
+function releaseIndicators(input: RiskInput, registry: RegistryFacts, out: RiskIndicator[]): void {
+  const { now } = input;
+  const at = iso(registry.fetchedAt);
+  const src = registry.source;
+  if (registry.installScripts && registry.installScripts.length > 0) {
+    out.push({
+      kind: 'install-scripts',
+      severity: 'medium',
+      title: 'Runs scripts when installed',
+      evidence: { version: registry.latestStable, scripts: registry.installScripts },
+      source: src,
+      observedAtUtc: at,
+    });
+  }
+  const change = registry.latestMaintainerChange;
+  if (change && change.added.length > 0) {
+    out.push({
+      kind: 'new-maintainer',
+      severity: 'high',
+      title: `New maintainer on the latest release ${change.version}`,
+      evidence: {
+        version: change.version,
+        previousVersion: change.previousVersion,
+        added: change.added,
+      },
+      source: src,
+      observedAtUtc: at,
+    });
+  }
+  const newest = registry.newestRelease;
+  if (newest) {
+    const hours = (now.getTime() - newest.publishedAt.getTime()) / 3_600_000;
+    if (hours >= 0 && hours < input.settings.recentlyPublishedHours) {
       out.push({
-        kind: 'install-scripts',
+        kind: 'recently-published',
         severity: 'medium',
-        title: 'Runs scripts when installed',
-        evidence: { version: registry.latestStable, scripts: registry.installScripts },
-        source: src,
-        observedAtUtc: at,
-      });
-    }
-    const change = registry.latestMaintainerChange;
-    if (change && change.added.length > 0) {
-      out.push({
-        kind: 'new-maintainer',
-        severity: 'high',
-        title: `New maintainer on the latest release ${change.version}`,
+        title: `${newest.version} was published ${Math.floor(hours)} hours ago`,
         evidence: {
-          version: change.version,
-          previousVersion: change.previousVersion,
-          added: change.added,
+          version: newest.version,
+          publishedAtUtc: iso(newest.publishedAt),
+          hoursSincePublished: Math.floor(hours),
+          thresholdHours: input.settings.recentlyPublishedHours,
         },
         source: src,
         observedAtUtc: at,
       });
     }
-    const newest = registry.newestRelease;
-    if (newest) {
-      const hours = (now.getTime() - newest.publishedAt.getTime()) / 3_600_000;
-      if (hours >= 0 && hours < input.settings.recentlyPublishedHours) {
-        out.push({
-          kind: 'recently-published',
-          severity: 'medium',
-          title: `${newest.version} was published ${Math.floor(hours)} hours ago`,
-          evidence: {
-            version: newest.version,
-            publishedAtUtc: iso(newest.publishedAt),
-            hoursSincePublished: Math.floor(hours),
-            thresholdHours: input.settings.recentlyPublishedHours,
-          },
-          source: src,
-          observedAtUtc: at,
-        });
-      }
-    }
-    if (registry.lastReleaseAt) {
-      const days = Math.floor((now.getTime() - registry.lastReleaseAt.getTime()) / DAY_MS);
-      if (days >= input.settings.unmaintainedAfterDays) {
-        out.push({
-          kind: 'unmaintained',
-          severity: 'medium',
-          title: `No release for ${days} days`,
-          evidence: {
-            lastReleaseAtUtc: iso(registry.lastReleaseAt),
-            daysSinceLastRelease: days,
-            thresholdDays: input.settings.unmaintainedAfterDays,
-          },
-          source: src,
-          observedAtUtc: at,
-        });
-      }
-    }
-    if (registry.maintainers && registry.maintainers.length === 1) {
+  }
+  if (registry.lastReleaseAt) {
+    const days = Math.floor((now.getTime() - registry.lastReleaseAt.getTime()) / DAY_MS);
+    if (days >= input.settings.unmaintainedAfterDays) {
       out.push({
-        kind: 'single-maintainer',
-        severity: 'low',
-        title: 'A single maintainer',
-        evidence: { maintainers: registry.maintainers },
-        source: src,
-        observedAtUtc: at,
-      });
-    }
-    if (registry.deprecated) {
-      out.push({
-        kind: 'deprecated',
+        kind: 'unmaintained',
         severity: 'medium',
-        title: 'Deprecated by its publisher',
-        evidence: { message: registry.deprecated },
+        title: `No release for ${days} days`,
+        evidence: {
+          lastReleaseAtUtc: iso(registry.lastReleaseAt),
+          daysSinceLastRelease: days,
+          thresholdDays: input.settings.unmaintainedAfterDays,
+        },
         source: src,
         observedAtUtc: at,
       });
-    }
-    const yankedUses = usage.filter(
-      (u) => u.version !== null && registry.yankedVersions.has(u.version),
-    );
-    if (yankedUses.length > 0) {
-      out.push({
-        kind: 'yanked',
-        severity: 'high',
-        title: 'A version in use was withdrawn by its publisher',
-        evidence: { uses: yankedUses.map(where) },
-        source: src,
-        observedAtUtc: at,
-      });
-    }
-    if (registry.licence === null) {
-      out.push({
-        kind: 'no-licence',
-        severity: 'medium',
-        title: 'No licence declared',
-        evidence: { version: registry.latestStable, licence: null },
-        source: src,
-        observedAtUtc: at,
-      });
-    } else {
-      const flag = licenceFlag(registry.licence);
-      if (flag) {
-        out.push({
-          kind: 'flagged-licence',
-          severity: flag === 'strong-copyleft' ? 'low' : 'medium',
-          title: `Licence ${registry.licence} is commonly flagged (${flag})`,
-          evidence: { licence: registry.licence, flag },
-          source: src,
-          observedAtUtc: at,
-        });
-      }
     }
   }
+}
 
+/** What the publisher says or leaves unsaid: one maintainer, deprecation, yanks, the licence. */
+function publisherIndicators(
+  input: RiskInput,
+  registry: RegistryFacts,
+  out: RiskIndicator[],
+): void {
+  const { usage } = input;
+  const at = iso(registry.fetchedAt);
+  const src = registry.source;
+  if (registry.maintainers && registry.maintainers.length === 1) {
+    out.push({
+      kind: 'single-maintainer',
+      severity: 'low',
+      title: 'A single maintainer',
+      evidence: { maintainers: registry.maintainers },
+      source: src,
+      observedAtUtc: at,
+    });
+  }
+  if (registry.deprecated) {
+    out.push({
+      kind: 'deprecated',
+      severity: 'medium',
+      title: 'Deprecated by its publisher',
+      evidence: { message: registry.deprecated },
+      source: src,
+      observedAtUtc: at,
+    });
+  }
+  const yankedUses = usage.filter(
+    (u) => u.version !== null && registry.yankedVersions.has(u.version),
+  );
+  if (yankedUses.length > 0) {
+    out.push({
+      kind: 'yanked',
+      severity: 'high',
+      title: 'A version in use was withdrawn by its publisher',
+      evidence: { uses: yankedUses.map(where) },
+      source: src,
+      observedAtUtc: at,
+    });
+  }
+  if (registry.licence === null) {
+    out.push({
+      kind: 'no-licence',
+      severity: 'medium',
+      title: 'No licence declared',
+      evidence: { version: registry.latestStable, licence: null },
+      source: src,
+      observedAtUtc: at,
+    });
+  } else {
+    const flag = licenceFlag(registry.licence);
+    if (flag) {
+      out.push({
+        kind: 'flagged-licence',
+        severity: flag === 'strong-copyleft' ? 'low' : 'medium',
+        title: `Licence ${registry.licence} is commonly flagged (${flag})`,
+        evidence: { licence: registry.licence, flag },
+        source: src,
+        observedAtUtc: at,
+      });
+    }
+  }
+}
+
+/** How the repositories use it: from git or a URL, or a range no lockfile pins. */
+function usageIndicators(usage: RiskInput['usage'], out: RiskIndicator[]): void {
   const outside = usage.filter((u) => u.source.kind === 'git' || u.source.kind === 'url');
   if (outside.length > 0) {
     out.push({
@@ -265,5 +291,4 @@ export function riskIndicators(input: RiskInput): RiskIndicator[] {
       observedAtUtc: iso(latestObservation(floating)),
     });
   }
-  return out;
 }
