@@ -376,7 +376,8 @@ export function hostileRequest(
   );
   const base = operation.body ? plausible(document, operation.body, ids) : undefined;
   const basePayload = base === undefined ? undefined : JSON.stringify(base);
-  const jsonHeaders = basePayload === undefined ? {} : { 'content-type': 'application/json' };
+  const jsonHeaders: Record<string, string> =
+    basePayload === undefined ? {} : { 'content-type': 'application/json' };
   const uuidChoice = fc.constantFrom(...ids.uuids);
   const pathArbitrary = fc
     .record({
