@@ -48,6 +48,12 @@ export interface ExtractOptions {
    * everything its extractor found: what the corpus test compares with per-file entry counts.
    */
   lockfileWins?: boolean;
+  /** Called before a claimed file is read (the scan's extraction worker reports progress). */
+  onFileStart?: (file: { path: string; ecosystem: Ecosystem; extractor: string }) => void;
+  /** Called with each file's result as soon as it is extracted. */
+  onFileDone?: (file: ExtractedFile) => void;
+  /** Claimed paths not read (an extraction restarted after a file was given up). */
+  skipPaths?: ReadonlySet<string>;
 }
 
 export const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -125,6 +131,21 @@ export function normaliseTreePath(path: string): string | null {
 }
 
 const stripBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A file's bytes as text, or why they are not text: a NUL byte (a binary file named like a
+ * dependency file) or an invalid UTF-8 sequence. Decoded once, from the one buffer read.
+ */
+export function decodeText(bytes: Uint8Array): { text: string } | { error: string } {
+  if (bytes.includes(0)) return { error: 'binary file (contains NUL bytes): not parsed' };
+  try {
+    return { text: strictUtf8.decode(bytes) };
+  } catch {
+    return { error: 'not valid UTF-8 text: not parsed' };
+  }
+}
 
 function fileEntry(path: string, c: Claim, format: string): ExtractedFile {
   return {
@@ -275,7 +296,8 @@ function diskReader(root: string, maxBytes: number): (path: string) => string | 
       if (!isInside(root, real)) return null;
       const info = statSync(real);
       if (!info.isFile() || info.size > maxBytes) return null;
-      return stripBom(readFileSync(real, 'utf8'));
+      const decoded = decodeText(readFileSync(real));
+      return 'text' in decoded ? stripBom(decoded.text) : null;
     } catch {
       return null;
     }
@@ -313,6 +335,36 @@ async function walk(
   return found;
 }
 
+/** One claimed file read from disk (once, as bytes) and extracted; null when not a file. */
+async function extractFromDisk(
+  root: string,
+  path: string,
+  c: Claim,
+  symlink: boolean,
+  maxBytes: number,
+  readTreeFile: (path: string) => string | null,
+): Promise<ExtractedFile | null> {
+  const absolute = join(root, path);
+  let resolved = absolute;
+  try {
+    if (symlink) {
+      resolved = await realpath(absolute);
+      if (!isInside(root, resolved)) {
+        return unreadable(path, c, 'symlink to a file outside the scanned tree: not read');
+      }
+    }
+    const fileInfo = await stat(resolved);
+    if (!fileInfo.isFile()) return null;
+    if (fileInfo.size > maxBytes) return tooLarge(path, c, fileInfo.size, maxBytes);
+    const decoded = decodeText(await readFile(resolved));
+    if ('error' in decoded) return unreadable(path, c, decoded.error);
+    return extractOne(path, decoded.text, c, readTreeFile);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    return unreadable(path, c, `cannot read the file (${code})`);
+  }
+}
+
 /**
  * Extracts dependencies from a directory tree or a single file on disk. Paths in the result are
  * relative to the directory (or to the file's directory), with forward slashes.
@@ -341,28 +393,12 @@ export async function extractPath(
   const readTreeFile = diskReader(root, maxBytes);
   const out: ExtractedFile[] = [];
   for (const { path, claim: c, symlink } of candidates) {
-    const absolute = join(root, path);
-    let resolved = absolute;
-    try {
-      if (symlink) {
-        resolved = await realpath(absolute);
-        if (!isInside(root, resolved)) {
-          out.push(unreadable(path, c, 'symlink to a file outside the scanned tree: not read'));
-          continue;
-        }
-      }
-      const fileInfo = await stat(resolved);
-      if (!fileInfo.isFile()) continue;
-      if (fileInfo.size > maxBytes) {
-        out.push(tooLarge(path, c, fileInfo.size, maxBytes));
-        continue;
-      }
-      const text = await readFile(resolved, 'utf8');
-      out.push(extractOne(path, text, c, readTreeFile));
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code ?? 'error';
-      out.push(unreadable(path, c, `cannot read the file (${code})`));
-    }
+    if (options.skipPaths?.has(path)) continue;
+    options.onFileStart?.({ path, ecosystem: c.ecosystem.id, extractor: c.extractor.name });
+    const file = await extractFromDisk(root, path, c, symlink, maxBytes, readTreeFile);
+    if (!file) continue;
+    options.onFileDone?.(file);
+    out.push(file);
   }
   return finish(out, claims, ecosystems, options);
 }

@@ -13,19 +13,18 @@ import { writeSpdx23 } from '../../sbom/spdx-write';
 import { toDependencies } from '../../sbom/to-dependencies';
 import { DEFAULT_SBOM_LIMITS, type SbomGraph } from '../../sbom/types';
 import type { JobDeps } from '../job-deps';
+import { ScanLogBuffer } from '../scans/scan-log';
 import { storeScanDependencies } from '../scans/service';
-import { appendScanLog } from '../scans/store';
+import { claimScan, completeScan, failScan, insertQueuedScan, writeScanLogs } from '../scans/store';
 import { readPackageJson } from '../system/build-info';
 import {
   claimExport,
-  claimScan,
   findLicences,
   findRepository,
   findSbomExport,
   findSbomImport,
   insertSbomExport,
   insertSbomImport,
-  insertSbomScan,
   listRepositoryDependencies,
 } from './store';
 import type { SbomExportFormat } from './tables';
@@ -67,13 +66,14 @@ export async function acceptSbomImport(db: Kysely<DB>, input: AcceptImportInput)
   });
   if (!read.ok) throw new ProblemError(read.status, read.detail, { errors: read.errors });
 
-  const scanId = newId();
-  const scan = await insertSbomScan(db, {
+  const scan = await insertQueuedScan(db, {
     tenantId: input.tenantId,
-    id: scanId,
     repositoryId: input.repositoryId,
+    trigger: 'sbom',
+    branch: null,
   });
   if (!scan) throw conflict('A scan of this repository is already queued or running.');
+  const scanId = scan.id;
   const importId = newId();
   await insertSbomImport(db, {
     tenantId: input.tenantId,
@@ -104,6 +104,7 @@ function describe(graph: SbomGraph): string {
  * dependencies, stores them (catalogue, replace, `dependencies.changed`), completes the scan and
  * drops the graph. A crash rolls everything back and leaves the scan queued for the job's retry;
  * a cancelled scan is skipped. A failure of the import itself fails the scan with the reason.
+ * Scan state and log lines are written through the scan store (one statement for the lines).
  */
 export async function runSbomImportJob(
   deps: JobDeps,
@@ -115,8 +116,6 @@ export async function runSbomImportJob(
     deps.log('sbom import job without tenant or ids ignored', { data: envelope.data });
     return;
   }
-  const log = (db: Kysely<DB>, level: 'info' | 'warn' | 'error', message: string) =>
-    appendScanLog(db, { tenantId, scanId, level, step: 'sbom', message });
   try {
     await withTenant(deps.database, tenantId, async (db) => {
       const claimed = await claimScan(db, scanId);
@@ -124,79 +123,75 @@ export async function runSbomImportJob(
         deps.log('sbom import skipped: scan is not queued', { tenantId, scanId });
         return;
       }
-      const record = await findSbomImport(db, importId);
-      if (!record?.graph) throw new Error('the import record has no document to process');
-      const graph = record.graph;
-      await log(
-        db,
-        'info',
-        `read ${describe(graph)}: ${graph.nodes.length} components, ${graph.edges.length} dependency edges`,
-      );
-      const mapped = toDependencies(graph);
-      for (const warning of [...record.warnings, ...mapped.warnings]) {
-        await log(db, 'warn', warning);
-      }
-      const stored = await storeScanDependencies(db, {
+      await importClaimed(db, {
         tenantId,
-        repositoryId: record.repository_id,
         scanId,
-        files: mapped.files,
+        importId,
+        attempt: claimed.attempt,
         correlationId: envelope.correlationId,
       });
-      await db
-        .updateTable('scans')
-        .set({
-          state: 'completed',
-          // clock_timestamp: now() is the transaction's start, the same instant as started_at.
-          finished_at: sql<Date>`clock_timestamp()`,
-          heartbeat_at: null,
-          counts_by_ecosystem: JSON.stringify(stored.countsByEcosystem),
-          dependency_count: stored.dependencyCount,
-          file_count: 1,
-        })
-        .where('id', '=', scanId)
-        .execute();
-      await db
-        .updateTable('repositories')
-        .set({ last_scan_id: scanId, last_scanned_at: sql<Date>`clock_timestamp()` })
-        .where('id', '=', record.repository_id)
-        .execute();
-      await db
-        .updateTable('sbom_imports')
-        .set({ graph: null, processed_at: sql<Date>`clock_timestamp()` })
-        .where('id', '=', importId)
-        .execute();
-      const counts = Object.entries(stored.countsByEcosystem)
-        .map(([ecosystem, count]) => `${ecosystem} ${count}`)
-        .join(', ');
-      await log(
-        db,
-        'info',
-        `stored ${stored.dependencyCount} dependencies${counts ? ` (${counts})` : ''} from ${mapped.mappedCount} of ${mapped.componentCount} components; scan completed`,
-      );
     });
   } catch (error) {
-    const message = `sbom import failed: ${(error as Error).message ?? 'unknown error'}`.slice(
-      0,
-      2000,
-    );
+    const message = `sbom import failed: ${(error as Error).message ?? 'unknown error'}`;
     deps.log('sbom import failed', { tenantId, scanId, err: error });
     await withTenant(deps.database, tenantId, async (db) => {
-      const failed = await db
-        .updateTable('scans')
-        .set({
-          state: 'failed',
-          error: message,
-          finished_at: sql<Date>`clock_timestamp()`,
-          heartbeat_at: null,
-        })
-        .where('id', '=', scanId)
-        .where('state', 'in', ['queued', 'running'])
-        .returning('id')
-        .executeTakeFirst();
-      if (failed) await log(db, 'error', message);
+      // The claim rolled back with the failure: the scan is queued again, and fails from there.
+      const failed = await failScan(db, scanId, message);
+      if (failed) {
+        await writeScanLogs(db, { tenantId, scanId }, [
+          { level: 'error', step: 'sbom', message, at: new Date() },
+        ]);
+      }
     });
   }
+}
+
+/** The claimed import's work, in the job's transaction. */
+async function importClaimed(
+  db: Kysely<DB>,
+  run: {
+    tenantId: string;
+    scanId: string;
+    importId: string;
+    attempt: number;
+    correlationId: string | null;
+  },
+): Promise<void> {
+  const lines = new ScanLogBuffer();
+  const record = await findSbomImport(db, run.importId);
+  if (!record?.graph) throw new Error('the import record has no document to process');
+  const graph = record.graph;
+  lines.add(
+    'info',
+    'sbom',
+    `read ${describe(graph)}: ${graph.nodes.length} components, ${graph.edges.length} dependency edges`,
+  );
+  const mapped = toDependencies(graph);
+  for (const warning of [...record.warnings, ...mapped.warnings]) {
+    lines.add('warn', 'sbom', warning);
+  }
+  const stored = await storeScanDependencies(db, {
+    tenantId: run.tenantId,
+    repositoryId: record.repository_id,
+    scanId: run.scanId,
+    files: mapped.files,
+    correlationId: run.correlationId,
+  });
+  await completeScan(db, run, { commitSha: null, ...stored, fileCount: 1 });
+  await db
+    .updateTable('sbom_imports')
+    .set({ graph: null, processed_at: sql<Date>`clock_timestamp()` })
+    .where('id', '=', run.importId)
+    .execute();
+  const counts = Object.entries(stored.countsByEcosystem)
+    .map(([ecosystem, count]) => `${ecosystem} ${count}`)
+    .join(', ');
+  lines.add(
+    'info',
+    'sbom',
+    `stored ${stored.dependencyCount} dependencies${counts ? ` (${counts})` : ''} from ${mapped.mappedCount} of ${mapped.componentCount} components; scan completed`,
+  );
+  await writeScanLogs(db, run, lines.take());
 }
 
 export async function requestSbomExport(

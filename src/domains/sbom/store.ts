@@ -32,30 +32,6 @@ export async function findRepository(db: Kysely<DB>, repositoryId: string) {
     .executeTakeFirst();
 }
 
-/**
- * A queued scan with trigger `sbom`; undefined when the repository already has a queued or
- * running scan (the `scans_one_active` index settles a race the same way).
- */
-export async function insertSbomScan(
-  db: Kysely<DB>,
-  scan: { tenantId: string; id: string; repositoryId: string },
-) {
-  return db
-    .insertInto('scans')
-    .values({
-      tenant_id: scan.tenantId,
-      id: scan.id,
-      repository_id: scan.repositoryId,
-      state: 'queued',
-      trigger: 'sbom',
-      branch: null,
-      counts_by_ecosystem: JSON.stringify({}),
-    })
-    .onConflict((oc) => oc.doNothing())
-    .returning(['id', 'repository_id', 'state', 'trigger', 'queued_at'])
-    .executeTakeFirst();
-}
-
 export async function insertSbomImport(
   db: Kysely<DB>,
   row: {
@@ -90,24 +66,6 @@ export async function insertSbomImport(
 
 export async function findSbomImport(db: Kysely<DB>, importId: string) {
   return db.selectFrom('sbom_imports').selectAll().where('id', '=', importId).executeTakeFirst();
-}
-
-/** Claims a queued scan for its import job: queued → running, in the job's transaction. */
-export async function claimScan(db: Kysely<DB>, scanId: string) {
-  return db
-    .updateTable('scans')
-    .set({
-      state: 'running',
-      attempt: sql<number>`attempt + 1`,
-      started_at: sql<Date>`now()`,
-      heartbeat_at: sql<Date>`now()`,
-      finished_at: null,
-      error: null,
-    })
-    .where('id', '=', scanId)
-    .where('state', '=', 'queued')
-    .returning(['id', 'repository_id', 'attempt'])
-    .executeTakeFirst();
 }
 
 export async function insertSbomExport(

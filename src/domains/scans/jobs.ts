@@ -1,14 +1,15 @@
 import type { JobDefinition, JobEnvelope } from '../../jobs/queue';
 import type { JobDeps } from '../job-deps';
+import { removeAbandonedCheckouts, SWEEP_STALE_SCANS_JOB, sweepStaleScans } from './recovery';
 import { RUN_SCAN_JOB, type RunScanJob } from './service';
-import {
-  removeAbandonedCheckouts,
-  runScanJob,
-  SWEEP_STALE_SCANS_JOB,
-  sweepStaleScans,
-} from './worker';
+import { runScanJob } from './worker';
 
-/** The scan domain's jobs: one run per scan, and the stale-scan sweep every minute. */
+/**
+ * The scan domain's jobs: one run per scan, and a minute job that sweeps stale scans and removes
+ * abandoned checkouts. The sweep that keeps recovery within the stale threshold runs in every
+ * worker process at a shorter interval (startStaleScanSweeper, ./recovery.ts); this one is the
+ * backstop and the checkout cleaner.
+ */
 export function scanJobs(deps: JobDeps): JobDefinition<unknown>[] {
   return [
     {

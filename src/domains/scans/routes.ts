@@ -1,21 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
-import { conflict, notFound, ProblemError } from '../../core/problem';
+import { notFound, ProblemError } from '../../core/problem';
 import { enumQuery, pageOf, parseEnum, TakeOnlyQuery } from '../../http/query';
 import { Uuid, UuidParam, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
 import { presentScan, presentScanLog, Scan, ScanLogLine, TakeWindow } from './schemas';
-import { queueScan } from './service';
-import {
-  appendScanLog,
-  FINISHED_STATES,
-  findScan,
-  listScanLogs,
-  listScans,
-  SCAN_STATES,
-  transitionScan,
-} from './store';
+import { queueScan, requestScanCancel } from './service';
+import { findScan, listScanLogs, listScans, SCAN_STATES } from './store';
 
 const ScanListQuery = Type.Object({
   repositoryId: Type.Optional(Uuid),
@@ -124,25 +116,7 @@ export function scanRoutes(): FastifyPluginAsyncTypebox {
       async (request) => {
         const db = tenantDb(request);
         const { scanId } = request.params;
-        const cancelled = await transitionScan(db, scanId, ['queued', 'running'], 'cancelled', {
-          finished_at: new Date(),
-          heartbeat_at: null,
-        });
-        if (!cancelled) {
-          const scan = await findScan(db, scanId);
-          if (!scan) throw notFound('The scan');
-          if ((FINISHED_STATES as string[]).includes(scan.state)) {
-            throw conflict(`The scan has already finished (${scan.state}).`);
-          }
-          throw conflict(`The scan is ${scan.state} and cannot be cancelled.`);
-        }
-        await appendScanLog(db, {
-          tenantId: cancelled.tenant_id,
-          scanId,
-          level: 'warn',
-          step: 'cancel',
-          message: `cancelled by request ${request.id}`,
-        });
+        const cancelled = await requestScanCancel(db, scanId, request.id);
         return presentScan(cancelled);
       },
     );

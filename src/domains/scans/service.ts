@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { notFound } from '../../core/problem';
+import { conflict, notFound } from '../../core/problem';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import { getEcosystem } from '../../ecosystems/ecosystem-list';
@@ -7,7 +7,15 @@ import type { ExtractedFile } from '../../ecosystems/extract-tree';
 import { buildPurl } from '../../ecosystems/purl';
 import type { Ecosystem } from '../../ecosystems/types';
 import { emitEvent, enqueueJob } from '../../jobs/outbox';
-import { findActiveScan, findScan, type ScanRow } from './store';
+import {
+  appendScanLog,
+  cancelScan,
+  FINISHED_STATES,
+  findActiveScan,
+  findScan,
+  insertQueuedScan,
+  type ScanRow,
+} from './store';
 import type { ScanTrigger } from './tables';
 
 export type { ScanRow } from './store';
@@ -51,20 +59,12 @@ export async function queueScan(
 
   // The partial unique index `scans_one_active` settles a race between two triggers: the loser
   // inserts nothing (it waits for the winner's commit) and returns the winner's scan.
-  const inserted = await db
-    .insertInto('scans')
-    .values({
-      tenant_id: input.tenantId,
-      id: newId(),
-      repository_id: input.repositoryId,
-      state: 'queued',
-      trigger: input.trigger,
-      branch: input.branch || repository.default_branch,
-      counts_by_ecosystem: JSON.stringify({}),
-    })
-    .onConflict((oc) => oc.doNothing())
-    .returningAll()
-    .executeTakeFirst();
+  const inserted = await insertQueuedScan(db, {
+    tenantId: input.tenantId,
+    repositoryId: input.repositoryId,
+    trigger: input.trigger,
+    branch: input.branch || repository.default_branch,
+  });
   if (!inserted) {
     const winner = await findActiveScan(db, input.repositoryId);
     if (winner) return { scan: winner, created: false };
@@ -77,6 +77,35 @@ export async function queueScan(
     correlationId: input.correlationId,
   });
   return { scan: inserted, created: true };
+}
+
+/**
+ * Cancels a queued or running scan (a running run stops at its next step): 404 for an unknown
+ * scan, 409 for a finished one. The cancel and its log line are written in the caller's
+ * transaction.
+ */
+export async function requestScanCancel(
+  db: Kysely<DB>,
+  scanId: string,
+  requestId: string,
+): Promise<ScanRow> {
+  const cancelled = await cancelScan(db, scanId);
+  if (!cancelled) {
+    const scan = await findScan(db, scanId);
+    if (!scan) throw notFound('The scan');
+    if (FINISHED_STATES.includes(scan.state)) {
+      throw conflict(`The scan has already finished (${scan.state}).`);
+    }
+    throw conflict(`The scan is ${scan.state} and cannot be cancelled.`);
+  }
+  await appendScanLog(db, {
+    tenantId: cancelled.tenant_id,
+    scanId,
+    level: 'warn',
+    step: 'cancel',
+    message: `cancelled by request ${requestId}`,
+  });
+  return cancelled;
 }
 
 export interface StoreDependenciesInput {

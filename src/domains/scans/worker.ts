@@ -1,25 +1,39 @@
-import { lstat, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Kysely, sql } from 'kysely';
-import { newId } from '../../db/ids';
-import type { DB } from '../../db/schema';
 import { withTenant } from '../../db/tenant-scope';
-import { extractPath } from '../../ecosystems/extract-tree';
-import { enqueueJob } from '../../jobs/outbox';
+import type { TreeExtraction } from '../../ecosystems/extract-tree';
 import type { JobEnvelope } from '../../jobs/queue';
 import { GitCheckoutError, redactUrl, shallowCheckout } from '../../sources/git';
 import type { JobDeps } from '../job-deps';
 import { cloneAccessFor } from '../repositories/clone-access';
+import { extractInWorker } from './extraction';
+import { CHECKOUT_PREFIX } from './recovery';
+import { ScanLogBuffer } from './scan-log';
 import { RUN_SCAN_JOB, type RunScanJob, storeScanDependencies } from './service';
-import { appendScanLog, findScan, type ScanRow } from './store';
+import { storableFiles } from './storable';
+import {
+  beatHeartbeat,
+  claimScan,
+  completeScan,
+  failScan,
+  findScan,
+  ownsRun,
+  type ScanRow,
+  type ScanRun,
+  writeScanLogs,
+} from './store';
 import type { ScanLogLevel } from './tables';
 
+export { removeAbandonedCheckouts, SWEEP_STALE_SCANS_JOB, sweepStaleScans } from './recovery';
+export { findScan, RUN_SCAN_JOB };
+
 /**
- * The scan worker (DESIGN.md §5, §7): claims a queued scan, checks out the default branch into a
- * temporary directory, extracts, stores, and always removes the checkout. Every write of a run
- * is fenced by (state = running, attempt = the run's attempt), so a run that was cancelled, or
- * re-queued by the stale sweep while it hung, stops at its next step and writes nothing more.
+ * The scan worker (docs/repositories-and-scans.md): claims a queued scan, checks out the branch
+ * into a temporary directory, extracts in a worker thread, stores, and always removes the
+ * checkout. Every write of a run is fenced by (state = running, attempt = the run's attempt),
+ * so a run that was cancelled, or re-queued by the stale sweep while it hung, stops at its next
+ * step and writes nothing more. Log lines are buffered and written in batches (./scan-log.ts).
  */
 
 /** Files with extraction errors get a log line each, up to this many. */
@@ -31,83 +45,55 @@ class ScanStopped extends Error {
   }
 }
 
-interface Run {
-  tenantId: string;
-  scanId: string;
-  attempt: number;
+interface Run extends ScanRun {
   correlationId: string | null;
+  logs: ScanLogBuffer;
+  /** Aborted when the heartbeat finds the run no longer owns its scan. */
+  abort: AbortController;
+  step: string;
 }
 
-async function log(
-  deps: JobDeps,
-  run: Run,
-  level: ScanLogLevel,
-  step: string,
-  message: string,
-): Promise<void> {
-  await withTenant(deps.database, run.tenantId, (db) =>
-    appendScanLog(db, { tenantId: run.tenantId, scanId: run.scanId, level, step, message }),
-  );
+type Repository = Awaited<ReturnType<typeof loadRepository>>;
+type Checkout = { directory: string; commitSha: string };
+
+/** Writes the buffered log lines in one statement (put back if the write fails). */
+async function flushLogs(deps: JobDeps, run: Run): Promise<void> {
+  const lines = run.logs.take();
+  if (lines.length === 0) return;
+  try {
+    await withTenant(deps.database, run.tenantId, (db) => writeScanLogs(db, run, lines));
+  } catch (error) {
+    run.logs.restore(lines);
+    throw error;
+  }
 }
 
-/** The run still owns its scan: running, same attempt. Locks the row when `lock` is set. */
-async function owns(db: Kysely<DB>, run: Run, lock = false): Promise<boolean> {
-  let query = db
-    .selectFrom('scans')
-    .select('id')
-    .where('id', '=', run.scanId)
-    .where('state', '=', 'running')
-    .where('attempt', '=', run.attempt);
-  if (lock) query = query.forUpdate();
-  return (await query.executeTakeFirst()) !== undefined;
+async function note(deps: JobDeps, run: Run, level: ScanLogLevel, message: string) {
+  if (run.logs.add(level, run.step, message)) await flushLogs(deps, run);
+}
+
+/** The heartbeat, with the lines noted since the last one, in one transaction. */
+function startHeartbeat(deps: JobDeps, run: Run): NodeJS.Timeout {
+  const timer = setInterval(() => {
+    const lines = run.logs.take();
+    withTenant(deps.database, run.tenantId, async (db) => {
+      const owned = await beatHeartbeat(db, run);
+      await writeScanLogs(db, run, lines);
+      return owned;
+    })
+      .then((owned) => {
+        if (!owned) run.abort.abort();
+      })
+      .catch(() => run.logs.restore(lines));
+  }, deps.config.scans.heartbeatSeconds * 1000);
+  timer.unref();
+  return timer;
 }
 
 async function ensureOwned(deps: JobDeps, run: Run, before: string): Promise<void> {
-  const owned = await withTenant(deps.database, run.tenantId, (db) => owns(db, run));
+  const owned = await withTenant(deps.database, run.tenantId, (db) => ownsRun(db, run));
   if (!owned)
     throw new ScanStopped(`stopped before ${before}: the scan was cancelled or taken over`);
-}
-
-/** Claims a queued scan for this run (attempt + 1). Undefined when it is not queued any more. */
-async function claim(
-  deps: JobDeps,
-  tenantId: string,
-  scanId: string,
-): Promise<ScanRow | undefined> {
-  return withTenant(deps.database, tenantId, (db) =>
-    db
-      .updateTable('scans')
-      .set({
-        state: 'running',
-        attempt: sql<number>`attempt + 1`,
-        started_at: sql<Date>`now()`,
-        heartbeat_at: sql<Date>`now()`,
-        finished_at: null,
-        error: null,
-      })
-      .where('id', '=', scanId)
-      .where('state', '=', 'queued')
-      .returningAll()
-      .executeTakeFirst(),
-  );
-}
-
-async function fail(deps: JobDeps, run: Run, step: string, message: string): Promise<void> {
-  await withTenant(deps.database, run.tenantId, async (db) => {
-    if (!(await owns(db, run, true))) return;
-    await db
-      .updateTable('scans')
-      .set({ state: 'failed', error: message, finished_at: sql<Date>`now()`, heartbeat_at: null })
-      .where('id', '=', run.scanId)
-      .execute();
-    await appendScanLog(db, {
-      tenantId: run.tenantId,
-      scanId: run.scanId,
-      level: 'error',
-      step,
-      message: `scan failed: ${message}`,
-    });
-  });
 }
 
 function formatBytes(bytes: number): string {
@@ -116,295 +102,223 @@ function formatBytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
-/** Runs one scan job. Never throws for a scan's own failure: that is the scan's `failed` state. */
-export async function runScanJob(deps: JobDeps, envelope: JobEnvelope<RunScanJob>): Promise<void> {
-  const tenantId = envelope.tenantId;
-  const { scanId } = envelope.data ?? ({} as RunScanJob);
-  if (!tenantId || typeof scanId !== 'string') {
-    deps.log('scan job without tenant or scan id ignored', { data: envelope.data });
+async function loadRepository(deps: JobDeps, run: Run, claimed: ScanRow) {
+  const repository = await withTenant(deps.database, run.tenantId, (db) =>
+    db
+      .selectFrom('repositories')
+      .selectAll()
+      .where('id', '=', claimed.repository_id)
+      .executeTakeFirst(),
+  );
+  if (!repository) throw new ScanStopped('the repository no longer exists');
+  return repository;
+}
+
+/** Shallow clone of the branch into `workDirectory`; provider calls hold no transaction. */
+async function checkOut(
+  deps: JobDeps,
+  run: Run,
+  repository: Repository,
+  branch: string,
+  workDirectory: string,
+): Promise<Checkout> {
+  run.step = 'checkout';
+  const access = await cloneAccessFor(deps, run.tenantId, repository);
+  const directory = join(workDirectory, 'checkout');
+  await note(deps, run, 'info', `shallow clone of ${redactUrl(repository.clone_url)}`);
+  const checkout = await shallowCheckout({
+    url: repository.clone_url,
+    branch,
+    directory,
+    workDirectory,
+    credentials: access.credentials,
+    deployKey: access.deployKey,
+    caFile: deps.config.scans.gitCaFile,
+    // The outbound guard runs again here: what was stored at import is checked anew.
+    access: access.git,
+    log: (message, details) =>
+      deps.log(message, { tenantId: run.tenantId, scanId: run.scanId, ...details }),
+    maxBytes: deps.config.scans.maxCheckoutBytes,
+    timeoutMs: deps.config.scans.checkoutTimeoutSeconds * 1000,
+    signal: run.abort.signal,
+  });
+  await note(
+    deps,
+    run,
+    'info',
+    `checked out ${checkout.commitSha} (${formatBytes(checkout.bytes)})`,
+  );
+  return { directory, commitSha: checkout.commitSha };
+}
+
+/** Extraction in a worker thread; unstorable entries dropped; a log line per file in error. */
+async function extract(deps: JobDeps, run: Run, checkout: Checkout): Promise<TreeExtraction> {
+  run.step = 'extract';
+  await ensureOwned(deps, run, 'extraction');
+  const extracted = await extractInWorker(checkout.directory, undefined, run.abort.signal);
+  const files = storableFiles(extracted.files);
+  const dependencies = files.reduce((n, file) => n + file.dependencies.length, 0);
+  await note(
+    deps,
+    run,
+    'info',
+    `${files.length} dependency files, ${dependencies} dependencies` +
+      (files.length > 0
+        ? `: ${files.map((f) => `${f.path} (${f.format}, ${f.dependencies.length})`).join(', ')}`
+        : ''),
+  );
+  const withErrors = files.filter((file) => file.errors.length > 0);
+  for (const file of withErrors.slice(0, MAX_FILE_ERROR_LINES)) {
+    const first = file.errors[0];
+    await note(
+      deps,
+      run,
+      'warn',
+      `${file.path}: ${file.errors.length} ${file.dependencies.length === 0 ? 'errors, no entries read' : 'entries skipped'}; first${first?.line ? ` (line ${first.line})` : ''}: ${first?.message}`,
+    );
+  }
+  if (withErrors.length > MAX_FILE_ERROR_LINES) {
+    const more = withErrors.length - MAX_FILE_ERROR_LINES;
+    await note(deps, run, 'warn', `${more} more files had errors`);
+  }
+  return { files };
+}
+
+/** Dependencies, the completed state and the remaining log lines: one transaction. */
+async function store(
+  deps: JobDeps,
+  run: Run,
+  repository: Repository,
+  checkout: Checkout,
+  extraction: TreeExtraction,
+): Promise<void> {
+  run.step = 'store';
+  const stored = await withTenant(deps.database, run.tenantId, async (db) => {
+    // Locked: a cancel arriving now waits, then finds the scan completed (409).
+    if (!(await ownsRun(db, run, true))) return false;
+    const result = await storeScanDependencies(db, {
+      tenantId: run.tenantId,
+      repositoryId: repository.id,
+      scanId: run.scanId,
+      files: extraction.files,
+      correlationId: run.correlationId,
+    });
+    await completeScan(db, run, { commitSha: checkout.commitSha, ...result });
+    run.logs.add(
+      'info',
+      run.step,
+      `stored ${result.dependencyCount} dependencies from ${result.fileCount} files; scan completed`,
+    );
+    await writeScanLogs(db, run, run.logs.take());
+    return true;
+  });
+  if (!stored)
+    throw new ScanStopped('stopped before storing: the scan was cancelled or taken over');
+}
+
+/** A run's error: a stop (cancelled, taken over) is logged; anything else fails the scan. */
+async function settleFailure(deps: JobDeps, run: Run, error: unknown): Promise<void> {
+  const stopped =
+    error instanceof ScanStopped ||
+    (error instanceof GitCheckoutError && error.failure === 'cancelled') ||
+    run.abort.signal.aborted;
+  if (stopped) {
+    const reason =
+      error instanceof ScanStopped ? error.reason : 'stopped: the scan was cancelled or taken over';
+    run.logs.add('warn', run.step, reason);
     return;
   }
-  const claimed = await claim(deps, tenantId, scanId);
+  const message =
+    error instanceof GitCheckoutError
+      ? error.message
+      : error instanceof Error
+        ? `${run.step} failed: ${error.message}`
+        : `${run.step} failed`;
+  if (!(error instanceof GitCheckoutError)) {
+    deps.log('scan failed unexpectedly', {
+      tenantId: run.tenantId,
+      scanId: run.scanId,
+      err: error,
+    });
+  }
+  run.logs.add('error', run.step, `scan failed: ${message}`);
+  const lines = run.logs.take();
+  await withTenant(deps.database, run.tenantId, async (db) => {
+    // Only this run's attempt: a scan cancelled or re-queued meanwhile is not failed by it.
+    await failScan(db, run.scanId, message, run.attempt);
+    await writeScanLogs(db, run, lines);
+  }).catch((failure) =>
+    deps.log('could not record a failed scan', {
+      tenantId: run.tenantId,
+      scanId: run.scanId,
+      err: failure,
+    }),
+  );
+}
+
+/** Claims the job's scan; null (and a log line) when the job is malformed or not queued. */
+async function claimRun(
+  deps: JobDeps,
+  envelope: JobEnvelope<RunScanJob>,
+): Promise<{ run: Run; claimed: ScanRow } | null> {
+  const tenantId = envelope.tenantId;
+  const scanId = envelope.data?.scanId;
+  if (!tenantId || typeof scanId !== 'string') {
+    deps.log('scan job without tenant or scan id ignored', { data: envelope.data });
+    return null;
+  }
+  const claimed = await withTenant(deps.database, tenantId, (db) => claimScan(db, scanId));
   if (!claimed) {
     // Cancelled before it started, deleted, or another delivery of this job already runs it:
     // at-least-once delivery must never give a second concurrent run.
     deps.log('scan job skipped: scan is not queued', { tenantId, scanId });
-    return;
+    return null;
   }
   const run: Run = {
     tenantId,
     scanId,
     attempt: claimed.attempt,
     correlationId: envelope.correlationId,
+    logs: new ScanLogBuffer(),
+    abort: new AbortController(),
+    step: 'start',
   };
-  const abort = new AbortController();
-  const heartbeat = setInterval(() => {
-    withTenant(deps.database, tenantId, (db) =>
-      db
-        .updateTable('scans')
-        .set({ heartbeat_at: sql<Date>`now()` })
-        .where('id', '=', scanId)
-        .where('state', '=', 'running')
-        .where('attempt', '=', run.attempt)
-        .returning('id')
-        .executeTakeFirst(),
-    )
-      .then((row) => {
-        if (!row) abort.abort();
-      })
-      .catch(() => {});
-  }, deps.config.scans.heartbeatSeconds * 1000);
-  heartbeat.unref();
+  return { run, claimed };
+}
 
+/** Removes the checkout and writes what is left of the log. */
+async function cleanUp(deps: JobDeps, run: Run, workDirectory: string | null): Promise<void> {
+  if (workDirectory) {
+    await rm(workDirectory, { recursive: true, force: true }).catch(() => {});
+    run.logs.add('info', 'cleanup', 'checkout removed');
+  }
+  await flushLogs(deps, run).catch(() => {});
+}
+
+/** Runs one scan job. Never throws for a scan's own failure: that is the scan's `failed` state. */
+export async function runScanJob(deps: JobDeps, envelope: JobEnvelope<RunScanJob>): Promise<void> {
+  const started = await claimRun(deps, envelope);
+  if (!started) return;
+  const { run, claimed } = started;
+  const heartbeat = startHeartbeat(deps, run);
   let workDirectory: string | null = null;
-  let step = 'start';
   try {
-    const repository = await withTenant(deps.database, tenantId, (db) =>
-      db
-        .selectFrom('repositories')
-        .selectAll()
-        .where('id', '=', claimed.repository_id)
-        .executeTakeFirst(),
-    );
-    if (!repository) throw new ScanStopped('the repository no longer exists');
+    const repository = await loadRepository(deps, run, claimed);
     const branch = claimed.branch || repository.default_branch;
-    await log(
+    await note(
       deps,
       run,
       'info',
-      step,
       `attempt ${run.attempt} (${claimed.trigger}) of ${repository.full_name}, branch ${branch}`,
     );
-
-    step = 'checkout';
-    // Reads the connection in its own short transaction; provider calls hold none.
-    const access = await cloneAccessFor(deps, tenantId, repository);
     workDirectory = await mkdtemp(join(tmpdir(), CHECKOUT_PREFIX));
-    const checkoutDirectory = join(workDirectory, 'checkout');
-    await log(deps, run, 'info', step, `shallow clone of ${redactUrl(repository.clone_url)}`);
-    const checkout = await shallowCheckout({
-      url: repository.clone_url,
-      branch,
-      directory: checkoutDirectory,
-      workDirectory,
-      credentials: access.credentials,
-      deployKey: access.deployKey,
-      caFile: deps.config.scans.gitCaFile,
-      // The outbound guard runs again here: what was stored at import is checked anew.
-      access: access.git,
-      log: (message, details) => deps.log(message, { tenantId, scanId, ...details }),
-      maxBytes: deps.config.scans.maxCheckoutBytes,
-      timeoutMs: deps.config.scans.checkoutTimeoutSeconds * 1000,
-      signal: abort.signal,
-    });
-    await log(
-      deps,
-      run,
-      'info',
-      step,
-      `checked out ${checkout.commitSha} (${formatBytes(checkout.bytes)})`,
-    );
-
-    step = 'extract';
-    await ensureOwned(deps, run, 'extraction');
-    const extraction = await extractPath(checkoutDirectory);
-    const withErrors = extraction.files.filter((file) => file.errors.length > 0);
-    const dependencies = extraction.files.reduce((n, file) => n + file.dependencies.length, 0);
-    await log(
-      deps,
-      run,
-      'info',
-      step,
-      `${extraction.files.length} dependency files, ${dependencies} dependencies` +
-        (extraction.files.length > 0
-          ? `: ${extraction.files.map((f) => `${f.path} (${f.format}, ${f.dependencies.length})`).join(', ')}`
-          : ''),
-    );
-    for (const file of withErrors.slice(0, MAX_FILE_ERROR_LINES)) {
-      const first = file.errors[0];
-      await log(
-        deps,
-        run,
-        'warn',
-        step,
-        `${file.path}: ${file.errors.length} entries skipped; first${first?.line ? ` (line ${first.line})` : ''}: ${first?.message}`,
-      );
-    }
-    if (withErrors.length > MAX_FILE_ERROR_LINES) {
-      await log(
-        deps,
-        run,
-        'warn',
-        step,
-        `${withErrors.length - MAX_FILE_ERROR_LINES} more files had skipped entries`,
-      );
-    }
-
-    step = 'store';
-    const stored = await withTenant(deps.database, tenantId, async (db) => {
-      // Locked: a cancel arriving now waits, then finds the scan completed (409).
-      if (!(await owns(db, run, true))) return null;
-      const result = await storeScanDependencies(db, {
-        tenantId,
-        repositoryId: repository.id,
-        scanId,
-        files: extraction.files,
-        correlationId: run.correlationId,
-      });
-      await db
-        .updateTable('scans')
-        .set({
-          state: 'completed',
-          finished_at: sql<Date>`now()`,
-          heartbeat_at: null,
-          commit_sha: checkout.commitSha,
-          counts_by_ecosystem: JSON.stringify(result.countsByEcosystem),
-          dependency_count: result.dependencyCount,
-          file_count: result.fileCount,
-        })
-        .where('id', '=', scanId)
-        .execute();
-      await db
-        .updateTable('repositories')
-        .set({ last_scan_id: scanId, last_scanned_at: sql<Date>`now()` })
-        .where('id', '=', repository.id)
-        .execute();
-      await appendScanLog(db, {
-        tenantId,
-        scanId,
-        level: 'info',
-        step,
-        message: `stored ${result.dependencyCount} dependencies from ${result.fileCount} files; scan completed`,
-      });
-      return result;
-    });
-    if (!stored)
-      throw new ScanStopped('stopped before storing: the scan was cancelled or taken over');
+    const checkout = await checkOut(deps, run, repository, branch, workDirectory);
+    const extraction = await extract(deps, run, checkout);
+    await store(deps, run, repository, checkout, extraction);
   } catch (error) {
-    if (
-      error instanceof ScanStopped ||
-      (error instanceof GitCheckoutError && error.failure === 'cancelled')
-    ) {
-      const reason =
-        error instanceof ScanStopped
-          ? error.reason
-          : 'checkout stopped: the scan was cancelled or taken over';
-      await log(deps, run, 'warn', step, reason).catch(() => {});
-    } else {
-      const message =
-        error instanceof GitCheckoutError
-          ? error.message
-          : error instanceof Error
-            ? `${step} failed: ${error.message}`
-            : `${step} failed`;
-      if (!(error instanceof GitCheckoutError)) {
-        deps.log('scan failed unexpectedly', { tenantId, scanId, err: error });
-      }
-      await fail(deps, run, step, message).catch((failure) =>
-        deps.log('could not record a failed scan', { tenantId, scanId, err: failure }),
-      );
-    }
+    await settleFailure(deps, run, error);
   } finally {
     clearInterval(heartbeat);
-    if (workDirectory) {
-      await rm(workDirectory, { recursive: true, force: true }).catch(() => {});
-      await log(deps, run, 'info', 'cleanup', 'checkout removed').catch(() => {});
-    }
+    await cleanUp(deps, run, workDirectory);
   }
 }
-
-const CHECKOUT_PREFIX = 'driftwatch-scan-';
-
-/**
- * Removes checkout directories a killed process left behind (a run removes its own in `finally`;
- * a SIGKILL skips that). Only directories older than `olderThanMs` go: no live run is that old.
- */
-export async function removeAbandonedCheckouts(
-  olderThanMs: number,
-  root = tmpdir(),
-): Promise<number> {
-  let removed = 0;
-  const names = await readdir(root).catch(() => [] as string[]);
-  for (const name of names) {
-    if (!name.startsWith(CHECKOUT_PREFIX)) continue;
-    const path = join(root, name);
-    const info = await lstat(path).catch(() => null);
-    if (!info?.isDirectory() || Date.now() - info.mtimeMs < olderThanMs) continue;
-    await rm(path, { recursive: true, force: true }).catch(() => {});
-    removed++;
-  }
-  return removed;
-}
-
-/** The stale-scan sweep: a system job (no tenant), on a schedule and at worker start. */
-export const SWEEP_STALE_SCANS_JOB = 'scans.sweep-stale';
-
-/**
- * Finds running scans whose heartbeat is older than `staleAfterSeconds` (their process died, or
- * hangs) and re-queues them with a new job, or fails them once they used `maxAttempts` runs. A
- * re-queued scan's old run, if it still lives, loses its fence (attempt changes on the next
- * claim) and stops. Runs on the system connection: it is the one cross-tenant scan query.
- */
-export async function sweepStaleScans(
-  deps: JobDeps,
-): Promise<{ requeued: number; failed: number }> {
-  const { staleAfterSeconds, maxAttempts } = deps.config.scans;
-  const stale = await deps.database.system
-    .selectFrom('scans')
-    .select(['tenant_id', 'id', 'attempt', 'heartbeat_at', 'repository_id'])
-    .where('state', '=', 'running')
-    .where(
-      sql<boolean>`coalesce(heartbeat_at, started_at, queued_at) < now() - make_interval(secs => ${staleAfterSeconds})`,
-    )
-    .limit(500)
-    .execute();
-  let requeued = 0;
-  let failed = 0;
-  for (const scan of stale) {
-    const since = scan.heartbeat_at ? scan.heartbeat_at.toISOString() : 'never';
-    await withTenant(deps.database, scan.tenant_id, async (db) => {
-      const retry = scan.attempt < maxAttempts;
-      const moved = await db
-        .updateTable('scans')
-        .set(
-          retry
-            ? { state: 'queued', heartbeat_at: null, started_at: null }
-            : {
-                state: 'failed',
-                heartbeat_at: null,
-                finished_at: sql<Date>`now()`,
-                error: `the worker stopped responding (last heartbeat ${since}) on attempt ${scan.attempt} of ${maxAttempts}`,
-              },
-        )
-        .where('id', '=', scan.id)
-        .where('state', '=', 'running')
-        .where('attempt', '=', scan.attempt)
-        .returning('id')
-        .executeTakeFirst();
-      if (!moved) return;
-      await appendScanLog(db, {
-        tenantId: scan.tenant_id,
-        scanId: scan.id,
-        level: retry ? 'warn' : 'error',
-        step: 'recovery',
-        message: retry
-          ? `no heartbeat since ${since}: the worker presumably died; re-queued (attempt ${scan.attempt} of ${maxAttempts} used)`
-          : `no heartbeat since ${since}: the worker presumably died; failed after ${scan.attempt} attempts`,
-      });
-      if (retry) {
-        await enqueueJob<RunScanJob>(db, {
-          tenantId: scan.tenant_id,
-          name: RUN_SCAN_JOB,
-          data: { scanId: scan.id, repositoryId: scan.repository_id },
-          correlationId: `recovery-${newId()}`,
-        });
-        requeued++;
-      } else {
-        failed++;
-      }
-    });
-  }
-  return { requeued, failed };
-}
-
-export { findScan };

@@ -1,0 +1,187 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { ecosystems } from '../../ecosystems/ecosystem-list';
+import {
+  applyLockfileWins,
+  type ExtractedFile,
+  type TreeExtraction,
+} from '../../ecosystems/extract-tree';
+import type { Ecosystem, Extractor } from '../../ecosystems/types';
+import type { ExtractWorkerInput, ExtractWorkerMessage } from './extract-worker';
+
+/**
+ * Extraction off the API's event loop (docs/repositories-and-scans.md, "Extraction limits"): a
+ * checkout is extracted in a worker thread with a heap limit, a time limit per file and one per
+ * scan. A file that breaches its limit (or kills the worker by running out of memory) is given
+ * up: the worker is terminated, the file reported with an error, and a new worker continues
+ * after it. A scan that breaches its own limit fails: a partial tree must not replace the
+ * repository's dependencies.
+ */
+export interface ExtractionLimits {
+  /** Files larger than this are refused per file, unread. */
+  maxFileBytes: number;
+  /** One file's read and parse; above it the file is given up. */
+  fileTimeoutMs: number;
+  /** The whole extraction of one checkout; above it the scan fails. */
+  scanTimeoutMs: number;
+  /** The worker's V8 heap (old generation) in MiB; running out gives the file up. */
+  maxHeapMb: number;
+}
+
+export const DEFAULT_EXTRACTION_LIMITS: ExtractionLimits = {
+  maxFileBytes: 64 * 1024 * 1024,
+  fileTimeoutMs: 60_000,
+  scanTimeoutMs: 10 * 60_000,
+  maxHeapMb: 1024,
+};
+
+export class ExtractionStopped extends Error {}
+
+/**
+ * The worker: the built .js entry, or from sources (dev, tests, the CLI all run under tsx) a
+ * small bootstrap that loads tsx in the thread and then the .ts entry (a worker does not
+ * inherit the parent's loader, and `--import` hooks do not reach a worker on Node 20).
+ */
+function startWorker(options: WorkerOptions): Worker {
+  const fromSources = import.meta.url.endsWith('.ts');
+  const entry = new URL(`./extract-worker.${fromSources ? 'ts' : 'js'}`, import.meta.url);
+  if (!fromSources) return new Worker(entry, options);
+  // tsx's ES module API beside its loader (`require.resolve` would pick the CommonJS build).
+  const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx'));
+  const tsxApi = new URL('./esm/api/index.mjs', tsxLoader).href;
+  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => tsx.tsImport(${JSON.stringify(entry.href)}, ${JSON.stringify(entry.href)}));`;
+  return new Worker(bootstrap, { ...options, eval: true });
+}
+
+const extractorKinds: ReadonlyMap<string, Extractor['kind']> = new Map(
+  ecosystems.flatMap((e) => e.extractors.map((x) => [x.name, x.kind] as const)),
+);
+
+interface FileStart {
+  path: string;
+  ecosystem: Ecosystem;
+  extractor: string;
+}
+
+function givenUp(start: FileStart, reason: string): ExtractedFile {
+  return {
+    path: start.path,
+    ecosystem: start.ecosystem,
+    format: start.extractor,
+    extractor: start.extractor,
+    dependencies: [],
+    errors: [{ line: null, message: reason }],
+  };
+}
+
+interface Pass {
+  /** True when the worker walked the whole tree; false when it was stopped on a file. */
+  finished: boolean;
+}
+
+/** One worker over the tree, skipping what earlier passes settled. */
+function runPass(
+  root: string,
+  limits: ExtractionLimits,
+  settled: Map<string, ExtractedFile>,
+  deadline: number,
+  signal: AbortSignal | undefined,
+): Promise<Pass> {
+  const input: ExtractWorkerInput = {
+    root,
+    maxFileBytes: limits.maxFileBytes,
+    skipPaths: [...settled.keys()],
+  };
+  const worker = startWorker({
+    workerData: input,
+    resourceLimits: { maxOldGenerationSizeMb: limits.maxHeapMb },
+    stdout: false,
+    stderr: false,
+  });
+  return new Promise<Pass>((resolve, reject) => {
+    let current: FileStart | null = null;
+    let fileTimer: NodeJS.Timeout | undefined;
+    let settledPass = false;
+    const end = (outcome: () => void) => {
+      if (settledPass) return;
+      settledPass = true;
+      clearTimeout(fileTimer);
+      clearTimeout(scanTimer);
+      signal?.removeEventListener('abort', onAbort);
+      void worker.terminate();
+      outcome();
+    };
+    const giveUp = (reason: string) =>
+      end(() => {
+        if (!current) {
+          reject(new ExtractionStopped(`extraction failed: ${reason}`));
+          return;
+        }
+        settled.set(current.path, givenUp(current, reason));
+        resolve({ finished: false });
+      });
+    const scanTimer = setTimeout(
+      () =>
+        end(() =>
+          reject(
+            new ExtractionStopped(
+              `extraction exceeded the scan time limit of ${limits.scanTimeoutMs / 1000} s` +
+                (current ? ` (in ${current.path})` : ''),
+            ),
+          ),
+        ),
+      Math.max(0, deadline - Date.now()),
+    );
+    const onAbort = () => end(() => reject(new ExtractionStopped('extraction stopped')));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    worker.on('message', (message: ExtractWorkerMessage) => {
+      if (message.type === 'start') {
+        current = {
+          path: message.path,
+          ecosystem: message.ecosystem,
+          extractor: message.extractor,
+        };
+        clearTimeout(fileTimer);
+        fileTimer = setTimeout(
+          () => giveUp(`took longer than ${limits.fileTimeoutMs / 1000} s: given up`),
+          limits.fileTimeoutMs,
+        );
+      } else if (message.type === 'file') {
+        settled.set(message.file.path, message.file);
+        current = null;
+        clearTimeout(fileTimer);
+      } else {
+        end(() => resolve({ finished: true }));
+      }
+    });
+    worker.on('error', (error: Error & { code?: string }) =>
+      giveUp(
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? `needed more than the ${limits.maxHeapMb} MiB extraction memory limit: given up`
+          : `extraction crashed (${error.message}): given up`,
+      ),
+    );
+    worker.on('exit', (code) => giveUp(`the extraction worker exited (code ${code})`));
+  });
+}
+
+/**
+ * Extracts a checkout in worker threads under `limits`. Files given up appear with an error and
+ * no dependencies; the lockfile-wins rule is applied over every file at the end.
+ */
+export async function extractInWorker(
+  root: string,
+  limits: ExtractionLimits = DEFAULT_EXTRACTION_LIMITS,
+  signal?: AbortSignal,
+): Promise<TreeExtraction> {
+  const settled = new Map<string, ExtractedFile>();
+  const deadline = Date.now() + limits.scanTimeoutMs;
+  for (;;) {
+    if (signal?.aborted) throw new ExtractionStopped('extraction stopped');
+    const pass = await runPass(root, limits, settled, deadline, signal);
+    if (pass.finished) break;
+  }
+  const files = [...settled.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
+  return { files: applyLockfileWins(files, extractorKinds, ecosystems) };
+}
