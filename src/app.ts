@@ -19,6 +19,7 @@ import { sbomRoutes } from './domains/sbom/routes';
 import { scanRoutes } from './domains/scans/routes';
 import { sourceControlRoutes } from './domains/source-control/routes';
 import type { BuildInfo, CliVersionInfo } from './domains/system/build-info';
+import type { ServiceState } from './domains/system/readiness';
 import { systemRoutes } from './domains/system/routes';
 import { tenantSettingsRoutes } from './domains/tenant-settings/routes';
 import { tenantRoutes } from './domains/tenants/routes';
@@ -35,7 +36,10 @@ import {
 import { openApiDocument, registerOperationDefaults } from './http/openapi';
 import { registerPipeline } from './http/pipeline';
 import { RATE_LIMIT_HEADERS, type RateLimitStore } from './http/rate-limit';
+import { trackRoutes } from './http/route-table';
 import { createValidatorCompiler } from './http/validators';
+import type { Metrics } from './observability/metrics';
+import { operatorTokenCheck } from './security/operator-token';
 import type { SecretBox } from './security/secret-box';
 
 export interface AppDeps {
@@ -46,6 +50,10 @@ export interface AppDeps {
   tokenUsage: TokenUsageTracker;
   buildInfo: BuildInfo;
   cliVersion: CliVersionInfo;
+  /** Absent: no request metrics and no /metrics route (docs/operations.md#metrics). */
+  metrics?: Metrics;
+  /** Readiness inputs of the running service; absent: no workers, never stopping. */
+  state?: ServiceState;
 }
 
 const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -87,6 +95,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('X-Correlation-Id', request.id);
   });
 
+  const routes = trackRoutes(app);
+  const metrics = deps.metrics;
+  if (metrics) {
+    // The route pattern, never the raw URL: label values stay bounded (unmatched: no route).
+    app.addHook('onResponse', async (request, reply) => {
+      metrics.observeRequest({
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status: reply.statusCode,
+        seconds: reply.elapsedTime / 1000,
+      });
+    });
+  }
+
   // The reference page is public.
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs')) route.config = { ...route.config, auth: false };
@@ -116,6 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       write: (db, tenantId, call) =>
         insertAuditEntry(db, tenantId, { ...call, outcome: outcomeFor(call.statusCode) }),
     },
+    onRateLimited: metrics?.rateLimited,
   });
 
   registerEdgeRules(app);
@@ -125,10 +148,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       database: deps.database,
       buildInfo: deps.buildInfo,
       cliVersion: deps.cliVersion,
+      state: deps.state,
+      routes,
+      metrics,
+      operatorCheck: deps.config.operatorToken
+        ? operatorTokenCheck(deps.config.operatorToken)
+        : null,
     }),
   );
   await app.register(
-    tenantRoutes({ database: deps.database, demoTtlHours: deps.config.demoTenantTtlHours }),
+    tenantRoutes({
+      database: deps.database,
+      demoTtlHours: deps.config.demoTenantTtlHours,
+      routeFeatures: routes.features,
+    }),
   );
   await app.register(apiTokenRoutes({ secretBox: deps.secretBox, tokenUsage: deps.tokenUsage }));
   await app.register(auditLogRoutes());

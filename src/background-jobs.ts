@@ -1,11 +1,15 @@
+import { withTenant } from './db/tenant-scope';
 import { MATCH_DEPENDENCIES_JOB, vulnerabilityJobs } from './domains/exposures/jobs';
-import type { JobDeps } from './domains/job-deps';
+import type { JobDeps, JobObserver } from './domains/job-deps';
 import { DEPENDENCIES_CHANGED_JOB, packageJobs } from './domains/packages/jobs';
 import { sbomJobs } from './domains/sbom/jobs';
+import { SBOM_IMPORT_JOB } from './domains/sbom/service';
 import { scanJobs } from './domains/scans/jobs';
+import { RUN_SCAN_JOB } from './domains/scans/service';
+import { findScan } from './domains/scans/store';
 import { tenantJobs } from './domains/tenants/jobs';
 import type { EventSubscriptions } from './jobs/outbox';
-import type { JobDefinition } from './jobs/queue';
+import type { JobDefinition, JobEnvelope } from './jobs/queue';
 
 /**
  * Part of the composition root, beside app.ts: everything the service runs in the background,
@@ -18,13 +22,67 @@ export const EVENT_SUBSCRIPTIONS: EventSubscriptions = {
   'dependencies.changed': [MATCH_DEPENDENCIES_JOB, DEPENDENCIES_CHANGED_JOB],
 };
 
-/** Every job the worker registers. */
+/** Every job the worker registers (observed when `deps.observe` is set). */
 export function jobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
-  return [
+  const definitions = [
     ...tenantJobs(deps),
     ...scanJobs(deps),
     ...sbomJobs(deps),
     ...vulnerabilityJobs(deps),
     ...packageJobs(deps),
   ];
+  const observe = deps.observe;
+  return observe ? definitions.map((d) => observed(deps, observe, d)) : definitions;
+}
+
+/** The jobs that run one scan: their data names it. */
+const SCAN_RUNS = new Set([RUN_SCAN_JOB, SBOM_IMPORT_JOB]);
+
+/**
+ * Times every handler; around a scan run, reads the scan's state before and after and reports
+ * its final state and duration when this run ended it (a run that found its scan already
+ * finished, or left it queued for a retry, reports nothing).
+ */
+function observed(
+  deps: JobDeps,
+  observe: JobObserver,
+  definition: JobDefinition<unknown>,
+): JobDefinition<unknown> {
+  const scanRun = SCAN_RUNS.has(definition.name);
+  return {
+    ...definition,
+    handle: async (envelope) => {
+      const started = Date.now();
+      const before = scanRun ? await readScan(deps, envelope) : undefined;
+      try {
+        await definition.handle(envelope);
+        observe.jobFinished(definition.name, 'completed', (Date.now() - started) / 1000);
+      } catch (error) {
+        observe.jobFinished(definition.name, 'failed', (Date.now() - started) / 1000);
+        throw error;
+      } finally {
+        if (before && !before.finished_at) {
+          const after = await readScan(deps, envelope);
+          if (after?.finished_at) {
+            const from = after.started_at ?? after.finished_at;
+            observe.scanFinished(
+              after.state,
+              (after.finished_at.getTime() - from.getTime()) / 1000,
+            );
+          }
+        }
+      }
+    },
+  };
+}
+
+/** The scan a scan run's job names, or undefined (malformed job, gone, unreadable). */
+async function readScan(deps: JobDeps, envelope: JobEnvelope<unknown>) {
+  const data = envelope.data;
+  const scanId =
+    typeof data === 'object' && data !== null && 'scanId' in data ? data.scanId : undefined;
+  if (!envelope.tenantId || typeof scanId !== 'string') return undefined;
+  return withTenant(deps.database, envelope.tenantId, (db) => findScan(db, scanId)).catch(
+    () => undefined,
+  );
 }

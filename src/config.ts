@@ -43,6 +43,10 @@ export interface Config {
   databaseAcquireTimeoutMs: number;
   /** Bound of an orderly stop: draining requests, then jobs (docs/operations.md). */
   shutdownTimeoutSeconds: number;
+  /** Prometheus metrics (docs/operations.md#metrics): the own port (null: none) and its host. */
+  metrics: { port: number | null; host: string };
+  /** The operator token (docs/operations.md#operator-token); null: no operator endpoints. */
+  operatorToken: string | null;
   /** Package intelligence (docs/package-intelligence.md). */
   packageIntel: {
     /** Registry metadata older than this is re-fetched. */
@@ -153,6 +157,17 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+/** Long enough not to be guessed by the per-IP rate limit's allowance of tries. */
+function operatorToken(raw: string | undefined, problems: string[]): string | null {
+  const token = raw?.trim();
+  if (!token) return null;
+  if (token.length < 16 || /\s/.test(token)) {
+    problems.push('DRIFTWATCH_OPERATOR_TOKEN must be at least 16 characters without spaces');
+    return null;
+  }
+  return token;
+}
+
 /** Settings, their defaults and documentation — the README table is written from this list. */
 export const SETTINGS = [
   ['PORT', '8080', 'HTTP port'],
@@ -187,6 +202,13 @@ export const SETTINGS = [
   ['DATABASE_JOB_POOL_SIZE', '4', 'PostgreSQL: connections of the job workers and outbox relay'],
   ['DATABASE_ACQUIRE_TIMEOUT_MS', '2000', 'a request waits this long for a connection, then 503'],
   ['SHUTDOWN_TIMEOUT_SECONDS', '25', 'bound of an orderly stop (requests, then running jobs)'],
+  ['METRICS_PORT', '(unset: off)', 'serve Prometheus metrics at /metrics on this port'],
+  ['METRICS_HOST', '127.0.0.1', 'interface of the metrics port'],
+  [
+    'DRIFTWATCH_OPERATOR_TOKEN',
+    '(unset)',
+    'operator secret (16+ characters) for GET /metrics on the API port',
+  ],
   ['PACKAGE_METADATA_STALE_HOURS', '24', 'registry metadata older than this is re-fetched'],
   ['PACKAGE_ENRICH_CHUNK_SIZE', '50', 'packages per enrichment job'],
   ['PACKAGE_REFRESH_BATCH_SIZE', '200', 'packages the scheduled refresh fetches per run'],
@@ -511,6 +533,11 @@ export function loadConfig(
     databaseJobPoolSize: int('DATABASE_JOB_POOL_SIZE', 4, 1, 500),
     databaseAcquireTimeoutMs: int('DATABASE_ACQUIRE_TIMEOUT_MS', 2000, 50, 600_000),
     shutdownTimeoutSeconds: int('SHUTDOWN_TIMEOUT_SECONDS', 25, 1, 3600),
+    metrics: {
+      port: env.METRICS_PORT ? int('METRICS_PORT', 0, 1, 65535) : null,
+      host: env.METRICS_HOST || '127.0.0.1',
+    },
+    operatorToken: operatorToken(env.DRIFTWATCH_OPERATOR_TOKEN, problems),
     packageIntel: {
       staleAfterHours: int('PACKAGE_METADATA_STALE_HOURS', 24, 1, 24 * 365),
       enrichChunkSize: int('PACKAGE_ENRICH_CHUNK_SIZE', 50, 1, 1000),

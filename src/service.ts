@@ -19,7 +19,10 @@ import { type CreatedTenant, countTenants, createTenantWithOwner } from './domai
 import { createRateLimitStore } from './http/rate-limit';
 import { type OutboxRelay, startOutboxRelay } from './jobs/outbox';
 import { createJobQueue, type JobQueue } from './jobs/queue';
+import { readQueueStats } from './jobs/queue-stats';
 import { createServiceLogger, type ServiceLogger } from './logger';
+import { createMetrics, type Metrics } from './observability/metrics';
+import { type MetricsServer, startMetricsServer } from './observability/metrics-server';
 import { createFileRoots } from './security/outbound-guard-files';
 import { createSecretBox, resolveMasterKey } from './security/secret-box';
 
@@ -28,6 +31,8 @@ export interface RunningService {
   app: FastifyInstance | null;
   jobs: JobQueue;
   address: string | null;
+  /** `http://host:port` of the metrics port (METRICS_PORT), or null. */
+  metricsAddress: string | null;
   /** Set on the first embedded start with an empty database. */
   bootstrap: CreatedTenant | null;
   logger: ServiceLogger;
@@ -89,6 +94,9 @@ export async function startService(
   redis?.on('error', () => {});
   const tokenUsage = createTokenUsageTracker(database);
   tokenUsage.start(config.tokenUsageFlushSeconds);
+  const metrics = watchedMetrics(database);
+  let workers: 'none' | 'starting' | 'started' = role === 'api' ? 'none' : 'starting';
+  let isStopping = false;
 
   const secretBox = createSecretBox(key);
   const jobs = await createJobQueue(database, {
@@ -97,7 +105,7 @@ export async function startService(
   });
   const log = (message: string, details?: object) => logger.info(details ?? {}, message);
   // Job handlers get the job pool (PostgreSQL: their own connections; docs/operations.md).
-  const jobDeps = { database: database.jobs, config, secretBox, log };
+  const jobDeps = { database: database.jobs, config, secretBox, log, observe: metrics };
   for (const definition of jobDefinitions(jobDeps)) {
     jobs.register(definition);
   }
@@ -105,6 +113,7 @@ export async function startService(
   let sweeper: StaleScanSweeper | null = null;
   if (role !== 'api') {
     await jobs.work();
+    workers = 'started';
     // Scans left running by a process that died are recovered now, not at the next minute.
     await jobs.send(SWEEP_STALE_SCANS_JOB, { tenantId: null, correlationId: null, data: {} });
     // And then at an interval derived from the stale threshold (docs/repositories-and-scans.md).
@@ -129,19 +138,47 @@ export async function startService(
       tokenUsage,
       buildInfo: readBuildInfo(config.environment),
       cliVersion: readCliVersion(),
+      metrics,
+      state: { workers: () => workers, stopping: () => isStopping },
     });
     address = await app.listen({ port: config.port, host: config.host });
   }
+  const metricsServer: MetricsServer | null = config.metrics.port
+    ? await startMetricsServer(metrics, { port: config.metrics.port, host: config.metrics.host })
+    : null;
 
   let stopping: Promise<void> | null = null;
   const stop = () => {
+    // Readiness answers 503 from here on, while requests still drain.
+    isStopping = true;
     stopping ??= (async () => {
       await sweeper?.stop();
       await stopInOrder({ config, logger, app, relay, jobs, tokenUsage, redis, database });
+      await metricsServer?.close();
     })();
     return stopping;
   };
-  return { database, app, jobs, address, bootstrap, logger, stop };
+  return {
+    database,
+    app,
+    jobs,
+    address,
+    metricsAddress: metricsServer?.address ?? null,
+    bootstrap,
+    logger,
+    stop,
+  };
+}
+
+/** The service's metrics, sampling its pools (each once) and its job queues at scrape time. */
+function watchedMetrics(database: Database): Metrics {
+  const metrics = createMetrics();
+  metrics.watchPool('main', database.pool);
+  if (database.readPool) metrics.watchPool('read', database.readPool);
+  // Embedded: the job pool is a view of the main pool, not a pool of its own.
+  if (database.engine === 'postgres') metrics.watchPool('jobs', database.jobs.pool);
+  metrics.watchQueues(() => readQueueStats(database.pool));
+  return metrics;
 }
 
 interface StopParts {

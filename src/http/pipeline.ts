@@ -35,6 +35,8 @@ export interface PipelineDeps {
   tokenUsage: { touch(tokenId: string, tenantId: string): void };
   /** Writes one audit entry on `db`, a connection scoped to `tenantId`. */
   audit: { write(db: Kysely<DB>, tenantId: string, call: AuditedCall): Promise<void> };
+  /** Told of each 429 with the refusing bucket's kind (the metrics count them). */
+  onRateLimited?: (kind: string) => void;
 }
 
 function pathOf(request: FastifyRequest): string {
@@ -53,6 +55,7 @@ async function enforceRateLimit(
   reply.header('RateLimit-Remaining', decision.remaining);
   reply.header('RateLimit-Reset', decision.resetSeconds);
   if (!decision.allowed) {
+    deps.onRateLimited?.(decision.kind ?? 'unknown');
     throw new ProblemError(
       429,
       `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${decision.resetSeconds} seconds.`,

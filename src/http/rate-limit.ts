@@ -23,6 +23,8 @@ export interface RateLimitDecision {
   remaining: number;
   /** Seconds until the deciding bucket's window resets. */
   resetSeconds: number;
+  /** The deciding bucket's kind: the part of its key before `:` (token, tenant, ip). */
+  kind?: string;
 }
 
 export interface RateLimitStore {
@@ -82,6 +84,7 @@ export function createRateLimitStore(redis: Redis | null): RateLimitStore {
         limit: decisive.bucket.limit,
         remaining: Math.max(0, decisive.res.remainingPoints),
         resetSeconds: Math.max(1, Math.ceil(decisive.res.msBeforeNext / 1000)),
+        kind: decisive.bucket.key.split(':')[0],
       };
     },
   };

@@ -13,9 +13,11 @@ import {
 } from '../../src/domains/api-tokens/usage-tracker';
 import type { JobDeps } from '../../src/domains/job-deps';
 import { readBuildInfo, readCliVersion } from '../../src/domains/system/build-info';
+import type { ServiceState } from '../../src/domains/system/readiness';
 import { createTenantWithOwner } from '../../src/domains/tenants/service';
 import { createRateLimitStore } from '../../src/http/rate-limit';
 import { takeOutbox } from '../../src/jobs/outbox';
+import type { Metrics } from '../../src/observability/metrics';
 import { createSecretBox, type SecretBox } from '../../src/security/secret-box';
 import { TEST_REPOSITORY_ROOT } from './git-fixtures';
 
@@ -85,7 +87,13 @@ export interface TestApp {
 
 export async function createTestApp(
   overrides: Partial<Config> = {},
-  options: { configure?: (app: FastifyInstance) => void; database?: Database } = {},
+  options: {
+    configure?: (app: FastifyInstance) => void;
+    database?: Database;
+    /** Request metrics, job observations and /metrics (with an operator token) on this app. */
+    metrics?: Metrics;
+    state?: ServiceState;
+  } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await openTestDatabase());
   // The explicit test switches of the outbound guard (docs/outbound-guard.md): local servers on
@@ -94,7 +102,13 @@ export async function createTestApp(
   const config = loadConfig({ LOG_LEVEL: 'silent', ...TEST_OUTBOUND_ENV }, overrides);
   const tokenUsage = createTokenUsageTracker(database);
   const secretBox = createSecretBox(randomBytes(32).toString('base64'));
-  const jobDeps: JobDeps = { database, config, secretBox, log: () => {} };
+  const jobDeps: JobDeps = {
+    database,
+    config,
+    secretBox,
+    log: () => {},
+    observe: options.metrics,
+  };
   const app = await buildApp({
     config,
     database,
@@ -103,6 +117,8 @@ export async function createTestApp(
     tokenUsage,
     buildInfo: readBuildInfo('test'),
     cliVersion: readCliVersion(),
+    metrics: options.metrics,
+    state: options.state,
   });
   options.configure?.(app);
   await app.ready();

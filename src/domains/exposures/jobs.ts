@@ -72,7 +72,21 @@ export function vulnerabilityJobs(deps: JobDeps): JobDefinition<unknown>[] {
         deps.log('OSV sync skipped: no advisory feed (OSV_FEED_URL)');
         return;
       }
-      const reports = await syncOsvFeeds(deps.database, deps.config.osv, requestRematch);
+      const started = performance.now();
+      const seconds = () => (performance.now() - started) / 1000;
+      const reports = await syncOsvFeeds(deps.database, deps.config.osv, requestRematch).catch(
+        (error: unknown) => {
+          deps.observe?.feedFetched('osv', 'failed', seconds());
+          throw error;
+        },
+      );
+      // One observation per sync: failed if any file failed, imported if any changed.
+      const outcome = reports.some((r) => r.status === 'failed')
+        ? 'failed'
+        : reports.some((r) => r.status === 'imported')
+          ? 'imported'
+          : 'not_modified';
+      deps.observe?.feedFetched('osv', outcome, seconds());
       for (const report of reports) {
         if (report.status !== 'failed') deps.log('OSV feed synced', report);
         // One line that says what failed and which setting changes it (docs/registries.md).

@@ -11,6 +11,7 @@ import {
   type RegistryClients,
   refreshDuePackages,
 } from './enrichment';
+import { observeClients } from './observed-clients';
 
 /**
  * Package-intelligence jobs (docs/package-intelligence.md#enrichment):
@@ -35,7 +36,7 @@ export function packageJobs(deps: JobDeps, clients?: RegistryClients): JobDefini
   let built: RegistryClients | undefined = clients;
   // Built on first use: the clients share one HTTP layer and response cache per process.
   const registry = () => {
-    built ??= createRegistryClients(deps.config.registries);
+    built ??= observeClients(createRegistryClients(deps.config.registries), deps.observe);
     return built;
   };
   const settings = deps.config.packageIntel;
@@ -89,8 +90,14 @@ export function packageJobs(deps: JobDeps, clients?: RegistryClients): JobDefini
     expireInSeconds: 900,
     retryLimit: 5,
     handle: async ({ tenantId, data }) => {
+      const started = performance.now();
       const refs = await packageRefs(system, (data.packageIds ?? []).slice(0, 1000));
       const summary = await enrichPackages({ db: system, clients: registry(), settings }, refs);
+      deps.observe?.enrichmentFinished(
+        'enrich',
+        summary.outcomes,
+        (performance.now() - started) / 1000,
+      );
       deps.log('package metadata fetched', summary.outcomes);
       if (tenantId && data.repositoryId && data.scanId) {
         const { repositoryId, scanId } = data;
@@ -107,7 +114,13 @@ export function packageJobs(deps: JobDeps, clients?: RegistryClients): JobDefini
     retryLimit: 1,
     schedule: '* * * * *',
     handle: async () => {
+      const started = performance.now();
       const summary = await refreshDuePackages({ db: system, clients: registry(), settings });
+      deps.observe?.enrichmentFinished(
+        'refresh',
+        summary.outcomes,
+        (performance.now() - started) / 1000,
+      );
       if (summary.picked > 0)
         deps.log('package metadata refreshed', { picked: summary.picked, ...summary.outcomes });
       for (const snapshot of await pendingSnapshots(system, summary.firstFetched)) {

@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
+import { listMigrations } from '../../db/migrate';
+import { API_ONLY, checkReadiness } from './readiness';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -101,5 +103,131 @@ describe('health when the database is gone', () => {
     expect(res.headers['content-type']).toMatch(/problem\+json/);
     await broken.app.close();
     await database.close().catch(() => {});
+  });
+});
+
+describe('readiness (GET /api/v1/ready)', () => {
+  test('an app built alone is ready: database and migrations ok, no workers, not stopping', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/ready' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      status: 'ready',
+      checks: { database: 'ok', migrations: 'ok', workers: 'none', stopping: false },
+    });
+  });
+
+  test('503 problems while workers start and while stopping; ready once workers run', async () => {
+    let workers: 'none' | 'starting' | 'started' = 'starting';
+    let stopping = false;
+    const state = { workers: () => workers, stopping: () => stopping };
+    const service = await createTestApp({}, { database: t.database, state });
+    const ready = () => service.app.inject({ method: 'GET', url: '/api/v1/ready' });
+    try {
+      const starting = await ready();
+      expect(starting.statusCode).toBe(503);
+      expect(starting.headers['content-type']).toMatch(/problem\+json/);
+      expect(starting.json().detail).toContain('job workers have not started');
+
+      workers = 'started';
+      const running = await ready();
+      expect(running.statusCode).toBe(200);
+      expect(running.json().checks.workers).toBe('started');
+
+      stopping = true;
+      const stopped = await ready();
+      expect(stopped.statusCode).toBe(503);
+      expect(stopped.json().detail).toContain('stopping');
+      // Liveness is another question: the process still answers while it drains.
+      expect((await service.app.inject({ method: 'GET', url: '/api/v1/health' })).statusCode).toBe(
+        200,
+      );
+    } finally {
+      await service.app.close();
+    }
+  });
+
+  test('a migration this build ships but the database lacks makes it not ready', async () => {
+    const shipped = listMigrations();
+    const readiness = await checkReadiness(t.database, API_ONLY, [...shipped, '9999_future.sql']);
+    expect(readiness).toMatchObject({
+      ready: false,
+      reasons: ['1 migrations are not applied'],
+      checks: { database: 'ok', migrations: 'pending' },
+    });
+    expect((await checkReadiness(t.database, API_ONLY, shipped)).ready).toBe(true);
+  });
+});
+
+describe('front pages', () => {
+  test('/ is a small HTML page linking the docs, the OpenAPI document and the API index', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.body).not.toContain('<script');
+    const hrefs = [...res.body.matchAll(/href="([^"]+)"/g)].map((m) => m[1]);
+    expect(hrefs).toEqual(['/docs', '/api/v1/openapi.json', '/api/v1']);
+    for (const href of hrefs) {
+      const target = await t.app.inject({ method: 'GET', url: href ?? '' });
+      expect([200, 302]).toContain(target.statusCode);
+    }
+  });
+
+  test('/ links the status page only when that route exists', async () => {
+    const withStatus = await createTestApp(
+      {},
+      {
+        database: t.database,
+        configure: (app) => {
+          app.get('/status', { config: { auth: false } }, async () => 'status');
+        },
+      },
+    );
+    try {
+      const res = await withStatus.app.inject({ method: 'GET', url: '/' });
+      expect(res.body).toContain('href="/status"');
+    } finally {
+      await withStatus.app.close();
+    }
+  });
+
+  test('/api/v1 is a JSON index of the top-level resources, the document, health and readiness', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({
+      product: expect.any(String),
+      version: expect.any(String),
+      links: {
+        openapi: '/api/v1/openapi.json',
+        docs: '/docs',
+        health: '/api/v1/health',
+        ready: '/api/v1/ready',
+        version: '/api/v1/version',
+      },
+    });
+    const names = body.resources.map((r: { name: string }) => r.name);
+    expect(names).toEqual(expect.arrayContaining(['repositories', 'scans', 'api-tokens']));
+    expect(names).not.toContain('health');
+    // Every listed resource is a route that answers (401 without a token, not 404).
+    for (const { href } of body.resources as { href: string }[]) {
+      const answer = await t.app.inject({ method: 'GET', url: href });
+      expect(answer.statusCode, href).not.toBe(404);
+    }
+  });
+
+  test('both are public: no token needed, under the per-IP rate limit', async () => {
+    const limited = await createTestApp(
+      { rateLimits: { tenantPerMinute: 1000, tokenPerMinute: 1000, ipPerMinute: 2 } },
+      { database: t.database },
+    );
+    try {
+      const statuses: number[] = [];
+      for (const url of ['/', '/api/v1', '/', '/api/v1']) {
+        statuses.push((await limited.app.inject({ method: 'GET', url })).statusCode);
+      }
+      expect(statuses).toEqual([200, 200, 429, 429]);
+    } finally {
+      await limited.app.close();
+    }
   });
 });

@@ -33,6 +33,8 @@ const FeatureFlags = Type.Object({
 export function tenantRoutes(deps: {
   database: Database;
   demoTtlHours: number;
+  /** Features some registered route declares (`config.feature`), complete once the app is ready. */
+  routeFeatures: ReadonlySet<Feature>;
 }): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post(
@@ -71,6 +73,8 @@ export function tenantRoutes(deps: {
         schema: {
           tags: ['Tenant'],
           summary: "The features and limits of the tenant's plan (unpaged)",
+          description:
+            'A feature is enabled only when the plan includes it and the service has routes that use it (docs/http-api.md#feature-flags).',
           response: withErrors({ 200: FeatureFlags }),
         },
       },
@@ -79,7 +83,7 @@ export function tenantRoutes(deps: {
         const items = (Object.keys(FEATURES) as Feature[]).map((key) => ({
           key,
           description: FEATURES[key],
-          enabled: planHas(plan, key),
+          enabled: planHas(plan, key) && deps.routeFeatures.has(key),
         }));
         return { plan, items, limits: PLAN_DEFINITIONS[plan].limits };
       },

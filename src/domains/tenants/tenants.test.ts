@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { jobDefinitions } from '../../background-jobs';
-import { FEATURES } from '../../core/plans';
+import { FEATURES, type Feature, planHas } from '../../core/plans';
 import { PURGE_DEMO_TENANTS } from './jobs';
 
 let t: TestApp;
@@ -67,5 +67,59 @@ describe('GET /api/v1/feature-flags', () => {
     expect(body.items.find((f: { key: string }) => f.key === 'cra').enabled).toBe(false);
     expect(body.items.find((f: { key: string }) => f.key === 'api_tokens').enabled).toBe(true);
     expect(body).not.toHaveProperty('take');
+  });
+
+  const flagsOf = async (app: TestApp, token: string) => {
+    const res = await app.as(token, { method: 'GET', url: '/api/v1/feature-flags' });
+    expect(res.statusCode).toBe(200);
+    const items = res.json().items as { key: Feature; enabled: boolean }[];
+    return Object.fromEntries(items.map((item) => [item.key, item.enabled]));
+  };
+
+  test('a feature is on only where the plan has it and some registered route needs it', async () => {
+    const enterprise = await t.createTenant('enterprise');
+    const free = await t.createTenant('free');
+    const onEnterprise = await flagsOf(t, enterprise.token);
+    // Routes exist and the plan has it: on.
+    expect(onEnterprise.sbom_export).toBe(true);
+    expect(onEnterprise.audit_log_export).toBe(true);
+    // The plan has it, but no route of this service needs it: off.
+    expect(onEnterprise.policies).toBe(false);
+    expect(onEnterprise.cra).toBe(false);
+    // Routes exist but the plan lacks it: off.
+    expect((await flagsOf(t, free.token)).sbom_export).toBe(false);
+    // Exactly the plan's features that some route declares, nothing hand-kept.
+    const declared = new Set<Feature>();
+    for (const [key, enabled] of Object.entries(onEnterprise)) {
+      if (enabled) declared.add(key as Feature);
+    }
+    expect([...declared].sort()).toEqual(['api_tokens', 'audit_log_export', 'sbom_export']);
+  });
+
+  test('a route declaring a feature turns it on for plans that have it, and only those', async () => {
+    const withPolicies = await createTestApp(
+      {},
+      {
+        database: t.database,
+        configure: (app) => {
+          app.get('/api/v1/policies', { config: { feature: 'policies' } }, async () => ({}));
+          app.get('/api/v1/cra/products', { config: { feature: 'cra' } }, async () => ({}));
+        },
+      },
+    );
+    try {
+      const enterprise = await withPolicies.createTenant('enterprise');
+      const free = await withPolicies.createTenant('free');
+      const team = await withPolicies.createTenant('team');
+      expect(await flagsOf(withPolicies, enterprise.token)).toMatchObject({
+        policies: true,
+        cra: true,
+      });
+      expect(await flagsOf(withPolicies, free.token)).toMatchObject({ policies: true, cra: false });
+      expect(planHas('team', 'cra')).toBe(false);
+      expect((await flagsOf(withPolicies, team.token)).cra).toBe(false);
+    } finally {
+      await withPolicies.app.close();
+    }
   });
 });
