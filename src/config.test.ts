@@ -45,3 +45,30 @@ describe('config', () => {
     expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
   });
 });
+
+describe('metrics and operator settings', () => {
+  test('off by default; the metrics port binds to loopback unless told otherwise', () => {
+    const config = loadConfig({});
+    expect(config.metrics).toEqual({ port: null, host: '127.0.0.1' });
+    expect(config.operatorToken).toBeNull();
+    expect(loadConfig({ METRICS_PORT: '9464' }).metrics).toEqual({
+      port: 9464,
+      host: '127.0.0.1',
+    });
+  });
+
+  test('a bad metrics port or a short operator token is refused by name', () => {
+    for (const [env, name] of [
+      [{ METRICS_PORT: '0' }, 'METRICS_PORT'],
+      [{ METRICS_PORT: 'nine' }, 'METRICS_PORT'],
+      [{ DRIFTWATCH_OPERATOR_TOKEN: 'short' }, 'DRIFTWATCH_OPERATOR_TOKEN'],
+      [{ DRIFTWATCH_OPERATOR_TOKEN: 'sixteen chars or more' }, 'DRIFTWATCH_OPERATOR_TOKEN'],
+    ] as const) {
+      expect(() => loadConfig(env), name).toThrow(ConfigError);
+      expect(() => loadConfig(env), name).toThrow(name);
+    }
+    expect(loadConfig({ DRIFTWATCH_OPERATOR_TOKEN: 'a'.repeat(16) }).operatorToken).toBe(
+      'a'.repeat(16),
+    );
+  });
+});
