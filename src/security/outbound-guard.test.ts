@@ -7,7 +7,7 @@ import {
   startCountingListener,
 } from '../../test/support/internal-addresses';
 import { type ConfigError, loadConfig } from '../config';
-import { DEFAULT_HTTP_OPTIONS, providerRequest } from '../sources/http';
+import { PROVIDER_HTTP_LIMITS, providerRequest } from '../sources/http';
 import { ProviderError } from '../sources/types';
 import {
   checkHost,
@@ -319,7 +319,7 @@ describe('connections pinned to the checked address', () => {
       expect(fetched).toBeInstanceOf(OutboundRefusedError);
       const error = await providerRequest(
         { url: `http://${host}:${port}/api/v4/user` },
-        { ...DEFAULT_HTTP_OPTIONS, timeoutMs: 2000, guard: NOTHING },
+        { ...PROVIDER_HTTP_LIMITS, timeoutMs: 2000, guard: NOTHING },
       ).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ProviderError);
       expect((error as ProviderError).message).toBe(REFUSED_MESSAGE);
@@ -330,13 +330,13 @@ describe('connections pinned to the checked address', () => {
     };
     const redirected = await providerRequest(
       { url: `${base()}/redirect/${encodeURIComponent(`http://127.0.0.1:${port}/`)}` },
-      { ...DEFAULT_HTTP_OPTIONS, guard: policy },
+      { ...PROVIDER_HTTP_LIMITS, timeoutMs: 5000, guard: policy },
     ).catch((e: unknown) => e as ProviderError);
     expect((redirected as ProviderError).failure).toBe('upstream');
     // A closed port on an allowed address: "could not be reached", no code, no port, no host.
     const closed = await providerRequest(
       { url: 'http://127.0.0.2:1/api' },
-      { ...DEFAULT_HTTP_OPTIONS, guard: policy },
+      { ...PROVIDER_HTTP_LIMITS, timeoutMs: 5000, guard: policy },
     ).catch((e: unknown) => e as ProviderError);
     expect((closed as ProviderError).message).toBe('the provider could not be reached');
     expect(counter.connections()).toBe(0);

@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
-  DEFAULT_HTTP_OPTIONS,
   nextLink,
+  PROVIDER_HTTP_LIMITS,
   providerRequest,
   retryAfterSeconds,
   sameOrigin,
@@ -47,7 +47,9 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-async function failureOf(path: string, options = DEFAULT_HTTP_OPTIONS) {
+const OPTIONS = { ...PROVIDER_HTTP_LIMITS, timeoutMs: 5000 };
+
+async function failureOf(path: string, options = OPTIONS) {
   const error = await providerRequest({ url: `${base}${path}` }, options).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(ProviderError);
   return error as ProviderError;
@@ -55,13 +57,13 @@ async function failureOf(path: string, options = DEFAULT_HTTP_OPTIONS) {
 
 describe('providerRequest', () => {
   test('a provider that never answers is unreachable after the timeout', async () => {
-    const error = await failureOf('/hang', { ...DEFAULT_HTTP_OPTIONS, timeoutMs: 200 });
+    const error = await failureOf('/hang', { ...OPTIONS, timeoutMs: 200 });
     expect(error.failure).toBe('unreachable');
     expect(error.message).toContain('200 ms');
   });
 
   test('answers over the size cap, non-JSON bodies and long 429s are upstream errors', async () => {
-    const big = await failureOf('/big', { ...DEFAULT_HTTP_OPTIONS, maxResponseBytes: 1000 });
+    const big = await failureOf('/big', { ...OPTIONS, maxResponseBytes: 1000 });
     expect(big.failure).toBe('upstream');
     expect((await failureOf('/html')).failure).toBe('upstream');
     const limited = await failureOf('/slow-429');

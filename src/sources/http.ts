@@ -28,8 +28,11 @@ export interface ProviderHttpOptions {
   guard?: OutboundPolicy | null;
 }
 
-export const DEFAULT_HTTP_OPTIONS: ProviderHttpOptions = {
-  timeoutMs: 15_000,
+/**
+ * Limits that fit every provider. The timeout is not among them: it is a setting
+ * (SCM_REQUEST_TIMEOUT_MS), whose one default is in config.ts.
+ */
+export const PROVIDER_HTTP_LIMITS: Omit<ProviderHttpOptions, 'timeoutMs'> = {
   maxRetryAfterSeconds: 5,
   maxResponseBytes: 32 * 1024 * 1024,
   userAgent: 'driftwatch',
@@ -127,7 +130,7 @@ function errorDetail(text: string): string {
  */
 export async function providerRequest(
   request: ProviderRequest,
-  options: ProviderHttpOptions = DEFAULT_HTTP_OPTIONS,
+  options: ProviderHttpOptions,
 ): Promise<ProviderResponse> {
   const host = options.guard ? 'the provider' : describeHost(request.url);
   for (let attempt = 0; ; attempt++) {

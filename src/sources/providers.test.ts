@@ -129,7 +129,7 @@ async function failure(promise: Promise<unknown>): Promise<ProviderError> {
 }
 
 describe('scm-a', () => {
-  const a = providerFor('scm-a');
+  const a = providerFor('scm-a', { timeoutMs: 5000 });
 
   test('verifies with an RS256 app JWT and names the account', async () => {
     const verified = await a.verify(connA());
@@ -179,7 +179,7 @@ describe('scm-a', () => {
   });
 
   test('a JWT signed with another key is refused', async () => {
-    const other = providerFor('scm-a');
+    const other = providerFor('scm-a', { timeoutMs: 5000 });
     const { generateKeyPairSync } = await import('node:crypto');
     const key = generateKeyPairSync('rsa', { modulusLength: 2048 })
       .privateKey.export({ type: 'pkcs1', format: 'pem' })
@@ -203,7 +203,7 @@ describe('scm-a', () => {
 });
 
 describe('scm-b', () => {
-  const b = providerFor('scm-b');
+  const b = providerFor('scm-b', { timeoutMs: 5000 });
 
   test('verifies with PRIVATE-TOKEN and names the user', async () => {
     expect(await b.verify(connB())).toEqual({ accountName: 'jdoe', suspended: false });
@@ -258,7 +258,7 @@ describe('scm-b', () => {
 });
 
 describe('scm-c', () => {
-  const c = providerFor('scm-c');
+  const c = providerFor('scm-c', { timeoutMs: 5000 });
 
   test('lists repositories with api-version 7.1 and a basic PAT, skipping disabled ones', async () => {
     const repos = await c.listRepositories(connC());
@@ -298,7 +298,7 @@ describe('scm-c', () => {
 });
 
 describe('scm-d cloud', () => {
-  const d = providerFor('scm-d');
+  const d = providerFor('scm-d', { timeoutMs: 5000 });
 
   test('follows `next` links with an app password', async () => {
     fake.d.maxPageSize = 2;
@@ -336,7 +336,7 @@ describe('scm-d cloud', () => {
 });
 
 describe('scm-d data center', () => {
-  const d = providerFor('scm-d');
+  const d = providerFor('scm-d', { timeoutMs: 5000 });
 
   test('pages projects and repositories with isLastPage/nextPageStart, default branches', async () => {
     fake.d.maxPageSize = 2;

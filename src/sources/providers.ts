@@ -1,4 +1,4 @@
-import { DEFAULT_HTTP_OPTIONS, type ProviderHttpOptions } from './http';
+import { PROVIDER_HTTP_LIMITS, type ProviderHttpOptions } from './http';
 import type { ProviderClient } from './provider-client';
 import { createScmA } from './scm-a';
 import { createScmB } from './scm-b';
@@ -23,11 +23,11 @@ const FACTORIES: Record<ApiProvider, (http: ProviderHttpOptions) => ProviderClie
 
 /**
  * The client for a provider. `options.timeoutMs` comes from `config.sources.requestTimeoutMs`;
- * the other HTTP options have defaults that fit every provider.
+ * the other HTTP options have limits that fit every provider (PROVIDER_HTTP_LIMITS).
  */
 export function providerFor(
   id: ApiProvider,
-  options: Partial<ProviderHttpOptions> = {},
+  options: Pick<ProviderHttpOptions, 'timeoutMs'> & Partial<ProviderHttpOptions>,
 ): ProviderClient {
-  return FACTORIES[id]({ ...DEFAULT_HTTP_OPTIONS, ...options });
+  return FACTORIES[id]({ ...PROVIDER_HTTP_LIMITS, ...options });
 }
