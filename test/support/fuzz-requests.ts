@@ -374,7 +374,13 @@ export function hostileRequest(
       percentEncode(String(plausible(document, p.schema, ids, i))),
     ]),
   );
-  const base = operation.body ? plausible(document, operation.body, ids) : undefined;
+  // Operations that read a raw body (webhooks) declare none; they get hostile bodies too.
+  const takesBody = ['POST', 'PUT', 'PATCH'].includes(operation.method);
+  const base = operation.body
+    ? plausible(document, operation.body, ids)
+    : takesBody
+      ? {}
+      : undefined;
   const basePayload = base === undefined ? undefined : JSON.stringify(base);
   const jsonHeaders: Record<string, string> =
     basePayload === undefined ? {} : { 'content-type': 'application/json' };
