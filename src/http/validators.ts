@@ -19,8 +19,19 @@ export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
     addFormatsModule;
   const coercing = addFormats(new Ajv({ ...base, coerceTypes: 'array' }));
   const exact = addFormats(new Ajv({ ...base, coerceTypes: false }));
+  // One bounded copy per declared schema: Ajv caches compiled schemas by object (and refuses a
+  // second schema with the same $id), so the same declaration must map to the same copy.
+  const copies = new WeakMap<object, object>();
+  const boundedOnce = (schema: unknown): object => {
+    if (typeof schema !== 'object' || schema === null) return withNumericBounds(schema);
+    const known = copies.get(schema);
+    if (known) return known;
+    const copy = withNumericBounds(schema);
+    copies.set(schema, copy);
+    return copy;
+  };
   return ({ schema, httpPart }) =>
-    (httpPart === 'body' ? exact : coercing).compile(withNumericBounds(schema)) as ReturnType<
+    (httpPart === 'body' ? exact : coercing).compile(boundedOnce(schema)) as ReturnType<
       FastifySchemaCompiler<unknown>
     >;
 }
