@@ -1,7 +1,7 @@
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { Unzip, UnzipInflate } from 'fflate';
-import { LIMITS, parseOsvRecord } from '../osv/parse';
+import { LIMITS, parseOsvRecord, splitOsvText } from '../osv/parse';
 import type { RejectedRecord } from '../osv/types';
 import type { IncomingAdvisory } from './store';
 
@@ -24,71 +24,20 @@ export const ZIP_LIMITS = {
   totalBytes: 4 * 1024 * 1024 * 1024,
 };
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 function collect(value: unknown, source: string, out: ReadResult): void {
   const parsed = parseOsvRecord(value);
   if (parsed.ok) out.records.push({ advisory: parsed.advisory, raw: value, source });
   else out.rejected.push({ source, id: parsed.id, reasons: parsed.reasons });
 }
 
-/** Records of one text: a JSON document (record, array, `{vulns}`) or JSON Lines. */
+/**
+ * Records of one text: a JSON document (record, array, `{vulns}`) or JSON Lines, split by the
+ * OSV parser's own reader (src/intel/osv/parse.ts) so both read files the same way.
+ */
 export function readRecordsFromText(text: string, source: string, out: ReadResult): void {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const trimmed = body.trimStart();
-  if (trimmed.length === 0) return;
-  if ((trimmed[0] === '[' || trimmed[0] === '{') && body.length <= LIMITS.recordBytes * 8) {
-    let whole: unknown;
-    let parsed = false;
-    try {
-      whole = JSON.parse(body);
-      parsed = true;
-    } catch {
-      // Not one document: JSON Lines below.
-    }
-    if (parsed) {
-      if (Array.isArray(whole)) {
-        whole.forEach((value, i) => {
-          collect(value, `${source}[${i}]`, out);
-        });
-      } else if (isObject(whole) && Array.isArray(whole.vulns) && !Object.hasOwn(whole, 'id')) {
-        whole.vulns.forEach((value, i) => {
-          collect(value, `${source}[${i}]`, out);
-        });
-      } else {
-        collect(whole, source, out);
-      }
-      return;
-    }
-  }
-  let start = 0;
-  let line = 0;
-  while (start < body.length) {
-    let end = body.indexOf('\n', start);
-    if (end === -1) end = body.length;
-    line++;
-    const raw = body.slice(start, end);
-    start = end + 1;
-    if (raw.trim().length === 0) continue;
-    const where = `${source}#${line}`;
-    if (raw.length > LIMITS.recordBytes) {
-      out.rejected.push({ source: where, id: null, reasons: ['record larger than 16 MiB'] });
-      continue;
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch (error) {
-      out.rejected.push({
-        source: where,
-        id: null,
-        reasons: [`not valid JSON: ${(error as Error).message.slice(0, 200)}`],
-      });
-      continue;
-    }
-    collect(value, where, out);
-  }
+  const { records, rejected } = splitOsvText(text, source);
+  out.rejected.push(...rejected);
+  for (const record of records) collect(record.value, record.source, out);
 }
 
 export function isZip(bytes: Uint8Array): boolean {
