@@ -19,6 +19,13 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
+/** The app on a real socket (127.0.0.1, a free port), for what `inject` bypasses. */
+let listeningAt: Promise<string> | null = null;
+function listening(): Promise<string> {
+  listeningAt ??= t.app.listen({ host: '127.0.0.1', port: 0 });
+  return listeningAt;
+}
+
 function expectProblem(
   res: { statusCode: number; headers: Record<string, unknown>; json: () => unknown },
   status: number,
@@ -326,7 +333,7 @@ describe("the framework's own errors are problems", () => {
 
   test('oversized headers and URLs over a real socket are 431 problems with a correlation id', async () => {
     const { request } = await import('node:http');
-    const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const address = await listening();
     const send = (path: string, headers: Record<string, string>) =>
       new Promise<{ status: number; type: string; id: string; body: string }>((resolve, reject) => {
         const req = request(`${address}${path}`, { headers }, (res) => {
@@ -355,6 +362,40 @@ describe("the framework's own errors are problems", () => {
       expect(res.type).toMatch(/^application\/problem\+json/);
       expect(JSON.parse(res.body)).toMatchObject({ status: 431, correlationId: res.id });
     }
+  });
+});
+
+describe('every error class over a real socket', () => {
+  test('malformed HTTP is a 400 problem with a correlation id, written by the parser handler', async () => {
+    const { connect } = await import('node:net');
+    const address = new URL(await listening());
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(address.port), '127.0.0.1', () => {
+        socket.write('GET /api/v1/health HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n');
+      });
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    const [head = '', body = ''] = raw.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(head).toMatch(/content-type: application\/problem\+json/i);
+    const id = /x-correlation-id: (\S+)/i.exec(head)?.[1];
+    expect(JSON.parse(body)).toMatchObject({ status: 400, correlationId: id });
+  });
+
+  test('an empty JSON body is a 400 problem', async () => {
+    const res = await t.as(tenant.token, {
+      method: 'POST',
+      url: '/api/v1/api-tokens',
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
+    expectProblem(res, 400);
   });
 });
 
