@@ -65,75 +65,81 @@ function bounded<T>(work: Promise<T>, ms: number): Promise<T> {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-export function createMetrics(options: MetricsOptions = {}): Metrics {
-  // One registry per service instance: tests run several apps in one process.
-  const registry = new Registry();
-  if (options.processMetrics !== false) collectDefaultMetrics({ register: registry });
-  const registers = [registry];
+type Registers = Registry[];
 
-  const requests = new Counter({
-    name: 'driftwatch_http_requests_total',
-    help: 'HTTP requests answered, by method, route pattern and status code',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers,
-  });
-  const requestSeconds = new Histogram({
-    name: 'driftwatch_http_request_duration_seconds',
-    help: 'Time from receiving a request to sending its response, by method, route pattern and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: HTTP_BUCKETS,
-    registers,
-  });
-  const rateLimited = new Counter({
-    name: 'driftwatch_rate_limit_rejections_total',
-    help: 'Requests refused with 429, by the kind of bucket that refused them (ip, token, tenant)',
-    labelNames: ['bucket'] as const,
-    registers,
-  });
-  const scanSeconds = new Histogram({
-    name: 'driftwatch_scan_duration_seconds',
-    help: 'Scan runs from claim to their final state, by outcome (completed, failed, cancelled)',
-    labelNames: ['outcome'] as const,
-    buckets: WORK_BUCKETS,
-    registers,
-  });
-  const enrichmentSeconds = new Histogram({
-    name: 'driftwatch_enrichment_duration_seconds',
-    help: 'Package-enrichment passes (job: enrich or refresh)',
-    labelNames: ['job'] as const,
-    buckets: WORK_BUCKETS,
-    registers,
-  });
-  const enrichedPackages = new Counter({
-    name: 'driftwatch_enrichment_packages_total',
-    help: 'Packages an enrichment pass handled, by job and outcome',
-    labelNames: ['job', 'outcome'] as const,
-    registers,
-  });
-  const registryFetches = new Histogram({
-    name: 'driftwatch_registry_fetch_duration_seconds',
-    help: 'Package-metadata requests to a registry, by ecosystem and outcome',
-    labelNames: ['ecosystem', 'outcome'] as const,
-    buckets: FETCH_BUCKETS,
-    registers,
-  });
-  const feedFetches = new Histogram({
-    name: 'driftwatch_feed_fetch_duration_seconds',
-    help: 'Advisory feed syncs, by feed and outcome (imported, not_modified, failed)',
-    labelNames: ['feed', 'outcome'] as const,
-    buckets: WORK_BUCKETS,
-    registers,
-  });
-  const jobSeconds = new Histogram({
-    name: 'driftwatch_job_duration_seconds',
-    help: 'Background job handlers, by queue and outcome (completed, failed)',
-    labelNames: ['queue', 'outcome'] as const,
-    buckets: WORK_BUCKETS,
-    registers,
-  });
+/** Requests and rate-limit refusals, labelled by route pattern. */
+function httpSeries(registers: Registers) {
+  const labelNames = ['method', 'route', 'status'] as const;
+  return {
+    requests: new Counter({
+      name: 'driftwatch_http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern and status code',
+      labelNames,
+      registers,
+    }),
+    requestSeconds: new Histogram({
+      name: 'driftwatch_http_request_duration_seconds',
+      help: 'Time from receiving a request to sending its response, by method, route pattern and status',
+      labelNames,
+      buckets: HTTP_BUCKETS,
+      registers,
+    }),
+    rateLimited: new Counter({
+      name: 'driftwatch_rate_limit_rejections_total',
+      help: 'Requests refused with 429, by the kind of bucket that refused them (ip, token, tenant)',
+      labelNames: ['bucket'] as const,
+      registers,
+    }),
+  };
+}
 
-  const pools = new Map<string, PoolCounts>();
-  const poolGauge = (name: string, help: string, read: (pool: PoolCounts) => number) =>
+/** Background work: scans, jobs, enrichment, registry and feed fetches. */
+function workSeries(registers: Registers) {
+  const histogram = <L extends string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[],
+    buckets = WORK_BUCKETS,
+  ) => new Histogram<L>({ name, help, labelNames, buckets, registers });
+  return {
+    scanSeconds: histogram(
+      'driftwatch_scan_duration_seconds',
+      'Scan runs from claim to their final state, by outcome (completed, failed, cancelled)',
+      ['outcome'],
+    ),
+    jobSeconds: histogram(
+      'driftwatch_job_duration_seconds',
+      'Background job handlers, by queue and outcome (completed, failed)',
+      ['queue', 'outcome'],
+    ),
+    enrichmentSeconds: histogram(
+      'driftwatch_enrichment_duration_seconds',
+      'Package-enrichment passes (job: enrich or refresh)',
+      ['job'],
+    ),
+    enrichedPackages: new Counter({
+      name: 'driftwatch_enrichment_packages_total',
+      help: 'Packages an enrichment pass handled, by job and outcome',
+      labelNames: ['job', 'outcome'] as const,
+      registers,
+    }),
+    registryFetches: histogram(
+      'driftwatch_registry_fetch_duration_seconds',
+      'Package-metadata requests to a registry, by ecosystem and outcome',
+      ['ecosystem', 'outcome'],
+      FETCH_BUCKETS,
+    ),
+    feedFetches: histogram(
+      'driftwatch_feed_fetch_duration_seconds',
+      'Advisory feed syncs, by feed and outcome (imported, not_modified, failed)',
+      ['feed', 'outcome'],
+    ),
+  };
+}
+
+/** Pool gauges, read from each watched pool's counters at scrape time. */
+function poolSeries(registers: Registers, pools: ReadonlyMap<string, PoolCounts>): void {
+  const gauge = (name: string, help: string, read: (pool: PoolCounts) => number) =>
     new Gauge({
       name,
       help,
@@ -144,30 +150,37 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
         for (const [pool, counts] of pools) this.set({ pool }, read(counts));
       },
     });
-  poolGauge(
+  gauge(
     'driftwatch_db_pool_connections',
     'Open connections of each database pool (main, read, jobs)',
     (pool) => pool.totalCount,
   );
-  poolGauge(
+  gauge(
     'driftwatch_db_pool_idle_connections',
     'Open connections of each pool that are idle',
     (pool) => pool.idleCount,
   );
-  poolGauge(
+  gauge(
     'driftwatch_db_pool_waiting_clients',
     'Checkouts waiting for a connection of each pool',
     (pool) => pool.waitingCount,
   );
+}
 
-  const queueTimeout = options.queueReadTimeoutMs ?? 2000;
-  let readQueues: (() => Promise<QueueSample[]>) | null = null;
-  // The three queue gauges are collected together: one read per scrape, shared.
+/**
+ * Queue gauges. They are collected concurrently within one scrape and share one bounded read;
+ * a read that fails or overruns leaves the queue series out and `read_ok` at 0.
+ */
+function queueSeries(
+  registers: Registers,
+  source: () => (() => Promise<QueueSample[]>) | null,
+  timeoutMs: number,
+): void {
   let sampling: Promise<QueueSample[] | null> | null = null;
   const sampleQueues = () => {
-    if (!readQueues) return Promise.resolve(null);
-    const read = readQueues;
-    sampling ??= bounded(read(), queueTimeout)
+    const read = source();
+    if (!read) return Promise.resolve(null);
+    sampling ??= bounded(read(), timeoutMs)
       .catch(() => null)
       .finally(() => {
         setImmediate(() => {
@@ -178,13 +191,13 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   };
   new Gauge({
     name: 'driftwatch_job_queue_read_ok',
-    help: `1 when the job queues could be read within ${queueTimeout} ms at this scrape, else 0`,
+    help: `1 when the job queues could be read within ${timeoutMs} ms at this scrape, else 0`,
     registers,
     async collect() {
       this.set((await sampleQueues()) ? 1 : 0);
     },
   });
-  const queueGauge = (name: string, help: string, read: (sample: QueueSample) => number) =>
+  const gauge = (name: string, help: string, read: (sample: QueueSample) => number) =>
     new Gauge({
       name,
       help,
@@ -196,17 +209,30 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
         for (const sample of samples ?? []) this.set({ queue: sample.queue }, read(sample));
       },
     });
-  queueGauge(
+  gauge(
     'driftwatch_job_queue_waiting',
     'Jobs waiting in each queue (created or waiting for a retry)',
     (sample) => sample.waiting,
   );
-  queueGauge('driftwatch_job_queue_active', 'Jobs running from each queue', (s) => s.active);
-  queueGauge(
+  gauge('driftwatch_job_queue_active', 'Jobs running from each queue', (s) => s.active);
+  gauge(
     'driftwatch_job_queue_oldest_waiting_seconds',
     'Age of the oldest waiting job of each queue (0 when none waits)',
     (sample) => sample.oldestWaitingSeconds,
   );
+}
+
+export function createMetrics(options: MetricsOptions = {}): Metrics {
+  // One registry per service instance: tests run several apps in one process.
+  const registry = new Registry();
+  if (options.processMetrics !== false) collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  const http = httpSeries(registers);
+  const work = workSeries(registers);
+  const pools = new Map<string, PoolCounts>();
+  poolSeries(registers, pools);
+  let readQueues: (() => Promise<QueueSample[]>) | null = null;
+  queueSeries(registers, () => readQueues, options.queueReadTimeoutMs ?? 2000);
 
   return {
     contentType: registry.contentType,
@@ -217,21 +243,21 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
         route,
         status: String(status),
       };
-      requests.inc(labels);
-      requestSeconds.observe(labels, seconds);
+      http.requests.inc(labels);
+      http.requestSeconds.observe(labels, seconds);
     },
-    rateLimited: (bucket) => rateLimited.inc({ bucket }),
-    scanFinished: (outcome, seconds) => scanSeconds.observe({ outcome }, seconds),
+    rateLimited: (bucket) => http.rateLimited.inc({ bucket }),
+    scanFinished: (outcome, seconds) => work.scanSeconds.observe({ outcome }, seconds),
     enrichmentFinished(job, outcomes, seconds) {
-      enrichmentSeconds.observe({ job }, seconds);
+      work.enrichmentSeconds.observe({ job }, seconds);
       for (const [outcome, count] of Object.entries(outcomes)) {
-        if (count > 0) enrichedPackages.inc({ job, outcome }, count);
+        if (count > 0) work.enrichedPackages.inc({ job, outcome }, count);
       }
     },
     registryFetched: (ecosystem, outcome, seconds) =>
-      registryFetches.observe({ ecosystem, outcome }, seconds),
-    feedFetched: (feed, outcome, seconds) => feedFetches.observe({ feed, outcome }, seconds),
-    jobFinished: (queue, outcome, seconds) => jobSeconds.observe({ queue, outcome }, seconds),
+      work.registryFetches.observe({ ecosystem, outcome }, seconds),
+    feedFetched: (feed, outcome, seconds) => work.feedFetches.observe({ feed, outcome }, seconds),
+    jobFinished: (queue, outcome, seconds) => work.jobSeconds.observe({ queue, outcome }, seconds),
     watchPool: (name, pool) => {
       pools.set(name, pool);
     },

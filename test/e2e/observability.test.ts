@@ -86,7 +86,8 @@ describe('metrics and readiness of a running service', () => {
   it('is ready with its workers started', async () => {
     const ready = await fetch(`${base}/api/v1/ready`);
     expect(ready.status).toBe(200);
-    expect((await ready.json()).checks).toEqual({
+    const body = (await ready.json()) as { checks: unknown };
+    expect(body.checks).toEqual({
       database: 'ok',
       migrations: 'ok',
       workers: 'started',

@@ -1,6 +1,11 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
+import { Type } from 'typebox';
+import { unavailable } from '../../core/problem';
 import type { Database } from '../../db/connection';
 import { listMigrations } from '../../db/migrate';
+import { withErrors } from '../../http/schemas';
+import { PATHS } from './index-routes';
 
 /** What the running service says about itself (src/service.ts sets it; tests set their own). */
 export interface ServiceState {
@@ -71,5 +76,54 @@ export async function checkReadiness(
       workers,
       stopping,
     },
+  };
+}
+
+const Ready = Type.Object({
+  status: Type.Literal('ready'),
+  checks: Type.Object({
+    database: Type.Literal('ok'),
+    migrations: Type.Literal('ok'),
+    workers: Type.Union([Type.Literal('none'), Type.Literal('started')], {
+      description: 'none: this process runs no job workers (role api)',
+    }),
+    stopping: Type.Literal(false),
+  }),
+});
+
+/** GET /api/v1/ready, beside the liveness check (docs/operations.md#readiness). */
+export function readinessRoutes(
+  database: Database,
+  state: ServiceState,
+): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      PATHS.ready,
+      {
+        schema: {
+          tags: ['System'],
+          summary:
+            'Readiness: 200 when migrations are applied, the database answers, workers run and the service is not stopping; 503 otherwise',
+          response: withErrors({ 200: Ready }, [503], { authenticated: false }),
+        },
+        config: { auth: false },
+      },
+      async () => {
+        const { ready, reasons, checks } = await checkReadiness(database, state);
+        // Ready implies the database and migrations are ok and the service is not stopping.
+        if (!ready || checks.workers === 'starting') {
+          throw unavailable(`Not ready: ${reasons.join('; ')}.`);
+        }
+        return {
+          status: 'ready' as const,
+          checks: {
+            database: 'ok' as const,
+            migrations: 'ok' as const,
+            workers: checks.workers,
+            stopping: false as const,
+          },
+        };
+      },
+    );
   };
 }

@@ -5,8 +5,8 @@ import { unavailable } from '../../core/problem';
 import type { Database } from '../../db/connection';
 import { withErrors } from '../../http/schemas';
 import type { BuildInfo, CliVersionInfo } from './build-info';
-import { type IndexDeps, indexRoutes, PATHS } from './index-routes';
-import { API_ONLY, checkReadiness, type ServiceState } from './readiness';
+import { type IndexDeps, indexRoutes } from './index-routes';
+import { API_ONLY, readinessRoutes, type ServiceState } from './readiness';
 
 const Health = Type.Object({ status: Type.Literal('ok'), database: Type.String() });
 const Build = Type.Object({
@@ -18,17 +18,6 @@ const Build = Type.Object({
   environment: Type.String(),
 });
 const CliVersion = Type.Object({ current: Type.String(), minimumSupported: Type.String() });
-const Ready = Type.Object({
-  status: Type.Literal('ready'),
-  checks: Type.Object({
-    database: Type.Literal('ok'),
-    migrations: Type.Literal('ok'),
-    workers: Type.Union([Type.Literal('none'), Type.Literal('started')], {
-      description: 'none: this process runs no job workers (role api)',
-    }),
-    stopping: Type.Literal(false),
-  }),
-});
 
 export function systemRoutes(
   deps: {
@@ -50,37 +39,7 @@ export function systemRoutes(
       }),
     );
 
-    app.get(
-      PATHS.ready,
-      {
-        schema: {
-          tags: ['System'],
-          summary:
-            'Readiness: 200 when migrations are applied, the database answers, workers run and the service is not stopping; 503 otherwise',
-          response: withErrors({ 200: Ready }, [503], { authenticated: false }),
-        },
-        config: { auth: false },
-      },
-      async () => {
-        const { ready, reasons, checks } = await checkReadiness(
-          deps.database,
-          deps.state ?? API_ONLY,
-        );
-        // Ready implies the database and migrations are ok and the service is not stopping.
-        if (!ready || checks.workers === 'starting') {
-          throw unavailable(`Not ready: ${reasons.join('; ')}.`);
-        }
-        return {
-          status: 'ready' as const,
-          checks: {
-            database: 'ok' as const,
-            migrations: 'ok' as const,
-            workers: checks.workers,
-            stopping: false as const,
-          },
-        };
-      },
-    );
+    await app.register(readinessRoutes(deps.database, deps.state ?? API_ONLY));
     app.get(
       '/api/v1/health',
       {
