@@ -12,7 +12,8 @@ const digest = (value: string) => createHash('sha256').update(value, 'utf8').dig
 export function operatorTokenCheck(token: string): OperatorCheck {
   const expected = digest(token);
   return (authorization) => {
-    const match = /^Bearer (\S+)$/.exec(authorization ?? '');
+    // The scheme is case-insensitive (RFC 9110); the token is not.
+    const match = /^bearer +(\S+)$/i.exec(authorization ?? '');
     if (!match?.[1]) return false;
     return timingSafeEqual(digest(match[1]), expected);
   };
