@@ -1,4 +1,14 @@
-import type { ExtractedDependency } from './types';
+import type { DependencySource, ExtractedDependency } from './types';
+
+/**
+ * What an ecosystem's dependency builder (npm `makeDependency`, PyPI `makeDependency`, NuGet
+ * `nugetDependency`) is given: an ExtractedDependency before its purl, parents and source
+ * defaulting to none and the registry.
+ */
+export type DependencyFields = Omit<ExtractedDependency, 'purl' | 'parents' | 'source'> & {
+  parents?: Iterable<string>;
+  source?: DependencySource;
+};
 
 /**
  * Drops exact duplicates (same name, version and scope) within one file, keeping the first

@@ -1,7 +1,7 @@
+import type { DependencyFields } from '../dependency-list';
 import { buildPurl } from '../purl';
-import { dirOf as dirnameOf } from '../shared/tree-paths';
+import { dirOf as dirnameOf, joinInTree } from '../shared/tree-paths';
 import type {
-  DependencyScope,
   DependencySource,
   ExtractedDependency,
   ExtractInput,
@@ -17,17 +17,6 @@ export function normaliseNpmName(name: string): string {
 
 export const REGISTRY: DependencySource = { kind: 'registry' };
 
-export interface DependencyFields {
-  name: string;
-  version: string | null;
-  resolution: Resolution;
-  scope: DependencyScope;
-  direct: boolean;
-  line: number | null;
-  parents?: Iterable<string>;
-  source: DependencySource;
-}
-
 /**
  * Builds one dependency. The purl carries the version only when resolved; git and URL sources get
  * the purl-spec `vcs_url` / `download_url` qualifier so they never share an identity with the
@@ -36,9 +25,10 @@ export interface DependencyFields {
 export function makeDependency(fields: DependencyFields): ExtractedDependency {
   const name = normaliseNpmName(fields.name);
   const version = fields.version === null ? null : fields.version.trim();
+  const source = fields.source ?? REGISTRY;
   let qualifiers: Record<string, string> | undefined;
-  if (fields.source.kind === 'git') qualifiers = { vcs_url: fields.source.url };
-  else if (fields.source.kind === 'url') qualifiers = { download_url: fields.source.url };
+  if (source.kind === 'git') qualifiers = { vcs_url: source.url };
+  else if (source.kind === 'url') qualifiers = { download_url: source.url };
   const parents = fields.parents ? [...new Set(fields.parents)] : [];
   if (parents.length > 1) parents.sort();
   return {
@@ -50,7 +40,7 @@ export function makeDependency(fields: DependencyFields): ExtractedDependency {
     resolution: fields.resolution,
     line: fields.line,
     parents,
-    source: fields.source,
+    source,
   };
 }
 
@@ -93,23 +83,6 @@ export function fileError(message: string): ExtractionError {
 }
 
 export { dirOf as dirnameOf } from '../shared/tree-paths';
-
-/** Joins tree-relative path parts, resolving `.` and `..` lexically; null when it escapes. */
-export function joinPath(...parts: string[]): string | null {
-  const out: string[] = [];
-  for (const part of parts) {
-    for (const segment of part.split('/')) {
-      if (segment === '' || segment === '.') continue;
-      if (segment === '..') {
-        if (out.length === 0) return null;
-        out.pop();
-      } else {
-        out.push(segment);
-      }
-    }
-  }
-  return out.join('/');
-}
 
 /** Splits `name@range` (the name may be scoped: `@scope/name@range`). */
 export function splitDescriptor(descriptor: string): { name: string; range: string } | null {
@@ -235,7 +208,7 @@ export function readManifest(
   input: ExtractInput,
   ...relative: string[]
 ): Record<string, unknown> | null {
-  const path = joinPath(dirnameOf(input.path), ...relative, 'package.json');
+  const path = joinInTree(dirnameOf(input.path), [...relative, 'package.json'].join('/'));
   if (path === null) return null;
   const text = input.readFile(path);
   if (text === null) return null;

@@ -1,5 +1,6 @@
+import type { DependencyFields } from '../dependency-list';
 import { buildPurl } from '../purl';
-import type { DependencyScope, DependencySource, ExtractedDependency, Resolution } from '../types';
+import type { ExtractedDependency, Resolution } from '../types';
 import { exactNuGetVersion, isNuGetRange, parseNuGetVersion } from './versioning';
 
 /**
@@ -30,18 +31,7 @@ export function classifyNuGetVersion(text: string | null): {
   return { version, resolution: 'declared' };
 }
 
-export interface NuGetDepInput {
-  name: string;
-  version: string | null;
-  resolution: Resolution;
-  scope: DependencyScope;
-  direct: boolean;
-  line: number | null;
-  parents?: string[];
-  source?: DependencySource;
-}
-
-export function nugetDependency(input: NuGetDepInput): ExtractedDependency {
+export function nugetDependency(input: DependencyFields): ExtractedDependency {
   const name = normaliseNuGetName(input.name);
   const source = input.source ?? { kind: 'registry' };
   const pinned = input.resolution === 'resolved' && source.kind === 'registry';
@@ -53,7 +43,7 @@ export function nugetDependency(input: NuGetDepInput): ExtractedDependency {
     direct: input.direct,
     resolution: input.resolution,
     line: input.line,
-    parents: input.parents ?? [],
+    parents: input.parents ? [...input.parents] : [],
     source,
   };
 }

@@ -1,6 +1,7 @@
+import type { DependencyFields } from '../dependency-list';
 import { buildPurl } from '../purl';
 import { dirOf } from '../shared/tree-paths';
-import type { DependencyScope, DependencySource, ExtractedDependency, Resolution } from '../types';
+import type { DependencyScope, DependencySource, ExtractedDependency } from '../types';
 
 export const PURL_TYPE = 'pypi';
 
@@ -19,17 +20,6 @@ export function isValidName(name: string): boolean {
 
 export const REGISTRY: DependencySource = { kind: 'registry' };
 
-export interface DependencyFields {
-  name: string;
-  version: string | null;
-  resolution: Resolution;
-  scope: DependencyScope;
-  direct: boolean;
-  line: number | null;
-  parents?: string[];
-  source?: DependencySource;
-}
-
 /** Builds a dependency with a normalised name and a purl that carries only resolved versions. */
 export function makeDependency(fields: DependencyFields): ExtractedDependency {
   const name = normaliseName(fields.name);
@@ -42,7 +32,7 @@ export function makeDependency(fields: DependencyFields): ExtractedDependency {
     direct: fields.direct,
     resolution: fields.resolution,
     line: fields.line,
-    parents: fields.parents ?? [],
+    parents: fields.parents ? [...fields.parents] : [],
     source: fields.source ?? REGISTRY,
   };
 }
