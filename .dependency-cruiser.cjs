@@ -92,7 +92,7 @@ module.exports = {
     onlyImports(
       'intel',
       ['core', 'db', 'ecosystems'],
-      'intel: the shared knowledge (advisories, matching, health, drift, risk); values come in as arguments.',
+      'intel: the shared knowledge (advisories, the package catalogue, matching, health, drift, risk); values come in as arguments.',
     ),
     onlyImports('sources', ['core', 'security'], 'sources: source-control providers and git.'),
     onlyImports('jobs', ['core', 'db'], 'jobs: queue, outbox and event relay; no job list here.'),

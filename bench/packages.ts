@@ -16,11 +16,11 @@
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config';
 import { newId } from '../src/db/ids';
-import { enrichPackages, type PackageRef } from '../src/domains/packages/enrichment';
 import { getEcosystem } from '../src/ecosystems/ecosystem-list';
 import { buildPurl } from '../src/ecosystems/purl';
 import { createRegistryClients } from '../src/ecosystems/registry-clients';
 import type { Ecosystem } from '../src/ecosystems/types';
+import { enrichPackages, type PackageRef } from '../src/intel/package-catalogue/enrichment';
 import { startFakeRegistries } from '../test/support/fake-registries/index';
 import { createTestApp, openTestDatabase } from '../test/support/test-app';
 import { writeBenchmarkSection } from './report';

@@ -1,7 +1,7 @@
 import type { ApiTokenTables } from '../domains/api-tokens/tables';
 import type { AuditLogTables } from '../domains/audit-log/tables';
+import type { DriftTables } from '../domains/drift/tables';
 import type { ExposureTables } from '../domains/exposures/tables';
-import type { PackageIntelTables } from '../domains/packages/intel-tables';
 import type { PackageTables } from '../domains/packages/tables';
 import type { RepositoryTables } from '../domains/repositories/tables';
 import type { SbomTables } from '../domains/sbom/tables';
@@ -10,6 +10,7 @@ import type { SourceControlTables } from '../domains/source-control/tables';
 import type { TenantSettingsTables } from '../domains/tenant-settings/tables';
 import type { TenantTables } from '../domains/tenants/tables';
 import type { AdvisoryStoreTables } from '../intel/advisory-store/tables';
+import type { PackageCatalogueTables } from '../intel/package-catalogue/tables';
 import type { JobTables } from '../jobs/tables';
 
 /** The typed database: each domain declares its own tables in `tables.ts`. */
@@ -22,8 +23,9 @@ export interface DB
     ScanTables,
     SbomTables,
     PackageTables,
-    PackageIntelTables,
+    DriftTables,
     TenantSettingsTables,
     JobTables,
     AdvisoryStoreTables,
+    PackageCatalogueTables,
     ExposureTables {}

@@ -3,7 +3,7 @@ import { notFound } from '../../core/problem';
 import { pageOf } from '../../http/query';
 import { UuidParam, withErrors } from '../../http/schemas';
 import { tenantDb } from '../../http/scope';
-import { DriftHistory, HealthHistoryQuery } from './schemas';
+import { DriftHistory, DriftHistoryQuery } from './schemas';
 import { driftHistory, repositoryExists } from './store';
 
 /**
@@ -21,7 +21,7 @@ export function driftRoutes(): FastifyPluginAsyncTypebox {
           summary:
             'Drift (libyear, versions behind, deprecated/yanked/end-of-life) at each scan, newest first',
           params: UuidParam('repositoryId'),
-          querystring: HealthHistoryQuery,
+          querystring: DriftHistoryQuery,
           response: withErrors({ 200: DriftHistory }, [404]),
         },
       },

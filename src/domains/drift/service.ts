@@ -4,9 +4,9 @@ import type { DB } from '../../db/schema';
 import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import type { DependencySource, Ecosystem, Resolution } from '../../ecosystems/types';
 import { computeDependencyDrift, type DependencyDrift, totalDrift } from '../../intel/drift/drift';
-import type { MetadataRow, VersionRow } from './catalogue-store';
-import { driftFacts } from './facts';
-import type { DependencyDriftState } from './intel-tables';
+import { driftFacts } from '../../intel/package-catalogue/facts';
+import type { MetadataRow, VersionRow } from '../../intel/package-catalogue/store';
+import type { DependencyDriftState } from './tables';
 
 /**
  * Drift snapshots per scan (docs/package-intelligence.md#drift): computed when a scan stores its

@@ -1,16 +1,16 @@
 import { withTenant } from '../../db/tenant-scope';
 import { createRegistryClients } from '../../ecosystems/registry-clients';
-import { type DependenciesChanged, enqueueJob } from '../../jobs/outbox';
-import type { JobDefinition } from '../../jobs/queue';
-import type { JobDeps } from '../job-deps';
-import { markDue, missingOrStale } from './catalogue-store';
-import { pendingSnapshots, snapshotRepositoryDrift } from './drift-service';
 import {
   enrichPackages,
   packageRefs,
   type RegistryClients,
   refreshDuePackages,
-} from './enrichment';
+} from '../../intel/package-catalogue/enrichment';
+import { markDue, missingOrStale } from '../../intel/package-catalogue/store';
+import { type DependenciesChanged, enqueueJob } from '../../jobs/outbox';
+import type { JobDefinition } from '../../jobs/queue';
+import { pendingSnapshots, snapshotRepositoryDrift } from '../drift/service';
+import type { JobDeps } from '../job-deps';
 import { observeClients } from './observed-clients';
 
 /**

@@ -1,6 +1,6 @@
 import { RegistryError, RetryableRegistryError } from '../../ecosystems/registry-types';
+import type { RegistryClients } from '../../intel/package-catalogue/enrichment';
 import type { JobObserver } from '../job-deps';
-import type { RegistryClients } from './enrichment';
 
 /** The outcome word of one package fetch (docs/operations.md#metrics). */
 function failureOutcome(error: unknown): string {

@@ -250,28 +250,3 @@ export const WatchedPackage = Type.Object({
 });
 
 export const WatchedList = TotalReturnedPage(WatchedPackage);
-
-export const DriftHistory = Type.Object({
-  repositoryId: Uuid,
-  items: Type.Array(
-    Type.Object({
-      scanId: Uuid,
-      scannedAtUtc: DateTime,
-      computedAtUtc: DateTime,
-      dependencyCount: Type.Integer(),
-      measuredCount: Type.Integer(),
-      pendingCount: Type.Integer(),
-      outdatedCount: Type.Integer(),
-      libyearTotal: Type.Number(),
-      libyearPerDependency: NullableNumber,
-      majorBehind: Type.Integer(),
-      minorBehind: Type.Integer(),
-      patchBehind: Type.Integer(),
-      deprecatedCount: Type.Integer(),
-      yankedCount: Type.Integer(),
-      endOfLifeCount: Type.Integer(),
-    }),
-  ),
-  totalReturned: Type.Integer(),
-  take: Type.Integer(),
-});

@@ -6,12 +6,22 @@ import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import type { Ecosystem } from '../../ecosystems/types';
 import { computeSignals, type HealthSignal, scoreSignals } from '../../intel/health/score';
 import type { ScoringWeights } from '../../intel/health/weights';
+import {
+  advisoryCounts,
+  healthFacts,
+  registrySource,
+  riskRegistryFacts,
+} from '../../intel/package-catalogue/facts';
+import {
+  type MetadataRow,
+  metadataOf,
+  type VersionRow,
+  versionsOf,
+} from '../../intel/package-catalogue/store';
 import { curatedMapping, replacementCandidates } from '../../intel/replacements/replacements';
 import { type RiskIndicator, riskIndicators } from '../../intel/risk/indicators';
+import { type DriftOutcome, driftOf, loadCatalogue } from '../drift/service';
 import { loadScoringWeights } from '../tenant-settings/store';
-import { type MetadataRow, metadataOf, type VersionRow, versionsOf } from './catalogue-store';
-import { type DriftOutcome, driftOf, loadCatalogue } from './drift-service';
-import { advisoryCounts, healthFacts, registrySource, riskRegistryFacts } from './facts';
 import {
   findVisiblePackage,
   healthHistory,

@@ -4,7 +4,7 @@ import type { DependencySource, Resolution } from '../../ecosystems/types';
 
 /**
  * Tenant-side reads and writes of package intelligence. Every function takes the request's (or
- * job's) tenant-scoped Kysely: usage, watches and drift are row-level-secured tenant rows; the
+ * job's) tenant-scoped Kysely: usage and watches are row-level-secured tenant rows; the
  * catalogue is shared.
  *
  * Visibility: a catalogue package is visible to a tenant when its public registry knows it
@@ -232,26 +232,6 @@ export async function healthHistory(db: Db, packageId: string, take: number) {
     ])
     .where('package_id', '=', packageId)
     .orderBy('snapshot_date', 'desc')
-    .limit(take)
-    .execute();
-}
-
-export async function repositoryExists(db: Db, repositoryId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('repositories')
-    .select('id')
-    .where('id', '=', repositoryId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-export async function driftHistory(db: Db, repositoryId: string, take: number) {
-  return db
-    .selectFrom('repository_drift')
-    .selectAll()
-    .where('repository_id', '=', repositoryId)
-    .orderBy('scanned_at', 'desc')
-    .orderBy('scan_id', 'desc')
     .limit(take)
     .execute();
 }

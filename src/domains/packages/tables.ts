@@ -1,15 +1,16 @@
-import type { Generated } from 'kysely';
+import type { ColumnType } from 'kysely';
+import type { TenantColumn } from '../../db/tenant-column';
 
-/** The shared catalogue: one row per (ecosystem, normalised name); no tenant. */
-export interface PackageTable {
+/** A tenant's watch on a catalogue package (migration 0007). */
+export interface PackageWatchTable {
+  tenant_id: TenantColumn;
+  package_id: string;
   id: string;
-  ecosystem: string;
-  name: string;
-  /** purl without a version: the package's identity. */
-  purl: string;
-  created_at: Generated<Date>;
+  note: string | null;
+  created_by_token_id: string | null;
+  created_at: ColumnType<Date, Date | undefined, never>;
 }
 
 export interface PackageTables {
-  packages: PackageTable;
+  package_watches: PackageWatchTable;
 }

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import type { Config } from '../../config';
 import type { DB } from '../../db/schema';
 import {
   type RegistryClient,
@@ -7,7 +6,8 @@ import {
   RetryableRegistryError,
 } from '../../ecosystems/registry-types';
 import type { Ecosystem } from '../../ecosystems/types';
-import { computeSignals, scoreSignals } from '../../intel/health/score';
+import { computeSignals, scoreSignals } from '../health/score';
+import { advisoryCounts, healthFacts } from './facts';
 import {
   duePackages,
   type MetadataRow,
@@ -22,9 +22,8 @@ import {
   type VersionRow,
   versionsInUse,
   versionsOf,
-} from './catalogue-store';
-import { advisoryCounts, healthFacts } from './facts';
-import type { EnrichmentOutcome } from './intel-tables';
+} from './store';
+import type { EnrichmentOutcome } from './tables';
 
 /**
  * Fetches registry metadata into the shared catalogue (docs/package-intelligence.md#enrichment).
@@ -35,10 +34,20 @@ import type { EnrichmentOutcome } from './intel-tables';
 
 export type RegistryClients = Partial<Record<Ecosystem, RegistryClient>>;
 
+/** The package-intelligence settings enrichment uses (`Config['packageIntel']` satisfies it). */
+export interface EnrichmentSettings {
+  /** Registry metadata older than this is re-fetched. */
+  staleAfterHours: number;
+  /** Packages the scheduled refresh fetches per run. */
+  refreshBatchSize: number;
+  /** Registry requests in flight per job. */
+  fetchConcurrency: number;
+}
+
 export interface EnrichmentDeps {
   db: Kysely<DB>;
   clients: RegistryClients;
-  settings: Config['packageIntel'];
+  settings: EnrichmentSettings;
   now?: () => Date;
 }
 

@@ -3,10 +3,10 @@ import type { DB } from '../../db/schema';
 import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import type { MaintainerChange } from '../../ecosystems/registry-types';
 import type { Ecosystem, Versioning } from '../../ecosystems/types';
-import type { PackageFacts } from '../../intel/drift/drift';
-import type { HealthFacts } from '../../intel/health/score';
-import type { RegistryFacts } from '../../intel/risk/indicators';
-import type { MetadataRow, VersionRow } from './catalogue-store';
+import type { PackageFacts } from '../drift/drift';
+import type { HealthFacts } from '../health/score';
+import type { RegistryFacts } from '../risk/indicators';
+import type { MetadataRow, VersionRow } from './store';
 
 /**
  * Turns stored catalogue rows into the inputs of the pure computations in src/intel (drift,

@@ -2,7 +2,7 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import type { DB } from '../../db/schema';
 import type { PackageMetadata, PackageVersionMetadata } from '../../ecosystems/registry-types';
 import type { Ecosystem } from '../../ecosystems/types';
-import type { EnrichmentOutcome, PackageMetadataTable, PackageVersionTable } from './intel-tables';
+import type { EnrichmentOutcome, PackageMetadataTable, PackageVersionTable } from './tables';
 
 /**
  * Writes and reads of the shared catalogue (package metadata, versions, fetch schedule, health

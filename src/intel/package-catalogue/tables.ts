@@ -1,8 +1,10 @@
-import type { ColumnType, JSONColumnType } from 'kysely';
-import type { TenantColumn } from '../../db/tenant-column';
+import type { ColumnType, Generated, JSONColumnType } from 'kysely';
 import type { MaintainerChange, PackageMetadata } from '../../ecosystems/registry-types';
 
-/** Kysely types of migration 0007 (package intelligence). Catalogue tables have no tenant. */
+/**
+ * Kysely types of the shared package catalogue (`packages` in migration 0002, the rest in 0007): one row per package
+ * and what the registries said about it. No tenant: read and written on the system connection.
+ */
 
 export type MetadataStatus = 'found' | 'not_found';
 
@@ -84,62 +86,21 @@ export interface PackageHealthSnapshotTable {
   default_score: number | null;
 }
 
-export interface PackageWatchTable {
-  tenant_id: TenantColumn;
-  package_id: string;
+/** The catalogue: one row per (ecosystem, normalised name); no tenant. */
+export interface PackageTable {
   id: string;
-  note: string | null;
-  created_by_token_id: string | null;
-  created_at: ColumnType<Date, Date | undefined, never>;
+  ecosystem: string;
+  name: string;
+  /** purl without a version: the package's identity. */
+  purl: string;
+  created_at: Generated<Date>;
 }
 
-export interface RepositoryDriftTable {
-  tenant_id: TenantColumn;
-  repository_id: string;
-  scan_id: string;
-  scanned_at: Date;
-  computed_at: Date;
-  dependency_count: number;
-  measured_count: number;
-  pending_count: number;
-  outdated_count: number;
-  libyear_total: number;
-  major_behind: number;
-  minor_behind: number;
-  patch_behind: number;
-  deprecated_count: number;
-  yanked_count: number;
-  end_of_life_count: number;
-}
-
-export type DependencyDriftState = 'measured' | 'pending' | 'unknown_version' | 'not_in_registry';
-
-export interface DependencyDriftTable {
-  tenant_id: TenantColumn;
-  repository_id: string;
-  scan_id: string;
-  package_id: string;
-  used_version: string;
-  resolution: string;
-  state: DependencyDriftState;
-  compared_version: string | null;
-  latest_stable: string | null;
-  libyear: number | null;
-  major_behind: number | null;
-  minor_behind: number | null;
-  patch_behind: number | null;
-  deprecated: boolean;
-  yanked: boolean;
-  end_of_life: boolean;
-}
-
-export interface PackageIntelTables {
+export interface PackageCatalogueTables {
+  packages: PackageTable;
   package_metadata: PackageMetadataTable;
   package_versions: PackageVersionTable;
   package_enrichment: PackageEnrichmentTable;
   registry_backoff: RegistryBackoffTable;
   package_health_snapshots: PackageHealthSnapshotTable;
-  package_watches: PackageWatchTable;
-  repository_drift: RepositoryDriftTable;
-  dependency_drift: DependencyDriftTable;
 }
