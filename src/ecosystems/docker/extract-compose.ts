@@ -35,7 +35,7 @@ export function extractCompose(input: ExtractInput): ExtractionResult {
   let doc: Document.Parsed;
   let data: unknown;
   try {
-    const parsed = parseYaml(input.text, counter);
+    const parsed = parseYaml(input.text, { lineCounter: counter, merge: true });
     if (!parsed.ok) {
       const message = `compose file ${parsed.reason}: not parsed`;
       return { dependencies: [], errors: [{ line: null, message }] };

@@ -5,6 +5,8 @@ import { type Document, type LineCounter, parseDocument } from 'yaml';
  * lockfiles entry by entry). Every caller gets the same hostile-input settings:
  * - the core schema (no custom tags, so no `!!js/function` and friends), duplicate keys tolerated
  *   (last wins, as in the tools that write these files), library warnings kept off the process;
+ *   merge keys (`<<: *base`) only where the format has them (Compose), since resolving them
+ *   costs time on every mapping;
  * - at most MAX_YAML_ALIASES alias expansions when a document becomes plain values, so an alias
  *   bomb (`a: &a [x, x]`, `b: &b [*a, *a]`, …) fails instead of exhausting memory;
  * - no document nesting flow collections (`{`, `[`) deeper than MAX_YAML_FLOW_DEPTH: the parser
@@ -19,7 +21,6 @@ export const MAX_YAML_CHARS = 8 * 1024 * 1024;
 
 const PARSE_OPTIONS = {
   schema: 'core',
-  merge: true,
   prettyErrors: false,
   uniqueKeys: false,
   // Hostile keys (`{[1]: x}`) would otherwise print process warnings.
@@ -35,17 +36,21 @@ export type YamlParse =
     };
 
 /**
- * Parses one YAML document with the settings above. Syntax errors stay on `doc.errors` (the
+ * Parses one YAML document with the settings above (`merge` turns on `<<` merge keys). Syntax errors stay on `doc.errors` (the
  * caller decides how to report them); `ok: false` only when a limit refused the text unparsed.
  */
-export function parseYaml(text: string, lineCounter?: LineCounter): YamlParse {
+export function parseYaml(
+  text: string,
+  options: { lineCounter?: LineCounter; merge?: boolean } = {},
+): YamlParse {
   if (text.length > MAX_YAML_CHARS) {
     return { ok: false, reason: `is larger than ${MAX_YAML_CHARS} characters` };
   }
   if (flowDepth(text, MAX_YAML_FLOW_DEPTH) > MAX_YAML_FLOW_DEPTH) {
     return { ok: false, reason: `nests collections deeper than ${MAX_YAML_FLOW_DEPTH} levels` };
   }
-  return { ok: true, doc: parseDocument(text, { ...PARSE_OPTIONS, lineCounter }) };
+  const { lineCounter, merge = false } = options;
+  return { ok: true, doc: parseDocument(text, { ...PARSE_OPTIONS, lineCounter, merge }) };
 }
 
 /** The document as plain values; throws on more than MAX_YAML_ALIASES alias expansions. */
