@@ -4,25 +4,44 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
- * No function in the checked folders of src/ may span more than MAX_LINES lines: a longer one is
+ * No function in src/ or cli/ may span more than MAX_LINES lines: a longer one is
  * split into named steps that read like the flow they implement. A function's length is its whole
  * span, first to last line, nested functions included (as ESLint's max-lines-per-function counts).
  *
- * Scope: the folders in CHECKED. Other folders are being shortened by their owners; to widen the
- * guard, add a folder to CHECKED (or make it `['src']` once every folder passes) and run this file:
- * the failure lists each offender with its file, line and length.
+ * Scope: all of src/ and cli/ (tests and fixtures aside).
  */
 const MAX_LINES = 120;
-const CHECKED = ['src/ecosystems', 'src/intel'];
+const CHECKED = ['src', 'cli'];
 
 /**
- * Offenders left to the helpers who own their files, at their current length: the guard fails if
- * one grows or a new one appears, and when one is split (so its entry must then be deleted here).
+ * Offenders not split yet, at their current length: the guard fails if one grows or a new one
+ * appears, and when one is split (so its entry must then be deleted here).
  * src/intel/advisory-store is being reworked for the whole-OSV import (issue 19).
  */
 const KNOWN_LONG: Record<string, number> = {
   'src/intel/advisory-store/store.ts storeAdvisoryBatch': 189,
   'src/intel/advisory-store/store.ts refreshVulnerabilities': 137,
+  'src/domains/exposures/refresh.ts refreshExposures': 262,
+  'src/domains/repositories/routes.ts repositoryRoutes': 258,
+  'src/domains/repositories/routes.ts (anonymous)': 252,
+  'src/domains/packages/routes.ts packageRoutes': 222,
+  'src/domains/packages/routes.ts (anonymous)': 218,
+  'src/config.ts loadConfig': 216,
+  'src/domains/sbom/routes.ts sbomRoutes': 192,
+  'src/domains/sbom/routes.ts (anonymous)': 187,
+  'src/domains/repositories/risk-summary.ts riskSummary': 180,
+  'src/domains/tenant-settings/routes.ts tenantSettingsRoutes': 157,
+  'src/domains/tenant-settings/routes.ts (anonymous)': 153,
+  'src/http/pipeline.ts registerPipeline': 148,
+  'src/sbom/cyclonedx-read.ts readCycloneDx': 146,
+  'src/sources/scm-d.ts createScmD': 143,
+  'src/domains/drift/service.ts snapshotRepositoryDrift': 137,
+  'src/domains/scans/routes.ts scanRoutes': 131,
+  'src/domains/scans/routes.ts (anonymous)': 129,
+  'src/domains/vulnerabilities/routes.ts vulnerabilityRoutes': 124,
+  'src/domains/vulnerabilities/routes.ts (anonymous)': 122,
+  'src/sbom/spdx-read.ts readSpdx': 122,
+  'src/app.ts buildApp': 122,
 };
 
 const root = join(import.meta.dirname, '..', '..');
