@@ -50,12 +50,13 @@ export function stripComment(line: string): string {
   return line;
 }
 
-/** Splits on commas outside quotes and brackets. Linear. */
-function splitTopLevel(text: string): string[] {
-  const parts: string[] = [];
+/**
+ * One linear walk over Ruby text that tracks quotes and bracket depth, calling `atComma` for each
+ * comma outside both; true when a quote or bracket is still open at the end.
+ */
+function walkRuby(text: string, atComma?: (index: number) => void): boolean {
   let depth = 0;
   let quote: string | null = null;
-  let start = 0;
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (quote) {
@@ -64,29 +65,26 @@ function splitTopLevel(text: string): string[] {
     } else if (ch === '"' || ch === "'") quote = ch;
     else if (ch === '[' || ch === '(' || ch === '{') depth++;
     else if (ch === ']' || ch === ')' || ch === '}') depth--;
-    else if (ch === ',' && depth === 0) {
-      parts.push(text.slice(start, i));
-      start = i + 1;
-    }
+    else if (ch === ',' && depth === 0) atComma?.(i);
   }
+  return depth > 0 || quote !== null;
+}
+
+/** Splits on commas outside quotes and brackets. Linear. */
+function splitTopLevel(text: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  walkRuby(text, (comma) => {
+    parts.push(text.slice(start, comma));
+    start = comma + 1;
+  });
   parts.push(text.slice(start));
   return parts.map((p) => p.trim()).filter((p) => p.length > 0);
 }
 
 /** True while brackets or quotes are open: the statement continues on the next line. */
 function isUnbalanced(text: string): boolean {
-  let depth = 0;
-  let quote: string | null = null;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quote) {
-      if (ch === '\\') i++;
-      else if (ch === quote) quote = null;
-    } else if (ch === '"' || ch === "'") quote = ch;
-    else if (ch === '[' || ch === '(' || ch === '{') depth++;
-    else if (ch === ']' || ch === ')' || ch === '}') depth--;
-  }
-  return depth > 0 || quote !== null;
+  return walkRuby(text);
 }
 
 function parseLiteral(text: string): Literal {
