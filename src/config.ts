@@ -395,17 +395,8 @@ function fileRoots(raw: string | undefined, dataDir: string, problems: string[])
   return roots;
 }
 
-/**
- * `machine`: the defaults a running service takes from this machine (the ecosystem clients'
- * registries, the public OSV feed), read once by the process entry; none unless passed.
- */
-export function loadConfig(
-  env: Env = process.env,
-  overrides: Partial<Config> = {},
-  machine: MachineDefaults = NO_MACHINE_DEFAULTS,
-): Config {
-  const problems: string[] = [];
-
+/** The typed readers of the environment; each pushes what is wrong with its setting to `problems`. */
+function settingReaders(env: Env, problems: string[]) {
   const int = (name: string, fallback: number, min: number, max: number): number => {
     const raw = env[name];
     if (raw === undefined || raw === '') return fallback;
@@ -469,15 +460,24 @@ export function loadConfig(
     }
     return raw;
   };
-  const masterKey = env.DRIFTWATCH_MASTER_KEY || null;
-  if (masterKey && Buffer.from(masterKey, 'base64').length !== 32) {
-    problems.push('DRIFTWATCH_MASTER_KEY must be 32 bytes encoded as base64');
-  }
+  return { int, bool, oneOf, url, privateKey, cron };
+}
 
-  // Driftwatch's own setting, else the ecosystem client's configuration, else off.
-  const registryOrigins = {} as Record<Ecosystem, SettingOrigin>;
+type SettingReaders = ReturnType<typeof settingReaders>;
+
+/**
+ * The base URL of each ecosystem's registry: Driftwatch's own setting, else the ecosystem
+ * client's configuration, else off. Records where each came from in `origins`.
+ */
+function registryReader(
+  env: Env,
+  read: SettingReaders,
+  machine: MachineDefaults,
+  registryOrigins: Record<Ecosystem, SettingOrigin>,
+) {
+  const { bool, url } = read;
   const useClients = bool('REGISTRY_CLIENT_DEFAULTS', true);
-  const registry = (id: Ecosystem): string | null => {
+  return (id: Ecosystem): string | null => {
     const setting = REGISTRY_SETTINGS[id];
     if (env[setting]?.trim().toLowerCase() === 'off') {
       registryOrigins[id] = { kind: 'off', setting, note: `${setting}=off` };
@@ -493,13 +493,125 @@ export function loadConfig(
         : { kind: 'off', setting, note };
     return own ?? client?.url ?? null;
   };
+}
+
+/** The OSV feed: OSV_FEED_URL, `off`, or the machine's default. */
+function osvFeedSetting(env: Env, read: SettingReaders, machine: MachineDefaults) {
   const osvOff = env.OSV_FEED_URL?.trim().toLowerCase() === 'off';
-  const osvFeedUrl = osvOff ? null : url('OSV_FEED_URL', ['http:', 'https:']);
-  const osvFeed: SettingOrigin = osvFeedUrl
+  const osvFeedUrl = osvOff ? null : read.url('OSV_FEED_URL', ['http:', 'https:']);
+  const origin: SettingOrigin = osvFeedUrl
     ? { kind: 'setting', setting: 'OSV_FEED_URL' }
     : !osvOff && machine.osvFeedUrl
       ? { kind: 'default', setting: 'OSV_FEED_URL' }
       : { kind: 'off', setting: 'OSV_FEED_URL', note: osvOff ? 'OSV_FEED_URL=off' : null };
+  return { feedUrl: osvFeedUrl ?? (osvOff ? null : machine.osvFeedUrl), origin };
+}
+
+function packageIntelSettings({ int }: SettingReaders): Config['packageIntel'] {
+  return {
+    staleAfterHours: int('PACKAGE_METADATA_STALE_HOURS', 24, 1, 24 * 365),
+    enrichChunkSize: int('PACKAGE_ENRICH_CHUNK_SIZE', 50, 1, 1000),
+    refreshBatchSize: int('PACKAGE_REFRESH_BATCH_SIZE', 200, 1, 100_000),
+    fetchConcurrency: int('PACKAGE_FETCH_CONCURRENCY', 4, 1, 64),
+    unmaintainedAfterDays: int('PACKAGE_UNMAINTAINED_DAYS', 730, 1, 36_500),
+    recentlyPublishedHours: int('PACKAGE_RECENTLY_PUBLISHED_HOURS', 72, 1, 24 * 365),
+    endOfLifeAfterDays: int('PACKAGE_END_OF_LIFE_DAYS', 540, 1, 36_500),
+    benchmarkMinimumTenants: int('BENCHMARK_MINIMUM_TENANTS', 5, 1, 1_000_000),
+  };
+}
+
+function sourceSettings(env: Env, { int, bool, url, privateKey }: SettingReaders): SourcesConfig {
+  return {
+    scmAApiUrl: url('SCM_A_API_URL', ['https:', 'http:']) ?? 'https://api.github.com',
+    scmAAppId: env.SCM_A_APP_ID || null,
+    scmAAppPrivateKey: privateKey('SCM_A_APP_PRIVATE_KEY'),
+    scmAWebhookSecret: env.SCM_A_WEBHOOK_SECRET || null,
+    scmBApiUrl: url('SCM_B_API_URL', ['https:', 'http:']) ?? 'https://gitlab.com/api/v4',
+    scmCApiUrl: url('SCM_C_API_URL', ['https:', 'http:']) ?? 'https://dev.azure.com',
+    scmDApiUrl: url('SCM_D_API_URL', ['https:', 'http:']) ?? 'https://api.bitbucket.org/2.0',
+    scmDDataCenterUrl: url('SCM_D_DATACENTER_URL', ['https:', 'http:']),
+    allowCustomBaseUrls: bool('SCM_ALLOW_CUSTOM_BASE_URLS', false),
+    requestTimeoutMs: int('SCM_REQUEST_TIMEOUT_MS', 15_000, 100, 600_000),
+    webhookBodyLimitBytes: int('WEBHOOK_BODY_LIMIT_BYTES', 5 * 1024 * 1024, 1024, 1024 ** 3),
+  };
+}
+
+function registrySettings(
+  { int, url }: SettingReaders,
+  registry: (id: Ecosystem) => string | null,
+): Config['registries'] {
+  return {
+    baseUrls: {
+      npm: registry('npm'),
+      PyPI: registry('PyPI'),
+      Maven: registry('Maven'),
+      Go: registry('Go'),
+      Cargo: registry('Cargo'),
+      RubyGems: registry('RubyGems'),
+      Composer: registry('Composer'),
+      NuGet: registry('NuGet'),
+      Docker: registry('Docker'),
+    },
+    timeoutMs: int('REGISTRY_TIMEOUT_MS', 15_000, 100, 600_000),
+    maxResponseBytes: int('REGISTRY_MAX_RESPONSE_BYTES', 64 * 1024 * 1024, 1024, 1024 ** 3),
+    cacheEntries: int('REGISTRY_CACHE_ENTRIES', 2000, 0, 1_000_000),
+    maxVersionDetails: int('REGISTRY_MAX_VERSION_DETAILS', 40, 1, 10_000),
+    npmDownloadsUrl: url('NPM_DOWNLOADS_URL', ['https:', 'http:']),
+  };
+}
+
+function scanSettings(
+  env: Env,
+  { int, bool }: SettingReaders,
+  dataDir: string,
+  problems: string[],
+): Config['scans'] {
+  return {
+    allowFileUrls: bool('SCAN_ALLOW_FILE_URLS', !env.DATABASE_URL),
+    maxCheckoutBytes: int('SCAN_MAX_CHECKOUT_BYTES', 512 * 1024 * 1024, 1024, 2 ** 50),
+    checkoutTimeoutSeconds: int('SCAN_CHECKOUT_TIMEOUT_SECONDS', 300, 1, 24 * 3600),
+    heartbeatSeconds: int('SCAN_HEARTBEAT_SECONDS', 10, 1, 3600),
+    staleAfterSeconds: int('SCAN_STALE_AFTER_SECONDS', 120, 5, 7 * 24 * 3600),
+    maxAttempts: int('SCAN_MAX_ATTEMPTS', 3, 1, 100),
+    gitCaFile: env.SCAN_GIT_CA_FILE || null,
+    fileUrlRoots: fileRoots(env.SCAN_FILE_URL_ROOTS, dataDir, problems),
+  };
+}
+
+function outboundSettings(env: Env, problems: string[]): Config['outbound'] {
+  return {
+    allow: {
+      git: cidrList('OUTBOUND_ALLOW_GIT_CIDRS', env.OUTBOUND_ALLOW_GIT_CIDRS, problems),
+      webhooks: cidrList(
+        'OUTBOUND_ALLOW_WEBHOOK_CIDRS',
+        env.OUTBOUND_ALLOW_WEBHOOK_CIDRS,
+        problems,
+      ),
+    },
+    tenantAllow: tenantCidrs(env.OUTBOUND_TENANT_ALLOW_CIDRS, problems),
+  };
+}
+
+/**
+ * `machine`: the defaults a running service takes from this machine (the ecosystem clients'
+ * registries, the public OSV feed), read once by the process entry; none unless passed.
+ */
+export function loadConfig(
+  env: Env = process.env,
+  overrides: Partial<Config> = {},
+  machine: MachineDefaults = NO_MACHINE_DEFAULTS,
+): Config {
+  const problems: string[] = [];
+  const read = settingReaders(env, problems);
+  const { int, bool, oneOf, url, cron } = read;
+  const masterKey = env.DRIFTWATCH_MASTER_KEY || null;
+  if (masterKey && Buffer.from(masterKey, 'base64').length !== 32) {
+    problems.push('DRIFTWATCH_MASTER_KEY must be 32 bytes encoded as base64');
+  }
+
+  const registryOrigins = {} as Record<Ecosystem, SettingOrigin>;
+  const registry = registryReader(env, read, machine, registryOrigins);
+  const osv = osvFeedSetting(env, read, machine);
 
   const dataDir = resolve(env.DATA_DIR || './data');
   const config: Config = {
@@ -538,79 +650,22 @@ export function loadConfig(
       host: env.METRICS_HOST || '127.0.0.1',
     },
     operatorToken: operatorToken(env.DRIFTWATCH_OPERATOR_TOKEN, problems),
-    packageIntel: {
-      staleAfterHours: int('PACKAGE_METADATA_STALE_HOURS', 24, 1, 24 * 365),
-      enrichChunkSize: int('PACKAGE_ENRICH_CHUNK_SIZE', 50, 1, 1000),
-      refreshBatchSize: int('PACKAGE_REFRESH_BATCH_SIZE', 200, 1, 100_000),
-      fetchConcurrency: int('PACKAGE_FETCH_CONCURRENCY', 4, 1, 64),
-      unmaintainedAfterDays: int('PACKAGE_UNMAINTAINED_DAYS', 730, 1, 36_500),
-      recentlyPublishedHours: int('PACKAGE_RECENTLY_PUBLISHED_HOURS', 72, 1, 24 * 365),
-      endOfLifeAfterDays: int('PACKAGE_END_OF_LIFE_DAYS', 540, 1, 36_500),
-      benchmarkMinimumTenants: int('BENCHMARK_MINIMUM_TENANTS', 5, 1, 1_000_000),
-    },
+    packageIntel: packageIntelSettings(read),
     osv: {
-      feedUrl: osvFeedUrl ?? (osvOff ? null : machine.osvFeedUrl),
+      feedUrl: osv.feedUrl,
       syncEcosystems: osvEcosystems(env.OSV_SYNC_ECOSYSTEMS, problems),
       syncSchedule: cron('OSV_SYNC_SCHEDULE', '23 * * * *'),
     },
-    sources: {
-      scmAApiUrl: url('SCM_A_API_URL', ['https:', 'http:']) ?? 'https://api.github.com',
-      scmAAppId: env.SCM_A_APP_ID || null,
-      scmAAppPrivateKey: privateKey('SCM_A_APP_PRIVATE_KEY'),
-      scmAWebhookSecret: env.SCM_A_WEBHOOK_SECRET || null,
-      scmBApiUrl: url('SCM_B_API_URL', ['https:', 'http:']) ?? 'https://gitlab.com/api/v4',
-      scmCApiUrl: url('SCM_C_API_URL', ['https:', 'http:']) ?? 'https://dev.azure.com',
-      scmDApiUrl: url('SCM_D_API_URL', ['https:', 'http:']) ?? 'https://api.bitbucket.org/2.0',
-      scmDDataCenterUrl: url('SCM_D_DATACENTER_URL', ['https:', 'http:']),
-      allowCustomBaseUrls: bool('SCM_ALLOW_CUSTOM_BASE_URLS', false),
-      requestTimeoutMs: int('SCM_REQUEST_TIMEOUT_MS', 15_000, 100, 600_000),
-      webhookBodyLimitBytes: int('WEBHOOK_BODY_LIMIT_BYTES', 5 * 1024 * 1024, 1024, 1024 ** 3),
-    },
-    registries: {
-      baseUrls: {
-        npm: registry('npm'),
-        PyPI: registry('PyPI'),
-        Maven: registry('Maven'),
-        Go: registry('Go'),
-        Cargo: registry('Cargo'),
-        RubyGems: registry('RubyGems'),
-        Composer: registry('Composer'),
-        NuGet: registry('NuGet'),
-        Docker: registry('Docker'),
-      },
-      timeoutMs: int('REGISTRY_TIMEOUT_MS', 15_000, 100, 600_000),
-      maxResponseBytes: int('REGISTRY_MAX_RESPONSE_BYTES', 64 * 1024 * 1024, 1024, 1024 ** 3),
-      cacheEntries: int('REGISTRY_CACHE_ENTRIES', 2000, 0, 1_000_000),
-      maxVersionDetails: int('REGISTRY_MAX_VERSION_DETAILS', 40, 1, 10_000),
-      npmDownloadsUrl: url('NPM_DOWNLOADS_URL', ['https:', 'http:']),
-    },
-    scans: {
-      allowFileUrls: bool('SCAN_ALLOW_FILE_URLS', !env.DATABASE_URL),
-      maxCheckoutBytes: int('SCAN_MAX_CHECKOUT_BYTES', 512 * 1024 * 1024, 1024, 2 ** 50),
-      checkoutTimeoutSeconds: int('SCAN_CHECKOUT_TIMEOUT_SECONDS', 300, 1, 24 * 3600),
-      heartbeatSeconds: int('SCAN_HEARTBEAT_SECONDS', 10, 1, 3600),
-      staleAfterSeconds: int('SCAN_STALE_AFTER_SECONDS', 120, 5, 7 * 24 * 3600),
-      maxAttempts: int('SCAN_MAX_ATTEMPTS', 3, 1, 100),
-      gitCaFile: env.SCAN_GIT_CA_FILE || null,
-      fileUrlRoots: fileRoots(env.SCAN_FILE_URL_ROOTS, dataDir, problems),
-    },
-    outbound: {
-      allow: {
-        git: cidrList('OUTBOUND_ALLOW_GIT_CIDRS', env.OUTBOUND_ALLOW_GIT_CIDRS, problems),
-        webhooks: cidrList(
-          'OUTBOUND_ALLOW_WEBHOOK_CIDRS',
-          env.OUTBOUND_ALLOW_WEBHOOK_CIDRS,
-          problems,
-        ),
-      },
-      tenantAllow: tenantCidrs(env.OUTBOUND_TENANT_ALLOW_CIDRS, problems),
-    },
+    sources: sourceSettings(env, read),
+    registries: registrySettings(read, registry),
+    scans: scanSettings(env, read, dataDir, problems),
+    outbound: outboundSettings(env, problems),
     sbom: {
       importMaxBytes: int('SBOM_IMPORT_MAX_BYTES', 20 * 1024 * 1024, 1024, 1024 ** 3),
       maxComponents: int('SBOM_MAX_COMPONENTS', 50_000, 1, 10_000_000),
     },
     // After `registries` and `osv`: their evaluation fills the origins in.
-    origins: { registries: registryOrigins, osvFeed, warnings: machine.warnings },
+    origins: { registries: registryOrigins, osvFeed: osv.origin, warnings: machine.warnings },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return { ...config, ...overrides };

@@ -21,12 +21,10 @@ const CHECKED = ['src', 'cli'];
 const KNOWN_LONG: Record<string, number> = {
   'src/intel/advisory-store/store.ts storeAdvisoryBatch': 189,
   'src/intel/advisory-store/store.ts refreshVulnerabilities': 137,
-  'src/domains/exposures/refresh.ts refreshExposures': 262,
   'src/domains/repositories/routes.ts repositoryRoutes': 258,
   'src/domains/repositories/routes.ts (anonymous)': 252,
   'src/domains/packages/routes.ts packageRoutes': 222,
   'src/domains/packages/routes.ts (anonymous)': 218,
-  'src/config.ts loadConfig': 216,
   'src/domains/sbom/routes.ts sbomRoutes': 192,
   'src/domains/sbom/routes.ts (anonymous)': 187,
   'src/domains/repositories/risk-summary.ts riskSummary': 180,

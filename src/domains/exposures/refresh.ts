@@ -60,7 +60,17 @@ export async function refreshExposures(
   const result: RefreshResult = { opened: 0, reopened: 0, seen: 0, fixed: 0 };
   const scoped = input.packages !== undefined;
   if (scoped && input.packages?.length === 0) return result;
+  const { groups, keys } = groupDependencies(await dependenciesInScope(db, input));
+  const computed = await matchAdvisories(db, groups, keys);
+  const byKey = await existingExposures(db, input);
+  if (!byKey) return result;
+  await writeMatches(db, input, computed, byKey, result);
+  await closeUnmatched(db, groups, byKey, result);
+  return result;
+}
 
+/** The repository's dependencies, only the given packages' when the refresh names some. */
+async function dependenciesInScope(db: Kysely<DB>, input: RefreshInput) {
   let depQuery = db
     .selectFrom('repository_dependencies as d')
     .select(['d.package_id', 'd.ecosystem', 'd.name', 'd.version', 'd.resolution', 'd.file'])
@@ -71,8 +81,13 @@ export async function refreshExposures(
       sql<boolean>`(d.ecosystem, d.name) IN (SELECT * FROM unnest(${wanted.map((p) => p.ecosystem)}::text[], ${wanted.map((p) => p.name)}::text[]))`,
     );
   }
-  const dependencies = await depQuery.execute();
+  return depQuery.execute();
+}
 
+type DependencyRow = Awaited<ReturnType<typeof dependenciesInScope>>[number];
+
+/** One group per (package, version) of a supported ecosystem, with the files it appears in. */
+function groupDependencies(dependencies: readonly DependencyRow[]) {
   const groups = new Map<string, DependencyGroup>();
   const keys = new Map<string, PackageKey>();
   for (const dep of dependencies) {
@@ -93,55 +108,78 @@ export async function refreshExposures(
     });
     keys.set(`${dep.ecosystem}\u0000${dep.name}`, { ecosystem: dep.ecosystem, name: dep.name });
   }
+  return { groups, keys };
+}
 
+/** What the advisory store says about each group, one entry per exposure key. */
+async function matchAdvisories(
+  db: Kysely<DB>,
+  groups: Map<string, DependencyGroup>,
+  keys: Map<string, PackageKey>,
+): Promise<Map<string, Computed>> {
   const computed = new Map<string, Computed>();
-  if (keys.size > 0) {
-    const { index, vulnerabilityOf } = await loadIndex(db, [...keys.values()]);
-    for (const group of groups.values()) {
-      const matches = index.match({
-        ecosystem: group.ecosystem,
-        name: group.name,
-        version: group.version,
-        resolution: group.resolution,
-      });
-      for (const match of matches) {
-        const vulnerabilityId = vulnerabilityOf.get(match.advisory.id) as string;
-        const key = exposureKey(group.packageId, versionKey(group.version), vulnerabilityId);
-        let entry = computed.get(key);
-        if (!entry) {
-          entry = {
-            group,
-            vulnerabilityId,
-            advisoryIds: new Set(),
-            entries: [],
-            fixed: new Set(),
-            exact: false,
-          };
-          computed.set(key, entry);
-        }
-        entry.advisoryIds.add(match.advisory.id);
-        entry.entries.push({
-          advisoryId: match.advisory.id,
-          ranges: match.affected.ranges,
-          versions: match.affected.versions.slice(0, 200),
-        });
-        for (const version of match.fixedVersions) entry.fixed.add(version);
-        if (match.status === 'affected') entry.exact = true;
+  if (keys.size === 0) return computed;
+  const { index, vulnerabilityOf } = await loadIndex(db, [...keys.values()]);
+  for (const group of groups.values()) {
+    const matches = index.match({
+      ecosystem: group.ecosystem,
+      name: group.name,
+      version: group.version,
+      resolution: group.resolution,
+    });
+    for (const match of matches) {
+      const vulnerabilityId = vulnerabilityOf.get(match.advisory.id) as string;
+      const key = exposureKey(group.packageId, versionKey(group.version), vulnerabilityId);
+      let entry = computed.get(key);
+      if (!entry) {
+        entry = {
+          group,
+          vulnerabilityId,
+          advisoryIds: new Set(),
+          entries: [],
+          fixed: new Set(),
+          exact: false,
+        };
+        computed.set(key, entry);
       }
+      entry.advisoryIds.add(match.advisory.id);
+      entry.entries.push({
+        advisoryId: match.advisory.id,
+        ranges: match.affected.ranges,
+        versions: match.affected.versions.slice(0, 200),
+      });
+      for (const version of match.fixedVersions) entry.fixed.add(version);
+      if (match.status === 'affected') entry.exact = true;
     }
   }
+  return computed;
+}
 
-  // Existing exposures in scope; those pointing at a vulnerability merged into another follow it.
+async function existingRows(db: Kysely<DB>, input: RefreshInput) {
   let existingQuery = db
     .selectFrom('vulnerability_exposures')
     .select(['id', 'package_id', 'version', 'vulnerability_id', 'status', 'advisory_ids'])
     .where('repository_id', '=', input.repositoryId);
-  if (scoped) {
-    const packageIds = await packageIdsOf(db, input.packages ?? []);
-    if (packageIds.length === 0) return result;
+  if (input.packages !== undefined) {
+    const packageIds = await packageIdsOf(db, input.packages);
+    if (packageIds.length === 0) return null;
     existingQuery = existingQuery.where('package_id', 'in', packageIds);
   }
-  const existing = await existingQuery.execute();
+  return existingQuery.execute();
+}
+
+type ExistingExposure = NonNullable<Awaited<ReturnType<typeof existingRows>>>[number];
+
+/**
+ * Existing exposures in scope by exposure key (null: none of the named packages is known);
+ * those pointing at a vulnerability merged into another follow it, or go when it has one already.
+ */
+async function existingExposures(
+  db: Kysely<DB>,
+  input: RefreshInput,
+): Promise<Map<string, ExistingExposure> | null> {
+  const existing = await existingRows(db, input);
+  if (!existing) return null;
   const mergedIds = [...new Set(existing.map((row) => row.vulnerability_id))];
   const redirect = new Map<string, string>();
   if (mergedIds.length > 0) {
@@ -153,7 +191,7 @@ export async function refreshExposures(
       .execute();
     for (const row of merged) redirect.set(row.id, row.merged_into as string);
   }
-  const byKey = new Map<string, (typeof existing)[number]>();
+  const byKey = new Map<string, ExistingExposure>();
   const stale: string[] = [];
   for (const row of existing) {
     const target = redirect.get(row.vulnerability_id);
@@ -177,7 +215,20 @@ export async function refreshExposures(
   if (stale.length > 0) {
     await db.deleteFrom('vulnerability_exposures').where('id', 'in', stale).execute();
   }
+  return byKey;
+}
 
+/**
+ * Opens new matches and refreshes (or reopens) those seen again; each one seen again leaves
+ * `byKey`, so what remains there no longer matches.
+ */
+async function writeMatches(
+  db: Kysely<DB>,
+  input: RefreshInput,
+  computed: Map<string, Computed>,
+  byKey: Map<string, ExistingExposure>,
+  result: RefreshResult,
+): Promise<void> {
   const now = sql<Date>`now()`;
   const inserts = [];
   const updates: object[] = [];
@@ -264,56 +315,62 @@ export async function refreshExposures(
       .onConflict((oc) => oc.doNothing())
       .execute();
   }
+}
 
-  // What is left no longer matches: close it, saying why.
+/** Closes what no longer matches as `fixed`, saying why. */
+async function closeUnmatched(
+  db: Kysely<DB>,
+  groups: Map<string, DependencyGroup>,
+  byKey: Map<string, ExistingExposure>,
+  result: RefreshResult,
+): Promise<void> {
+  const now = sql<Date>`now()`;
   const closing = [...byKey.values()].filter((row) => row.status !== 'fixed');
-  if (closing.length > 0) {
-    const present = new Set(
-      [...groups.values()].map((g) => `${g.packageId}\u0000${versionKey(g.version)}`),
-    );
-    const advisoryIds = [...new Set(closing.flatMap((row) => row.advisory_ids))];
-    const withdrawn = new Set(
-      advisoryIds.length === 0
-        ? []
-        : (
-            await db
-              .selectFrom('osv_advisories')
-              .select('id')
-              .where('id', 'in', advisoryIds)
-              .where('withdrawn_at', 'is not', null)
-              .execute()
-          ).map((row) => row.id),
-    );
-    const byReason = new Map<FixedReason, string[]>();
-    for (const row of closing) {
-      let reason: FixedReason;
-      if (!present.has(`${row.package_id}\u0000${row.version}`)) reason = 'dependency_removed';
-      else if (row.advisory_ids.length > 0 && row.advisory_ids.every((id) => withdrawn.has(id))) {
-        reason = 'advisory_withdrawn';
-      } else reason = 'no_longer_affected';
-      const ids = byReason.get(reason) ?? [];
-      ids.push(row.id);
-      byReason.set(reason, ids);
-    }
-    for (const [reason, ids] of byReason) {
-      for (let i = 0; i < ids.length; i += 1000) {
-        await db
-          .updateTable('vulnerability_exposures')
-          .set({
-            status: 'fixed',
-            fixed_at: now,
-            fixed_reason: reason,
-            status_changed_at: now,
-            status_changed_by_token_id: null,
-            updated_at: now,
-          })
-          .where('id', 'in', ids.slice(i, i + 1000))
-          .execute();
-      }
-      result.fixed += ids.length;
-    }
+  if (closing.length === 0) return;
+  const present = new Set(
+    [...groups.values()].map((g) => `${g.packageId}\u0000${versionKey(g.version)}`),
+  );
+  const advisoryIds = [...new Set(closing.flatMap((row) => row.advisory_ids))];
+  const withdrawn = new Set(
+    advisoryIds.length === 0
+      ? []
+      : (
+          await db
+            .selectFrom('osv_advisories')
+            .select('id')
+            .where('id', 'in', advisoryIds)
+            .where('withdrawn_at', 'is not', null)
+            .execute()
+        ).map((row) => row.id),
+  );
+  const byReason = new Map<FixedReason, string[]>();
+  for (const row of closing) {
+    let reason: FixedReason;
+    if (!present.has(`${row.package_id}\u0000${row.version}`)) reason = 'dependency_removed';
+    else if (row.advisory_ids.length > 0 && row.advisory_ids.every((id) => withdrawn.has(id))) {
+      reason = 'advisory_withdrawn';
+    } else reason = 'no_longer_affected';
+    const ids = byReason.get(reason) ?? [];
+    ids.push(row.id);
+    byReason.set(reason, ids);
   }
-  return result;
+  for (const [reason, ids] of byReason) {
+    for (let i = 0; i < ids.length; i += 1000) {
+      await db
+        .updateTable('vulnerability_exposures')
+        .set({
+          status: 'fixed',
+          fixed_at: now,
+          fixed_reason: reason,
+          status_changed_at: now,
+          status_changed_by_token_id: null,
+          updated_at: now,
+        })
+        .where('id', 'in', ids.slice(i, i + 1000))
+        .execute();
+    }
+    result.fixed += ids.length;
+  }
 }
 
 async function packageIdsOf(db: Kysely<DB>, packages: PackageKey[]): Promise<string[]> {
