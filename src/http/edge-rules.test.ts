@@ -36,11 +36,12 @@ describe('textErrorsIn', () => {
     expect(Object.keys(errors)).toEqual(['__proto__']);
   });
 
-  test('nesting beyond the limit is an error, without recursion', () => {
-    let deep: unknown = 1;
+  test('a NUL 100,000 levels deep is found, without recursion', () => {
+    let deep: unknown = 'a\u0000';
     for (let i = 0; i < 100_000; i++) deep = [deep];
-    const errors = textErrorsIn(deep, 'body', 64);
-    expect(Object.values(errors)).toEqual([['must not nest deeper than 64 levels']]);
+    const errors = textErrorsIn(deep, 'body');
+    expect(Object.values(errors)).toEqual([['must not contain NUL characters']]);
+    expect(Object.keys(errors)[0]).toBe('[0]'.repeat(100_000));
   });
 });
 

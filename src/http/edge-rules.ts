@@ -4,10 +4,8 @@ import { badRequest } from '../core/problem';
 
 /**
  * Rules applied at the HTTP edge to every route, before any handler sees the request
- * (docs/http-rules.md): text PostgreSQL cannot store is refused, JSON bodies nest at most
- * MAX_BODY_DEPTH levels.
+ * (docs/http-rules.md): text PostgreSQL cannot store is refused.
  */
-export const MAX_BODY_DEPTH = 64;
 
 const NUL = '\u0000';
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
@@ -34,12 +32,12 @@ function add(errors: FieldErrors, field: string, message: string): void {
 /**
  * Field errors for every unstorable string (values and object keys) in a parsed request part,
  * keyed by field path as the schema validation errors are. Iterative, so a deeply nested body
- * cannot exhaust the stack; nesting beyond `maxDepth` is itself an error.
+ * cannot exhaust the stack (how deep a document may nest is the route's rule, e.g. SBOM import).
  */
-export function textErrorsIn(value: unknown, root: string, maxDepth = MAX_BODY_DEPTH): FieldErrors {
+export function textErrorsIn(value: unknown, root: string): FieldErrors {
   // No prototype: a field named `__proto__` is a key like any other.
   const errors: FieldErrors = Object.create(null);
-  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
+  const stack: { value: unknown; path: string }[] = [{ value, path: '' }];
   while (stack.length > 0) {
     const item = stack.pop();
     if (!item) break;
@@ -50,10 +48,6 @@ export function textErrorsIn(value: unknown, root: string, maxDepth = MAX_BODY_D
       continue;
     }
     if (typeof item.value !== 'object' || item.value === null) continue;
-    if (item.depth >= maxDepth) {
-      add(errors, field, `must not nest deeper than ${maxDepth} levels`);
-      continue;
-    }
     const entries: [string | number, unknown][] = Array.isArray(item.value)
       ? item.value.map((child, index) => [index, child])
       : Object.entries(item.value);
@@ -63,7 +57,7 @@ export function textErrorsIn(value: unknown, root: string, maxDepth = MAX_BODY_D
         const reason = unstorableReason(key);
         if (reason) add(errors, path, `name ${reason}`);
       }
-      stack.push({ value: child, path, depth: item.depth + 1 });
+      stack.push({ value: child, path });
     }
   }
   return errors;

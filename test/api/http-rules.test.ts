@@ -244,7 +244,7 @@ describe('text PostgreSQL cannot store is refused at the edge', () => {
     });
     expect(expectProblem(key, 400).errors).toHaveProperty(['k\u0000']);
     // Sent as text (this test app's body limit is 2 KB).
-    const deep = `${'['.repeat(900)}1${']'.repeat(900)}`;
+    const deep = `${'['.repeat(900)}"\\u0000"${']'.repeat(900)}`;
     const nested = await t.as(tenant.token, {
       method: 'POST',
       url: '/api/v1/api-tokens',
@@ -252,7 +252,7 @@ describe('text PostgreSQL cannot store is refused at the edge', () => {
       payload: `{"name":"ok","roleScopeJson":null,"expiresAtUtc":null,"extra":${deep}}`,
     });
     const fields = Object.keys(expectProblem(nested, 400).errors as object);
-    expect(fields).toEqual([expect.stringMatching(/^extra(\[0\])+$/)]);
+    expect(fields).toEqual([`extra${'[0]'.repeat(900)}`]);
   });
 
   test('in a query value, percent-encoded or not', async () => {
