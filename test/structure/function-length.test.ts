@@ -27,7 +27,6 @@ const KNOWN_LONG: Record<string, number> = {
   'src/domains/packages/routes.ts (anonymous)': 218,
   'src/domains/sbom/routes.ts sbomRoutes': 192,
   'src/domains/sbom/routes.ts (anonymous)': 187,
-  'src/domains/repositories/risk-summary.ts riskSummary': 180,
   'src/domains/tenant-settings/routes.ts tenantSettingsRoutes': 157,
   'src/domains/tenant-settings/routes.ts (anonymous)': 153,
   'src/http/pipeline.ts registerPipeline': 148,

@@ -22,6 +22,17 @@ async function hasColumns(db: Kysely<DB>, table: string, columns: string[]): Pro
 }
 
 export async function riskSummary(db: Kysely<DB>, repositoryId: string) {
+  return {
+    dependencies: await dependencyPart(db, repositoryId),
+    vulnerabilities: await vulnerabilityPart(db, repositoryId),
+    drift: await driftPart(db, repositoryId),
+    health: await healthPart(db, repositoryId),
+    policy: await policyPart(db, repositoryId),
+  };
+}
+
+/** Dependencies by kind, resolution and ecosystem. */
+async function dependencyPart(db: Kysely<DB>, repositoryId: string) {
   const deps = await sql<{
     total: number;
     direct: number;
@@ -49,6 +60,18 @@ export async function riskSummary(db: Kysely<DB>, repositoryId: string) {
     packages: 0,
   };
 
+  return {
+    total: d.total,
+    direct: d.direct,
+    transitive: d.total - d.direct,
+    packages: d.packages,
+    byResolution: { resolved: d.resolved, declared: d.declared, unpinned: d.unpinned },
+    byEcosystem: Object.fromEntries(perEcosystem.rows.map((r) => [r.ecosystem, r.n])),
+  };
+}
+
+/** Open exposures, counted once per vulnerability, by severity. */
+async function vulnerabilityPart(db: Kysely<DB>, repositoryId: string) {
   const bySeverity: Record<Severity, number> = {
     critical: 0,
     high: 0,
@@ -77,6 +100,15 @@ export async function riskSummary(db: Kysely<DB>, repositoryId: string) {
     }
   }
 
+  return {
+    available: exposuresAvailable,
+    open: Object.values(bySeverity).reduce((a, b) => a + b, 0),
+    bySeverity,
+  };
+}
+
+/** The latest drift snapshot. */
+async function driftPart(db: Kysely<DB>, repositoryId: string) {
   let drift = {
     available: false,
     scanId: null as string | null,
@@ -135,6 +167,11 @@ export async function riskSummary(db: Kysely<DB>, repositoryId: string) {
     };
   }
 
+  return drift;
+}
+
+/** The latest health score of each of the repository's packages, summed up. */
+async function healthPart(db: Kysely<DB>, repositoryId: string) {
   const health = {
     available: false,
     scored: 0,
@@ -167,6 +204,11 @@ export async function riskSummary(db: Kysely<DB>, repositoryId: string) {
     }
   }
 
+  return health;
+}
+
+/** Open policy violations, and whether any policy was evaluated at all. */
+async function policyPart(db: Kysely<DB>, repositoryId: string) {
   const policy = { available: false, status: 'notEvaluated', openViolations: 0 };
   if (await hasColumns(db, 'policy_violations', ['repository_id', 'status'])) {
     policy.available = true;
@@ -182,22 +224,5 @@ export async function riskSummary(db: Kysely<DB>, repositoryId: string) {
     }
   }
 
-  return {
-    dependencies: {
-      total: d.total,
-      direct: d.direct,
-      transitive: d.total - d.direct,
-      packages: d.packages,
-      byResolution: { resolved: d.resolved, declared: d.declared, unpinned: d.unpinned },
-      byEcosystem: Object.fromEntries(perEcosystem.rows.map((r) => [r.ecosystem, r.n])),
-    },
-    vulnerabilities: {
-      available: exposuresAvailable,
-      open: Object.values(bySeverity).reduce((a, b) => a + b, 0),
-      bySeverity,
-    },
-    drift,
-    health,
-    policy,
-  };
+  return policy;
 }
