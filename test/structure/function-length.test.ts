@@ -32,7 +32,6 @@ const KNOWN_LONG: Record<string, number> = {
   'src/http/pipeline.ts registerPipeline': 148,
   'src/sbom/cyclonedx-read.ts readCycloneDx': 146,
   'src/sources/scm-d.ts createScmD': 143,
-  'src/domains/drift/service.ts snapshotRepositoryDrift': 137,
   'src/domains/scans/routes.ts scanRoutes': 131,
   'src/domains/scans/routes.ts (anonymous)': 129,
   'src/domains/vulnerabilities/routes.ts vulnerabilityRoutes': 124,

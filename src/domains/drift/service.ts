@@ -97,6 +97,32 @@ export async function snapshotRepositoryDrift(
 ): Promise<boolean> {
   // Serialise recomputations of the same snapshot (enrichment chunks finish concurrently).
   await sql`SELECT pg_advisory_xact_lock(hashtext(${`drift:${scanId}`}))`.execute(db);
+  const rows = await scanDependencies(db, repositoryId, scanId);
+  if (!rows) return false;
+  const used = usedDependencies(rows);
+  const catalogue = await loadCatalogue(
+    db,
+    used.map((u) => u.packageId),
+  );
+  const outcomes = used.map((u) => driftOf(u, catalogue, settings, now));
+  const totals = totalDrift(outcomes.map(totalsInput));
+  const snapshot: SnapshotKey = { tenantId, repositoryId, scanId };
+  await saveRepositoryDrift(db, snapshot, totals, now);
+  await saveDependencyDrift(db, snapshot, used, outcomes, catalogue);
+  return true;
+}
+
+interface SnapshotKey {
+  tenantId: string;
+  repositoryId: string;
+  scanId: string;
+}
+
+/**
+ * The scan's dependency rows, or null when they are no longer the repository's current ones
+ * (or the scan is gone).
+ */
+async function scanDependencies(db: Kysely<DB>, repositoryId: string, scanId: string) {
   const rows = await db
     .selectFrom('repository_dependencies')
     .select(['package_id', 'ecosystem', 'version', 'resolution', 'source'])
@@ -109,7 +135,7 @@ export async function snapshotRepositoryDrift(
       .select('id')
       .where('id', '=', scanId)
       .executeTakeFirst();
-    if (!scan) return false;
+    if (!scan) return null;
     // No rows for this scan: it found nothing, or a newer scan already replaced them (then the
     // snapshot taken while they were current stays as it was).
     const newer = await db
@@ -118,9 +144,15 @@ export async function snapshotRepositoryDrift(
       .where('repository_id', '=', repositoryId)
       .limit(1)
       .executeTakeFirst();
-    if (newer) return false;
+    if (newer) return null;
   }
-  // One entry per package and used version (the same pin in two manifests counts once).
+  return rows;
+}
+
+type ScanDependency = NonNullable<Awaited<ReturnType<typeof scanDependencies>>>[number];
+
+/** One entry per package and used version (the same pin in two manifests counts once). */
+function usedDependencies(rows: readonly ScanDependency[]): UsedDependency[] {
   const unique = new Map<string, UsedDependency>();
   for (const row of rows) {
     const key = `${row.package_id}\u0000${row.version ?? ''}`;
@@ -134,33 +166,37 @@ export async function snapshotRepositoryDrift(
       });
     }
   }
-  const used = [...unique.values()];
-  const catalogue = await loadCatalogue(
-    db,
-    used.map((u) => u.packageId),
-  );
-  const outcomes = used.map((u) => driftOf(u, catalogue, settings, now));
-  const totals = totalDrift(
-    outcomes.map((o) =>
-      o.state === 'measured'
-        ? o
-        : o.state === 'pending' || o.state === 'not_in_registry'
-          ? o.state
-          : ({
-              state: 'unknown_version',
-              comparedVersion: null,
-              latestStable: null,
-              libyear: null,
-              behind: null,
-              deprecated: false,
-              deprecationMessage: null,
-              yanked: false,
-              endOfLife: false,
-              endOfLifeReason: null,
-              unlisted: false,
-            } satisfies DependencyDrift),
-    ),
-  );
+  return [...unique.values()];
+}
+
+/** What the repository total counts of one outcome: a version that cannot be compared is unknown. */
+function totalsInput(o: DriftOutcome) {
+  return o.state === 'measured'
+    ? o
+    : o.state === 'pending' || o.state === 'not_in_registry'
+      ? o.state
+      : ({
+          state: 'unknown_version',
+          comparedVersion: null,
+          latestStable: null,
+          libyear: null,
+          behind: null,
+          deprecated: false,
+          deprecationMessage: null,
+          yanked: false,
+          endOfLife: false,
+          endOfLifeReason: null,
+          unlisted: false,
+        } satisfies DependencyDrift);
+}
+
+/** The repository's totals at the scan, dated by when the scan finished (or was queued). */
+async function saveRepositoryDrift(
+  db: Kysely<DB>,
+  { tenantId, repositoryId, scanId }: SnapshotKey,
+  totals: ReturnType<typeof totalDrift>,
+  now: Date,
+): Promise<void> {
   const scan = await db
     .selectFrom('scans')
     .select(['finished_at', 'queued_at'])
@@ -187,6 +223,16 @@ export async function snapshotRepositoryDrift(
     .values({ tenant_id: tenantId, repository_id: repositoryId, scan_id: scanId, ...values })
     .onConflict((oc) => oc.columns(['tenant_id', 'repository_id', 'scan_id']).doUpdateSet(values))
     .execute();
+}
+
+/** Each dependency's drift at the scan, replacing an earlier computation of the same scan. */
+async function saveDependencyDrift(
+  db: Kysely<DB>,
+  { tenantId, repositoryId, scanId }: SnapshotKey,
+  used: readonly UsedDependency[],
+  outcomes: readonly DriftOutcome[],
+  catalogue: Catalogue,
+): Promise<void> {
   await db
     .deleteFrom('dependency_drift')
     .where('repository_id', '=', repositoryId)
@@ -222,7 +268,6 @@ export async function snapshotRepositoryDrift(
       .onConflict((oc) => oc.doNothing())
       .execute();
   }
-  return true;
 }
 
 /** Snapshots still waiting for metadata of these packages, across tenants (system connection). */
