@@ -75,6 +75,12 @@ function givenUp(start: FileStart, reason: string): ExtractedFile {
   };
 }
 
+function crashReason(error: Error & { code?: string }, limits: ExtractionLimits): string {
+  return error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+    ? `needed more than the ${limits.maxHeapMb} MiB extraction memory limit: given up`
+    : `extraction crashed (${error.message}): given up`;
+}
+
 interface Pass {
   /** True when the worker walked the whole tree; false when it was stopped on a file. */
   finished: boolean;
@@ -88,11 +94,8 @@ function runPass(
   deadline: number,
   signal: AbortSignal | undefined,
 ): Promise<Pass> {
-  const input: ExtractWorkerInput = {
-    root,
-    maxFileBytes: limits.maxFileBytes,
-    skipPaths: [...settled.keys()],
-  };
+  const skipPaths = [...settled.keys()];
+  const input: ExtractWorkerInput = { root, maxFileBytes: limits.maxFileBytes, skipPaths };
   const worker = startWorker({
     workerData: input,
     resourceLimits: { maxOldGenerationSizeMb: limits.maxHeapMb },
@@ -155,13 +158,7 @@ function runPass(
         end(() => resolve({ finished: true }));
       }
     });
-    worker.on('error', (error: Error & { code?: string }) =>
-      giveUp(
-        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? `needed more than the ${limits.maxHeapMb} MiB extraction memory limit: given up`
-          : `extraction crashed (${error.message}): given up`,
-      ),
-    );
+    worker.on('error', (error: Error & { code?: string }) => giveUp(crashReason(error, limits)));
     worker.on('exit', (code) => giveUp(`the extraction worker exited (code ${code})`));
   });
 }
