@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_YAML_CHARS, MAX_YAML_FLOW_DEPTH, parseYaml, yamlToJs } from './yaml';
 
-const valueOf = (text: string, merge = false): unknown => {
+const plainValue = (text: string, merge = false): unknown => {
   const parsed = parseYaml(text, { merge });
   if (!parsed.ok) throw new Error(parsed.reason);
   return yamlToJs(parsed.doc);
@@ -31,15 +31,15 @@ describe('shared YAML layer', () => {
       'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]',
       'd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]',
     ].join('\n');
-    expect(() => valueOf(bomb)).toThrow(/resource exhaustion/);
+    expect(() => plainValue(bomb)).toThrow(/resource exhaustion/);
   });
 
   it('builds no objects from tags and resolves merge keys only when asked', () => {
-    expect(valueOf('a: !!js/function "function () {}"\n')).toEqual({
+    expect(plainValue('a: !!js/function "function () {}"\n')).toEqual({
       a: 'function () {}',
     });
     const merged = 'base: &b {x: 1}\nuse:\n  <<: *b\n  y: 2\n';
-    expect(valueOf(merged, true)).toEqual({ base: { x: 1 }, use: { x: 1, y: 2 } });
-    expect(valueOf(merged)).toEqual({ base: { x: 1 }, use: { '<<': { x: 1 }, y: 2 } });
+    expect(plainValue(merged, true)).toEqual({ base: { x: 1 }, use: { x: 1, y: 2 } });
+    expect(plainValue(merged)).toEqual({ base: { x: 1 }, use: { '<<': { x: 1 }, y: 2 } });
   });
 });
