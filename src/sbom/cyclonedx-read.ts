@@ -43,8 +43,23 @@ export function readCycloneDx(
   limits: SbomLimits,
   collector: ReadCollector,
 ): SbomGraph {
-  const nodes: SbomNode[] = [];
-  const refs = new Map<string, string>();
+  const { tool, roots } = readSubject(doc, collector);
+  const { nodes, refs } = readComponents(doc, limits, collector);
+  const { edges, full } = readEdges(doc, refs, roots, limits, collector);
+  return {
+    format: 'cyclonedx',
+    specVersion,
+    tool,
+    nodes,
+    roots: [...roots],
+    edges,
+    // Cut off at the edge limit: the document did have a graph.
+    hasDependencyGraph: full || edges.length > 0,
+  };
+}
+
+/** The producing tool and the subject's refs (its own modules included): the graph's roots. */
+function readSubject(doc: Record<string, unknown>, collector: ReadCollector) {
   const roots = new Set<string>();
   let tool: string | null = null;
 
@@ -69,7 +84,17 @@ export function readCycloneDx(
       collector.error('metadata.component', 'must be an object');
     }
   }
+  return { tool, roots };
+}
 
+/** The components, nested ones walked without recursion; the first of a repeated bom-ref wins. */
+function readComponents(
+  doc: Record<string, unknown>,
+  limits: SbomLimits,
+  collector: ReadCollector,
+) {
+  const nodes: SbomNode[] = [];
+  const refs = new Map<string, string>();
   const top = optionalArray(doc, 'components', 'components', collector);
   // An explicit stack of [array, path prefix, depth] instead of recursion.
   const stack: [unknown[], string, number][] = top ? [[top, 'components', 1]] : [];
@@ -127,7 +152,20 @@ export function readCycloneDx(
       });
     }
   }
+  return { nodes, refs };
+}
 
+/**
+ * The dependency edges between known refs; `full` when the edge limit cut them off (then the
+ * count of edges to unknown refs is not reported).
+ */
+function readEdges(
+  doc: Record<string, unknown>,
+  refs: Map<string, string>,
+  roots: Set<string>,
+  limits: SbomLimits,
+  collector: ReadCollector,
+): { edges: SbomEdge[]; full: boolean } {
   const edges: SbomEdge[] = [];
   const known = (ref: string) => refs.has(ref) || roots.has(ref);
   const dependencies = optionalArray(doc, 'dependencies', 'dependencies', collector) ?? [];
@@ -157,15 +195,7 @@ export function readCycloneDx(
       }
       if (edges.length >= limits.maxEdges) {
         collector.error('dependencies', `more than ${limits.maxEdges} dependency edges`);
-        return {
-          format: 'cyclonedx',
-          specVersion,
-          tool,
-          nodes,
-          roots: [...roots],
-          edges,
-          hasDependencyGraph: true,
-        };
+        return { edges, full: true };
       }
       if (ref !== target) edges.push({ from: ref, to: target, scope: null });
     }
@@ -173,13 +203,5 @@ export function readCycloneDx(
   if (unknownRefs > 0) {
     collector.warn(`${unknownRefs} dependency edges name a bom-ref no component has; ignored`);
   }
-  return {
-    format: 'cyclonedx',
-    specVersion,
-    tool,
-    nodes,
-    roots: [...roots],
-    edges,
-    hasDependencyGraph: edges.length > 0,
-  };
+  return { edges, full: false };
 }

@@ -69,10 +69,32 @@ export function readSpdx(
   limits: SbomLimits,
   collector: ReadCollector,
 ): SbomGraph {
+  const { nodes, refs } = readPackages(doc, limits, collector);
+  const roots = new Set<string>();
+  const describes = optionalArray(doc, 'documentDescribes', 'documentDescribes', collector) ?? [];
+  for (let i = 0; i < describes.length && i < 1000; i++) {
+    const id = describes[i];
+    if (typeof id !== 'string') collector.error(`documentDescribes[${i}]`, 'must be a string');
+    else roots.add(id);
+  }
+  const links = readRelationships(doc, roots, limits, collector);
+  // Second pass: the roots are known whatever order the relationships came in.
+  const edges = links ? dependencyEdges(links, refs, roots, collector) : [];
+  return {
+    format: 'spdx',
+    specVersion,
+    tool: toolOf(doc),
+    nodes,
+    roots: [...roots],
+    edges,
+    hasDependencyGraph: edges.length > 0,
+  };
+}
+
+/** The packages: the graph's nodes; the first of a repeated SPDXID wins. */
+function readPackages(doc: Record<string, unknown>, limits: SbomLimits, collector: ReadCollector) {
   const nodes: SbomNode[] = [];
   const refs = new Map<string, string>();
-  const roots = new Set<string>();
-
   const packages = optionalArray(doc, 'packages', 'packages', collector) ?? [];
   if (packages.length > limits.maxComponents) {
     collector.error('packages', `more than ${limits.maxComponents} packages`);
@@ -107,30 +129,27 @@ export function readSpdx(
       });
     }
   }
+  return { nodes, refs };
+}
 
-  const describes = optionalArray(doc, 'documentDescribes', 'documentDescribes', collector) ?? [];
-  for (let i = 0; i < describes.length && i < 1000; i++) {
-    const id = describes[i];
-    if (typeof id !== 'string') collector.error(`documentDescribes[${i}]`, 'must be a string');
-    else roots.add(id);
-  }
+type DependencyLink = [from: string, type: string, to: string];
 
-  const edges: SbomEdge[] = [];
-  let unknownRefs = 0;
+/**
+ * Reads the relationships: DESCRIBES / DESCRIBED_BY add roots, dependency relationships are
+ * returned as links. Null (nothing kept) when there are more than `limits.maxEdges`.
+ */
+function readRelationships(
+  doc: Record<string, unknown>,
+  roots: Set<string>,
+  limits: SbomLimits,
+  collector: ReadCollector,
+): DependencyLink[] | null {
   const relationships = optionalArray(doc, 'relationships', 'relationships', collector) ?? [];
   if (relationships.length > limits.maxEdges) {
     collector.error('relationships', `more than ${limits.maxEdges} relationships`);
-    return {
-      format: 'spdx',
-      specVersion,
-      tool: toolOf(doc),
-      nodes,
-      roots: [...roots],
-      edges,
-      hasDependencyGraph: false,
-    };
+    return null;
   }
-  const dependencyLinks: [string, string, string][] = [];
+  const dependencyLinks: DependencyLink[] = [];
   for (let i = 0; i < relationships.length; i++) {
     const path = `relationships[${i}]`;
     const relationship = relationships[i];
@@ -159,8 +178,19 @@ export function readSpdx(
     else if (type === 'DESCRIBED_BY' && to === DOCUMENT) roots.add(from);
     else if (Object.hasOwn(DEPENDENCY_RELATIONSHIPS, type)) dependencyLinks.push([from, type, to]);
   }
-  // Second pass: the roots are known whatever order the relationships came in.
-  for (const [from, type, to] of dependencyLinks) {
+  return dependencyLinks;
+}
+
+/** The links between known elements as parent → child edges. */
+function dependencyEdges(
+  links: readonly DependencyLink[],
+  refs: Map<string, string>,
+  roots: Set<string>,
+  collector: ReadCollector,
+): SbomEdge[] {
+  const edges: SbomEdge[] = [];
+  let unknownRefs = 0;
+  for (const [from, type, to] of links) {
     const kind = DEPENDENCY_RELATIONSHIPS[type]!;
     const [parent, child] = kind.reverse ? [to, from] : [from, to];
     // NONE / NOASSERTION and references into other documents (DocumentRef-x:...) are no edge here.
@@ -175,13 +205,5 @@ export function readSpdx(
       `${unknownRefs} dependency relationships name an element no package has; ignored`,
     );
   }
-  return {
-    format: 'spdx',
-    specVersion,
-    tool: toolOf(doc),
-    nodes,
-    roots: [...roots],
-    edges,
-    hasDependencyGraph: edges.length > 0,
-  };
+  return edges;
 }

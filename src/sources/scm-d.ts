@@ -105,6 +105,74 @@ export function createScmD(http: ProviderHttpOptions): ProviderClient {
   const get = (connection: ProviderConnection, url: string) =>
     providerRequest({ url, headers: { authorization: authorization(connection) } }, http);
 
+  const { dcUrl, dcRepository, listDataCenterRepositories } = dataCenterApi(get);
+
+  return {
+    id: 'scm-d',
+
+    async verify(connection) {
+      if (flavorOf(connection) === 'datacenter') {
+        await get(connection, dcUrl(connection, '/projects?limit=1'));
+        return { accountName: connection.credentials.username ?? null, suspended: false };
+      }
+      const workspace = workspaceOf(connection);
+      await get(connection, joinUrl(connection.baseUrl, `/repositories/${workspace}?pagelen=1`));
+      return { accountName: workspace, suspended: false };
+    },
+
+    async listRepositories(connection) {
+      if (flavorOf(connection) === 'datacenter') {
+        return listDataCenterRepositories(connection);
+      }
+      return listCloudRepositories(get, connection);
+    },
+
+    async getRepository(connection, externalId) {
+      try {
+        if (flavorOf(connection) === 'datacenter') {
+          const match = DC_ID.exec(externalId);
+          if (!match) return null;
+          const [, key = '', slug = ''] = match;
+          const response = await get(
+            connection,
+            dcUrl(
+              connection,
+              `/projects/${encodeURIComponent(key)}/repos/${encodeURIComponent(slug)}`,
+            ),
+          );
+          return await dcRepository(connection, response.json);
+        }
+        if (!UUID_BRACED.test(externalId)) return null;
+        const workspace = workspaceOf(connection);
+        const response = await get(
+          connection,
+          joinUrl(
+            connection.baseUrl,
+            `/repositories/${workspace}/${encodeURIComponent(externalId)}`,
+          ),
+        );
+        return mapCloud(response.json);
+      } catch (error) {
+        if (error instanceof ProviderError && error.failure === 'not_found') return null;
+        throw error;
+      }
+    },
+
+    async cloneCredentials(connection) {
+      const { token, username, appPassword } = connection.credentials;
+      if (flavorOf(connection) === 'cloud' && username && appPassword) {
+        return { username, password: appPassword };
+      }
+      if (!token) throw new ProviderError('unauthorized', 'the connection has no scm-d credential');
+      return { username: username ?? 'x-token-auth', password: token };
+    },
+  };
+}
+
+type Get = (connection: ProviderConnection, url: string) => ReturnType<typeof providerRequest>;
+
+/** The data-center flavour's paged collections and repositories (REST API 1.0). */
+function dataCenterApi(get: Get) {
   const dcUrl = (connection: ProviderConnection, path: string) =>
     joinUrl(connection.baseUrl, `/rest/api/1.0${path}`);
 
@@ -153,94 +221,45 @@ export function createScmD(http: ProviderHttpOptions): ProviderClient {
     return mapDataCenter(value, await dcDefaultBranch(connection, key, slug));
   };
 
-  return {
-    id: 'scm-d',
-
-    async verify(connection) {
-      if (flavorOf(connection) === 'datacenter') {
-        await get(connection, dcUrl(connection, '/projects?limit=1'));
-        return { accountName: connection.credentials.username ?? null, suspended: false };
+  /** Every repository of every project, with one extra call each for its default branch. */
+  const listDataCenterRepositories = async (connection: ProviderConnection) => {
+    const projects = await dcPages(connection, '/projects');
+    const raw: unknown[] = [];
+    for (const value of projects) {
+      const key = str(asObject(value)?.key);
+      if (!key) throw malformed('project');
+      raw.push(...(await dcPages(connection, `/projects/${encodeURIComponent(key)}/repos`)));
+    }
+    // One extra call per repository for its default branch, a few at a time.
+    const repositories: ProviderRepository[] = new Array(raw.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < raw.length) {
+        const index = next++;
+        repositories[index] = await dcRepository(connection, raw[index]);
       }
-      const workspace = workspaceOf(connection);
-      await get(connection, joinUrl(connection.baseUrl, `/repositories/${workspace}?pagelen=1`));
-      return { accountName: workspace, suspended: false };
-    },
-
-    async listRepositories(connection) {
-      if (flavorOf(connection) === 'datacenter') {
-        const projects = await dcPages(connection, '/projects');
-        const raw: unknown[] = [];
-        for (const value of projects) {
-          const key = str(asObject(value)?.key);
-          if (!key) throw malformed('project');
-          raw.push(...(await dcPages(connection, `/projects/${encodeURIComponent(key)}/repos`)));
-        }
-        // One extra call per repository for its default branch, a few at a time.
-        const repositories: ProviderRepository[] = new Array(raw.length);
-        let next = 0;
-        const worker = async () => {
-          while (next < raw.length) {
-            const index = next++;
-            repositories[index] = await dcRepository(connection, raw[index]);
-          }
-        };
-        await Promise.all(Array.from({ length: Math.min(DC_CONCURRENCY, raw.length) }, worker));
-        return repositories;
-      }
-      const workspace = workspaceOf(connection);
-      const repositories: ProviderRepository[] = [];
-      let url: string | null = joinUrl(
-        connection.baseUrl,
-        `/repositories/${workspace}?pagelen=100&sort=full_name`,
-      );
-      for (let page = 0; url && page < MAX_PAGES; page++) {
-        const body: Json | null = asObject((await get(connection, url)).json);
-        if (!body || !Array.isArray(body.values)) throw malformed('repository page');
-        for (const value of asArray(body.values)) repositories.push(mapCloud(value));
-        const next = str(body.next);
-        url = next ? sameOrigin(connection.baseUrl, next) : null;
-      }
-      return repositories;
-    },
-
-    async getRepository(connection, externalId) {
-      try {
-        if (flavorOf(connection) === 'datacenter') {
-          const match = DC_ID.exec(externalId);
-          if (!match) return null;
-          const [, key = '', slug = ''] = match;
-          const response = await get(
-            connection,
-            dcUrl(
-              connection,
-              `/projects/${encodeURIComponent(key)}/repos/${encodeURIComponent(slug)}`,
-            ),
-          );
-          return await dcRepository(connection, response.json);
-        }
-        if (!UUID_BRACED.test(externalId)) return null;
-        const workspace = workspaceOf(connection);
-        const response = await get(
-          connection,
-          joinUrl(
-            connection.baseUrl,
-            `/repositories/${workspace}/${encodeURIComponent(externalId)}`,
-          ),
-        );
-        return mapCloud(response.json);
-      } catch (error) {
-        if (error instanceof ProviderError && error.failure === 'not_found') return null;
-        throw error;
-      }
-    },
-
-    async cloneCredentials(connection) {
-      const { token, username, appPassword } = connection.credentials;
-      if (flavorOf(connection) === 'cloud' && username && appPassword) {
-        return { username, password: appPassword };
-      }
-      if (!token) throw new ProviderError('unauthorized', 'the connection has no scm-d credential');
-      return { username: username ?? 'x-token-auth', password: token };
-    },
+    };
+    await Promise.all(Array.from({ length: Math.min(DC_CONCURRENCY, raw.length) }, worker));
+    return repositories;
   };
+
+  return { dcUrl, dcRepository, listDataCenterRepositories };
+}
+
+/** The cloud flavour's repositories of the connection's workspace, following `next` links. */
+async function listCloudRepositories(get: Get, connection: ProviderConnection) {
+  const workspace = workspaceOf(connection);
+  const repositories: ProviderRepository[] = [];
+  let url: string | null = joinUrl(
+    connection.baseUrl,
+    `/repositories/${workspace}?pagelen=100&sort=full_name`,
+  );
+  for (let page = 0; url && page < MAX_PAGES; page++) {
+    const body: Json | null = asObject((await get(connection, url)).json);
+    if (!body || !Array.isArray(body.values)) throw malformed('repository page');
+    for (const value of asArray(body.values)) repositories.push(mapCloud(value));
+    const next = str(body.next);
+    url = next ? sameOrigin(connection.baseUrl, next) : null;
+  }
+  return repositories;
 }

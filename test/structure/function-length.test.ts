@@ -21,22 +21,7 @@ const CHECKED = ['src', 'cli'];
 const KNOWN_LONG: Record<string, number> = {
   'src/intel/advisory-store/store.ts storeAdvisoryBatch': 189,
   'src/intel/advisory-store/store.ts refreshVulnerabilities': 137,
-  'src/domains/repositories/routes.ts repositoryRoutes': 258,
-  'src/domains/repositories/routes.ts (anonymous)': 252,
-  'src/domains/packages/routes.ts packageRoutes': 222,
-  'src/domains/packages/routes.ts (anonymous)': 218,
-  'src/domains/sbom/routes.ts sbomRoutes': 192,
-  'src/domains/sbom/routes.ts (anonymous)': 187,
-  'src/domains/tenant-settings/routes.ts tenantSettingsRoutes': 157,
-  'src/domains/tenant-settings/routes.ts (anonymous)': 153,
   'src/http/pipeline.ts registerPipeline': 148,
-  'src/sbom/cyclonedx-read.ts readCycloneDx': 146,
-  'src/sources/scm-d.ts createScmD': 143,
-  'src/domains/scans/routes.ts scanRoutes': 131,
-  'src/domains/scans/routes.ts (anonymous)': 129,
-  'src/domains/vulnerabilities/routes.ts vulnerabilityRoutes': 124,
-  'src/domains/vulnerabilities/routes.ts (anonymous)': 122,
-  'src/sbom/spdx-read.ts readSpdx': 122,
   'src/app.ts buildApp': 122,
 };
 

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { badRequest, conflict, notFound } from '../../core/problem';
 import { pageOf, TakeOnlyQuery } from '../../http/query';
+import type { RouteApp } from '../../http/route-app';
 import { UuidParam, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
 import {
@@ -72,177 +73,190 @@ export function sbomRoutes(deps: {
       },
     );
 
-    app.post(
-      '/api/v1/repositories/:repositoryId/sbom/import',
-      {
-        bodyLimit: deps.importMaxBytes,
-        schema: {
-          tags: ['SBOM'],
-          operationId: 'importRepositorySbom',
-          summary: 'Import a CycloneDX or SPDX JSON SBOM as the repository dependencies (202)',
-          params: UuidParam('repositoryId'),
-          body: SbomImportBody,
-          response: withErrors({ 202: SbomImportAccepted }, [404, 409, 413, 415, 422]),
-        },
-        config: {
-          role: 'member',
-          audit: { action: 'sbom.import', resourceType: 'sbom_import' },
-        },
-      },
-      async (request, reply) => {
-        const { repositoryId } = request.params;
-        const principal = principalOf(request);
-        const accepted = await acceptSbomImport(tenantDb(request), {
-          tenantId: principal.tenantId,
-          repositoryId,
-          document: request.body,
-          rawBody: rawBodies.get(request) ?? JSON.stringify(request.body),
-          maxComponents: deps.maxComponents,
-          correlationId: request.id,
-        });
-        request.auditResourceId = accepted.importId;
-        request.auditDetails = {
-          repositoryId,
-          scanId: accepted.scan.id,
-          format: accepted.graph.format,
-          specVersion: accepted.graph.specVersion,
-          components: accepted.graph.nodes.length,
-        };
-        return reply.code(202).send({
-          importId: accepted.importId,
-          scanId: accepted.scan.id,
-          repositoryId,
-          state: accepted.scan.state,
-          trigger: 'sbom' as const,
-          format: accepted.graph.format === 'cyclonedx' ? 'CycloneDX' : 'SPDX',
-          specVersion: accepted.graph.specVersion,
-          tool: accepted.graph.tool,
-          componentCount: accepted.graph.nodes.length,
-          queuedAtUtc: accepted.scan.queued_at.toISOString(),
-        });
-      },
-    );
-
-    app.post(
-      '/api/v1/repositories/:repositoryId/sbom/exports',
-      {
-        schema: {
-          tags: ['SBOM'],
-          summary: 'Export the repository dependencies as CycloneDX 1.6 or SPDX 2.3 JSON (202)',
-          params: UuidParam('repositoryId'),
-          body: CreateSbomExportBody,
-          response: withErrors({ 202: SbomExport }, [404, 413, 415]),
-        },
-        config: {
-          role: 'member',
-          feature: 'sbom_export',
-          audit: { action: 'sbom.export', resourceType: 'sbom_export' },
-        },
-      },
-      async (request, reply) => {
-        const { repositoryId } = request.params;
-        const wanted = request.body.format.trim().toLowerCase();
-        const format = SBOM_EXPORT_FORMATS.find((known) => known === wanted);
-        if (!format) {
-          throw badRequest('Unsupported export format.', {
-            format: [`must be one of ${SBOM_EXPORT_FORMATS.join(', ')}`],
-          });
-        }
-        const row = await requestSbomExport(tenantDb(request), {
-          tenantId: principalOf(request).tenantId,
-          repositoryId,
-          format,
-          correlationId: request.id,
-        });
-        request.auditResourceId = row.id;
-        request.auditDetails = { repositoryId, format };
-        return reply.code(202).send(presentExport(row));
-      },
-    );
-
-    app.get(
-      '/api/v1/repositories/:repositoryId/sbom/exports',
-      {
-        schema: {
-          tags: ['SBOM'],
-          summary: 'Recent SBOM exports of a repository, newest first',
-          params: UuidParam('repositoryId'),
-          querystring: Type.Object(TakeOnlyQuery),
-          response: withErrors({ 200: SbomExportList }, [404]),
-        },
-        config: { role: 'viewer', feature: 'sbom_export' },
-      },
-      async (request) => {
-        const { repositoryId } = request.params;
-        const db = tenantDb(request);
-        if (!(await findRepository(db, repositoryId))) throw notFound('The repository');
-        const { take } = pageOf(request.query);
-        const rows = await listSbomExports(db, repositoryId, take);
-        return { items: rows.map(presentExport) };
-      },
-    );
-
-    app.get(
-      '/api/v1/sbom-exports/:exportId',
-      {
-        schema: {
-          tags: ['SBOM'],
-          summary: 'State of an SBOM export',
-          params: UuidParam('exportId'),
-          response: withErrors({ 200: SbomExport }, [404]),
-        },
-        config: { role: 'viewer', feature: 'sbom_export' },
-      },
-      async (request) => {
-        const { exportId } = request.params;
-        const row = await findSbomExport(tenantDb(request), exportId);
-        if (!row) throw notFound('The SBOM export');
-        return presentExport(row);
-      },
-    );
-
-    app.get(
-      '/api/v1/sbom-exports/:exportId/download',
-      {
-        schema: {
-          tags: ['SBOM'],
-          operationId: 'downloadSbomExport',
-          summary: 'The generated SBOM document (409 until the export is completed)',
-          params: UuidParam('exportId'),
-          response: withErrors(
-            {
-              200: Type.Unknown({
-                description: 'The CycloneDX or SPDX JSON document',
-              }),
-            },
-            [404, 409],
-          ),
-        },
-        config: { role: 'viewer', feature: 'sbom_export' },
-      },
-      async (request, reply) => {
-        const { exportId } = request.params;
-        const row = await findSbomExportDocument(tenantDb(request), exportId);
-        if (!row) throw notFound('The SBOM export');
-        if (row.state !== 'completed' || row.document === null) {
-          throw conflict(
-            row.state === 'failed'
-              ? 'The export failed; request a new one.'
-              : `The export is ${row.state}; download it once it is completed.`,
-          );
-        }
-        const name = `sbom-${row.repository_id}-${row.id}.${EXTENSIONS[row.format]}`;
-        return (
-          reply
-            .code(200)
-            .type(MEDIA_TYPES[row.format])
-            .header('Content-Disposition', `attachment; filename="${name}"`)
-            .header('ETag', `"${row.document_sha256}"`)
-            // A string: the document is sent byte for byte as stored, never re-serialised.
-            .serializer((payload: unknown) => payload as string)
-            .send(row.document)
-        );
-      },
-    );
+    sbomImportRoute(app, deps);
+    sbomExportRequestRoutes(app);
+    sbomExportRoutes(app);
   };
+}
+
+/** POST an SBOM of a repository: stored and imported by a job. */
+function sbomImportRoute(app: RouteApp, deps: Parameters<typeof sbomRoutes>[0]): void {
+  app.post(
+    '/api/v1/repositories/:repositoryId/sbom/import',
+    {
+      bodyLimit: deps.importMaxBytes,
+      schema: {
+        tags: ['SBOM'],
+        operationId: 'importRepositorySbom',
+        summary: 'Import a CycloneDX or SPDX JSON SBOM as the repository dependencies (202)',
+        params: UuidParam('repositoryId'),
+        body: SbomImportBody,
+        response: withErrors({ 202: SbomImportAccepted }, [404, 409, 413, 415, 422]),
+      },
+      config: {
+        role: 'member',
+        audit: { action: 'sbom.import', resourceType: 'sbom_import' },
+      },
+    },
+    async (request, reply) => {
+      const { repositoryId } = request.params;
+      const principal = principalOf(request);
+      const accepted = await acceptSbomImport(tenantDb(request), {
+        tenantId: principal.tenantId,
+        repositoryId,
+        document: request.body,
+        rawBody: rawBodies.get(request) ?? JSON.stringify(request.body),
+        maxComponents: deps.maxComponents,
+        correlationId: request.id,
+      });
+      request.auditResourceId = accepted.importId;
+      request.auditDetails = {
+        repositoryId,
+        scanId: accepted.scan.id,
+        format: accepted.graph.format,
+        specVersion: accepted.graph.specVersion,
+        components: accepted.graph.nodes.length,
+      };
+      return reply.code(202).send({
+        importId: accepted.importId,
+        scanId: accepted.scan.id,
+        repositoryId,
+        state: accepted.scan.state,
+        trigger: 'sbom' as const,
+        format: accepted.graph.format === 'cyclonedx' ? 'CycloneDX' : 'SPDX',
+        specVersion: accepted.graph.specVersion,
+        tool: accepted.graph.tool,
+        componentCount: accepted.graph.nodes.length,
+        queuedAtUtc: accepted.scan.queued_at.toISOString(),
+      });
+    },
+  );
+}
+
+/** Requesting an SBOM export of a repository, and the repository's exports. */
+function sbomExportRequestRoutes(app: RouteApp): void {
+  app.post(
+    '/api/v1/repositories/:repositoryId/sbom/exports',
+    {
+      schema: {
+        tags: ['SBOM'],
+        summary: 'Export the repository dependencies as CycloneDX 1.6 or SPDX 2.3 JSON (202)',
+        params: UuidParam('repositoryId'),
+        body: CreateSbomExportBody,
+        response: withErrors({ 202: SbomExport }, [404, 413, 415]),
+      },
+      config: {
+        role: 'member',
+        feature: 'sbom_export',
+        audit: { action: 'sbom.export', resourceType: 'sbom_export' },
+      },
+    },
+    async (request, reply) => {
+      const { repositoryId } = request.params;
+      const wanted = request.body.format.trim().toLowerCase();
+      const format = SBOM_EXPORT_FORMATS.find((known) => known === wanted);
+      if (!format) {
+        throw badRequest('Unsupported export format.', {
+          format: [`must be one of ${SBOM_EXPORT_FORMATS.join(', ')}`],
+        });
+      }
+      const row = await requestSbomExport(tenantDb(request), {
+        tenantId: principalOf(request).tenantId,
+        repositoryId,
+        format,
+        correlationId: request.id,
+      });
+      request.auditResourceId = row.id;
+      request.auditDetails = { repositoryId, format };
+      return reply.code(202).send(presentExport(row));
+    },
+  );
+
+  app.get(
+    '/api/v1/repositories/:repositoryId/sbom/exports',
+    {
+      schema: {
+        tags: ['SBOM'],
+        summary: 'Recent SBOM exports of a repository, newest first',
+        params: UuidParam('repositoryId'),
+        querystring: Type.Object(TakeOnlyQuery),
+        response: withErrors({ 200: SbomExportList }, [404]),
+      },
+      config: { role: 'viewer', feature: 'sbom_export' },
+    },
+    async (request) => {
+      const { repositoryId } = request.params;
+      const db = tenantDb(request);
+      if (!(await findRepository(db, repositoryId))) throw notFound('The repository');
+      const { take } = pageOf(request.query);
+      const rows = await listSbomExports(db, repositoryId, take);
+      return { items: rows.map(presentExport) };
+    },
+  );
+}
+
+/** One export: its state, and its document once ready. */
+function sbomExportRoutes(app: RouteApp): void {
+  app.get(
+    '/api/v1/sbom-exports/:exportId',
+    {
+      schema: {
+        tags: ['SBOM'],
+        summary: 'State of an SBOM export',
+        params: UuidParam('exportId'),
+        response: withErrors({ 200: SbomExport }, [404]),
+      },
+      config: { role: 'viewer', feature: 'sbom_export' },
+    },
+    async (request) => {
+      const { exportId } = request.params;
+      const row = await findSbomExport(tenantDb(request), exportId);
+      if (!row) throw notFound('The SBOM export');
+      return presentExport(row);
+    },
+  );
+
+  app.get(
+    '/api/v1/sbom-exports/:exportId/download',
+    {
+      schema: {
+        tags: ['SBOM'],
+        operationId: 'downloadSbomExport',
+        summary: 'The generated SBOM document (409 until the export is completed)',
+        params: UuidParam('exportId'),
+        response: withErrors(
+          {
+            200: Type.Unknown({
+              description: 'The CycloneDX or SPDX JSON document',
+            }),
+          },
+          [404, 409],
+        ),
+      },
+      config: { role: 'viewer', feature: 'sbom_export' },
+    },
+    async (request, reply) => {
+      const { exportId } = request.params;
+      const row = await findSbomExportDocument(tenantDb(request), exportId);
+      if (!row) throw notFound('The SBOM export');
+      if (row.state !== 'completed' || row.document === null) {
+        throw conflict(
+          row.state === 'failed'
+            ? 'The export failed; request a new one.'
+            : `The export is ${row.state}; download it once it is completed.`,
+        );
+      }
+      const name = `sbom-${row.repository_id}-${row.id}.${EXTENSIONS[row.format]}`;
+      return (
+        reply
+          .code(200)
+          .type(MEDIA_TYPES[row.format])
+          .header('Content-Disposition', `attachment; filename="${name}"`)
+          .header('ETag', `"${row.document_sha256}"`)
+          // A string: the document is sent byte for byte as stored, never re-serialised.
+          .serializer((payload: unknown) => payload as string)
+          .send(row.document)
+      );
+    },
+  );
 }
