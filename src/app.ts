@@ -60,34 +60,7 @@ const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the HTTP application from its dependencies; tests build it with their own. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const app = Fastify({
-    logger: {
-      level: deps.config.logLevel,
-      redact: [
-        'req.headers.authorization',
-        'req.headers["x-scm-b-token"]',
-        'req.headers["x-hub-signature-256"]',
-        'req.headers["x-hub-signature"]',
-      ],
-    },
-    bodyLimit: deps.config.bodyLimitBytes,
-    trustProxy: deps.config.trustProxy,
-    requestIdHeader: false,
-    // While the server drains (docs/operations.md) a request arriving on an open keep-alive
-    // connection is served, with Connection: close, instead of Fastify's bare 503, which is no
-    // problem document. The drain is bounded; new connections are refused by then.
-    return503OnClosing: false,
-    genReqId: (request) => {
-      const given = request.headers['x-correlation-id'];
-      return typeof given === 'string' && CORRELATION_ID.test(given) ? given : newId();
-    },
-    logController: new LogController({ requestIdLogLabel: 'correlationId' }),
-    // The framework's own refusals are problem documents too (docs/http-rules.md).
-    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    frameworkErrors,
-    clientErrorHandler,
-  }).withTypeProvider<TypeBoxTypeProvider>();
-  app.setValidatorCompiler(createValidatorCompiler());
+  const app = createServer(deps);
 
   // JSON only: without the text/plain parser such bodies are a 415.
   app.removeContentTypeParser('text/plain');
@@ -143,6 +116,56 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerEdgeRules(app);
 
+  await registerDomainRoutes(app, deps, routes);
+
+  app.get('/api/v1/openapi.json', { schema: { hide: true }, config: { auth: false } }, async () =>
+    app.swagger(),
+  );
+  return app;
+}
+
+/** The Fastify instance: logging, limits, correlation ids and the framework's own refusals. */
+function createServer(deps: AppDeps) {
+  const app = Fastify({
+    logger: {
+      level: deps.config.logLevel,
+      redact: [
+        'req.headers.authorization',
+        'req.headers["x-scm-b-token"]',
+        'req.headers["x-hub-signature-256"]',
+        'req.headers["x-hub-signature"]',
+      ],
+    },
+    bodyLimit: deps.config.bodyLimitBytes,
+    trustProxy: deps.config.trustProxy,
+    requestIdHeader: false,
+    // While the server drains (docs/operations.md) a request arriving on an open keep-alive
+    // connection is served, with Connection: close, instead of Fastify's bare 503, which is no
+    // problem document. The drain is bounded; new connections are refused by then.
+    return503OnClosing: false,
+    genReqId: (request) => {
+      const given = request.headers['x-correlation-id'];
+      return typeof given === 'string' && CORRELATION_ID.test(given) ? given : newId();
+    },
+    logController: new LogController({ requestIdLogLabel: 'correlationId' }),
+    // The framework's own refusals are problem documents too (docs/http-rules.md).
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors,
+    clientErrorHandler,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(createValidatorCompiler());
+  return app;
+}
+
+type App = ReturnType<typeof createServer>;
+
+/** Every domain's routes, each plugin given only what it needs. */
+async function registerDomainRoutes(
+  app: App,
+  deps: AppDeps,
+  routes: ReturnType<typeof trackRoutes>,
+): Promise<void> {
+  const metrics = deps.metrics;
   await app.register(
     systemRoutes({
       database: deps.database,
@@ -175,9 +198,4 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(packageRoutes(deps));
   await app.register(driftRoutes());
   await app.register(tenantSettingsRoutes(deps));
-
-  app.get('/api/v1/openapi.json', { schema: { hide: true }, config: { auth: false } }, async () =>
-    app.swagger(),
-  );
-  return app;
 }

@@ -22,7 +22,6 @@ const KNOWN_LONG: Record<string, number> = {
   'src/intel/advisory-store/store.ts storeAdvisoryBatch': 189,
   'src/intel/advisory-store/store.ts refreshVulnerabilities': 137,
   'src/http/pipeline.ts registerPipeline': 148,
-  'src/app.ts buildApp': 122,
 };
 
 const root = join(import.meta.dirname, '..', '..');
