@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { isTomlTable, parseTomlOrThrow, type TomlTable } from '../ecosystems/shared/toml';
+import { isTomlTable, type TomlTable } from '../ecosystems/shared/toml';
+import { firstInFiles, TOML_FORMAT } from './config-files';
 import {
   ancestors,
   type ClientConfigInputs,
@@ -7,7 +8,6 @@ import {
   found,
   httpUrl,
   none,
-  shown,
 } from './inputs';
 
 /**
@@ -102,19 +102,13 @@ function apiOf(text: string | null): string | null {
  */
 export function readCargoRegistry(inputs: ClientConfigInputs): ClientRegistry {
   const warnings: string[] = [];
-  let choice: IndexChoice = null;
-  for (const file of cargoConfigFiles(inputs)) {
-    const text = inputs.readText(file);
-    if (text === null) continue;
-    const where = shown(file, inputs.home);
-    try {
-      choice = replacement(parseTomlOrThrow(text), where, inputs.env);
-    } catch {
-      warnings.push(`${where} is not valid TOML: ignored`);
-      continue;
-    }
-    if (choice) break;
-  }
+  const choice = firstInFiles(
+    inputs,
+    cargoConfigFiles(inputs),
+    TOML_FORMAT,
+    warnings,
+    (config, where) => replacement(config, where, inputs.env),
+  );
   if (choice && 'reason' in choice) return none(choice.reason, warnings);
   const api = cachedApi(inputs, choice?.index ?? null);
   if (api) {

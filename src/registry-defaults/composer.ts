@@ -1,13 +1,6 @@
 import { join } from 'node:path';
-import {
-  type ClientConfigInputs,
-  type ClientRegistry,
-  configHome,
-  found,
-  httpUrl,
-  none,
-  shown,
-} from './inputs';
+import { JSON_FORMAT, registryInFiles } from './config-files';
+import { baseUrl, type ClientConfigInputs, type ClientRegistry, configHome } from './inputs';
 
 /** Composer's global directory: COMPOSER_HOME, else the XDG one, else `~/.composer`. */
 function composerHomes(inputs: ClientConfigInputs): string[] {
@@ -27,26 +20,17 @@ function repositoryEntries(value: unknown): unknown[] {
  * (a mirror of the default repository is declared this way).
  */
 export function readComposerRegistry(inputs: ClientConfigInputs): ClientRegistry {
-  const warnings: string[] = [];
-  for (const home of composerHomes(inputs)) {
-    const file = join(home, 'config.json');
-    const text = inputs.readText(file);
-    if (text === null) continue;
-    const where = shown(file, inputs.home);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      warnings.push(`${where} is not valid JSON: ignored`);
-      continue;
-    }
-    if (typeof parsed !== 'object' || parsed === null) continue;
-    for (const entry of repositoryEntries(Reflect.get(parsed, 'repositories'))) {
-      if (typeof entry !== 'object' || entry === null) continue;
-      if (Reflect.get(entry, 'type') !== 'composer') continue;
-      const url = httpUrl(Reflect.get(entry, 'url'));
-      if (url) return found(url.replace(/\/+$/, ''), `${where} (repositories)`, warnings);
-    }
+  const files = composerHomes(inputs).map((home) => join(home, 'config.json'));
+  return registryInFiles(inputs, files, JSON_FORMAT, 'repositories', firstComposerRepository);
+}
+
+function firstComposerRepository(config: unknown): string | null {
+  if (typeof config !== 'object' || config === null) return null;
+  for (const entry of repositoryEntries(Reflect.get(config, 'repositories'))) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    if (Reflect.get(entry, 'type') !== 'composer') continue;
+    const url = baseUrl(Reflect.get(entry, 'url'));
+    if (url) return url;
   }
-  return none(null, warnings);
+  return null;
 }

@@ -1,38 +1,18 @@
 import { join } from 'node:path';
-import {
-  type ClientConfigInputs,
-  type ClientRegistry,
-  configHome,
-  found,
-  httpUrl,
-  none,
-  shown,
-} from './inputs';
+import { JSON_FORMAT, registryInFiles } from './config-files';
+import { baseUrl, type ClientConfigInputs, type ClientRegistry, configHome } from './inputs';
 
 /**
  * The Docker daemon's first `registry-mirrors` entry (`/etc/docker/daemon.json`, or the rootless
  * daemon's `~/.config/docker/daemon.json`): a pull-through mirror of the default registry.
  */
 export function readDockerRegistry(inputs: ClientConfigInputs): ClientRegistry {
-  const warnings: string[] = [];
   const files = [join(configHome(inputs), 'docker', 'daemon.json'), '/etc/docker/daemon.json'];
-  for (const file of files) {
-    const text = inputs.readText(file);
-    if (text === null) continue;
-    const where = shown(file, inputs.home);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      warnings.push(`${where} is not valid JSON: ignored`);
-      continue;
-    }
+  return registryInFiles(inputs, files, JSON_FORMAT, 'registry-mirrors', (daemon) => {
     const mirrors =
-      typeof parsed === 'object' && parsed !== null
-        ? Reflect.get(parsed, 'registry-mirrors')
+      typeof daemon === 'object' && daemon !== null
+        ? Reflect.get(daemon, 'registry-mirrors')
         : null;
-    const url = Array.isArray(mirrors) ? mirrors.map(httpUrl).find((u) => u !== null) : null;
-    if (url) return found(url.replace(/\/+$/, ''), `${where} (registry-mirrors)`, warnings);
-  }
-  return none(null, warnings);
+    return Array.isArray(mirrors) ? mirrors.map(baseUrl).find((u) => u !== null) : null;
+  });
 }

@@ -51,6 +51,11 @@ export function httpUrl(raw: unknown): string | null {
   }
 }
 
+/** An http(s) URL without trailing slashes (a registry base that paths are appended to), or null. */
+export function baseUrl(raw: unknown): string | null {
+  return httpUrl(raw)?.replace(/\/+$/, '') ?? null;
+}
+
 /** A path as the banner shows it: the home directory as `~`. */
 export function shown(path: string, home: string): string {
   if (home && (path === home || path.startsWith(`${home}/`))) return `~${path.slice(home.length)}`;

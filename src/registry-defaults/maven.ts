@@ -1,13 +1,7 @@
 import { join } from 'node:path';
-import { parseXml, type XmlElement } from '../ecosystems/shared/xml';
-import {
-  type ClientConfigInputs,
-  type ClientRegistry,
-  found,
-  httpUrl,
-  none,
-  shown,
-} from './inputs';
+import type { XmlElement } from '../ecosystems/shared/xml';
+import { registryInFiles, XML_FORMAT } from './config-files';
+import { baseUrl, type ClientConfigInputs, type ClientRegistry } from './inputs';
 
 function childText(element: XmlElement, name: string): string {
   return element.children.find((c) => c.name === name)?.text ?? '';
@@ -22,25 +16,18 @@ function mirrorsCentral(mirrorOf: string): boolean {
 
 /** The first `<mirror>` of the central repository in Maven's settings.xml (user, then global). */
 export function readMavenRegistry(inputs: ClientConfigInputs): ClientRegistry {
-  const warnings: string[] = [];
   const files = [join(inputs.home, '.m2', 'settings.xml')];
   if (inputs.env.MAVEN_HOME) files.push(join(inputs.env.MAVEN_HOME, 'conf', 'settings.xml'));
   files.push('/etc/maven/settings.xml');
-  for (const file of files) {
-    const text = inputs.readText(file);
-    if (text === null) continue;
-    const where = shown(file, inputs.home);
-    const { root, errors } = parseXml(text);
-    if (!root || errors.length > 0) {
-      warnings.push(`${where} is not valid XML: ignored`);
-      continue;
-    }
-    const mirrors = root.children.find((c) => c.name === 'mirrors')?.children ?? [];
-    for (const mirror of mirrors) {
-      if (mirror.name !== 'mirror' || !mirrorsCentral(childText(mirror, 'mirrorOf'))) continue;
-      const url = httpUrl(childText(mirror, 'url'));
-      if (url) return found(url.replace(/\/+$/, ''), `${where} (mirror)`, warnings);
-    }
+  return registryInFiles(inputs, files, XML_FORMAT, 'mirror', centralMirror);
+}
+
+function centralMirror(settings: XmlElement): string | null {
+  const mirrors = settings.children.find((c) => c.name === 'mirrors')?.children ?? [];
+  for (const mirror of mirrors) {
+    if (mirror.name !== 'mirror' || !mirrorsCentral(childText(mirror, 'mirrorOf'))) continue;
+    const url = baseUrl(childText(mirror, 'url'));
+    if (url) return url;
   }
-  return none(null, warnings);
+  return null;
 }

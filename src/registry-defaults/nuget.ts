@@ -1,13 +1,7 @@
 import { join } from 'node:path';
-import { parseXml, type XmlElement } from '../ecosystems/shared/xml';
-import {
-  type ClientConfigInputs,
-  type ClientRegistry,
-  found,
-  httpUrl,
-  none,
-  shown,
-} from './inputs';
+import type { XmlElement } from '../ecosystems/shared/xml';
+import { registryInFiles, XML_FORMAT } from './config-files';
+import { type ClientConfigInputs, type ClientRegistry, httpUrl } from './inputs';
 
 function child(element: XmlElement | null | undefined, name: string): XmlElement | null {
   return element?.children.find((c) => c.name.toLowerCase() === name.toLowerCase()) ?? null;
@@ -32,22 +26,9 @@ function v3Sources(root: XmlElement): string[] {
 
 /** The first enabled NuGet v3 package source of the user's NuGet.Config. */
 export function readNuGetRegistry(inputs: ClientConfigInputs): ClientRegistry {
-  const warnings: string[] = [];
   const files = [
     join(inputs.home, '.nuget', 'NuGet', 'NuGet.Config'),
     join(inputs.home, '.config', 'NuGet', 'NuGet.Config'),
   ];
-  for (const file of files) {
-    const text = inputs.readText(file);
-    if (text === null) continue;
-    const where = shown(file, inputs.home);
-    const { root, errors } = parseXml(text);
-    if (!root || errors.length > 0) {
-      warnings.push(`${where} is not valid XML: ignored`);
-      continue;
-    }
-    const url = v3Sources(root)[0];
-    if (url) return found(url, `${where} (packageSources)`, warnings);
-  }
-  return none(null, warnings);
+  return registryInFiles(inputs, files, XML_FORMAT, 'packageSources', (root) => v3Sources(root)[0]);
 }
