@@ -79,12 +79,22 @@ export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void
   app.decorateRequest('scope', null);
   app.decorateRequest('auditResourceId', null);
   app.decorateRequest('auditDetails', null);
+  app.addHook('onRequest', authenticateAndLimit(deps));
+  // Role and plan checks come before body validation: a caller without the role learns nothing.
+  app.addHook('preValidation', checkRoleAndPlan);
+  registerFinish(app, deps);
+}
 
+/**
+ * onRequest: the token, the tenant scope opened with it (a session for reads, a transaction
+ * otherwise) and the rate limits; public and unknown routes count against the caller's IP.
+ */
+function authenticateAndLimit(deps: PipelineDeps) {
   const ipBucket = (request: FastifyRequest): Bucket[] => [
     { key: `ip:${request.ip}`, limit: deps.limits.ipPerMinute },
   ];
 
-  app.addHook('onRequest', async (request, reply) => {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const exempt = isRateLimitExempt(pathOf(request));
     const config = request.routeOptions.config;
     if (request.is404 || config?.auth === false) {
@@ -129,21 +139,23 @@ export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void
         ),
       },
     ]);
-  });
+  };
+}
 
-  // Role and plan checks come before body validation: a caller without the role learns nothing.
-  app.addHook('preValidation', async (request) => {
-    const principal = request.principal;
-    if (!principal) return;
-    const { role, feature } = request.routeOptions.config ?? {};
-    if (role && !holdsRole(principal.roles, role)) {
-      throw forbidden(`This operation needs the ${role} role.`);
-    }
-    if (feature && !planHas(principal.plan, feature)) {
-      throw forbidden(`The ${principal.plan} plan does not include: ${FEATURES[feature]}.`);
-    }
-  });
+async function checkRoleAndPlan(request: FastifyRequest): Promise<void> {
+  const principal = request.principal;
+  if (!principal) return;
+  const { role, feature } = request.routeOptions.config ?? {};
+  if (role && !holdsRole(principal.roles, role)) {
+    throw forbidden(`This operation needs the ${role} role.`);
+  }
+  if (feature && !planHas(principal.plan, feature)) {
+    throw forbidden(`The ${principal.plan} plan does not include: ${FEATURES[feature]}.`);
+  }
+}
 
+/** Commit or rollback at the end of every scoped request, with its audit entry. */
+function registerFinish(app: FastifyInstance, deps: PipelineDeps): void {
   // Every audited call leaves an entry (docs/decisions/0002-audit-and-failures.md): a success
   // only together with its entry, a failure in its own transaction after the rollback.
   const auditsFailure = (request: FastifyRequest, status: number) =>
