@@ -4,110 +4,29 @@ import {
   type FakeRegistries,
   startFakeRegistries,
 } from '../../../test/support/fake-registries/index';
+import { type ScannedDependency, storeScan } from '../../../test/support/package-scans';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { jobDefinitions } from '../../background-jobs';
 import { loadConfig } from '../../config';
 import { newId } from '../../db/ids';
-import { withTenant } from '../../db/tenant-scope';
 import { getEcosystem } from '../../ecosystems/ecosystem-list';
-import type { ExtractedFile } from '../../ecosystems/extract-tree';
-import { buildPurl } from '../../ecosystems/purl';
-import type { DependencySource, Ecosystem, Resolution } from '../../ecosystems/types';
-import { storeScanDependencies } from '../scans/service';
-import { DEPENDENCIES_CHANGED_JOB, ENRICH_JOB, REFRESH_JOB } from './jobs';
+import type { Ecosystem } from '../../ecosystems/types';
+import { REFRESH_JOB } from './jobs';
 
-interface Dep {
-  ecosystem: Ecosystem;
-  name: string;
-  version: string | null;
-  resolution?: Resolution;
-  source?: DependencySource;
-}
-
-const PACKAGE_JOBS = [DEPENDENCIES_CHANGED_JOB, ENRICH_JOB];
+type Dep = ScannedDependency;
 
 let t: TestApp;
 let fake: FakeRegistries;
 let a: TestTenant;
 let b: TestTenant;
 
-async function repository(tenant: TestTenant, name: string): Promise<string> {
-  const existing = await withTenant(t.database, tenant.tenantId, (db) =>
-    db.selectFrom('repositories').select('id').where('name', '=', name).executeTakeFirst(),
-  );
-  if (existing) return existing.id;
-  const id = newId();
-  await withTenant(t.database, tenant.tenantId, (db) =>
-    db
-      .insertInto('repositories')
-      .values({
-        tenant_id: tenant.tenantId,
-        id,
-        provider: 'git',
-        name,
-        full_name: `acme/${name}`,
-        clone_url: `https://git.example.test/${tenant.tenantId}/${name}.git`,
-      })
-      .execute(),
-  );
-  return id;
-}
-
-/** Stores a completed scan's dependencies the way the scan worker does, then runs our jobs. */
-async function scan(
+const scan = (
   tenant: TestTenant,
   repoName: string,
   deps: Dep[],
   finishedAt = new Date(),
   runJobs = true,
-) {
-  const repositoryId = await repository(tenant, repoName);
-  const scanId = newId();
-  const byEcosystem = new Map<Ecosystem, Dep[]>();
-  for (const dep of deps)
-    byEcosystem.set(dep.ecosystem, [...(byEcosystem.get(dep.ecosystem) ?? []), dep]);
-  const files: ExtractedFile[] = [...byEcosystem.entries()].map(([ecosystem, list]) => ({
-    path: `${ecosystem}/manifest`,
-    ecosystem,
-    format: 'test',
-    extractor: 'test',
-    errors: [],
-    dependencies: list.map((dep) => {
-      const module = getEcosystem(dep.ecosystem);
-      const name = module.normaliseName(dep.name);
-      const resolution = dep.resolution ?? 'resolved';
-      return {
-        name,
-        version: dep.version,
-        purl: buildPurl(module.purlType, name, resolution === 'resolved' ? dep.version : null),
-        scope: 'runtime' as const,
-        direct: true,
-        resolution,
-        line: 1,
-        parents: [],
-        source: dep.source ?? { kind: 'registry' as const },
-      };
-    }),
-  }));
-  await withTenant(t.database, tenant.tenantId, async (db) => {
-    await db
-      .insertInto('scans')
-      .values({
-        tenant_id: tenant.tenantId,
-        id: scanId,
-        repository_id: repositoryId,
-        state: 'completed',
-        trigger: 'manual',
-        queued_at: finishedAt,
-        finished_at: finishedAt,
-        counts_by_ecosystem: JSON.stringify({}),
-      })
-      .execute();
-    await storeScanDependencies(db, { tenantId: tenant.tenantId, repositoryId, scanId, files });
-  });
-  if (runJobs) await t.runJobs({ only: PACKAGE_JOBS });
-  return { repositoryId, scanId };
-}
+) => storeScan(t, tenant, repoName, deps, finishedAt, runJobs);
 
 async function packageId(ecosystem: Ecosystem, name: string): Promise<string> {
   const row = await t.database.system
@@ -283,48 +202,6 @@ describe('enrichment through the fake registries', () => {
     await refresh();
     history = await (await get(a, `/api/v1/repositories/${repositoryId}/drift-history`)).json();
     expect(history.items[0]).toMatchObject({ pendingCount: 0, measuredCount: 2 });
-  });
-});
-
-describe('drift history', () => {
-  it('keeps one snapshot per scan, newest first, with libyear and versions behind', async () => {
-    const first = await scan(
-      a,
-      'history',
-      [{ ecosystem: 'npm', name: 'left-pad', version: '1.1.0' }],
-      new Date('2026-01-01T00:00:00Z'),
-    );
-    await scan(
-      a,
-      'history',
-      [{ ecosystem: 'npm', name: 'left-pad', version: '1.3.0' }],
-      new Date('2026-02-01T00:00:00Z'),
-    );
-    const response = await get(a, `/api/v1/repositories/${first.repositoryId}/drift-history`);
-    expect(response.statusCode).toBe(200);
-    const body = response.json();
-    expect(body.totalReturned).toBe(2);
-    expect(body.items.map((i: { scannedAtUtc: string }) => i.scannedAtUtc)).toEqual([
-      '2026-02-01T00:00:00.000Z',
-      '2026-01-01T00:00:00.000Z',
-    ]);
-    // left-pad 1.1.0 (2016-03-22) vs 1.3.0 (2018-03-24): 2 minor releases, ~2 libyears.
-    expect(body.items[1]).toMatchObject({
-      minorBehind: 2,
-      majorBehind: 0,
-      deprecatedCount: 1,
-      measuredCount: 1,
-    });
-    expect(body.items[1].libyearTotal).toBeCloseTo(2.0, 1);
-    expect(body.items[0]).toMatchObject({ libyearTotal: 0, minorBehind: 0, outdatedCount: 0 });
-    expect(
-      (await get(a, `/api/v1/repositories/${first.repositoryId}/drift-history?take=1`)).json()
-        .items,
-    ).toHaveLength(1);
-    expect(
-      (await get(b, `/api/v1/repositories/${first.repositoryId}/drift-history`)).statusCode,
-    ).toBe(404);
-    expect((await get(a, '/api/v1/repositories/not-a-uuid/drift-history')).statusCode).toBe(400);
   });
 });
 
@@ -708,30 +585,6 @@ describe('roles, hostile registries and the OpenAPI document', () => {
     ]) {
       expect(doc.paths[path], path).toBeDefined();
     }
-  });
-});
-
-describe('superseded scans', () => {
-  it('a scan replaced before its jobs ran leaves no empty snapshot behind', async () => {
-    const old = await scan(
-      a,
-      'racy',
-      [{ ecosystem: 'npm', name: 'left-pad', version: '1.0.0' }],
-      new Date('2026-03-01T00:00:00Z'),
-      false,
-    );
-    await scan(
-      a,
-      'racy',
-      [{ ecosystem: 'npm', name: 'left-pad', version: '1.3.0' }],
-      new Date('2026-03-02T00:00:00Z'),
-    );
-    const body = (await get(a, `/api/v1/repositories/${old.repositoryId}/drift-history`)).json();
-    expect(body.items).toHaveLength(1);
-    expect(body.items[0]).toMatchObject({
-      scannedAtUtc: '2026-03-02T00:00:00.000Z',
-      dependencyCount: 1,
-    });
   });
 });
 
