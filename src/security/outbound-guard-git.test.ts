@@ -10,6 +10,7 @@ import {
   INTERNAL_HOSTS,
   startCountingListener,
 } from '../../test/support/internal-addresses';
+import { selfSignedCertificate } from '../../test/support/tls-certificate';
 import {
   type GitAccess,
   GitCheckoutError,
@@ -187,47 +188,21 @@ describe('git pinned to the checked address', () => {
 
   it('does not follow an https redirect to an internal address', async () => {
     const { createServer } = await import('node:https');
-    const { readFileSync } = await import('node:fs');
-    const { execFileSync } = await import('node:child_process');
-    const dir = mkdtempSync(join(work, 'tls-'));
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.2',
-        '-addext',
-        'subjectAltName=IP:127.0.0.2',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ],
-      { stdio: 'ignore' },
-    );
+    const tls = selfSignedCertificate('127.0.0.2', ['IP:127.0.0.2'], work);
     let redirected = 0;
-    const redirector = createServer(
-      { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
-      (request, response) => {
-        redirected++;
-        response.writeHead(301, { location: `https://127.0.0.1:${port}${request.url}` });
-        response.end();
-      },
-    );
+    const redirector = createServer({ key: tls.key, cert: tls.cert }, (request, response) => {
+      redirected++;
+      response.writeHead(301, { location: `https://127.0.0.1:${port}${request.url}` });
+      response.end();
+    });
     await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.2', resolve));
     const redirectPort = (redirector.address() as { port: number }).port;
     try {
       const failed = await gitFailure(
         remoteDefaultBranch({
           url: `https://127.0.0.2:${redirectPort}/acme/api.git`,
-          workDirectory: dir,
-          caFile: join(dir, 'cert.pem'),
+          workDirectory: tls.dir,
+          caFile: tls.certFile,
           access: access(flipping('unused.test', '127.0.0.2', '127.0.0.2')),
           timeoutMs: 20_000,
         }),

@@ -6,6 +6,7 @@ import {
   INTERNAL_HOSTS,
   startCountingListener,
 } from '../../test/support/internal-addresses';
+import { selfSignedCertificate } from '../../test/support/tls-certificate';
 import { type ConfigError, loadConfig } from '../config';
 import { PROVIDER_HTTP_LIMITS, providerRequest } from '../sources/http';
 import { ProviderError } from '../sources/types';
@@ -225,30 +226,9 @@ describe('connections pinned to the checked address', () => {
 
   it('https: TLS checks the name while the connection goes to the pinned address', async () => {
     const { createServer: createTls } = await import('node:https');
-    const { execFileSync } = await import('node:child_process');
-    const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
-    const dir = mkdtempSync(join(tmpdir(), 'driftwatch-guard-tls-'));
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=hook.pinned.test',
-      ]
-        .concat(['-addext', 'subjectAltName=DNS:hook.pinned.test'])
-        .concat(['-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')]),
-      { stdio: 'ignore' },
-    );
-    const ca = readFileSync(join(dir, 'cert.pem'));
-    const receiver = createTls({ key: readFileSync(join(dir, 'key.pem')), cert: ca }, (_q, r) => {
+    const tls = selfSignedCertificate('hook.pinned.test', ['DNS:hook.pinned.test']);
+    const ca = tls.cert;
+    const receiver = createTls({ key: tls.key, cert: ca }, (_q, r) => {
       r.writeHead(204);
       r.end();
     });
@@ -277,7 +257,7 @@ describe('connections pinned to the checked address', () => {
     } finally {
       await guard.close();
       await new Promise((resolve) => receiver.close(resolve));
-      rmSync(dir, { recursive: true, force: true });
+      tls.remove();
     }
   });
 

@@ -9,6 +9,7 @@ import { newId } from '../../src/db/ids';
 import { withTenant } from '../../src/db/tenant-scope';
 import { queueScan } from '../../src/domains/scans/service';
 import { REFUSED_MESSAGE } from '../../src/security/outbound-guard';
+import { insertRepository } from '../support/exposures';
 import { type FakeScm, startFakeScm } from '../support/fake-scm';
 import { createGitRepository, type GitFixture, git } from '../support/git-fixtures';
 import {
@@ -234,19 +235,12 @@ describe('the scan job checks a stored URL again before cloning', () => {
       'https://169.254.169.254/latest/meta-data.git',
     ];
     for (const cloneUrl of stored) {
-      const id = newId();
-      await t.database.system
-        .insertInto('repositories')
-        .values({
-          tenant_id: tenant.tenantId,
-          id,
-          provider: 'git',
-          name: `legacy-${id.slice(-6)}`,
-          full_name: `legacy/${id.slice(-6)}`,
-          clone_url: cloneUrl,
-          default_branch: 'main',
-        })
-        .execute();
+      const suffix = newId().slice(-6);
+      const id = await insertRepository(t, tenant.tenantId, `legacy-${suffix}`, {
+        full_name: `legacy/${suffix}`,
+        clone_url: cloneUrl,
+        default_branch: 'main',
+      });
       const { scan } = await withTenant(t.database, tenant.tenantId, (db) =>
         queueScan(db, {
           tenantId: tenant.tenantId,

@@ -1,5 +1,7 @@
 import { strToU8 } from 'fflate';
+import type { Insertable } from 'kysely';
 import { newId } from '../../src/db/ids';
+import type { DB } from '../../src/db/schema';
 import { withTenant } from '../../src/db/tenant-scope';
 import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB } from '../../src/domains/exposures/jobs';
 import { requestRematch } from '../../src/domains/exposures/rematch-request';
@@ -13,11 +15,17 @@ import { type ReadResult, readRecordsFromBytes } from '../../src/intel/advisory-
 import { jsonl } from '../../src/intel/advisory-store/test-records';
 import type { TestApp } from './test-app';
 
-/** Test helpers shared by the exposure and vulnerability API tests. */
+type RepositoryColumns = Partial<
+  Pick<Insertable<DB['repositories']>, 'full_name' | 'clone_url' | 'web_url' | 'default_branch'>
+>;
+
+/** Test helpers shared by the exposure, vulnerability, scan and SBOM tests. */
 export async function insertRepository(
   t: TestApp,
   tenantId: string,
   name: string,
+  /** Columns as a particular import would leave them (default branch, URLs...). */
+  columns: RepositoryColumns = {},
 ): Promise<string> {
   const id = newId();
   await withTenant(t.database, tenantId, (db) =>
@@ -30,6 +38,7 @@ export async function insertRepository(
         name,
         full_name: `acme/${name}`,
         clone_url: `https://git.example.test/acme/${name}.git`,
+        ...columns,
       })
       .execute(),
   );

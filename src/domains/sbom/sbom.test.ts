@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { insertRepository } from '../../../test/support/exposures';
 import { cycloneDxValidator, schemaErrors } from '../../../test/support/sbom-schemas';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { EVENT_SUBSCRIPTIONS } from '../../background-jobs';
@@ -28,21 +29,12 @@ afterAll(async () => t?.close());
 const runSbomJobs = () => t.runJobs({ only: ['sbom.import', 'sbom.export'] });
 
 /** A repository row as an import would leave it (the repositories API is another domain's). */
-async function repository(tenant: TestTenant, name = `repo-${newId().slice(-8)}`) {
-  const id = newId();
-  await t.database.system
-    .insertInto('repositories')
-    .values({
-      tenant_id: tenant.tenantId,
-      id,
-      provider: 'git',
-      name,
-      full_name: `octo-org/${name}`,
-      clone_url: `https://scm.example.test/octo-org/${name}.git`,
-      web_url: `https://scm.example.test/octo-org/${name}`,
-    })
-    .execute();
-  return id;
+function repository(tenant: TestTenant, name = `repo-${newId().slice(-8)}`) {
+  return insertRepository(t, tenant.tenantId, name, {
+    full_name: `octo-org/${name}`,
+    clone_url: `https://scm.example.test/octo-org/${name}.git`,
+    web_url: `https://scm.example.test/octo-org/${name}`,
+  });
 }
 
 const importSbom = (

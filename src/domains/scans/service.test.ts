@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertRepository as insertTestRepository } from '../../../test/support/exposures';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { EVENT_SUBSCRIPTIONS } from '../../background-jobs';
 import { newId } from '../../db/ids';
@@ -7,24 +8,8 @@ import type { ExtractedFile } from '../../ecosystems/extract-tree';
 import { takeOutbox } from '../../jobs/outbox';
 import { queueScan, RUN_SCAN_JOB, storeScanDependencies } from './service';
 
-async function insertRepository(t: TestApp, tenantId: string, name: string): Promise<string> {
-  const id = newId();
-  await withTenant(t.database, tenantId, (db) =>
-    db
-      .insertInto('repositories')
-      .values({
-        tenant_id: tenantId,
-        id,
-        provider: 'git',
-        name,
-        full_name: name,
-        clone_url: `https://git.example.test/${name}.git`,
-        default_branch: 'trunk',
-      })
-      .execute(),
-  );
-  return id;
-}
+const insertRepository = (t: TestApp, tenantId: string, name: string) =>
+  insertTestRepository(t, tenantId, name, { default_branch: 'trunk' });
 
 const file = (path: string, deps: Array<[string, string, string[]]>): ExtractedFile => ({
   path,
