@@ -13,16 +13,6 @@ import { describe, expect, it } from 'vitest';
 const MAX_LINES = 120;
 const CHECKED = ['src', 'cli'];
 
-/**
- * Offenders not split yet, at their current length: the guard fails if one grows or a new one
- * appears, and when one is split (so its entry must then be deleted here).
- * src/intel/advisory-store is being reworked for the whole-OSV import (issue 19).
- */
-const KNOWN_LONG: Record<string, number> = {
-  'src/intel/advisory-store/store.ts storeAdvisoryBatch': 189,
-  'src/intel/advisory-store/store.ts refreshVulnerabilities': 137,
-};
-
 const root = join(import.meta.dirname, '..', '..');
 
 interface LongFunction {
@@ -103,22 +93,7 @@ describe('function length', () => {
     const offenders = sourceFiles(join(root, folder)).flatMap((path) =>
       longFunctions(relative(root, path), readFileSync(path, 'utf8'), MAX_LINES),
     );
-    const report = offenders
-      .filter((f) => (KNOWN_LONG[`${f.file} ${f.name}`] ?? 0) < f.lines)
-      .map((f) => `${f.file}:${f.line} ${f.name} (${f.lines} lines)`);
+    const report = offenders.map((f) => `${f.file}:${f.line} ${f.name} (${f.lines} lines)`);
     expect(report).toEqual([]);
-  });
-
-  it('lists no known offender that is no longer too long', () => {
-    const current = new Set(
-      CHECKED.flatMap((folder) =>
-        sourceFiles(join(root, folder)).flatMap((path) =>
-          longFunctions(relative(root, path), readFileSync(path, 'utf8'), MAX_LINES).map(
-            (f) => `${f.file} ${f.name}`,
-          ),
-        ),
-      ),
-    );
-    expect(Object.keys(KNOWN_LONG).filter((key) => !current.has(key))).toEqual([]);
   });
 });

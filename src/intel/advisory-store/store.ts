@@ -57,13 +57,7 @@ export async function storeAdvisoryBatch(
   db: Kysely<DB>,
   batch: IncomingAdvisory[],
 ): Promise<BatchResult> {
-  const newest = new Map<string, IncomingAdvisory>();
-  for (const item of batch) {
-    const seen = newest.get(item.advisory.id);
-    if (!seen || Date.parse(item.advisory.modified) > Date.parse(seen.advisory.modified)) {
-      newest.set(item.advisory.id, item);
-    }
-  }
+  const newest = newestPerId(batch);
   const result: BatchResult = {
     added: 0,
     updated: 0,
@@ -73,26 +67,7 @@ export async function storeAdvisoryBatch(
   };
   if (newest.size === 0) return result;
 
-  const existing = new Map(
-    (
-      await db
-        .selectFrom('osv_advisories')
-        .select(['id', 'modified_at', 'vulnerability_id'])
-        .where('id', 'in', [...newest.keys()])
-        .execute()
-    ).map((row) => [row.id, row]),
-  );
-  const changed: IncomingAdvisory[] = [];
-  for (const item of newest.values()) {
-    const stored = existing.get(item.advisory.id);
-    if (stored && stored.modified_at.getTime() >= Date.parse(item.advisory.modified)) {
-      result.unchanged++;
-      continue;
-    }
-    changed.push(item);
-    if (stored) result.updated++;
-    else result.added++;
-  }
+  const { changed, existing } = await changedAdvisories(db, newest, result);
   if (changed.length === 0) return result;
 
   const packages = new Map<string, PackageKey>();
@@ -129,11 +104,66 @@ export async function storeAdvisoryBatch(
       .execute();
   }
 
+  await writeAdvisories(db, changed, groups.vulnerabilityOf);
+  await writeAliasesAndAffected(db, changed, changedIds, packages);
+  await applyGroupChanges(db, groups, packages);
+  await refreshVulnerabilities(db, [...groups.touched]);
+  result.changedPackages = [...packages.values()];
+  result.changedVulnerabilities = [...groups.touched];
+  return result;
+}
+
+function newestPerId(batch: IncomingAdvisory[]): Map<string, IncomingAdvisory> {
+  const newest = new Map<string, IncomingAdvisory>();
+  for (const item of batch) {
+    const seen = newest.get(item.advisory.id);
+    if (!seen || Date.parse(item.advisory.modified) > Date.parse(seen.advisory.modified)) {
+      newest.set(item.advisory.id, item);
+    }
+  }
+  return newest;
+}
+
+/** The advisories newer than what is stored (counted in `result` as added, updated, unchanged). */
+async function changedAdvisories(
+  db: Kysely<DB>,
+  newest: Map<string, IncomingAdvisory>,
+  result: BatchResult,
+) {
+  const existing = new Map(
+    (
+      await db
+        .selectFrom('osv_advisories')
+        .select(['id', 'modified_at', 'vulnerability_id'])
+        .where('id', 'in', [...newest.keys()])
+        .execute()
+    ).map((row) => [row.id, row]),
+  );
+  const changed: IncomingAdvisory[] = [];
+  for (const item of newest.values()) {
+    const stored = existing.get(item.advisory.id);
+    if (stored && stored.modified_at.getTime() >= Date.parse(item.advisory.modified)) {
+      result.unchanged++;
+      continue;
+    }
+    changed.push(item);
+    if (stored) result.updated++;
+    else result.added++;
+  }
+  return { changed, existing };
+}
+
+/** Upserts the changed advisories, each pointing at its group's vulnerability. */
+async function writeAdvisories(
+  db: Kysely<DB>,
+  changed: IncomingAdvisory[],
+  vulnerabilityOf: Map<string, string>,
+): Promise<void> {
   const advisoryRows = changed.map((item) => {
     const a = item.advisory;
     return {
       id: a.id,
-      vulnerability_id: groups.vulnerabilityOf.get(a.id) as string,
+      vulnerability_id: vulnerabilityOf.get(a.id) as string,
       modified_at: new Date(a.modified),
       published_at: a.published ? new Date(a.published) : null,
       withdrawn_at: a.withdrawn ? new Date(a.withdrawn) : null,
@@ -174,6 +204,15 @@ export async function storeAdvisoryBatch(
       )
       .execute();
   }
+}
+
+/** Replaces the changed advisories' aliases and affected packages; notes the packages named. */
+async function writeAliasesAndAffected(
+  db: Kysely<DB>,
+  changed: IncomingAdvisory[],
+  changedIds: string[],
+  packages: Map<string, PackageKey>,
+): Promise<void> {
   await db.deleteFrom('osv_advisory_aliases').where('advisory_id', 'in', changedIds).execute();
   await db.deleteFrom('osv_affected').where('advisory_id', 'in', changedIds).execute();
   const aliasRows = changed.flatMap((item) =>
@@ -211,7 +250,14 @@ export async function storeAdvisoryBatch(
       .values(affectedRows.slice(i, i + 500))
       .execute();
   }
+}
 
+/** Moves advisories between groups and merges vulnerabilities as the alias groups say. */
+async function applyGroupChanges(
+  db: Kysely<DB>,
+  groups: Awaited<ReturnType<typeof assignGroups>>,
+  packages: Map<string, PackageKey>,
+): Promise<void> {
   for (const [advisoryId, vulnerabilityId] of groups.moved) {
     await db
       .updateTable('osv_advisories')
@@ -237,10 +283,6 @@ export async function storeAdvisoryBatch(
     for (const row of members)
       packages.set(keyOf(row), { ecosystem: row.ecosystem, name: row.name });
   }
-  await refreshVulnerabilities(db, [...groups.touched]);
-  result.changedPackages = [...packages.values()];
-  result.changedVulnerabilities = [...groups.touched];
-  return result;
 }
 
 /** The canonical id of a group: the same rule as the offline audit (src/intel/osv/aliases.ts). */
@@ -252,38 +294,7 @@ export function canonicalIdOf(ids: string[]): string {
 export async function refreshVulnerabilities(db: Kysely<DB>, ids: string[]): Promise<void> {
   for (let i = 0; i < ids.length; i += 500) {
     const part = ids.slice(i, i + 500);
-    const advisories = await db
-      .selectFrom('osv_advisories')
-      .select([
-        'id',
-        'vulnerability_id',
-        'summary',
-        'details',
-        'severity_rating',
-        'severity_score',
-        'severity_vector',
-        'severity_type',
-        'published_at',
-        'modified_at',
-        'withdrawn_at',
-      ])
-      .where('vulnerability_id', 'in', part)
-      .execute();
-    const memberIds = advisories.map((a) => a.id);
-    const aliases = memberIds.length
-      ? await db
-          .selectFrom('osv_advisory_aliases')
-          .select(['advisory_id', 'alias'])
-          .where('advisory_id', 'in', memberIds)
-          .execute()
-      : [];
-    const affected = memberIds.length
-      ? await db
-          .selectFrom('osv_affected')
-          .select(['advisory_id', 'ecosystem', 'name'])
-          .where('advisory_id', 'in', memberIds)
-          .execute()
-      : [];
+    const { advisories, aliases, affected } = await loadMembers(db, part);
     const byGroup = new Map<string, typeof advisories>();
     for (const a of advisories) {
       const list = byGroup.get(a.vulnerability_id) ?? [];
@@ -292,97 +303,150 @@ export async function refreshVulnerabilities(db: Kysely<DB>, ids: string[]): Pro
     }
     const updates: object[] = [];
     for (const id of part) {
-      const members = byGroup.get(id) ?? [];
-      const first = members[0];
-      if (!first) continue;
-      const names = new Set(members.map((m) => m.id));
-      const keys = new Set(names);
-      for (const row of aliases) if (names.has(row.advisory_id)) keys.add(row.alias);
-      const live = members.filter((m) => !m.withdrawn_at);
-      const pool = live.length > 0 ? live : members;
-      const liveIds = new Set(pool.map((m) => m.id));
-      const ecosystems = new Set<string>();
-      const packageNames = new Set<string>();
-      for (const row of affected) {
-        if (!liveIds.has(row.advisory_id)) continue;
-        ecosystems.add(row.ecosystem);
-        packageNames.add(row.name);
-      }
-      const severe =
-        [...pool].sort(
-          (a, b) =>
-            (b.severity_rating ? RATING_RANK[b.severity_rating] : 0) -
-              (a.severity_rating ? RATING_RANK[a.severity_rating] : 0) ||
-            Number(b.severity_score ?? -1) - Number(a.severity_score ?? -1),
-        )[0] ?? first;
-      // The summary of the most recently modified live record that has one.
-      const described =
-        [...pool]
-          .filter((m) => m.summary)
-          .sort((a, b) => b.modified_at.getTime() - a.modified_at.getTime())[0] ?? first;
-      const detailed =
-        [...pool]
-          .filter((m) => m.details)
-          .sort((a, b) => b.modified_at.getTime() - a.modified_at.getTime())[0] ?? first;
-      const canonical = canonicalIdOf([...keys]);
-      const published = members
-        .map((m) => m.published_at)
-        .filter((d): d is Date => d !== null)
-        .sort((a, b) => a.getTime() - b.getTime())[0];
-      const modified =
-        members.map((m) => m.modified_at).sort((a, b) => b.getTime() - a.getTime())[0] ??
-        first.modified_at;
-      const withdrawn =
-        live.length === 0
-          ? (members
-              .map((m) => m.withdrawn_at as Date)
-              .sort((a, b) => b.getTime() - a.getTime())[0] ?? null)
-          : null;
-      const aliasList = [...keys].filter((k) => k !== canonical).sort();
-      updates.push({
-        id,
-        canonical_id: canonical,
-        aliases: aliasList,
-        summary: described.summary,
-        details: detailed.details,
-        severity_rating: severe.severity_rating,
-        severity_score: severe.severity_score === null ? null : Number(severe.severity_score),
-        severity_vector: severe.severity_vector,
-        severity_type: severe.severity_type,
-        published_at: published?.toISOString() ?? null,
-        modified_at: modified.toISOString(),
-        withdrawn_at: withdrawn?.toISOString() ?? null,
-        ecosystems: [...ecosystems].sort(),
-        search_text: [canonical, ...aliasList, described.summary ?? '', ...packageNames]
-          .join('\n')
-          .toLowerCase(),
-      });
+      const derived = derivedColumns(id, byGroup.get(id) ?? [], aliases, affected);
+      if (derived) updates.push(derived);
     }
     // One statement per chunk: the derived columns travel as JSON.
-    if (updates.length > 0) {
-      await sql`
-        UPDATE vulnerabilities v SET
-          canonical_id = x.canonical_id,
-          aliases = ARRAY(SELECT jsonb_array_elements_text(x.aliases)),
-          summary = x.summary,
-          details = x.details,
-          severity_rating = x.severity_rating,
-          severity_score = x.severity_score,
-          severity_vector = x.severity_vector,
-          severity_type = x.severity_type,
-          published_at = x.published_at,
-          modified_at = x.modified_at,
-          withdrawn_at = x.withdrawn_at,
-          ecosystems = ARRAY(SELECT jsonb_array_elements_text(x.ecosystems)),
-          search_text = x.search_text,
-          merged_into = NULL,
-          updated_at = now()
-        FROM jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) AS x(
-          id uuid, canonical_id text, aliases jsonb, summary text, details text,
-          severity_rating text, severity_score numeric, severity_vector text, severity_type text,
-          published_at timestamptz, modified_at timestamptz, withdrawn_at timestamptz,
-          ecosystems jsonb, search_text text)
-        WHERE v.id = x.id`.execute(db);
-    }
+    if (updates.length > 0) await writeDerivedColumns(db, updates);
   }
+}
+
+/** The member advisories of these vulnerabilities, with their aliases and affected packages. */
+async function loadMembers(db: Kysely<DB>, part: string[]) {
+  const advisories = await db
+    .selectFrom('osv_advisories')
+    .select([
+      'id',
+      'vulnerability_id',
+      'summary',
+      'details',
+      'severity_rating',
+      'severity_score',
+      'severity_vector',
+      'severity_type',
+      'published_at',
+      'modified_at',
+      'withdrawn_at',
+    ])
+    .where('vulnerability_id', 'in', part)
+    .execute();
+  const memberIds = advisories.map((a) => a.id);
+  const aliases = memberIds.length
+    ? await db
+        .selectFrom('osv_advisory_aliases')
+        .select(['advisory_id', 'alias'])
+        .where('advisory_id', 'in', memberIds)
+        .execute()
+    : [];
+  const affected = memberIds.length
+    ? await db
+        .selectFrom('osv_affected')
+        .select(['advisory_id', 'ecosystem', 'name'])
+        .where('advisory_id', 'in', memberIds)
+        .execute()
+    : [];
+  return { advisories, aliases, affected };
+}
+
+type Members = Awaited<ReturnType<typeof loadMembers>>;
+
+/**
+ * A vulnerability's derived columns from its members: withdrawn members count only when all
+ * are; severity from the most severe, texts from the most recently modified that has one.
+ */
+function derivedColumns(
+  id: string,
+  members: Members['advisories'],
+  aliases: Members['aliases'],
+  affected: Members['affected'],
+) {
+  const first = members[0];
+  if (!first) return null;
+  const names = new Set(members.map((m) => m.id));
+  const keys = new Set(names);
+  for (const row of aliases) if (names.has(row.advisory_id)) keys.add(row.alias);
+  const live = members.filter((m) => !m.withdrawn_at);
+  const pool = live.length > 0 ? live : members;
+  const liveIds = new Set(pool.map((m) => m.id));
+  const ecosystems = new Set<string>();
+  const packageNames = new Set<string>();
+  for (const row of affected) {
+    if (!liveIds.has(row.advisory_id)) continue;
+    ecosystems.add(row.ecosystem);
+    packageNames.add(row.name);
+  }
+  const severe =
+    [...pool].sort(
+      (a, b) =>
+        (b.severity_rating ? RATING_RANK[b.severity_rating] : 0) -
+          (a.severity_rating ? RATING_RANK[a.severity_rating] : 0) ||
+        Number(b.severity_score ?? -1) - Number(a.severity_score ?? -1),
+    )[0] ?? first;
+  // The summary of the most recently modified live record that has one.
+  const described =
+    [...pool]
+      .filter((m) => m.summary)
+      .sort((a, b) => b.modified_at.getTime() - a.modified_at.getTime())[0] ?? first;
+  const detailed =
+    [...pool]
+      .filter((m) => m.details)
+      .sort((a, b) => b.modified_at.getTime() - a.modified_at.getTime())[0] ?? first;
+  const canonical = canonicalIdOf([...keys]);
+  const published = members
+    .map((m) => m.published_at)
+    .filter((d): d is Date => d !== null)
+    .sort((a, b) => a.getTime() - b.getTime())[0];
+  const modified =
+    members.map((m) => m.modified_at).sort((a, b) => b.getTime() - a.getTime())[0] ??
+    first.modified_at;
+  const withdrawn =
+    live.length === 0
+      ? (members.map((m) => m.withdrawn_at as Date).sort((a, b) => b.getTime() - a.getTime())[0] ??
+        null)
+      : null;
+  const aliasList = [...keys].filter((k) => k !== canonical).sort();
+  return {
+    id,
+    canonical_id: canonical,
+    aliases: aliasList,
+    summary: described.summary,
+    details: detailed.details,
+    severity_rating: severe.severity_rating,
+    severity_score: severe.severity_score === null ? null : Number(severe.severity_score),
+    severity_vector: severe.severity_vector,
+    severity_type: severe.severity_type,
+    published_at: published?.toISOString() ?? null,
+    modified_at: modified.toISOString(),
+    withdrawn_at: withdrawn?.toISOString() ?? null,
+    ecosystems: [...ecosystems].sort(),
+    search_text: [canonical, ...aliasList, described.summary ?? '', ...packageNames]
+      .join('\n')
+      .toLowerCase(),
+  };
+}
+
+async function writeDerivedColumns(db: Kysely<DB>, updates: object[]): Promise<void> {
+  await sql`
+    UPDATE vulnerabilities v SET
+      canonical_id = x.canonical_id,
+      aliases = ARRAY(SELECT jsonb_array_elements_text(x.aliases)),
+      summary = x.summary,
+      details = x.details,
+      severity_rating = x.severity_rating,
+      severity_score = x.severity_score,
+      severity_vector = x.severity_vector,
+      severity_type = x.severity_type,
+      published_at = x.published_at,
+      modified_at = x.modified_at,
+      withdrawn_at = x.withdrawn_at,
+      ecosystems = ARRAY(SELECT jsonb_array_elements_text(x.ecosystems)),
+      search_text = x.search_text,
+      merged_into = NULL,
+      updated_at = now()
+    FROM jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) AS x(
+      id uuid, canonical_id text, aliases jsonb, summary text, details text,
+      severity_rating text, severity_score numeric, severity_vector text, severity_type text,
+      published_at timestamptz, modified_at timestamptz, withdrawn_at timestamptz,
+      ecosystems jsonb, search_text text)
+    WHERE v.id = x.id`.execute(db);
 }
