@@ -12,21 +12,23 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config';
-import { openDatabase } from '../src/db/connection';
-import { migrate } from '../src/db/migrate';
-import { createTenantWithOwner } from '../src/domains/tenants/service';
 import { type RunningService, startService } from '../src/service';
 import {
   createGitRepository,
   type GitFixture,
   TEST_REPOSITORY_ROOT,
 } from '../test/support/git-fixtures';
-import { createScratchDatabase, randomMasterKey } from '../test/support/service-process';
+import {
+  apiClient,
+  prepareServiceDatabase,
+  type ServiceDatabase,
+  sleep,
+  waitForScan,
+} from '../test/support/service-process';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 const engine = serverUrl ? 'PostgreSQL' : 'embedded';
 const LOCKFILE_MB = Number(process.env.SCAN_LOAD_LOCKFILE_MB ?? 50);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A generated package-lock.json (v3) of about `megabytes` MB, written straight to `path`. */
 function writeBigLockfile(path: string, megabytes: number): number {
@@ -51,7 +53,7 @@ async function main(): Promise<number> {
   let repo: GitFixture | undefined;
   let token: string;
   let entries: number;
-  let dropDatabase: (() => Promise<void>) | null = null;
+  let database: ServiceDatabase | undefined;
   try {
     dataDir = mkdtempSync(join(tmpdir(), 'driftwatch-load-'));
     repo = createGitRepository({ 'requirements.txt': 'requests==2.31.0\n' });
@@ -59,21 +61,10 @@ async function main(): Promise<number> {
     mkdirSync(join(repo.directory, 'assets'));
     writeFileSync(join(repo.directory, 'assets', 'package-lock.json'), randomBytes(65536));
     repo.commit({}, 'big lockfile and a binary one');
-    let pg: Record<string, string> = {};
-    let pgToken: string | null = null;
-    if (serverUrl) {
-      const scratch = await createScratchDatabase(serverUrl);
-      dropDatabase = scratch.drop;
-      const database = await openDatabase({ url: scratch.url, dataDir: null, poolSize: 2 });
-      await migrate(database.pool);
-      pgToken = (await createTenantWithOwner(database, { name: 'Load', plan: 'enterprise' }))
-        .ownerToken;
-      await database.close();
-      pg = { DATABASE_URL: scratch.url, DRIFTWATCH_MASTER_KEY: randomMasterKey() };
-    }
+    database = await prepareServiceDatabase(serverUrl, 'Load');
     const config = loadConfig({
       DATA_DIR: dataDir,
-      ...pg,
+      ...database.env,
       PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'silent',
@@ -84,19 +75,9 @@ async function main(): Promise<number> {
       RATE_LIMIT_IP_PER_MINUTE: '1000000',
     });
     service = await startService(config, 'all');
-    token = (pgToken ?? service.bootstrap?.ownerToken) as string;
+    token = (database.token ?? service.bootstrap?.ownerToken) as string;
     const base = service.address as string;
-    const call = async (method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${base}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: response.status, body: JSON.parse(await response.text()) };
-    };
+    const call = apiClient(base, token);
     const imported = await call('POST', '/api/v1/repositories/import', {
       repositories: [{ url: repo?.url }],
     });
@@ -122,13 +103,7 @@ async function main(): Promise<number> {
     };
     const load = Promise.all([loop(), loop()]);
     const started = Date.now();
-    let scan = queued.body;
-    while (scan.state === 'queued' || scan.state === 'running') {
-      if (Date.now() - started > 170_000) break;
-      await sleep(250);
-      const polled = await call('GET', `/api/v1/scans/${queued.body.scanId}`);
-      if (polled.status === 200) scan = polled.body;
-    }
+    const scan = await waitForScan(call, queued.body.scanId, 170_000);
     done = true;
     await load;
     latencies.sort((a, b) => a - b);
@@ -156,7 +131,7 @@ async function main(): Promise<number> {
     await service?.stop();
     repo?.remove();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-    await dropDatabase?.();
+    await database?.remove();
   }
 }
 

@@ -12,7 +12,14 @@ import {
   POLYGLOT_FILES,
   TEST_REPOSITORY_ROOT,
 } from '../support/git-fixtures';
-import { createScratchDatabase, randomMasterKey } from '../support/service-process';
+import {
+  type ApiCall,
+  apiClient,
+  createScratchDatabase,
+  randomMasterKey,
+  sleep,
+  waitForScan,
+} from '../support/service-process';
 
 /**
  * The running service as an operator sees it (docs/operations.md#metrics, #readiness): ready once
@@ -36,6 +43,7 @@ describe('metrics and readiness of a running service', () => {
   let repo: GitFixture;
   let token: string;
   let base: string;
+  let call: ApiCall;
   let drop = async () => {};
 
   beforeAll(async () => {
@@ -63,6 +71,7 @@ describe('metrics and readiness of a running service', () => {
     token = (await createTenantWithOwner(service.database, { name: 'Observed', plan: 'team' }))
       .ownerToken;
     base = service.address as string;
+    call = apiClient(base, token);
   }, 180_000);
   afterAll(async () => {
     await service?.stop();
@@ -70,18 +79,6 @@ describe('metrics and readiness of a running service', () => {
     repo?.remove();
     rmSync(dataDir, { recursive: true, force: true });
   });
-
-  const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: JSON.parse(await response.text()) };
-  };
 
   it('is ready with its workers started', async () => {
     const ready = await fetch(`${base}/api/v1/ready`);
@@ -103,16 +100,12 @@ describe('metrics and readiness of a running service', () => {
     const repositoryId = imported.body.items[0].repositoryId;
     const queued = await call('POST', `/api/v1/repositories/${repositoryId}/scan`);
     expect(queued.status).toBe(202);
-    let scan = queued.body;
-    while (scan.state === 'queued' || scan.state === 'running') {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      scan = (await call('GET', `/api/v1/scans/${scan.scanId}`)).body;
-    }
+    const scan = await waitForScan(call, queued.body.scanId);
     expect(scan.state).toBe('completed');
     // The job's handler returns after its scan is stored; give the observation a moment.
     let text = '';
     for (let i = 0; i < 40 && !text.includes('driftwatch_scan_duration_seconds_count{'); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      await sleep(250);
       text = await (await fetch(`${service.metricsAddress}/metrics`)).text();
     }
     expect(text).toMatch(/^driftwatch_scan_duration_seconds_count\{outcome="completed"\} 1$/m);

@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { spawnCaptured } from '../support/service-process';
 
 /**
  * The process-wide policy of docs/operations.md (src/process-handlers.ts), in a child process:
@@ -11,22 +11,8 @@ import { describe, expect, it } from 'vitest';
 const CHILD = fileURLToPath(new URL('../support/process-handlers-child.ts', import.meta.url));
 
 function run(mode: 'rejection' | 'signal') {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, mode], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const ready = async () => {
-    while (!output.includes('ready')) await new Promise((resolve) => setTimeout(resolve, 20));
-  };
-  return { child, exited, ready, output: () => output };
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME };
+  return spawnCaptured(['--import', 'tsx', CHILD, mode], env);
 }
 
 const order = (output: string, ...marks: string[]) =>
@@ -37,7 +23,7 @@ const order = (output: string, ...marks: string[]) =>
 describe('process handlers', () => {
   it('logs an unhandled rejection and goes on; an uncaught exception stops in order, exit 1', async () => {
     const child = run('rejection');
-    expect(await child.exited).toBe(1);
+    expect((await child.exited).code).toBe(1);
     const output = child.output();
     expect(output).toContain('nobody awaited this');
     expect(output).toContain('state unknown');
@@ -57,21 +43,19 @@ describe('process handlers', () => {
 
   it('SIGTERM stops in order and exits 0', async () => {
     const child = run('signal');
-    await child.ready();
+    await child.waitFor('ready', 20_000);
     child.child.kill('SIGTERM');
-    expect(await child.exited).toBe(0);
+    expect((await child.exited).code).toBe(0);
     expect(order(child.output(), 'stop began', 'stopped in order')).toBe(true);
   }, 30_000);
 
   it('a second signal during the stop exits at once with 1', async () => {
     const child = run('signal');
-    await child.ready();
+    await child.waitFor('ready', 20_000);
     child.child.kill('SIGTERM');
-    while (!child.output().includes('stop began')) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await child.waitFor('stop began', 20_000);
     child.child.kill('SIGINT');
-    expect(await child.exited).toBe(1);
+    expect((await child.exited).code).toBe(1);
     expect(child.output()).not.toContain('stopped in order');
   }, 30_000);
 });

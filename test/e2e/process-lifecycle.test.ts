@@ -1,19 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/connection';
-import { migrate } from '../../src/db/migrate';
-import { createTenantWithOwner } from '../../src/domains/tenants/service';
 import { createGitRepository, type GitFixture, POLYGLOT_FILES } from '../support/git-fixtures';
 import {
   CRASH_SIGNS,
-  createScratchDatabase,
-  randomMasterKey,
+  prepareServiceDatabase,
+  type ServiceDatabase,
   serviceEnv,
+  sleep,
+  spawnCaptured,
   startServiceProcess,
 } from '../support/service-process';
 
@@ -27,35 +23,8 @@ import {
 const serverUrl = process.env.TEST_DATABASE_URL;
 const engine = serverUrl ? 'PostgreSQL' : 'embedded';
 const STOPS = serverUrl ? 3 : 8;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-interface Database {
-  env: Record<string, string>;
-  /** Owner token of a tenant created beforehand (PostgreSQL), else null (embedded bootstrap). */
-  token: string | null;
-  remove: () => Promise<void>;
-}
-
-async function prepareDatabase(): Promise<Database> {
-  if (!serverUrl) {
-    const dataDir = mkdtempSync(join(tmpdir(), 'driftwatch-life-'));
-    return {
-      env: { DATA_DIR: dataDir },
-      token: null,
-      remove: async () => rmSync(dataDir, { recursive: true, force: true }),
-    };
-  }
-  const scratch = await createScratchDatabase(serverUrl);
-  const database = await openDatabase({ url: scratch.url, dataDir: null, poolSize: 2 });
-  await migrate(database.pool);
-  const tenant = await createTenantWithOwner(database, { name: 'Life', plan: 'enterprise' });
-  await database.close();
-  return {
-    env: { DATABASE_URL: scratch.url, DRIFTWATCH_MASTER_KEY: randomMasterKey() },
-    token: tenant.ownerToken,
-    remove: scratch.drop,
-  };
-}
+const prepareDatabase = () => prepareServiceDatabase(serverUrl, 'Life');
 
 interface LoadResult {
   /** Responses by status. */
@@ -112,7 +81,7 @@ function runLoad(
 }
 
 describe(`graceful stop under load (${engine})`, () => {
-  let database: Database;
+  let database: ServiceDatabase;
   let repo: GitFixture;
   let env: NodeJS.ProcessEnv;
 
@@ -184,30 +153,11 @@ describe(`graceful stop under load (${engine})`, () => {
 const WORKER = fileURLToPath(new URL('../support/job-worker-process.ts', import.meta.url));
 
 function runWorker(mode: 'send' | 'hang' | 'finish', env: NodeJS.ProcessEnv) {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', WORKER, mode], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const waitFor = async (text: string, ms: number) => {
-    const until = Date.now() + ms;
-    while (!output.includes(text)) {
-      if (Date.now() > until) throw new Error(`no "${text}" within ${ms} ms:\n${output}`);
-      await sleep(50);
-    }
-  };
-  return { child, exited, waitFor, output: () => output };
+  return spawnCaptured(['--import', 'tsx', WORKER, mode], env);
 }
 
 describe(`a job whose worker is killed with SIGKILL (${engine})`, () => {
-  let database: Database;
+  let database: ServiceDatabase;
   beforeAll(async () => {
     database = await prepareDatabase();
   }, 60_000);
@@ -219,7 +169,7 @@ describe(`a job whose worker is killed with SIGKILL (${engine})`, () => {
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...database.env };
     const sender = runWorker('send', env);
     await sender.waitFor('sent', 60_000);
-    expect(await sender.exited).toBe(0);
+    expect((await sender.exited).code).toBe(0);
 
     const doomed = runWorker('hang', env);
     await doomed.waitFor('started 0', 60_000);
@@ -242,7 +192,7 @@ describe(`a job whose worker is killed with SIGKILL (${engine})`, () => {
 });
 
 describe(`a service that cannot start (${engine})`, () => {
-  let database: Database;
+  let database: ServiceDatabase;
   beforeAll(async () => {
     database = await prepareDatabase();
   }, 60_000);

@@ -10,6 +10,7 @@ import {
   POLYGLOT_FILES,
   TEST_REPOSITORY_ROOT,
 } from '../support/git-fixtures';
+import { type ApiCall, apiClient, waitForScan } from '../support/service-process';
 
 /**
  * The running service as `driftwatch serve` starts it (embedded database in a data directory,
@@ -20,8 +21,7 @@ describe('a running service scans a repository end to end', () => {
   let service: RunningService;
   let dataDir: string;
   let repo: GitFixture;
-  let token: string;
-  let base: string;
+  let call: ApiCall;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'driftwatch-service-'));
@@ -35,26 +35,13 @@ describe('a running service scans a repository end to end', () => {
       SCAN_FILE_URL_ROOTS: TEST_REPOSITORY_ROOT,
     });
     service = await startService(config, 'all');
-    token = service.bootstrap?.ownerToken as string;
-    base = service.address as string;
+    call = apiClient(service.address as string, service.bootstrap?.ownerToken as string);
   }, 120_000);
   afterAll(async () => {
     await service?.stop();
     repo?.remove();
     rmSync(dataDir, { recursive: true, force: true });
   });
-
-  const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: JSON.parse(await response.text()) };
-  };
 
   it('imports, queues, and the worker completes the scan', async () => {
     expect(service.database.engine).toBe('embedded');
@@ -65,12 +52,7 @@ describe('a running service scans a repository end to end', () => {
     const repositoryId = imported.body.items[0].repositoryId;
     const queued = await call('POST', `/api/v1/repositories/${repositoryId}/scan`);
     expect(queued.status).toBe(202);
-    // Wait for the worker (pg-boss polls every 2 s); the test's own timeout bounds the wait.
-    let scan = queued.body;
-    while (scan.state === 'queued' || scan.state === 'running') {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      scan = (await call('GET', `/api/v1/scans/${scan.scanId}`)).body;
-    }
+    const scan = await waitForScan(call, queued.body.scanId);
     expect(scan).toMatchObject({ state: 'completed', dependencyCount: 7, attempt: 1 });
     const deps = await call('GET', `/api/v1/repositories/${repositoryId}/dependencies`);
     expect(deps.body.totalEstimate).toBe(7);

@@ -3,16 +3,15 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/connection';
-import { migrate } from '../../src/db/migrate';
-import { createTenantWithOwner } from '../../src/domains/tenants/service';
 import { createGitRepository, type GitFixture, POLYGLOT_FILES } from '../support/git-fixtures';
 import {
+  apiClient,
   CRASH_SIGNS,
-  createScratchDatabase,
-  randomMasterKey,
+  prepareServiceDatabase,
+  type ServiceDatabase,
   type ServiceProcess,
   serviceEnv,
+  sleep,
   startServiceProcess,
 } from '../support/service-process';
 
@@ -29,28 +28,6 @@ const serverUrl = process.env.TEST_DATABASE_URL;
 const engine = serverUrl ? 'PostgreSQL' : 'embedded';
 const HEARTBEAT_SECONDS = 2;
 const STALE_AFTER_SECONDS = 8;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function prepareDatabase() {
-  if (!serverUrl) {
-    const dataDir = mkdtempSync(join(tmpdir(), 'driftwatch-recovery-'));
-    return {
-      env: { DATA_DIR: dataDir },
-      token: null as string | null,
-      remove: async () => rmSync(dataDir, { recursive: true, force: true }),
-    };
-  }
-  const scratch = await createScratchDatabase(serverUrl);
-  const database = await openDatabase({ url: scratch.url, dataDir: null, poolSize: 2 });
-  await migrate(database.pool);
-  const tenant = await createTenantWithOwner(database, { name: 'Recovery', plan: 'enterprise' });
-  await database.close();
-  return {
-    env: { DATABASE_URL: scratch.url, DRIFTWATCH_MASTER_KEY: randomMasterKey() },
-    token: tenant.ownerToken as string | null,
-    remove: scratch.drop,
-  };
-}
 
 /** A `git` that hangs on its first clone or fetch (and records its pid), then is the real git. */
 function slowGitOnce(): { binDir: string; hung: () => number | null; remove: () => void } {
@@ -73,13 +50,13 @@ exec '${realGit}' "$@"
 }
 
 describe(`a scan interrupted by kill -9 (${engine})`, () => {
-  let database: Awaited<ReturnType<typeof prepareDatabase>>;
+  let database: ServiceDatabase;
   let repo: GitFixture;
   let slowGit: ReturnType<typeof slowGitOnce>;
   const services: ServiceProcess[] = [];
 
   beforeAll(async () => {
-    database = await prepareDatabase();
+    database = await prepareServiceDatabase(serverUrl, 'Recovery');
     repo = createGitRepository(POLYGLOT_FILES);
     slowGit = slowGitOnce();
   }, 60_000);
@@ -114,24 +91,14 @@ describe(`a scan interrupted by kill -9 (${engine})`, () => {
     services.push(doomed);
     const token = database.token ?? doomed.bootstrapToken;
     expect(token).toBeTruthy();
-    const call = async (base: string, method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${base}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: response.status, body: JSON.parse(await response.text()) };
-    };
+    const atDoomed = apiClient(doomed.base, token ?? '');
 
-    const imported = await call(doomed.base, 'POST', '/api/v1/repositories/import', {
+    const imported = await atDoomed('POST', '/api/v1/repositories/import', {
       repositories: [{ url: repo.url }],
     });
     expect(imported.status).toBe(200);
     const repositoryId = imported.body.items[0].repositoryId;
-    const queued = await call(doomed.base, 'POST', `/api/v1/repositories/${repositoryId}/scan`);
+    const queued = await atDoomed('POST', `/api/v1/repositories/${repositoryId}/scan`);
     expect(queued.status).toBe(202);
     const scanId = queued.body.scanId;
 
@@ -141,7 +108,7 @@ describe(`a scan interrupted by kill -9 (${engine})`, () => {
       if (Date.now() > until) throw new Error(`the checkout never started:\n${doomed.output()}`);
       await sleep(100);
     }
-    const running = await call(doomed.base, 'GET', `/api/v1/scans/${scanId}`);
+    const running = await atDoomed('GET', `/api/v1/scans/${scanId}`);
     expect(running.body).toMatchObject({ state: 'running', attempt: 1 });
     await sleep(HEARTBEAT_SECONDS * 1000 + 500);
     // PostgreSQL: a second process is already up (as in a deployment with several workers), so
@@ -154,13 +121,14 @@ describe(`a scan interrupted by kill -9 (${engine})`, () => {
     const killedAt = Date.now();
     const survivor = early ?? (await startServiceProcess(env));
     if (!early) services.push(survivor);
+    const atSurvivor = apiClient(survivor.base, token ?? '');
     const startedAfterMs = early ? 0 : Date.now() - killedAt;
     let scan = running.body;
     let recoveredAfterMs: number | null = null;
     while (scan.state === 'queued' || scan.state === 'running') {
       if (Date.now() - killedAt > 90_000) throw new Error(`not recovered:\n${survivor.output()}`);
       await sleep(100);
-      scan = (await call(survivor.base, 'GET', `/api/v1/scans/${scanId}`)).body;
+      scan = (await atSurvivor('GET', `/api/v1/scans/${scanId}`)).body;
       if (recoveredAfterMs === null && (scan.state !== 'running' || scan.attempt > 1)) {
         recoveredAfterMs = Date.now() - killedAt;
       }
@@ -175,7 +143,7 @@ describe(`a scan interrupted by kill -9 (${engine})`, () => {
     const bound = Math.max(STALE_AFTER_SECONDS * 1000, startedAfterMs) + HEARTBEAT_SECONDS * 1000;
     expect(recoveredAfterMs).toBeLessThanOrEqual(bound);
     expect(scan).toMatchObject({ state: 'completed', attempt: 2, dependencyCount: 7 });
-    const logs = await call(survivor.base, 'GET', `/api/v1/scans/${scanId}/logs?take=100`);
+    const logs = await atSurvivor('GET', `/api/v1/scans/${scanId}/logs?take=100`);
     expect(logs.body.items.some((line: { step: string }) => line.step === 'recovery')).toBe(true);
 
     survivor.child.kill('SIGTERM');

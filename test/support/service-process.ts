@@ -1,7 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { openDatabase } from '../../src/db/connection';
+import { migrate } from '../../src/db/migrate';
+import { createTenantWithOwner } from '../../src/domains/tenants/service';
 
 /**
  * A real `driftwatch serve` process (the CLI entry, as an operator starts it) for lifecycle
@@ -19,6 +25,11 @@ export interface ServiceProcess {
 }
 
 const CLI = fileURLToPath(new URL('../../cli/driftwatch.cjs', import.meta.url));
+
+/** Bounds a start that hangs; an orderly start takes seconds (the embedded database's first). */
+const SERVICE_START_MS = 120_000;
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Environment of a service under test: quiet limits, loopback only, nothing inherited. */
 export function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -38,54 +49,104 @@ export function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   };
 }
 
+/** A child process whose stdout and stderr are collected, as the lifecycle tests observe it. */
+export interface CapturedProcess {
+  child: ChildProcess;
+  /** stdout and stderr so far. */
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Resolves once the output contains `text`; throws when the child exits first or `ms` pass. */
+  waitFor: (text: string, ms: number) => Promise<void>;
+}
+
+/** `node <args>` with `env` only, its output collected. */
+export function spawnCaptured(args: string[], env: NodeJS.ProcessEnv): CapturedProcess {
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  let gone = false;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => {
+      gone = true;
+      resolve({ code, signal });
+    }),
+  );
+  const waitFor = async (text: string, ms: number) => {
+    const until = Date.now() + ms;
+    while (!output.includes(text)) {
+      if (gone) throw new Error(`exited before "${text}":\n${output}`);
+      if (Date.now() > until) throw new Error(`no "${text}" within ${ms} ms:\n${output}`);
+      await sleep(20);
+    }
+  };
+  return { child, output: () => output, exited, waitFor };
+}
+
 export async function startServiceProcess(
   env: NodeJS.ProcessEnv,
   args: string[] = [],
 ): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [CLI, 'serve', ...args], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  const ready = await Promise.race([
-    new Promise<boolean>((resolve) => {
-      const check = () => {
-        if (!output.includes('Driftwatch is running')) return;
-        child.stdout?.off('data', check);
-        resolve(true);
-      };
-      child.stdout?.on('data', check);
-    }),
-    exited.then(() => false),
-  ]);
-  if (!ready) throw new Error(`the service did not start:\n${output}`);
+  const started = spawnCaptured([CLI, 'serve', ...args], env);
+  try {
+    await started.waitFor('Driftwatch is running', SERVICE_START_MS);
+  } catch {
+    throw new Error(`the service did not start:\n${started.output()}`);
+  }
   // The banner is one write, but a pipe may deliver it in pieces.
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await sleep(100);
+  const output = started.output();
   const port = /API:\s+http:\/\/localhost:(\d+)\//.exec(output)?.[1];
   const token = /shown once:\n\s+(\S+)/.exec(output)?.[1] ?? null;
   return {
-    child,
+    child: started.child,
     base: port ? `http://127.0.0.1:${port}` : '',
     bootstrapToken: token,
-    output: () => output,
-    exited,
+    output: started.output,
+    exited: started.exited,
   };
+}
+
+export type ApiCall = ReturnType<typeof apiClient>;
+
+/** Calls of a running service's API with a bearer token: the status and the parsed JSON body. */
+export function apiClient(base: string, token: string) {
+  return async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: JSON.parse(await response.text()) };
+  };
+}
+
+/**
+ * Polls a queued scan until the worker has finished it (pg-boss polls every 2 s), or `ms` have
+ * passed: the scan as last read, whose state the caller checks.
+ */
+export async function waitForScan(call: ApiCall, scanId: string, ms = 170_000) {
+  const until = Date.now() + ms;
+  let scan = (await call('GET', `/api/v1/scans/${scanId}`)).body;
+  while ((scan.state === 'queued' || scan.state === 'running') && Date.now() < until) {
+    await sleep(250);
+    const polled = await call('GET', `/api/v1/scans/${scanId}`);
+    if (polled.status === 200) scan = polled.body;
+  }
+  return scan;
 }
 
 /** A fresh PostgreSQL database on TEST_DATABASE_URL's server; `drop` removes it. */
 export async function createScratchDatabase(
   serverUrl: string,
 ): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `dw_life_${randomBytes(6).toString('hex')}`;
+  const name = `dw_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
@@ -104,6 +165,42 @@ export async function createScratchDatabase(
 }
 
 export const randomMasterKey = () => randomBytes(32).toString('base64');
+
+/** The database a service process under test starts on, as its environment names it. */
+export interface ServiceDatabase {
+  env: Record<string, string>;
+  /** Owner token of a tenant created beforehand (PostgreSQL), else null (embedded bootstrap). */
+  token: string | null;
+  remove: () => Promise<void>;
+}
+
+/**
+ * A migrated scratch database with one tenant on `serverUrl` (PostgreSQL), or an empty data
+ * directory for the embedded database, whose first start prints the owner token.
+ */
+export async function prepareServiceDatabase(
+  serverUrl: string | undefined,
+  tenantName: string,
+): Promise<ServiceDatabase> {
+  if (!serverUrl) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'driftwatch-service-'));
+    return {
+      env: { DATA_DIR: dataDir },
+      token: null,
+      remove: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const scratch = await createScratchDatabase(serverUrl);
+  const database = await openDatabase({ url: scratch.url, dataDir: null, poolSize: 2 });
+  await migrate(database.pool);
+  const tenant = await createTenantWithOwner(database, { name: tenantName, plan: 'enterprise' });
+  await database.close();
+  return {
+    env: { DATABASE_URL: scratch.url, DRIFTWATCH_MASTER_KEY: randomMasterKey() },
+    token: tenant.ownerToken,
+    remove: scratch.drop,
+  };
+}
 
 /** What must never appear in a service's output. */
 export const CRASH_SIGNS = [

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { buildApp } from '../../src/app';
 import { EVENT_SUBSCRIPTIONS, jobDefinitions } from '../../src/background-jobs';
 import { type Config, loadConfig } from '../../src/config';
@@ -20,6 +19,7 @@ import { takeOutbox } from '../../src/jobs/outbox';
 import type { Metrics } from '../../src/observability/metrics';
 import { createSecretBox, type SecretBox } from '../../src/security/secret-box';
 import { TEST_REPOSITORY_ROOT } from './git-fixtures';
+import { createScratchDatabase } from './service-process';
 
 /**
  * A fresh database for one test file: PGlite in memory by default, or a new database on the
@@ -32,24 +32,15 @@ export async function openTestDatabase(poolSize = 10): Promise<Database> {
     await migrate(database.pool);
     return database;
   }
-  const name = `dw_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), dataDir: null, poolSize });
+  const scratch = await createScratchDatabase(serverUrl);
+  const database = await openDatabase({ url: scratch.url, dataDir: null, poolSize });
   await migrate(database.pool);
   const close = database.close;
   return {
     ...database,
     close: async () => {
       await close();
-      const cleanup = new pg.Client({ connectionString: serverUrl });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
+      await scratch.drop();
     },
   };
 }
