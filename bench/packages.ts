@@ -17,6 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config';
 import { newId } from '../src/db/ids';
 import { getEcosystem } from '../src/ecosystems/ecosystem-list';
+import { ECOSYSTEMS } from '../src/ecosystems/names';
 import { buildPurl } from '../src/ecosystems/purl';
 import { createRegistryClients } from '../src/ecosystems/registry-clients';
 import type { Ecosystem } from '../src/ecosystems/types';
@@ -98,20 +99,9 @@ async function measure(lines: string[]): Promise<void> {
     );
 
     // --- 2. packages list latency with 100,000 catalogue rows ---------------------------------
-    const ecosystemsAll = [
-      'npm',
-      'PyPI',
-      'Maven',
-      'Go',
-      'Cargo',
-      'RubyGems',
-      'Composer',
-      'NuGet',
-      'Docker',
-    ];
     await database.pool.query(
       `INSERT INTO packages (id, ecosystem, name, purl)
-       SELECT gen_random_uuid(), (ARRAY[${ecosystemsAll.map((e) => `'${e}'`).join(',')}])[1 + i % 9],
+       SELECT gen_random_uuid(), (ARRAY[${ECOSYSTEMS.map((e) => `'${e}'`).join(',')}])[1 + i % ${ECOSYSTEMS.length}],
               'catalogue-pkg-' || i, 'pkg:generic/catalogue-pkg-' || i
          FROM generate_series(1, $1::int) AS i`,
       [CATALOGUE_ROWS],

@@ -6,6 +6,7 @@ import { getEcosystem } from '../../src/ecosystems/ecosystem-list';
 import type { ExtractedFile } from '../../src/ecosystems/extract-tree';
 import { buildPurl } from '../../src/ecosystems/purl';
 import type { DependencySource, Ecosystem, Resolution } from '../../src/ecosystems/types';
+import { insertRepository } from './exposures';
 import type { TestApp, TestTenant } from './test-app';
 
 /** Scans with given dependencies for the package and drift tests, without a git checkout. */
@@ -30,21 +31,9 @@ export async function testRepository(
     db.selectFrom('repositories').select('id').where('name', '=', name).executeTakeFirst(),
   );
   if (existing) return existing.id;
-  const id = newId();
-  await withTenant(t.database, tenant.tenantId, (db) =>
-    db
-      .insertInto('repositories')
-      .values({
-        tenant_id: tenant.tenantId,
-        id,
-        provider: 'git',
-        name,
-        full_name: `acme/${name}`,
-        clone_url: `https://git.example.test/${tenant.tenantId}/${name}.git`,
-      })
-      .execute(),
-  );
-  return id;
+  return insertRepository(t, tenant.tenantId, name, {
+    clone_url: `https://git.example.test/${tenant.tenantId}/${name}.git`,
+  });
 }
 
 /**

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { insertRepository } from '../../../test/support/exposures';
 import {
   createGitRepository,
   type GitFixture,
@@ -45,23 +46,13 @@ describe('scan worker', () => {
     await t.close();
   });
 
-  async function addRepository(cloneUrl: string, branch = 'main'): Promise<string> {
-    const id = newId();
-    await withTenant(t.database, tenant.tenantId, (db) =>
-      db
-        .insertInto('repositories')
-        .values({
-          tenant_id: tenant.tenantId,
-          id,
-          provider: 'git',
-          name: `r-${id.slice(-6)}`,
-          full_name: `fixtures/r-${id.slice(-6)}`,
-          clone_url: cloneUrl,
-          default_branch: branch,
-        })
-        .execute(),
-    );
-    return id;
+  function addRepository(cloneUrl: string, branch = 'main'): Promise<string> {
+    const name = `r-${newId().slice(-6)}`;
+    return insertRepository(t, tenant.tenantId, name, {
+      full_name: `fixtures/${name}`,
+      clone_url: cloneUrl,
+      default_branch: branch,
+    });
   }
 
   const trigger = (repositoryId: string) =>
