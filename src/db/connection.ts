@@ -39,9 +39,12 @@ export interface DatabaseOptions {
   /** Embedded data directory; null keeps the embedded database in memory (tests). */
   dataDir: string | null;
   poolSize: number;
-  /** PostgreSQL: connections of the job pool (default 4). */
+  /**
+   * PostgreSQL: connections of the job pool. The service passes its settings
+   * (DATABASE_JOB_POOL_SIZE, DATABASE_ACQUIRE_TIMEOUT_MS); the defaults here serve tests and benches.
+   */
   jobPoolSize?: number;
-  /** How long a request waits for a free connection before `DatabaseBusyError` (default 10 s). */
+  /** How long a request waits for a free connection before `DatabaseBusyError` (tests: 10 s). */
   acquireTimeoutMs?: number;
 }
 

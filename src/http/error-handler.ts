@@ -29,6 +29,22 @@ export function sendProblem(
   return reply.code(status).type('application/problem+json').send(body);
 }
 
+/** A failure nobody anticipated: logged in full, answered with the correlation id only. */
+export function sendUnexpected(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: unknown,
+  what: string,
+): FastifyReply {
+  request.log.error({ err: error }, what);
+  return sendProblem(
+    request,
+    reply,
+    500,
+    `An unexpected error occurred. Quote correlation id ${request.id} when reporting it.`,
+  );
+}
+
 /** Maps framework errors (parsing, validation, limits) to the status the contract gives them. */
 function classify(error: FastifyError, request: FastifyRequest): ProblemError | null {
   if (error instanceof ProblemError) return error;
@@ -74,12 +90,6 @@ export function registerErrorHandling(app: FastifyInstance): void {
       for (const [name, value] of Object.entries(problem.headers)) reply.header(name, value);
       return sendProblem(request, reply, problem.status, problem.message, problem.errors);
     }
-    request.log.error({ err: error }, 'unhandled error');
-    return sendProblem(
-      request,
-      reply,
-      500,
-      `An unexpected error occurred. Quote correlation id ${request.id} when reporting it.`,
-    );
+    return sendUnexpected(request, reply, error, 'unhandled error');
   });
 }

@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { problemTypeFor, titleFor } from '../core/problem';
 import { newId } from '../db/ids';
-import { sendProblem } from './error-handler';
+import { sendProblem, sendUnexpected } from './error-handler';
 
 /**
  * The framework's own answers, rendered as problem documents like every other error
@@ -30,13 +30,7 @@ export function frameworkErrors(
         path: [`segments must be at most ${MAX_PARAM_LENGTH} characters`],
       });
     default:
-      request.log.error({ err: error }, 'framework error');
-      return sendProblem(
-        request,
-        reply,
-        500,
-        `An unexpected error occurred. Quote correlation id ${request.id} when reporting it.`,
-      );
+      return sendUnexpected(request, reply, error, 'framework error');
   }
 }
 
