@@ -106,6 +106,51 @@ describe('rubygems/gemfile-lock', () => {
     });
   });
 
+  it('reads the non-default-source `!` wherever Bundler writes it in DEPENDENCIES', () => {
+    const result = extractGemfileLock({
+      path: 'Gemfile.lock',
+      text: fixture('source-marker-placements.lock'),
+      readFile: () => null,
+    });
+    const RAILS: DependencySource = {
+      kind: 'git',
+      url: 'https://github.com/rails/rails.git',
+      ref: '5f0d9e1c8a7b6d5e4f3a2b1c0d9e8f7a6b5c4d3e',
+    };
+    const ENGINE: DependencySource = { kind: 'path', path: 'engines/billing' };
+    expect(result).toEqual({
+      dependencies: [
+        spec('activesupport', '8.1.0.alpha', 6, { parents: ['rails'], source: RAILS }),
+        // `rails (~> 8.1.0.alpha)!`: requirement, then the marker.
+        spec('rails', '8.1.0.alpha', 8, { direct: true, parents: ['billing'], source: RAILS }),
+        // `billing!`: the marker with no requirement.
+        spec('billing', '0.1.0', 14, { direct: true, source: ENGINE }),
+        // `internal-auth (>= 2.1, < 3)!`: several constraints, then the marker.
+        spec('internal-auth', '2.4.0', 20, { direct: true }),
+        // `private-sdk (~> 3.32)!`: a gem of a second rubygems source.
+        spec('private-sdk', '3.32.1', 21, { direct: true }),
+        spec('concurrent-ruby', '1.3.4', 26, { direct: true, parents: ['activesupport'] }),
+        spec('rake', '13.2.1', 27, { direct: true }),
+        spec('rspec', '3.13.0', 28, { direct: true }),
+      ],
+      errors: [],
+    });
+  });
+
+  it('accepts `name! (req)` and rejects a doubled, spaced or trailing marker', () => {
+    const result = extractGemfileLock({
+      path: 'Gemfile.lock',
+      text: fixture('source-marker-malformed.lock'),
+      readFile: () => null,
+    });
+    expect(result.dependencies.filter((d) => d.direct).map((d) => d.name)).toEqual(['legacy']);
+    expect(result.errors).toEqual([
+      { line: 11, message: 'unexpected line in DEPENDENCIES' },
+      { line: 12, message: 'unexpected line in DEPENDENCIES' },
+      { line: 13, message: 'unexpected line in DEPENDENCIES' },
+    ]);
+  });
+
   it('reports a file that is not a Gemfile.lock as one whole-file error', () => {
     const result = extractGemfileLock({
       path: 'Gemfile.lock',

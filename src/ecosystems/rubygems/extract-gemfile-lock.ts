@@ -24,7 +24,7 @@ interface Spec {
 
 export interface ParsedGemfileLock {
   specs: Spec[];
-  /** Names in DEPENDENCIES (`name!` marks a non-default source). */
+  /** Names in DEPENDENCIES (`name!`, `name (req)!` mark a non-default source). */
   direct: Set<string>;
   platforms: string[];
   bundler: string | null;
@@ -48,7 +48,14 @@ const KNOWN_SECTIONS = new Set([
  */
 const SPEC = /^ {4}([^\s(]+) \(([^-\s)]+)(?:-([^)\s]+))?\)$/;
 const DEPENDENCY = /^ {6}([^\s(!]+)(?: \(([^)]*)\))?$/;
-const DIRECT = /^ {2}([^\s(!]+)(!)?(?: \(([^)]*)\))?$/;
+/**
+ * A DEPENDENCIES line as Bundler's `Dependency#to_lock` writes it: the name, the requirements
+ * (sorted, comma-joined) in parentheses, then `!` when the gem has a non-default source:
+ * `rails`, `rails (~> 7.2)`, `rails!`, `rails (~> 7.2)!`, `rails (>= 7.0, < 8)!`. The `!` is also
+ * accepted right after the name (`rails! (~> 7.2)`), which older hand-edited locks show; at most
+ * one `!` in all.
+ */
+const DIRECT = /^ {2}([^\s(!]+)(?:(!)(?: \(([^)]*)\))?|(?: \(([^)]*)\))?(!)?)$/;
 const ATTRIBUTE = /^ {2}([a-z_]+):(?: (.*))?$/;
 
 function sectionSource(section: string, attributes: Map<string, string>): DependencySource {
@@ -258,7 +265,7 @@ export function extractGemfileLock(input: ExtractInput): ExtractionResult {
 
 export const gemfileLockExtractor: Extractor = {
   name: 'rubygems/gemfile-lock',
-  version: 1,
+  version: 2,
   kind: 'lockfile',
   matches: (path) => {
     const base = path.slice(path.lastIndexOf('/') + 1);
