@@ -14,6 +14,7 @@ import { insertAuditEntry, outcomeFor } from './domains/audit-log/store';
 import { driftRoutes } from './domains/drift/routes';
 import { exposureRoutes } from './domains/exposures/routes';
 import { packageRoutes } from './domains/packages/routes';
+import { policyRoutes } from './domains/policies/routes';
 import { repositoryRoutes } from './domains/repositories/routes';
 import { sbomRoutes } from './domains/sbom/routes';
 import { scanRoutes } from './domains/scans/routes';
@@ -198,4 +199,5 @@ async function registerDomainRoutes(
   await app.register(packageRoutes(deps));
   await app.register(driftRoutes());
   await app.register(tenantSettingsRoutes(deps));
+  await app.register(policyRoutes());
 }

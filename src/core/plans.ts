@@ -37,7 +37,8 @@ export const PLAN_DEFINITIONS: Record<Plan, PlanDefinition> = {
     limits: { repositories: 10, tenantRequestsPerMinute: 600, tokenRequestsPerMinute: 300 },
   },
   free: {
-    features: ['api_tokens', 'policies'],
+    // Policies start with the team plan (trial shows them): free tenants get 403 on them.
+    features: ['api_tokens'],
     limits: { repositories: 5, tenantRequestsPerMinute: 600, tokenRequestsPerMinute: 300 },
   },
   team: {

@@ -3,6 +3,7 @@ import type { AuditLogTables } from '../domains/audit-log/tables';
 import type { DriftTables } from '../domains/drift/tables';
 import type { ExposureTables } from '../domains/exposures/tables';
 import type { PackageTables } from '../domains/packages/tables';
+import type { PolicyTables } from '../domains/policies/tables';
 import type { RepositoryTables } from '../domains/repositories/tables';
 import type { SbomTables } from '../domains/sbom/tables';
 import type { ScanTables } from '../domains/scans/tables';
@@ -28,4 +29,5 @@ export interface DB
     JobTables,
     AdvisoryStoreTables,
     PackageCatalogueTables,
-    ExposureTables {}
+    ExposureTables,
+    PolicyTables {}

@@ -21,6 +21,10 @@ export const OPENAPI_TAGS = [
   { name: 'Vulnerabilities', description: 'Known vulnerabilities and the packages they affect' },
   { name: 'Vulnerability exposures', description: "Where a vulnerability meets a tenant's code" },
   { name: 'Webhooks', description: 'Push deliveries from source-control providers' },
+  {
+    name: 'Policies',
+    description: 'Policies in CEL, the violations they find, exceptions and dry runs',
+  },
 ] as const;
 
 export type OpenApiTag = (typeof OPENAPI_TAGS)[number]['name'];

@@ -84,16 +84,21 @@ describe('GET /api/v1/feature-flags', () => {
     expect(onEnterprise.sbom_export).toBe(true);
     expect(onEnterprise.audit_log_export).toBe(true);
     // The plan has it, but no route of this service needs it: off.
-    expect(onEnterprise.policies).toBe(false);
     expect(onEnterprise.cra).toBe(false);
     // Routes exist but the plan lacks it: off.
     expect((await flagsOf(t, free.token)).sbom_export).toBe(false);
+    expect((await flagsOf(t, free.token)).policies).toBe(false);
     // Exactly the plan's features that some route declares, nothing hand-kept.
     const declared = new Set<Feature>();
     for (const [key, enabled] of Object.entries(onEnterprise)) {
       if (enabled) declared.add(key as Feature);
     }
-    expect([...declared].sort()).toEqual(['api_tokens', 'audit_log_export', 'sbom_export']);
+    expect([...declared].sort()).toEqual([
+      'api_tokens',
+      'audit_log_export',
+      'policies',
+      'sbom_export',
+    ]);
   });
 
   test('a route declaring a feature turns it on for plans that have it, and only those', async () => {
@@ -102,7 +107,11 @@ describe('GET /api/v1/feature-flags', () => {
       {
         database: t.database,
         configure: (app) => {
-          app.get('/api/v1/policies', { config: { feature: 'policies' } }, async () => ({}));
+          app.get(
+            '/api/v1/alert-rules-probe',
+            { config: { feature: 'alert_rules' } },
+            async () => ({}),
+          );
           app.get('/api/v1/cra/products', { config: { feature: 'cra' } }, async () => ({}));
         },
       },
@@ -112,10 +121,13 @@ describe('GET /api/v1/feature-flags', () => {
       const free = await withPolicies.createTenant('free');
       const team = await withPolicies.createTenant('team');
       expect(await flagsOf(withPolicies, enterprise.token)).toMatchObject({
-        policies: true,
+        alert_rules: true,
         cra: true,
       });
-      expect(await flagsOf(withPolicies, free.token)).toMatchObject({ policies: true, cra: false });
+      expect(await flagsOf(withPolicies, free.token)).toMatchObject({
+        alert_rules: false,
+        cra: false,
+      });
       expect(planHas('team', 'cra')).toBe(false);
       expect((await flagsOf(withPolicies, team.token)).cra).toBe(false);
     } finally {

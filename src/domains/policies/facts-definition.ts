@@ -1,0 +1,176 @@
+/**
+ * The facts a policy condition sees, defined once (docs/policies.md#facts): this definition
+ * generates the CEL declarations (cel.ts), the TypeScript type of the facts the store computes
+ * (facts-store.ts) and the facts table of docs/policies.md (facts-doc.ts; a test compares).
+ */
+
+export type CelFieldType =
+  | 'string'
+  | 'int'
+  | 'double'
+  | 'bool'
+  | 'list<string>'
+  | 'map<string, double>'
+  | 'list<Vulnerability>';
+
+interface FactField {
+  readonly type: CelFieldType;
+  readonly description: string;
+}
+
+interface FactGroup {
+  readonly description: string;
+  readonly fields: Readonly<Record<string, FactField>>;
+}
+
+/** One vulnerability of the dependency (`vulnerabilities.items`). */
+export const VULNERABILITY_FIELDS = {
+  id: { type: 'string', description: 'Canonical identifier (CVE, GHSA, ...)' },
+  aliases: { type: 'list<string>', description: 'Other identifiers of the same vulnerability' },
+  severity: {
+    type: 'string',
+    description: 'low, medium, high, critical, or "" when the advisory rates none',
+  },
+  cvss: { type: 'double', description: 'CVSS base score, 0.0 when none is known' },
+  fixAvailable: { type: 'bool', description: 'Some version fixes it' },
+  fixedVersions: { type: 'list<string>', description: 'The versions that fix it' },
+  status: {
+    type: 'string',
+    description:
+      'Exposure status: open, investigating, affected, accepted_risk, not_affected, false_positive',
+  },
+} as const satisfies Record<string, FactField>;
+
+export const FACT_GROUPS = {
+  dependency: {
+    description: 'The dependency as the latest scan of the repository found it',
+    fields: {
+      ecosystem: { type: 'string', description: 'npm, PyPI, Maven, Go, Cargo, RubyGems, ...' },
+      name: { type: 'string', description: 'Package name' },
+      version: {
+        type: 'string',
+        description: 'The resolved version, the declared range when not pinned, "" when unpinned',
+      },
+      purl: { type: 'string', description: 'Package URL with the version' },
+      direct: { type: 'bool', description: 'Declared by the repository itself (in any file)' },
+      scope: { type: 'string', description: 'runtime, development, optional, ... (first file)' },
+      resolution: { type: 'string', description: 'resolved, declared or unpinned' },
+      file: { type: 'string', description: 'The first file that declares it' },
+      files: { type: 'list<string>', description: 'Every file that declares it' },
+    },
+  },
+  vulnerabilities: {
+    description:
+      'Vulnerability exposures of this version in this repository, without fixed ones; the counts and maxima leave out not_affected and false_positive',
+    fields: {
+      count: { type: 'int', description: 'Vulnerabilities that count' },
+      ids: { type: 'list<string>', description: 'Their identifiers and aliases' },
+      maxSeverity: {
+        type: 'string',
+        description: 'Highest severity: none, low, medium, high or critical',
+      },
+      maxSeverityLevel: {
+        type: 'int',
+        description: 'The same as a number: 0 none, 1 low, 2 medium, 3 high, 4 critical',
+      },
+      maxCvss: { type: 'double', description: 'Highest CVSS base score (0.0 when none)' },
+      fixAvailable: { type: 'bool', description: 'At least one of them has a fixed version' },
+      statuses: { type: 'list<string>', description: 'Exposure statuses of all items' },
+      items: {
+        type: 'list<Vulnerability>',
+        description: 'Each vulnerability (fields below), including not_affected and false_positive',
+      },
+    },
+  },
+  drift: {
+    description: "How far the used version is behind the registry's newest (latest drift snapshot)",
+    fields: {
+      known: { type: 'bool', description: 'Drift was measured (the registry knows the package)' },
+      libyear: { type: 'double', description: 'Years between the used and the newest release' },
+      majorsBehind: { type: 'int', description: 'Major versions behind the newest stable' },
+      minorsBehind: { type: 'int', description: 'Minor versions behind' },
+      patchesBehind: { type: 'int', description: 'Patch versions behind' },
+      deprecated: { type: 'bool', description: 'The used version or the package is deprecated' },
+      yanked: { type: 'bool', description: 'The used version was yanked or unpublished' },
+      endOfLife: { type: 'bool', description: 'The used major line is end of life' },
+      latestStable: { type: 'string', description: 'Newest stable version, "" when unknown' },
+    },
+  },
+  health: {
+    description: 'Package health (latest snapshot, default weights)',
+    fields: {
+      known: { type: 'bool', description: 'A health score exists' },
+      score: { type: 'double', description: 'Score from 0 to 100 (0.0 when unknown)' },
+      signals: {
+        type: 'map<string, double>',
+        description:
+          'Sub-score from 0 to 1 of each known signal (maintenanceRecency, releaseCadence, maintainers, deprecation, vulnerabilities, licence, repository, installScripts, popularity); unknown signals are absent',
+      },
+    },
+  },
+  licence: {
+    description: 'The declared licence of the used version (else of the package)',
+    fields: {
+      known: { type: 'bool', description: 'A licence is declared' },
+      expression: { type: 'string', description: 'SPDX expression as declared, "" when none' },
+    },
+  },
+  release: {
+    description: 'The publication of the used version',
+    fields: {
+      known: { type: 'bool', description: 'The publication date is known' },
+      ageDays: { type: 'int', description: 'Whole days since the used version was published' },
+    },
+  },
+  repository: {
+    description: 'The repository the dependency belongs to',
+    fields: {
+      name: { type: 'string', description: 'Repository name' },
+      criticality: {
+        type: 'string',
+        description: 'Business criticality: low, medium, high, critical, or "" when unset',
+      },
+      lifecycle: {
+        type: 'string',
+        description: 'Lifecycle status: active, maintenance, deprecated, archived',
+      },
+    },
+  },
+} as const satisfies Record<string, FactGroup>;
+
+/** Functions a condition may call besides CEL's standard ones. */
+export const FACT_FUNCTIONS = [
+  {
+    signature: 'spdxSatisfies(string, list<string>): bool',
+    description:
+      'Whether an SPDX expression is satisfied by a list of allowed licences (spdx-satisfies); false for an empty or unparsable expression',
+    example: 'spdxSatisfies(licence.expression, ["MIT", "Apache-2.0", "BSD-3-Clause"])',
+  },
+] as const;
+
+type JsOf<T extends CelFieldType> = T extends 'string'
+  ? string
+  : T extends 'int' | 'double'
+    ? number
+    : T extends 'bool'
+      ? boolean
+      : T extends 'list<string>'
+        ? string[]
+        : T extends 'map<string, double>'
+          ? Record<string, number>
+          : T extends 'list<Vulnerability>'
+            ? VulnerabilityFact[]
+            : never;
+
+type FieldsOf<F extends Readonly<Record<string, FactField>>> = {
+  -readonly [K in keyof F]: JsOf<F[K]['type']>;
+};
+
+export type VulnerabilityFact = FieldsOf<typeof VULNERABILITY_FIELDS>;
+
+/** The facts of one dependency, as computed and as stored on a violation (numbers, not bigints). */
+export type DependencyFacts = {
+  -readonly [G in keyof typeof FACT_GROUPS]: FieldsOf<(typeof FACT_GROUPS)[G]['fields']>;
+};
+
+export type FactGroupName = keyof typeof FACT_GROUPS;

@@ -1,0 +1,266 @@
+import { type Kysely, sql } from 'kysely';
+import type { DB } from '../../db/schema';
+import type { DependencyFacts, VulnerabilityFact } from './facts-definition';
+
+/**
+ * The facts of every dependency of one repository (docs/policies.md#facts), computed with one
+ * set-based query per source (dependencies, exposures, drift, health, versions, repository),
+ * never one query per dependency. A dependency is one (package, version): several files
+ * declaring the same version are one dependency.
+ */
+
+export interface RepositoryForFacts {
+  id: string;
+  name: string;
+  business_criticality: string | null;
+  lifecycle_status: string;
+}
+
+export interface DependencyWithFacts {
+  packageId: string;
+  /** '' when unpinned (the violation key). */
+  version: string;
+  ecosystem: string;
+  packageName: string;
+  /** purl without a version (the package's identity). */
+  packageUrl: string;
+  facts: DependencyFacts;
+}
+
+const SEVERITY_LEVEL: Record<string, number> = { low: 1, medium: 2, high: 3, critical: 4 };
+const LEVEL_NAME = ['none', 'low', 'medium', 'high', 'critical'] as const;
+/** Exposure statuses that do not count in the totals (people decided they do not apply). */
+const NOT_COUNTED = new Set(['not_affected', 'false_positive']);
+const DAY_MS = 86_400_000;
+
+const keyOf = (packageId: string, version: string) => `${packageId}\u0000${version}`;
+
+interface DependencyRow {
+  scan_id: string;
+  package_id: string;
+  version: string;
+  ecosystem: string;
+  name: string;
+  purl: string;
+  package_purl: string;
+  scope: string;
+  direct: boolean;
+  file: string;
+  resolution: string;
+}
+
+async function dependencyRows(db: Kysely<DB>, repositoryId: string) {
+  const result = await sql<DependencyRow>`
+    SELECT d.scan_id, d.package_id, coalesce(d.version, '') AS version, d.ecosystem, d.name,
+      d.purl, p.purl AS package_purl, d.scope, d.direct, d.file, d.resolution
+    FROM repository_dependencies d JOIN packages p ON p.id = d.package_id
+    WHERE d.repository_id = ${repositoryId}
+    ORDER BY d.package_id, version, d.direct DESC, d.file`.execute(db);
+  return result.rows;
+}
+
+interface ExposureRow {
+  package_id: string;
+  version: string;
+  status: string;
+  fixed_versions: string[];
+  canonical_id: string;
+  aliases: string[];
+  severity_rating: string | null;
+  severity_score: string | number | null;
+}
+
+async function exposureRows(db: Kysely<DB>, repositoryId: string) {
+  const result = await sql<ExposureRow>`
+    SELECT e.package_id, e.version, e.status, e.fixed_versions, v.canonical_id, v.aliases,
+      v.severity_rating, v.severity_score
+    FROM vulnerability_exposures e JOIN vulnerabilities v ON v.id = e.vulnerability_id
+    WHERE e.repository_id = ${repositoryId} AND e.status <> 'fixed'
+    ORDER BY v.canonical_id`.execute(db);
+  return result.rows;
+}
+
+interface DriftRow {
+  package_id: string;
+  used_version: string;
+  state: string;
+  latest_stable: string | null;
+  libyear: number | null;
+  major_behind: number | null;
+  minor_behind: number | null;
+  patch_behind: number | null;
+  deprecated: boolean;
+  yanked: boolean;
+  end_of_life: boolean;
+}
+
+async function driftRows(db: Kysely<DB>, repositoryId: string, scanId: string) {
+  const result = await sql<DriftRow>`
+    SELECT package_id, used_version, state, latest_stable, libyear, major_behind, minor_behind,
+      patch_behind, deprecated, yanked, end_of_life
+    FROM dependency_drift
+    WHERE repository_id = ${repositoryId} AND scan_id = ${scanId}`.execute(db);
+  return result.rows;
+}
+
+interface CatalogueRow {
+  package_id: string;
+  version: string;
+  health_score: number | null;
+  signals: unknown;
+  version_licence: string | null;
+  package_licence: string | null;
+  published_at: Date | null;
+}
+
+/** Health (latest snapshot), licence and publication date of each used (package, version). */
+async function catalogueRows(db: Kysely<DB>, repositoryId: string) {
+  const result = await sql<CatalogueRow>`
+    WITH used AS (
+      SELECT DISTINCT package_id, coalesce(version, '') AS version
+      FROM repository_dependencies WHERE repository_id = ${repositoryId}
+    ), health AS (
+      SELECT DISTINCT ON (s.package_id) s.package_id, s.default_score, s.signals
+      FROM package_health_snapshots s
+      WHERE s.package_id IN (SELECT package_id FROM used)
+      ORDER BY s.package_id, s.snapshot_date DESC
+    )
+    SELECT u.package_id, u.version, h.default_score AS health_score, h.signals,
+      pv.licence AS version_licence, m.licence AS package_licence, pv.published_at
+    FROM used u
+    LEFT JOIN health h ON h.package_id = u.package_id
+    LEFT JOIN package_versions pv ON pv.package_id = u.package_id AND pv.version = u.version
+    LEFT JOIN package_metadata m ON m.package_id = u.package_id`.execute(db);
+  return result.rows;
+}
+
+function vulnerabilityFacts(rows: ExposureRow[]): DependencyFacts['vulnerabilities'] {
+  const items: VulnerabilityFact[] = rows.map((row) => ({
+    id: row.canonical_id,
+    aliases: row.aliases ?? [],
+    severity: row.severity_rating ?? '',
+    cvss: row.severity_score === null ? 0 : Number(row.severity_score),
+    fixAvailable: (row.fixed_versions ?? []).length > 0,
+    fixedVersions: row.fixed_versions ?? [],
+    status: row.status,
+  }));
+  const counted = items.filter((item) => !NOT_COUNTED.has(item.status));
+  const level = Math.max(0, ...counted.map((item) => SEVERITY_LEVEL[item.severity] ?? 0));
+  return {
+    count: counted.length,
+    ids: [...new Set(counted.flatMap((item) => [item.id, ...item.aliases]))],
+    maxSeverity: LEVEL_NAME[level] ?? 'none',
+    maxSeverityLevel: level,
+    maxCvss: Math.max(0, ...counted.map((item) => item.cvss)),
+    fixAvailable: counted.some((item) => item.fixAvailable),
+    statuses: [...new Set(items.map((item) => item.status))],
+    items,
+  };
+}
+
+function driftFacts(row: DriftRow | undefined): DependencyFacts['drift'] {
+  const measured = row?.state === 'measured';
+  return {
+    known: measured,
+    libyear: measured ? Number(row?.libyear ?? 0) : 0,
+    majorsBehind: row?.major_behind ?? 0,
+    minorsBehind: row?.minor_behind ?? 0,
+    patchesBehind: row?.patch_behind ?? 0,
+    deprecated: row?.deprecated ?? false,
+    yanked: row?.yanked ?? false,
+    endOfLife: row?.end_of_life ?? false,
+    latestStable: row?.latest_stable ?? '',
+  };
+}
+
+function signalScores(signals: unknown): Record<string, number> {
+  const scores: Record<string, number> = {};
+  if (!Array.isArray(signals)) return scores;
+  for (const signal of signals) {
+    if (typeof signal !== 'object' || signal === null) continue;
+    const { key, score } = signal as { key?: unknown; score?: unknown };
+    if (typeof key === 'string' && typeof score === 'number') scores[key] = score;
+  }
+  return scores;
+}
+
+function catalogueFacts(row: CatalogueRow | undefined, now: Date) {
+  const licence = row?.version_licence ?? row?.package_licence ?? '';
+  const published = row?.published_at ?? null;
+  return {
+    health: {
+      known: row?.health_score !== null && row?.health_score !== undefined,
+      score: Number(row?.health_score ?? 0),
+      signals: signalScores(row?.signals),
+    },
+    licence: { known: licence !== '', expression: licence },
+    release: {
+      known: published !== null,
+      ageDays: published ? Math.floor((now.getTime() - published.getTime()) / DAY_MS) : 0,
+    },
+  };
+}
+
+function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const group = groups.get(k);
+    if (group) group.push(row);
+    else groups.set(k, [row]);
+  }
+  return groups;
+}
+
+/** The facts of each (package, version) of the repository's latest dependencies. */
+export async function repositoryFacts(
+  db: Kysely<DB>,
+  repository: RepositoryForFacts,
+  now = new Date(),
+): Promise<DependencyWithFacts[]> {
+  const dependencies = await dependencyRows(db, repository.id);
+  const first = dependencies[0];
+  if (!first) return [];
+  const [exposures, drift, catalogue] = await Promise.all([
+    exposureRows(db, repository.id),
+    driftRows(db, repository.id, first.scan_id),
+    catalogueRows(db, repository.id),
+  ]);
+  const exposuresOf = groupBy(exposures, (row) => keyOf(row.package_id, row.version));
+  const driftOf = new Map(drift.map((row) => [keyOf(row.package_id, row.used_version), row]));
+  const catalogueOf = new Map(catalogue.map((row) => [keyOf(row.package_id, row.version), row]));
+  const repositoryPart = {
+    name: repository.name,
+    criticality: repository.business_criticality ?? '',
+    lifecycle: repository.lifecycle_status,
+  };
+  const out: DependencyWithFacts[] = [];
+  for (const [key, rows] of groupBy(dependencies, (row) => keyOf(row.package_id, row.version))) {
+    const head = rows[0] as DependencyRow;
+    out.push({
+      packageId: head.package_id,
+      version: head.version,
+      ecosystem: head.ecosystem,
+      packageName: head.name,
+      packageUrl: head.package_purl,
+      facts: {
+        dependency: {
+          ecosystem: head.ecosystem,
+          name: head.name,
+          version: head.version,
+          purl: head.purl,
+          direct: rows.some((row) => row.direct),
+          scope: head.scope,
+          resolution: head.resolution,
+          file: head.file,
+          files: [...new Set(rows.map((row) => row.file))],
+        },
+        vulnerabilities: vulnerabilityFacts(exposuresOf.get(key) ?? []),
+        drift: driftFacts(driftOf.get(key)),
+        ...catalogueFacts(catalogueOf.get(key), now),
+        repository: repositoryPart,
+      },
+    });
+  }
+  return out;
+}
