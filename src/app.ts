@@ -13,6 +13,7 @@ import { auditLogRoutes } from './domains/audit-log/routes';
 import { insertAuditEntry, outcomeFor } from './domains/audit-log/store';
 import { driftRoutes } from './domains/drift/routes';
 import { exposureRoutes } from './domains/exposures/routes';
+import { integrationRoutes } from './domains/integrations/routes';
 import { packageRoutes } from './domains/packages/routes';
 import { policyRoutes } from './domains/policies/routes';
 import { repositoryRoutes } from './domains/repositories/routes';
@@ -200,4 +201,5 @@ async function registerDomainRoutes(
   await app.register(driftRoutes());
   await app.register(tenantSettingsRoutes(deps));
   await app.register(policyRoutes());
+  await app.register(integrationRoutes(deps));
 }

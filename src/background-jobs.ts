@@ -1,6 +1,10 @@
 import { withTenant } from './db/tenant-scope';
 import { MATCH_DEPENDENCIES_JOB, vulnerabilityJobs } from './domains/exposures/jobs';
+import { INTEGRATION_TARGET } from './domains/integrations/deliver';
+import { integrationDeliveryTarget } from './domains/integrations/service';
 import type { JobDeps, JobObserver } from './domains/job-deps';
+import { type DeliveryContext, deliveryContext } from './domains/outbound-deliveries/attempt';
+import { outboundDeliveryJobs } from './domains/outbound-deliveries/jobs';
 import { DEPENDENCIES_CHANGED_JOB, packageJobs } from './domains/packages/jobs';
 import { sbomJobs } from './domains/sbom/jobs';
 import { SBOM_IMPORT_JOB } from './domains/sbom/service';
@@ -20,7 +24,21 @@ import type { JobDefinition, JobEnvelope } from './jobs/queue';
 /** Event → the jobs it starts, one job per subscriber (each retries on its own). */
 export const EVENT_SUBSCRIPTIONS: EventSubscriptions = {
   'dependencies.changed': [MATCH_DEPENDENCIES_JOB, DEPENDENCIES_CHANGED_JOB],
+  'integration.disabled': [],
 };
+
+/**
+ * The outbound delivery module's context: every domain that owns delivery targets registers
+ * its adapter here under its target kind (docs/integrations.md#the-shared-delivery-module).
+ */
+export function outboundDeliveries(deps: JobDeps): DeliveryContext {
+  return deliveryContext({
+    database: deps.database,
+    config: deps.config,
+    log: deps.log,
+    targets: { [INTEGRATION_TARGET]: integrationDeliveryTarget(deps.secretBox) },
+  });
+}
 
 /** Every job the worker registers (observed when `deps.observe` is set). */
 export function jobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
@@ -30,6 +48,7 @@ export function jobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
     ...sbomJobs(deps),
     ...vulnerabilityJobs(deps),
     ...packageJobs(deps),
+    ...outboundDeliveryJobs(deps, outboundDeliveries(deps)),
   ];
   const observe = deps.observe;
   return observe ? definitions.map((d) => observed(deps, observe, d)) : definitions;

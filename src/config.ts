@@ -85,6 +85,8 @@ export interface Config {
   scans: ScansConfig;
   /** Connections to user-given addresses (docs/outbound-guard.md). */
   outbound: OutboundConfig;
+  /** Outbound webhook deliveries (docs/integrations.md). */
+  webhooks: WebhookDeliveryConfig;
   /** SBOM import and export (docs/sbom.md). */
   sbom: {
     /** Largest accepted SBOM import body (413 above); larger than the general body limit. */
@@ -123,6 +125,22 @@ export interface OutboundConfig {
   allow: { git: string[]; webhooks: string[] };
   /** Tenant id → its own additions. */
   tenantAllow: Record<string, { git?: string[]; webhooks?: string[] }>;
+}
+
+/**
+ * Outbound deliveries (docs/integrations.md#retries): the retry schedule is exponential from
+ * `retryBaseMs`, capped at `retryMaxDelayMs`, plus up to a quarter of jitter, for `maxAttempts`
+ * attempts; the defaults span about 31 hours. Tests shorten it.
+ */
+export interface WebhookDeliveryConfig {
+  timeoutMs: number;
+  maxAttempts: number;
+  retryBaseMs: number;
+  retryMaxDelayMs: number;
+  /** How often a worker looks for deliveries whose retry is due. */
+  pollMs: number;
+  /** Extra certificate authorities (PEM file) receivers may be signed by (tests: self-signed). */
+  caFile: string | null;
 }
 
 /** Clone-URL imports and the scan worker's checkouts. */
@@ -297,6 +315,20 @@ export const SETTINGS = [
     '(none)',
     'per-tenant additions: <tenant-id>:<git|webhooks>=<cidr>,<cidr>;...',
   ],
+  ['WEBHOOK_TIMEOUT_MS', '10000', 'longest a webhook delivery attempt may take'],
+  [
+    'WEBHOOK_MAX_ATTEMPTS',
+    '18',
+    'attempts per delivery before it fails and disables the integration',
+  ],
+  [
+    'WEBHOOK_RETRY_BASE_MS',
+    '60000',
+    'first retry delay (doubles each attempt, plus up to 25% jitter)',
+  ],
+  ['WEBHOOK_RETRY_MAX_DELAY_MS', '10800000', 'longest delay between two attempts'],
+  ['WEBHOOK_POLL_MS', '1000', 'how often a worker looks for due webhook retries'],
+  ['WEBHOOK_CA_FILE', '(unset)', 'PEM bundle of extra CAs webhook receivers may use'],
   ['SBOM_IMPORT_MAX_BYTES', '20971520', 'largest accepted SBOM import body (413 above)'],
   ['SBOM_MAX_COMPONENTS', '50000', 'components one SBOM import may carry (422 above)'],
 ] as const;
@@ -660,6 +692,14 @@ export function loadConfig(
     registries: registrySettings(read, registry),
     scans: scanSettings(env, read, dataDir, problems),
     outbound: outboundSettings(env, problems),
+    webhooks: {
+      timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+      maxAttempts: int('WEBHOOK_MAX_ATTEMPTS', 18, 1, 100),
+      retryBaseMs: int('WEBHOOK_RETRY_BASE_MS', 60_000, 1, 24 * 3600_000),
+      retryMaxDelayMs: int('WEBHOOK_RETRY_MAX_DELAY_MS', 3 * 3600_000, 1, 7 * 24 * 3600_000),
+      pollMs: int('WEBHOOK_POLL_MS', 1000, 10, 3600_000),
+      caFile: env.WEBHOOK_CA_FILE || null,
+    },
     sbom: {
       importMaxBytes: int('SBOM_IMPORT_MAX_BYTES', 20 * 1024 * 1024, 1024, 1024 ** 3),
       maxComponents: int('SBOM_MAX_COMPONENTS', 50_000, 1, 10_000_000),

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { buildApp } from './app';
-import { EVENT_SUBSCRIPTIONS, jobDefinitions } from './background-jobs';
+import { EVENT_SUBSCRIPTIONS, jobDefinitions, outboundDeliveries } from './background-jobs';
 import type { Config, ServiceRole } from './config';
 import { type Database, openDatabase } from './db/connection';
 import { migrate } from './db/migrate';
@@ -9,6 +9,10 @@ import {
   createTokenUsageTracker,
   type TokenUsageTracker,
 } from './domains/api-tokens/usage-tracker';
+import {
+  type DeliveryDispatcher,
+  startDeliveryDispatcher,
+} from './domains/outbound-deliveries/jobs';
 import {
   type StaleScanSweeper,
   SWEEP_STALE_SCANS_JOB,
@@ -111,6 +115,7 @@ export async function startService(
   }
   await jobs.prepare();
   let sweeper: StaleScanSweeper | null = null;
+  let dispatcher: DeliveryDispatcher | null = null;
   if (role !== 'api') {
     await jobs.work();
     workers = 'started';
@@ -118,6 +123,8 @@ export async function startService(
     await jobs.send(SWEEP_STALE_SCANS_JOB, { tenantId: null, correlationId: null, data: {} });
     // And then at an interval derived from the stale threshold (docs/repositories-and-scans.md).
     sweeper = startStaleScanSweeper(jobDeps);
+    // Webhook retries fall due at their own times (docs/integrations.md#retries).
+    dispatcher = startDeliveryDispatcher(outboundDeliveries(jobDeps));
   }
   // Every process relays committed outbox rows to pg-boss (SKIP LOCKED makes that safe).
   const relay = startOutboxRelay(
@@ -153,6 +160,7 @@ export async function startService(
     isStopping = true;
     stopping ??= (async () => {
       await sweeper?.stop();
+      await dispatcher?.stop();
       await stopInOrder({ config, logger, app, relay, jobs, tokenUsage, redis, database });
       await metricsServer?.close();
     })();

@@ -2,6 +2,8 @@ import type { ApiTokenTables } from '../domains/api-tokens/tables';
 import type { AuditLogTables } from '../domains/audit-log/tables';
 import type { DriftTables } from '../domains/drift/tables';
 import type { ExposureTables } from '../domains/exposures/tables';
+import type { IntegrationTables } from '../domains/integrations/tables';
+import type { OutboundDeliveryTables } from '../domains/outbound-deliveries/tables';
 import type { PackageTables } from '../domains/packages/tables';
 import type { PolicyTables } from '../domains/policies/tables';
 import type { RepositoryTables } from '../domains/repositories/tables';
@@ -30,4 +32,6 @@ export interface DB
     AdvisoryStoreTables,
     PackageCatalogueTables,
     ExposureTables,
-    PolicyTables {}
+    PolicyTables,
+    IntegrationTables,
+    OutboundDeliveryTables {}

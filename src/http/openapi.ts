@@ -25,6 +25,7 @@ export const OPENAPI_TAGS = [
     name: 'Policies',
     description: 'Policies in CEL, the violations they find, exceptions and dry runs',
   },
+  { name: 'Integrations', description: 'Outbound webhook integrations and their delivery log' },
 ] as const;
 
 export type OpenApiTag = (typeof OPENAPI_TAGS)[number]['name'];

@@ -4,8 +4,11 @@ import { withTenant } from '../db/tenant-scope';
 import { type EventSubscriptions, emitEvent, enqueueJob, relayOutbox, takeOutbox } from './outbox';
 
 // The subscription table is data handed to the relay; these tests use their own.
-const SUBSCRIPTIONS: EventSubscriptions = { 'dependencies.changed': ['test.first', 'test.second'] };
-const NONE: EventSubscriptions = { 'dependencies.changed': [] };
+const SUBSCRIPTIONS: EventSubscriptions = {
+  'dependencies.changed': ['test.first', 'test.second'],
+  'integration.disabled': [],
+};
+const NONE: EventSubscriptions = { 'dependencies.changed': [], 'integration.disabled': [] };
 
 describe('job outbox', () => {
   let t: TestApp;

@@ -34,9 +34,17 @@ export async function enqueueJob<T>(db: Kysely<DB>, job: OutboxJob<T>): Promise<
 export interface EventPayloads {
   /** A scan or SBOM import replaced a repository's dependencies. */
   'dependencies.changed': DependenciesChanged;
+  /** The system disabled a webhook integration (410 from the receiver, or out of attempts). */
+  'integration.disabled': IntegrationDisabled;
 }
 
 export type EventName = keyof EventPayloads;
+
+export interface IntegrationDisabled {
+  integrationId: string;
+  name: string;
+  reason: 'gone' | 'failing';
+}
 
 export interface DependenciesChanged {
   repositoryId: string;

@@ -5,7 +5,7 @@ import { withTenant } from '../db/tenant-scope';
 import { createTenantWithOwner } from '../domains/tenants/service';
 import { type EventSubscriptions, enqueueJob, relayOutbox } from './outbox';
 
-const NO_EVENTS: EventSubscriptions = { 'dependencies.changed': [] };
+const NO_EVENTS: EventSubscriptions = { 'dependencies.changed': [], 'integration.disabled': [] };
 
 import { createJobQueue, type JobQueue } from './queue';
 

@@ -120,7 +120,10 @@ describe('scan service', () => {
       }),
     );
     expect(stored).toEqual({ dependencyCount: 2, fileCount: 1, countsByEcosystem: { npm: 2 } });
-    const events = await takeOutbox(t.database, { 'dependencies.changed': ['test.deps-changed'] });
+    const events = await takeOutbox(t.database, {
+      'dependencies.changed': ['test.deps-changed'],
+      'integration.disabled': [],
+    });
     expect(events.map((e) => e.name)).toContain('test.deps-changed');
 
     await withTenant(t.database, b.tenantId, (db) =>

@@ -1,0 +1,145 @@
+import { readFileSync } from 'node:fs';
+import type { Config } from '../../config';
+import type { Database } from '../../db/connection';
+import { withTenant } from '../../db/tenant-scope';
+import { outboundPolicy } from '../../security/outbound-guard';
+import { retryDelayMs } from './schedule';
+import { type SendResult, sendSigned } from './send';
+import {
+  type ClaimedDelivery,
+  cancelPendingDeliveries,
+  claimDelivery,
+  dueDeliveries,
+  recordAttempt,
+} from './store';
+import type { DeliveryTarget, DeliveryTargetKinds } from './targets';
+
+/** What attempting deliveries needs; built once by deliveryContext. */
+export interface DeliveryContext {
+  database: Database;
+  config: Pick<Config, 'outbound' | 'webhooks'>;
+  targets: DeliveryTargetKinds;
+  ca: string | null;
+  log: (message: string, details?: object) => void;
+}
+
+export function deliveryContext(
+  deps: Omit<DeliveryContext, 'ca'> & { config: Pick<Config, 'outbound' | 'webhooks'> },
+): DeliveryContext {
+  const ca = deps.config.webhooks.caFile ? readFileSync(deps.config.webhooks.caFile, 'utf8') : null;
+  return { ...deps, ca };
+}
+
+/** An attempt may outlive its request timeout by this much before another worker takes over. */
+const LEASE_MARGIN_MS = 30_000;
+
+type Claimed = { delivery: ClaimedDelivery; target: DeliveryTarget } | null;
+
+async function claim(context: DeliveryContext, tenantId: string, deliveryId: string) {
+  const leaseMs = context.config.webhooks.timeoutMs + LEASE_MARGIN_MS;
+  return withTenant(context.database, tenantId, async (db): Promise<Claimed> => {
+    const delivery = await claimDelivery(db, deliveryId, leaseMs);
+    if (!delivery) return null;
+    const owner = context.targets[delivery.target_kind];
+    const target = owner ? await owner.load(db, delivery.target_id) : null;
+    if (!target?.active) {
+      const reason = target ? 'the target is disabled' : 'the target was deleted';
+      await cancelPendingDeliveries(db, delivery.target_kind, delivery.target_id, reason);
+      return null;
+    }
+    return { delivery, target };
+  });
+}
+
+async function record(
+  context: DeliveryContext,
+  tenantId: string,
+  claimed: NonNullable<Claimed>,
+  result: SendResult,
+): Promise<void> {
+  const { delivery } = claimed;
+  const settings = context.config.webhooks;
+  const exhausted = result.outcome === 'failed' && delivery.attempt_count >= settings.maxAttempts;
+  const next =
+    result.outcome === 'succeeded'
+      ? { status: 'succeeded' as const, retryAt: null }
+      : result.outcome === 'gone' || exhausted
+        ? { status: 'failed' as const, retryAt: null }
+        : {
+            status: 'pending' as const,
+            retryAt: new Date(Date.now() + retryDelayMs(settings, delivery.attempt_count)),
+          };
+  await withTenant(context.database, tenantId, async (db) => {
+    await recordAttempt(db, delivery, result, next);
+    await context.targets[delivery.target_kind]?.attempted(db, {
+      tenantId,
+      targetId: delivery.target_id,
+      deliveryId: delivery.id,
+      outcome: result.outcome,
+      exhausted,
+    });
+  });
+}
+
+/**
+ * One attempt of one delivery if it is due and free: claim (short transaction), send with no
+ * transaction held, record the outcome and tell the target's owner (second transaction).
+ * Returns whether an attempt was made.
+ */
+export async function attemptDelivery(
+  context: DeliveryContext,
+  tenantId: string,
+  deliveryId: string,
+): Promise<boolean> {
+  const claimed = await claim(context, tenantId, deliveryId);
+  if (!claimed) return false;
+  const { delivery, target } = claimed;
+  const result = await sendSigned(
+    target.url,
+    target.secret,
+    {
+      id: delivery.id,
+      type: delivery.event_type,
+      occurredAt: delivery.created_at,
+      data: delivery.payload,
+    },
+    {
+      policy: outboundPolicy(context.config, target.outboundKind, tenantId),
+      timeoutMs: context.config.webhooks.timeoutMs,
+      ...(context.ca ? { ca: context.ca } : {}),
+    },
+  );
+  await record(context, tenantId, claimed, result);
+  context.log('outbound delivery attempted', {
+    deliveryId: delivery.id,
+    attempt: delivery.attempt_count,
+    outcome: result.outcome,
+    statusCode: result.statusCode,
+  });
+  return true;
+}
+
+/** Attempts every due delivery of every tenant, a few at a time. Returns how many were tried. */
+export async function dispatchDueDeliveries(
+  context: DeliveryContext,
+  limit = 100,
+  concurrency = 8,
+): Promise<number> {
+  const due = await dueDeliveries(context.database.system, limit);
+  let next = 0;
+  let attempted = 0;
+  const lane = async () => {
+    while (next < due.length) {
+      const row = due[next++];
+      if (!row) return;
+      try {
+        if (await attemptDelivery(context, row.tenant_id, row.id)) attempted++;
+      } catch (error) {
+        // The delivery keeps its state; its lease runs out and the next pass tries again.
+        context.log('outbound delivery attempt failed', { deliveryId: row.id, err: error });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, due.length) }, lane));
+  return attempted;
+}

@@ -1,0 +1,73 @@
+import type { JobDefinition, JobEnvelope } from '../../jobs/queue';
+import type { JobDeps } from '../job-deps';
+import { attemptDelivery, type DeliveryContext, dispatchDueDeliveries } from './attempt';
+import { ATTEMPT_DELIVERIES_JOB, type AttemptDeliveriesJob } from './store';
+
+export const DISPATCH_DUE_DELIVERIES_JOB = 'outbound-deliveries.dispatch-due';
+
+/**
+ * The delivery jobs (docs/integrations.md#delivery): the first attempt of new deliveries, queued
+ * through the outbox with the change; retries come from the deliveries' own `next_attempt_at`,
+ * picked up by every worker's dispatcher (startDeliveryDispatcher) and, as a backstop, by a
+ * minute job. All state is in the database: a worker killed mid-attempt leaves a lease that
+ * runs out, then the delivery is attempted again.
+ */
+export function outboundDeliveryJobs(
+  deps: JobDeps,
+  context: DeliveryContext,
+): JobDefinition<unknown>[] {
+  return [
+    {
+      name: ATTEMPT_DELIVERIES_JOB,
+      expireInSeconds: Math.ceil(deps.config.webhooks.timeoutMs / 1000) * 4 + 60,
+      retryLimit: 3,
+      handle: async (envelope) => {
+        const { tenantId, data } = envelope as JobEnvelope<AttemptDeliveriesJob>;
+        if (!tenantId) return;
+        for (const deliveryId of data.deliveryIds) {
+          await attemptDelivery(context, tenantId, deliveryId);
+        }
+      },
+    },
+    {
+      name: DISPATCH_DUE_DELIVERIES_JOB,
+      expireInSeconds: 600,
+      retryLimit: 0,
+      schedule: '* * * * *',
+      handle: async () => {
+        await dispatchDueDeliveries(context);
+      },
+    },
+  ];
+}
+
+export interface DeliveryDispatcher {
+  /** Stops the timer and waits for the pass in progress (before the pools close). */
+  stop: () => Promise<void>;
+}
+
+/** Attempts due retries every `webhooks.pollMs` in this process (worker role); no overlap. */
+export function startDeliveryDispatcher(context: DeliveryContext): DeliveryDispatcher {
+  let stopped = false;
+  let running: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(tick, context.config.webhooks.pollMs);
+    timer.unref();
+  };
+  const tick = () => {
+    running = dispatchDueDeliveries(context)
+      .then(() => {})
+      .catch((error) => context.log('outbound delivery dispatch failed', { err: error }))
+      .finally(schedule);
+  };
+  schedule();
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

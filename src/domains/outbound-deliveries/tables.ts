@@ -1,0 +1,42 @@
+import type { Generated, JSONColumnType } from 'kysely';
+import type { TenantColumn } from '../../db/tenant-column';
+
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** What one attempt came to: 2xx, 410 (the receiver says the endpoint is gone), anything else. */
+export type AttemptOutcome = 'succeeded' | 'gone' | 'failed';
+
+export interface OutboundDeliveryTable {
+  tenant_id: TenantColumn;
+  id: string;
+  target_kind: string;
+  target_id: string;
+  event_type: string;
+  payload: JSONColumnType<Record<string, unknown>, string, string>;
+  status: Generated<DeliveryStatus>;
+  attempt_count: Generated<number>;
+  next_attempt_at: Date | null;
+  lease_until: Date | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: Generated<Date>;
+  finished_at: Date | null;
+  updated_at: Generated<Date>;
+}
+
+export interface OutboundDeliveryAttemptTable {
+  tenant_id: TenantColumn;
+  delivery_id: string;
+  attempt: number;
+  started_at: Date;
+  duration_ms: number;
+  status_code: number | null;
+  outcome: AttemptOutcome;
+  error: string | null;
+}
+
+export interface OutboundDeliveryTables {
+  outbound_deliveries: OutboundDeliveryTable;
+  outbound_delivery_attempts: OutboundDeliveryAttemptTable;
+}

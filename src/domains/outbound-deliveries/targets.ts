@@ -1,0 +1,39 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema';
+import type { OutboundKind } from '../../security/outbound-guard';
+import type { AttemptOutcome } from './tables';
+
+/**
+ * What the shared delivery module needs from a domain that owns delivery targets
+ * (docs/integrations.md#the-shared-delivery-module). The module owns deliveries and attempts;
+ * the owner keeps its targets' state (enabled, disabled and why) and is told each outcome in the
+ * same transaction that records it.
+ */
+export interface DeliveryTarget {
+  url: string;
+  /** Standard Webhooks secret (`whsec_` + base64). */
+  secret: string;
+  /** Inactive targets get nothing: their pending deliveries are cancelled. */
+  active: boolean;
+  /** Which operator allow-list of the outbound guard applies. */
+  outboundKind: OutboundKind;
+}
+
+export interface AttemptReport {
+  tenantId: string;
+  targetId: string;
+  deliveryId: string;
+  outcome: AttemptOutcome;
+  /** This failure was the delivery's last attempt. */
+  exhausted: boolean;
+}
+
+export interface DeliveryTargetKind {
+  /** The target as it is now, in a tenant-scoped transaction; null when it no longer exists. */
+  load: (db: Kysely<DB>, targetId: string) => Promise<DeliveryTarget | null>;
+  /** After each attempt, in the transaction that records it. */
+  attempted: (db: Kysely<DB>, report: AttemptReport) => Promise<void>;
+}
+
+/** target_kind → its owner's adapter, given by the composition root. */
+export type DeliveryTargetKinds = Readonly<Record<string, DeliveryTargetKind>>;
