@@ -7,6 +7,7 @@ import type { Config } from './config';
 import { ProblemSchema } from './core/problem';
 import type { Database } from './db/connection';
 import { newId } from './db/ids';
+import { alertRoutes } from './domains/alerts/routes';
 import { apiTokenRoutes } from './domains/api-tokens/routes';
 import type { TokenUsageTracker } from './domains/api-tokens/usage-tracker';
 import { auditLogRoutes } from './domains/audit-log/routes';
@@ -202,4 +203,5 @@ async function registerDomainRoutes(
   await app.register(tenantSettingsRoutes(deps));
   await app.register(policyRoutes());
   await app.register(integrationRoutes(deps));
+  await app.register(alertRoutes());
 }

@@ -1,3 +1,4 @@
+import type { AlertTables } from '../domains/alerts/tables';
 import type { ApiTokenTables } from '../domains/api-tokens/tables';
 import type { AuditLogTables } from '../domains/audit-log/tables';
 import type { DriftTables } from '../domains/drift/tables';
@@ -34,4 +35,5 @@ export interface DB
     ExposureTables,
     PolicyTables,
     IntegrationTables,
-    OutboundDeliveryTables {}
+    OutboundDeliveryTables,
+    AlertTables {}

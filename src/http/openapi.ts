@@ -26,6 +26,7 @@ export const OPENAPI_TAGS = [
     description: 'Policies in CEL, the violations they find, exceptions and dry runs',
   },
   { name: 'Integrations', description: 'Outbound webhook integrations and their delivery log' },
+  { name: 'Alerts', description: 'Alert rules and the alerts they raise from domain events' },
 ] as const;
 
 export type OpenApiTag = (typeof OPENAPI_TAGS)[number]['name'];

@@ -30,10 +30,30 @@ export async function enqueueJob<T>(db: Kysely<DB>, job: OutboxJob<T>): Promise<
     .execute();
 }
 
-/** Internal events and their payloads. */
+/** Internal events and their payloads (docs/events.md describes each, with its JSON Schema). */
 export interface EventPayloads {
   /** A scan or SBOM import replaced a repository's dependencies. */
   'dependencies.changed': DependenciesChanged;
+  /** Matching opened new exposures in one repository (one event per refresh, in chunks). */
+  'exposures.opened': ExposuresChanged;
+  /** Exposures closed as fixed came back (the version was reintroduced). */
+  'exposures.reopened': ExposuresChanged;
+  /** An advisory import raised a vulnerability's severity; one event per tenant using it. */
+  'vulnerability.severity_raised': VulnerabilitySeverityRaised;
+  /** A policy opened a violation. */
+  'policy_violation.opened': PolicyViolationOpened;
+  /** The registry marked a package deprecated; one event per tenant using or watching it. */
+  'package.deprecated': PackageDeprecated;
+  /** Versions of a package in use were yanked; one event per tenant using them. */
+  'package.versions_yanked': PackageVersionsYanked;
+  /** A package's health score (default weights) changed; one event per tenant using it. */
+  'package.health_changed': PackageHealthChanged;
+  /** A package's maintainers changed; one event per tenant using or watching it. */
+  'package.maintainers_changed': PackageMaintainersChanged;
+  /** A package has a new latest release; one event per tenant using or watching it. */
+  'package.released': PackageReleased;
+  /** A scan ended failed. */
+  'scan.failed': ScanFailed;
   /** The system disabled a webhook integration (410 from the receiver, or out of attempts). */
   'integration.disabled': IntegrationDisabled;
 }
@@ -51,11 +71,87 @@ export interface DependenciesChanged {
   scanId: string;
 }
 
+export interface ExposureSummary {
+  exposureId: string;
+  packageId: string;
+  ecosystem: string;
+  packageName: string;
+  version: string | null;
+  vulnerabilityId: string;
+  canonicalId: string;
+  severity: string | null;
+}
+
+export interface ExposuresChanged {
+  repositoryId: string;
+  scanId: string | null;
+  exposures: ExposureSummary[];
+}
+
+export interface PackageRef {
+  ecosystem: string;
+  name: string;
+}
+
+export interface VulnerabilitySeverityRaised {
+  vulnerabilityId: string;
+  canonicalId: string;
+  previousSeverity: string | null;
+  severity: string;
+  packages: PackageRef[];
+}
+
+export interface PolicyViolationOpened {
+  policyId: string;
+  violationId: string;
+  repositoryId: string;
+  packageId: string;
+  severity: string;
+  action: string;
+}
+
+interface CataloguePackage {
+  packageId: string;
+  ecosystem: string;
+  name: string;
+}
+
+export interface PackageDeprecated extends CataloguePackage {
+  message: string;
+  successor: string | null;
+}
+
+export interface PackageVersionsYanked extends CataloguePackage {
+  versions: string[];
+}
+
+export interface PackageHealthChanged extends CataloguePackage {
+  previousScore: number | null;
+  score: number;
+}
+
+export interface PackageMaintainersChanged extends CataloguePackage {
+  added: string[];
+  removed: string[];
+}
+
+export interface PackageReleased extends CataloguePackage {
+  version: string;
+  previousVersion: string | null;
+}
+
+export interface ScanFailed {
+  scanId: string;
+  repositoryId: string;
+  error: string | null;
+}
+
 /**
  * Which jobs each event starts. Declared once, as data, by the composition root
  * (src/background-jobs.ts) and handed to whatever relays the outbox; nothing subscribes at run time.
+ * An event nobody subscribes to may be left out (its rows are dropped by the relay).
  */
-export type EventSubscriptions = Readonly<Record<EventName, readonly string[]>>;
+export type EventSubscriptions = Readonly<Partial<Record<EventName, readonly string[]>>>;
 
 // Event rows carry this prefix in job_name: job names and event names never collide.
 const EVENT_ROW_PREFIX = 'event:';
@@ -72,6 +168,34 @@ export async function emitEvent<E extends EventName>(
   await enqueueJob(db, { ...payload, name: `${EVENT_ROW_PREFIX}${event}` });
 }
 
+/**
+ * The same event for several tenants in one statement: a change to shared knowledge (the
+ * package catalogue, the advisory store) fans out to the tenants it concerns (set-based).
+ */
+export async function emitEventToTenants<E extends EventName>(
+  db: Kysely<DB>,
+  event: E,
+  tenantIds: readonly string[],
+  data: EventPayloads[E],
+  correlationId: string | null = null,
+): Promise<number> {
+  if (tenantIds.length === 0) return 0;
+  const rows = tenantIds.map((tenantId) => ({
+    tenant_id: tenantId,
+    id: newId(),
+    job_name: `${EVENT_ROW_PREFIX}${event}`,
+    correlation_id: correlationId,
+    data: JSON.stringify(data),
+  }));
+  for (let i = 0; i < rows.length; i += 1000) {
+    await db
+      .insertInto('job_outbox')
+      .values(rows.slice(i, i + 1000))
+      .execute();
+  }
+  return rows.length;
+}
+
 function isEventName(value: string, subscriptions: EventSubscriptions): value is EventName {
   return Object.hasOwn(subscriptions, value);
 }
@@ -80,7 +204,7 @@ function isEventName(value: string, subscriptions: EventSubscriptions): value is
 export function jobsOfRow(jobName: string, subscriptions: EventSubscriptions): readonly string[] {
   if (!jobName.startsWith(EVENT_ROW_PREFIX)) return [jobName];
   const event = jobName.slice(EVENT_ROW_PREFIX.length);
-  return isEventName(event, subscriptions) ? subscriptions[event] : [];
+  return isEventName(event, subscriptions) ? (subscriptions[event] ?? []) : [];
 }
 
 interface OutboxRow {
