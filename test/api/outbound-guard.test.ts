@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ import { createGitRepository, type GitFixture, git } from '../support/git-fixtur
 import {
   type CountingListener,
   INTERNAL_HOSTS,
-  type InternalHost,
+  loopbackNames,
   startCountingListener,
 } from '../support/internal-addresses';
 import {
@@ -31,23 +31,6 @@ import {
  * given or not), by connections with a user-given base URL and by the scan job's clone of a
  * stored URL; a listener on 127.0.0.1 (and ::1) counts connections and must stay at 0.
  */
-
-/** Names this machine resolves to loopback besides localhost (from /etc/hosts), if any. */
-function loopbackNames(): InternalHost[] {
-  let hosts = '';
-  try {
-    hosts = readFileSync('/etc/hosts', 'utf8');
-  } catch {
-    return [];
-  }
-  const names = new Set<string>();
-  for (const line of hosts.split('\n')) {
-    const [address, ...aliases] = line.replace(/#.*/, '').trim().split(/\s+/);
-    if (!address || !(address.startsWith('127.') || address === '::1')) continue;
-    for (const alias of aliases) if (!alias.includes('localhost')) names.add(alias);
-  }
-  return [...names].map((host) => ({ host, what: 'a name resolving to loopback', loopback: true }));
-}
 
 const FORMS = [...INTERNAL_HOSTS, ...loopbackNames()];
 const OPENSSH_KEY =

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 
 /**
@@ -79,6 +80,23 @@ export const INTERNAL_HOSTS: InternalHost[] = [
   other('198.18.0.1', 'benchmarking'),
   other('[2001:db8::1]', 'IPv6 documentation'),
 ];
+
+/** Names this machine resolves to loopback besides localhost (from /etc/hosts), if any. */
+export function loopbackNames(): InternalHost[] {
+  let hosts = '';
+  try {
+    hosts = readFileSync('/etc/hosts', 'utf8');
+  } catch {
+    return [];
+  }
+  const names = new Set<string>();
+  for (const line of hosts.split('\n')) {
+    const [address, ...aliases] = line.replace(/#.*/, '').trim().split(/\s+/);
+    if (!address || !(address.startsWith('127.') || address === '::1')) continue;
+    for (const alias of aliases) if (!alias.includes('localhost')) names.add(alias);
+  }
+  return [...names].map((host) => ({ host, what: 'a name resolving to loopback', loopback: true }));
+}
 
 /** A TCP listener that counts connections (the tests assert it stays at 0). */
 export interface CountingListener {

@@ -22,8 +22,8 @@ export interface WebhookReceiver {
   port: number;
   certificate: SelfSignedCertificate;
   received: ReceivedRequest[];
-  /** Statuses for the next requests in order; afterwards `fallbackStatus`. */
-  answers: number[];
+  /** Answers to the next requests in order (a status, or one with headers); then `fallbackStatus`. */
+  answers: Array<number | { status: number; headers: Record<string, string> }>;
   fallbackStatus: number;
   down: () => Promise<void>;
   up: () => Promise<void>;
@@ -71,7 +71,9 @@ export async function startWebhookReceiver(path = '/hooks/driftwatch'): Promise<
               body: Buffer.concat(chunks).toString('utf8'),
               at: Date.now(),
             });
-            response.writeHead(receiver.answers.shift() ?? receiver.fallbackStatus).end();
+            const answer = receiver.answers.shift() ?? receiver.fallbackStatus;
+            if (typeof answer === 'number') response.writeHead(answer).end();
+            else response.writeHead(answer.status, answer.headers).end();
           });
         },
       );

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Config } from '../../config';
 import type { Database } from '../../db/connection';
 import { withTenant } from '../../db/tenant-scope';
-import { outboundPolicy } from '../../security/outbound-guard';
+import { outboundPolicy, type Resolver } from '../../security/outbound-guard';
 import { retryDelayMs } from './schedule';
 import { type SendResult, sendSigned } from './send';
 import {
@@ -21,6 +21,8 @@ export interface DeliveryContext {
   targets: DeliveryTargetKinds;
   ca: string | null;
   log: (message: string, details?: object) => void;
+  /** The name resolver of the outbound guard (tests inject one; default: the system's). */
+  resolve?: Resolver;
 }
 
 export function deliveryContext(
@@ -104,7 +106,7 @@ export async function attemptDelivery(
       data: delivery.payload,
     },
     {
-      policy: outboundPolicy(context.config, target.outboundKind, tenantId),
+      policy: outboundPolicy(context.config, target.outboundKind, tenantId, context.resolve),
       timeoutMs: context.config.webhooks.timeoutMs,
       ...(context.ca ? { ca: context.ca } : {}),
     },
