@@ -15,6 +15,7 @@ import { insertAuditEntry, outcomeFor } from './domains/audit-log/store';
 import { driftRoutes } from './domains/drift/routes';
 import { exposureRoutes } from './domains/exposures/routes';
 import { integrationRoutes } from './domains/integrations/routes';
+import { onboardingRoutes } from './domains/onboarding/routes';
 import { packageRoutes } from './domains/packages/routes';
 import { policyRoutes } from './domains/policies/routes';
 import { repositoryRoutes } from './domains/repositories/routes';
@@ -25,6 +26,7 @@ import type { BuildInfo, CliVersionInfo } from './domains/system/build-info';
 import type { ServiceState } from './domains/system/readiness';
 import { systemRoutes } from './domains/system/routes';
 import { tenantSettingsRoutes } from './domains/tenant-settings/routes';
+import { tenantLifecycleRoutes } from './domains/tenants/lifecycle-routes';
 import { tenantRoutes } from './domains/tenants/routes';
 import { vulnerabilityRoutes } from './domains/vulnerabilities/routes';
 import { webhookRoutes } from './domains/webhooks/routes';
@@ -189,6 +191,14 @@ async function registerDomainRoutes(
       routeFeatures: routes.features,
     }),
   );
+  await app.register(
+    tenantLifecycleRoutes({
+      database: deps.database,
+      tokenUsage: deps.tokenUsage,
+      tenantPerMinute: deps.config.rateLimits.tenantPerMinute,
+      dataExportTtlHours: deps.config.dataExportTtlHours,
+    }),
+  );
   await app.register(apiTokenRoutes({ secretBox: deps.secretBox, tokenUsage: deps.tokenUsage }));
   await app.register(auditLogRoutes());
   await app.register(vulnerabilityRoutes());
@@ -204,4 +214,5 @@ async function registerDomainRoutes(
   await app.register(policyRoutes());
   await app.register(integrationRoutes(deps));
   await app.register(alertRoutes());
+  await app.register(onboardingRoutes());
 }

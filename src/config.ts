@@ -33,6 +33,8 @@ export interface Config {
   trustProxy: boolean;
   rateLimits: { tenantPerMinute: number; tokenPerMinute: number; ipPerMinute: number };
   demoTenantTtlHours: number;
+  /** How long a tenant data export stays downloadable before the expiry job deletes it. */
+  dataExportTtlHours: number;
   /** How often `lastUsedAtUtc` updates are flushed to the database (one write per token per flush). */
   tokenUsageFlushSeconds: number;
   /** Database pool size per process. */
@@ -211,6 +213,7 @@ export const SETTINGS = [
   ['RATE_LIMIT_TOKEN_PER_MINUTE', '600', 'per-token bucket (plans may lower it)'],
   ['RATE_LIMIT_IP_PER_MINUTE', '60', 'per-IP bucket for unauthenticated requests'],
   ['DEMO_TENANT_TTL_HOURS', '24', 'lifetime of demo tenants from POST /api/v1/auth/demo'],
+  ['DATA_EXPORT_TTL_HOURS', '24', 'how long a tenant data export stays downloadable'],
   ['TOKEN_USAGE_FLUSH_SECONDS', '30', 'how often lastUsedAtUtc is written'],
   [
     'DATABASE_POOL_SIZE',
@@ -672,6 +675,7 @@ export function loadConfig(
       ipPerMinute: int('RATE_LIMIT_IP_PER_MINUTE', 60, 1, 10_000_000),
     },
     demoTenantTtlHours: int('DEMO_TENANT_TTL_HOURS', 24, 1, 24 * 365),
+    dataExportTtlHours: int('DATA_EXPORT_TTL_HOURS', 24, 1, 24 * 30),
     tokenUsageFlushSeconds: int('TOKEN_USAGE_FLUSH_SECONDS', 30, 1, 3600),
     databasePoolSize: int('DATABASE_POOL_SIZE', 10, 1, 500),
     databaseJobPoolSize: int('DATABASE_JOB_POOL_SIZE', 4, 1, 500),

@@ -5,6 +5,7 @@ import type { DriftTables } from '../domains/drift/tables';
 import type { ExposureTables } from '../domains/exposures/tables';
 import type { IntegrationTables } from '../domains/integrations/tables';
 import type { OutboundDeliveryTables } from '../domains/outbound-deliveries/tables';
+import type { OnboardingTables } from '../domains/onboarding/tables';
 import type { PackageTables } from '../domains/packages/tables';
 import type { PolicyTables } from '../domains/policies/tables';
 import type { RepositoryTables } from '../domains/repositories/tables';
@@ -36,4 +37,5 @@ export interface DB
     PolicyTables,
     IntegrationTables,
     OutboundDeliveryTables,
-    AlertTables {}
+    AlertTables,
+    OnboardingTables {}

@@ -27,6 +27,8 @@ export const OPENAPI_TAGS = [
   },
   { name: 'Integrations', description: 'Outbound webhook integrations and their delivery log' },
   { name: 'Alerts', description: 'Alert rules and the alerts they raise from domain events' },
+  { name: 'Onboarding', description: "The tenant's onboarding steps, done or skipped" },
+  { name: 'Analytics', description: 'Dashboards and trends served from rollups' },
 ] as const;
 
 export type OpenApiTag = (typeof OPENAPI_TAGS)[number]['name'];
