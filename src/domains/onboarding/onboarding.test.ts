@@ -120,41 +120,38 @@ describe('GET /api/v1/onboarding and POST /api/v1/onboarding/advance', () => {
 
   test('policy and alert-rule steps complete when those tables hold a row of the tenant', async () => {
     const tenant = await t.createTenant('team');
+    const other = await t.createTenant('team');
     for (const step of ONBOARDING_STEPS.slice(0, 4)) {
       expect((await advance(tenant.token, { step })).statusCode).toBe(200);
+      expect((await advance(other.token, { step })).statusCode).toBe(200);
     }
     expect((await onboarding(tenant.token)).json().currentStep).toBe('configure_policies');
-    // The policies table may not exist in this build: the step is found through the catalogue.
-    const exists = await sql<{
-      found: boolean;
-    }>`SELECT to_regclass('policies') IS NOT NULL AS found`.execute(t.database.system);
-    if (!exists.rows[0]?.found) {
-      await sql`CREATE TABLE policies (tenant_id uuid NOT NULL DEFAULT dw_current_tenant(), id uuid NOT NULL)`.execute(
+    const policy = await t.as(tenant.token, {
+      method: 'POST',
+      url: '/api/v1/policies',
+      payload: {
+        name: 'Critical with a fix',
+        condition: 'vulnerabilities.items.exists(v, v.severity == "critical" && v.fixAvailable)',
+        severity: 'critical',
+        action: 'block',
+      },
+    });
+    expect(policy.statusCode, policy.body).toBe(201);
+    const progress = (await onboarding(tenant.token)).json();
+    expect(progress.currentStep).toBe('configure_alerts');
+    expect(progress.steps[4]).toEqual({ step: 'configure_policies', status: 'done' });
+    // Another tenant without a policy still has the step open.
+    expect((await onboarding(other.token)).json().currentStep).toBe('configure_policies');
+
+    // Alert rules may not exist in this build: the step finds the table through the catalogue.
+    if (await createAlertRuleTableIfMissing()) {
+      await sql`INSERT INTO alert_rules (tenant_id, id) VALUES (${tenant.tenantId}::uuid, ${newId()}::uuid)`.execute(
         t.database.system,
       );
-      await sql`ALTER TABLE policies ENABLE ROW LEVEL SECURITY`.execute(t.database.system);
-      await sql`ALTER TABLE policies FORCE ROW LEVEL SECURITY`.execute(t.database.system);
-      await sql`CREATE POLICY tenant_isolation ON policies USING (tenant_id = dw_current_tenant())`.execute(
-        t.database.system,
-      );
-      await sql`CREATE POLICY service_owner ON policies TO CURRENT_USER USING (true)`.execute(
-        t.database.system,
-      );
-      await sql`GRANT SELECT ON policies TO driftwatch_app`.execute(t.database.system);
-      await sql`INSERT INTO policies (tenant_id, id) VALUES (${tenant.tenantId}::uuid, ${newId()}::uuid)`.execute(
-        t.database.system,
-      );
-      const progress = (await onboarding(tenant.token)).json();
-      expect(progress.currentStep).toBe('configure_alerts');
-      expect(progress.steps[4]).toEqual({ step: 'configure_policies', status: 'done' });
-      // Another tenant without a policy still has the step open.
-      const other = await t.createTenant('team');
-      for (const step of ONBOARDING_STEPS.slice(0, 4)) await advance(other.token, { step });
-      expect((await onboarding(other.token)).json().currentStep).toBe('configure_policies');
+      expect((await onboarding(tenant.token)).json().currentStep).toBe('completed');
     } else {
-      expect((await advance(tenant.token, { step: 'configure_policies' })).statusCode).toBe(200);
+      expect((await advance(tenant.token, { step: 'configure_alerts' })).statusCode).toBe(200);
     }
-    expect((await advance(tenant.token, { step: 'configure_alerts' })).statusCode).toBe(200);
     const done = (await onboarding(tenant.token)).json();
     expect(done.currentStep).toBe('completed');
     expect(done.completed).toBe(true);
@@ -190,3 +187,23 @@ describe('GET /api/v1/onboarding and POST /api/v1/onboarding/advance', () => {
     expect((await advance(member, { step: 'connect_source_control' })).statusCode).toBe(403);
   });
 });
+
+/** A minimal tenant table named alert_rules when the build has none; false if it exists. */
+async function createAlertRuleTableIfMissing(): Promise<boolean> {
+  const db = t.database.system;
+  const exists = await sql<{
+    found: boolean;
+  }>`SELECT to_regclass('alert_rules') IS NOT NULL AS found`.execute(db);
+  if (exists.rows[0]?.found) return false;
+  await sql`CREATE TABLE alert_rules (tenant_id uuid NOT NULL DEFAULT dw_current_tenant(), id uuid NOT NULL)`.execute(
+    db,
+  );
+  await sql`ALTER TABLE alert_rules ENABLE ROW LEVEL SECURITY`.execute(db);
+  await sql`ALTER TABLE alert_rules FORCE ROW LEVEL SECURITY`.execute(db);
+  await sql`CREATE POLICY tenant_isolation ON alert_rules USING (tenant_id = dw_current_tenant())`.execute(
+    db,
+  );
+  await sql`CREATE POLICY service_owner ON alert_rules TO CURRENT_USER USING (true)`.execute(db);
+  await sql`GRANT SELECT ON alert_rules TO driftwatch_app`.execute(db);
+  return true;
+}
