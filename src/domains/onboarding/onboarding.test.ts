@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
@@ -143,15 +142,12 @@ describe('GET /api/v1/onboarding and POST /api/v1/onboarding/advance', () => {
     // Another tenant without a policy still has the step open.
     expect((await onboarding(other.token)).json().currentStep).toBe('configure_policies');
 
-    // Alert rules may not exist in this build: the step finds the table through the catalogue.
-    if (await createAlertRuleTableIfMissing()) {
-      await sql`INSERT INTO alert_rules (tenant_id, id) VALUES (${tenant.tenantId}::uuid, ${newId()}::uuid)`.execute(
-        t.database.system,
-      );
-      expect((await onboarding(tenant.token)).json().currentStep).toBe('completed');
-    } else {
-      expect((await advance(tenant.token, { step: 'configure_alerts' })).statusCode).toBe(200);
-    }
+    const rule = await t.as(tenant.token, {
+      method: 'POST',
+      url: '/api/v1/alert-rules',
+      payload: { name: 'critical', kind: 'exposure_opened', filters: { minSeverity: 'critical' } },
+    });
+    expect(rule.statusCode, rule.body).toBe(201);
     const done = (await onboarding(tenant.token)).json();
     expect(done.currentStep).toBe('completed');
     expect(done.completed).toBe(true);
@@ -187,23 +183,3 @@ describe('GET /api/v1/onboarding and POST /api/v1/onboarding/advance', () => {
     expect((await advance(member, { step: 'connect_source_control' })).statusCode).toBe(403);
   });
 });
-
-/** A minimal tenant table named alert_rules when the build has none; false if it exists. */
-async function createAlertRuleTableIfMissing(): Promise<boolean> {
-  const db = t.database.system;
-  const exists = await sql<{
-    found: boolean;
-  }>`SELECT to_regclass('alert_rules') IS NOT NULL AS found`.execute(db);
-  if (exists.rows[0]?.found) return false;
-  await sql`CREATE TABLE alert_rules (tenant_id uuid NOT NULL DEFAULT dw_current_tenant(), id uuid NOT NULL)`.execute(
-    db,
-  );
-  await sql`ALTER TABLE alert_rules ENABLE ROW LEVEL SECURITY`.execute(db);
-  await sql`ALTER TABLE alert_rules FORCE ROW LEVEL SECURITY`.execute(db);
-  await sql`CREATE POLICY tenant_isolation ON alert_rules USING (tenant_id = dw_current_tenant())`.execute(
-    db,
-  );
-  await sql`CREATE POLICY service_owner ON alert_rules TO CURRENT_USER USING (true)`.execute(db);
-  await sql`GRANT SELECT ON alert_rules TO driftwatch_app`.execute(db);
-  return true;
-}

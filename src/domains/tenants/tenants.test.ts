@@ -94,8 +94,10 @@ describe('GET /api/v1/feature-flags', () => {
       if (enabled) declared.add(key as Feature);
     }
     expect([...declared].sort()).toEqual([
+      'alert_rules',
       'api_tokens',
       'audit_log_export',
+      'integrations',
       'policies',
       'sbom_export',
     ]);
