@@ -32,3 +32,20 @@ export function dedupe(dependencies: ExtractedDependency[]): ExtractedDependency
   }
   return out;
 }
+
+/**
+ * False for the project's own package (scope `self`): reported and matched against advisories,
+ * but not a dependency, so never counted as one (docs/extraction.md "The project's own package").
+ */
+export function isDependency(dependency: { scope: string }): boolean {
+  return dependency.scope !== 'self';
+}
+
+/**
+ * Whether a dependency is matched against advisories: everything but the project's own package
+ * when its version is unknown (a go.mod module, an unversioned pom): a working copy with no
+ * version says nothing about which releases' advisories apply.
+ */
+export function isMatchable(dependency: { scope: string; resolution: string }): boolean {
+  return dependency.scope !== 'self' || dependency.resolution === 'resolved';
+}

@@ -9,7 +9,13 @@ import type { RegistryClientFactory } from './registry-types';
 
 export { ECOSYSTEMS, type Ecosystem } from './names';
 
-export type DependencyScope = 'runtime' | 'development' | 'optional' | 'test' | 'build';
+/**
+ * `self` marks the project's own package (the root crate and workspace members, the root of a
+ * package-lock.json, a pom's own coordinates, the go.mod module, ...): reported so that a library
+ * scanning itself sees the advisories against its released versions, never counted as a dependency
+ * (docs/extraction.md "The project's own package").
+ */
+export type DependencyScope = 'runtime' | 'development' | 'optional' | 'test' | 'build' | 'self';
 
 /**
  * How sure the version is: `resolved` = an exact version pinned by a lockfile (or an exact pin such

@@ -19,13 +19,17 @@ const CYCLONEDX_SCOPE: Record<string, 'required' | 'optional' | 'excluded'> = {
  * A CycloneDX 1.6 JSON document of a repository's dependencies. The repository is
  * `metadata.component`; every distinct (ecosystem, name, version) is a library component whose
  * `bom-ref` is its versioned purl; `dependencies` carries the root's direct edges and the stored
- * parent edges. Deterministic: same subject and dependencies, same bytes.
+ * parent edges. The project's own packages (scope self) are `metadata.component.components`.
+ * Deterministic: same subject and dependencies, same bytes.
  */
 export function writeCycloneDx16(
   subject: ExportSubject,
   dependencies: ExportDependency[],
 ): Record<string, unknown> {
-  const components = componentsOf(dependencies);
+  // The project's own packages (scope self) are parts of the subject, not its dependencies:
+  // nested under metadata.component, as CycloneDX describes a multi-module project.
+  const components = componentsOf(dependencies.filter((d) => d.scope !== 'self'));
+  const own = componentsOf(dependencies.filter((d) => d.scope === 'self'));
   const rootRef = `repository:${subject.repositoryId}`;
   const refOf = new Map<string, string>();
   const usedRefs = new Set<string>([rootRef]);
@@ -45,6 +49,16 @@ export function writeCycloneDx16(
   };
   if (subject.repositoryUrl) {
     repository.externalReferences = [{ type: 'vcs', url: subject.repositoryUrl }];
+  }
+  if (own.length > 0) {
+    repository.components = own.map((component) => ({
+      type: 'library',
+      'bom-ref': `${rootRef}/${component.versionedPurl}`,
+      ...(component.group ? { group: component.group } : {}),
+      name: component.shortName,
+      ...(component.version ? { version: component.version } : {}),
+      purl: component.versionedPurl,
+    }));
   }
 
   return {

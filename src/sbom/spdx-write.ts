@@ -29,7 +29,9 @@ export function writeSpdx23(
   subject: ExportSubject,
   dependencies: ExportDependency[],
 ): Record<string, unknown> {
-  const components = componentsOf(dependencies);
+  // The project's own packages (scope self) are the subject, not its dependencies; SPDX 2.3 has
+  // no nesting like CycloneDX's metadata.component.components, so they are left out.
+  const components = componentsOf(dependencies.filter((d) => d.scope !== 'self'));
   const rootId = 'SPDXRef-Repository';
   const idOf = new Map<string, string>();
   const used = new Set<string>([rootId, 'SPDXRef-DOCUMENT']);

@@ -233,6 +233,46 @@ describe('writeCycloneDx16', () => {
   });
 });
 
+describe("the project's own package (scope self)", () => {
+  const own = dep({
+    ecosystem: 'Cargo',
+    name: 'storefront-core',
+    version: '1.4.0',
+    purl: 'pkg:cargo/storefront-core@1.4.0',
+    scope: 'self',
+  });
+  const withOwn = [own, ...dependencies];
+
+  test('CycloneDX: nested under metadata.component, not a component or a dependency', () => {
+    const validate = cycloneDxValidator('1.6');
+    const document = writeCycloneDx16(subject, withOwn) as {
+      metadata: { component: { components?: Record<string, unknown>[] } };
+      components: Record<string, unknown>[];
+    };
+    expect(validate(document), schemaErrors(validate).join('\n')).toBe(true);
+    expect(document.metadata.component.components).toEqual([
+      {
+        type: 'library',
+        'bom-ref': `repository:${subject.repositoryId}/pkg:cargo/storefront-core@1.4.0`,
+        name: 'storefront-core',
+        version: '1.4.0',
+        purl: 'pkg:cargo/storefront-core@1.4.0',
+      },
+    ]);
+    expect(document.components.some((c) => c.name === 'storefront-core')).toBe(false);
+    // Re-imported, the document gives back the dependencies only.
+    expect(keyset(reimport(document))).toEqual(
+      keyset(reimport(writeCycloneDx16(subject, dependencies))),
+    );
+  });
+
+  test('SPDX: left out (no nesting in SPDX 2.3)', () => {
+    expect(JSON.stringify(writeSpdx23(subject, withOwn))).toBe(
+      JSON.stringify(writeSpdx23(subject, dependencies)),
+    );
+  });
+});
+
 describe('writeSpdx23', () => {
   const document = writeSpdx23(subject, dependencies) as {
     packages: Record<string, unknown>[];

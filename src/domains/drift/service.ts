@@ -128,6 +128,8 @@ async function scanDependencies(db: Kysely<DB>, repositoryId: string, scanId: st
     .select(['package_id', 'ecosystem', 'version', 'resolution', 'source'])
     .where('repository_id', '=', repositoryId)
     .where('scan_id', '=', scanId)
+    // The project's own package is not a dependency: it cannot drift behind itself.
+    .where('scope', '<>', 'self')
     .execute();
   if (rows.length === 0) {
     const scan = await db
@@ -142,6 +144,7 @@ async function scanDependencies(db: Kysely<DB>, repositoryId: string, scanId: st
       .selectFrom('repository_dependencies')
       .select('id')
       .where('repository_id', '=', repositoryId)
+      .where('scope', '<>', 'self')
       .limit(1)
       .executeTakeFirst();
     if (newer) return null;

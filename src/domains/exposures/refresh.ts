@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
+import { isMatchable } from '../../ecosystems/dependency-list';
 import { ECOSYSTEMS, type Ecosystem, type Resolution } from '../../ecosystems/types';
 import { loadIndex } from '../../intel/advisory-store/lookup';
 import type { PackageKey } from '../../intel/advisory-store/store';
@@ -73,7 +74,15 @@ export async function refreshExposures(
 async function dependenciesInScope(db: Kysely<DB>, input: RefreshInput) {
   let depQuery = db
     .selectFrom('repository_dependencies as d')
-    .select(['d.package_id', 'd.ecosystem', 'd.name', 'd.version', 'd.resolution', 'd.file'])
+    .select([
+      'd.package_id',
+      'd.ecosystem',
+      'd.name',
+      'd.version',
+      'd.resolution',
+      'd.file',
+      'd.scope',
+    ])
     .where('d.repository_id', '=', input.repositoryId);
   if (input.packages) {
     const wanted = input.packages;
@@ -91,7 +100,7 @@ function groupDependencies(dependencies: readonly DependencyRow[]) {
   const groups = new Map<string, DependencyGroup>();
   const keys = new Map<string, PackageKey>();
   for (const dep of dependencies) {
-    if (!SUPPORTED.has(dep.ecosystem)) continue;
+    if (!SUPPORTED.has(dep.ecosystem) || !isMatchable(dep)) continue;
     const id = `${dep.package_id}\u0000${versionKey(dep.version)}`;
     const group = groups.get(id);
     if (group) {

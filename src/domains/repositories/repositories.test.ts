@@ -438,7 +438,13 @@ describe('repository reads and changes', () => {
     const base = `/api/v1/repositories/${repositoryId}/dependencies`;
     const all = await get(tenant.token, base);
     expect(all.statusCode).toBe(200);
-    expect(all.json().totalEstimate).toBe(7);
+    // 7 dependencies and the 3 projects' own packages (scope self).
+    expect(all.json().totalEstimate).toBe(10);
+    const own = all
+      .json()
+      .items.filter((d: { scope: string }) => d.scope === 'self')
+      .map((d: { name: string; version: string | null }) => `${d.name}@${d.version}`);
+    expect(own.sort()).toEqual(['engine@0.1.0', 'example.com/svc@null', 'web@1.0.0']);
     const express = all.json().items.find((d: { name: string }) => d.name === 'express');
     expect(express).toMatchObject({
       ecosystem: 'npm',
@@ -466,7 +472,7 @@ describe('repository reads and changes', () => {
     ]);
     expect((await get(tenant.token, `${base}?search=%25`)).json().totalEstimate).toBe(0);
     const page = await get(tenant.token, `${base}?take=3&skip=3`);
-    expect(page.json()).toMatchObject({ take: 3, skip: 3, totalEstimate: 7 });
+    expect(page.json()).toMatchObject({ take: 3, skip: 3, totalEstimate: 10 });
     expect(page.json().items).toHaveLength(3);
     expect((await get(tenant.token, `${base}?ecosystem=cobol`)).statusCode).toBe(400);
   });
@@ -486,6 +492,11 @@ describe('repository reads and changes', () => {
       .sort();
     expect(edges).toEqual(
       [
+        // The projects' own packages hang off their files; the crate's dependency off the crate.
+        'engine/Cargo.lock -> engine@0.1.0',
+        'engine@0.1.0 -> serde@1.0.193',
+        'svc/go.mod -> example.com/svc@null',
+        'web/package-lock.json -> web@1.0.0',
         'engine/Cargo.lock -> serde@1.0.193',
         'ml/requirements.txt -> requests@2.31.0',
         'ml/requirements.txt -> urllib3@2.1.0',
@@ -496,11 +507,11 @@ describe('repository reads and changes', () => {
         'body-parser@1.20.1 -> debug@2.6.9',
       ].sort(),
     );
-    expect(graph.totalEdges).toBe(8);
-    expect(graph.nodes).toHaveLength(11);
+    expect(graph.totalEdges).toBe(12);
+    expect(graph.nodes).toHaveLength(14);
 
     const capped = (await get(tenant.token, `${base}?maxEdges=6`)).json();
-    expect(capped).toMatchObject({ truncated: true, totalEdges: 8, maxEdges: 6 });
+    expect(capped).toMatchObject({ truncated: true, totalEdges: 12, maxEdges: 6 });
     expect(capped.edges).toHaveLength(6);
     const ids = new Set(capped.nodes.map((n: { nodeId: string }) => n.nodeId));
     for (const e of capped.edges) expect(ids.has(e.from) && ids.has(e.to)).toBe(true);
@@ -516,6 +527,9 @@ describe('repository reads and changes', () => {
     const res = await get(tenant.token, `/api/v1/repositories/${repositoryId}/risk-summary`);
     expect(res.statusCode).toBe(200);
     const summary = res.json();
+    // The projects' own packages (scope self) are stored but are not dependencies.
+    const repository = await get(tenant.token, `/api/v1/repositories/${repositoryId}`);
+    expect(repository.json().dependencyCount).toBe(7);
     expect(summary.dependencies).toEqual({
       total: 7,
       direct: 5,

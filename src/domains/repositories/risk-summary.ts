@@ -47,10 +47,13 @@ async function dependencyPart(db: Kysely<DB>, repositoryId: string) {
       count(*) FILTER (WHERE resolution = 'declared')::int AS declared,
       count(*) FILTER (WHERE resolution = 'unpinned')::int AS unpinned,
       count(DISTINCT package_id)::int AS packages
-    FROM repository_dependencies WHERE repository_id = ${repositoryId}`.execute(db);
+    FROM repository_dependencies WHERE repository_id = ${repositoryId} AND scope <> 'self'`.execute(
+    db,
+  );
   const perEcosystem = await sql<{ ecosystem: string; n: number }>`
     SELECT ecosystem, count(*)::int AS n FROM repository_dependencies
-    WHERE repository_id = ${repositoryId} GROUP BY ecosystem ORDER BY ecosystem`.execute(db);
+    WHERE repository_id = ${repositoryId} AND scope <> 'self'
+    GROUP BY ecosystem ORDER BY ecosystem`.execute(db);
   const d = deps.rows[0] ?? {
     total: 0,
     direct: 0,

@@ -47,7 +47,12 @@ const RepositoryListQuery = Type.Object({
 
 const DependencyListQuery = Type.Object({
   ecosystem: enumQuery(ECOSYSTEMS, 'Ecosystem:'),
-  direct: Type.Optional(Type.Boolean({ description: 'true: direct only; false: transitive only' })),
+  direct: Type.Optional(
+    Type.Boolean({
+      description:
+        "true: direct only; false: transitive only (the project's own packages, scope self, are neither)",
+    }),
+  ),
   search: Type.Optional(
     Type.String({ maxLength: 200, description: 'case-insensitive substring of the name' }),
   ),
@@ -187,6 +192,8 @@ function repositoryItemRoutes(app: RouteApp): void {
         .selectFrom('repository_dependencies')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('repository_id', '=', repositoryId)
+        // The project's own package (scope self) is stored but is no dependency.
+        .where('scope', '<>', 'self')
         .executeTakeFirstOrThrow();
       return {
         ...presentRepository(row),

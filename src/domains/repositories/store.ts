@@ -90,6 +90,9 @@ export async function listDependencies(
   let query = db.selectFrom('repository_dependencies').where('repository_id', '=', repositoryId);
   if (filter.ecosystem) query = query.where('ecosystem', '=', filter.ecosystem);
   if (filter.direct !== undefined) query = query.where('direct', '=', filter.direct);
+  // "Transitive only" means dependencies reached through others: the project's own packages
+  // (scope self, never direct) are neither direct nor transitive.
+  if (filter.direct === false) query = query.where('scope', '<>', 'self');
   if (filter.search) {
     const escaped = filter.search.replace(/[\\%_]/g, (c) => `\\${c}`);
     query = query.where('name', 'ilike', `%${escaped}%`);

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { conflict, notFound } from '../../core/problem';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
+import { isDependency } from '../../ecosystems/dependency-list';
 import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import type { ExtractedFile } from '../../ecosystems/extract-tree';
 import { buildPurl } from '../../ecosystems/purl';
@@ -217,6 +218,8 @@ export async function storeScanDependencies(
         ecosystem: file.ecosystem,
         name: dependency.name,
       });
+      // The project's own package is stored (and matched) but is not one of its dependencies.
+      if (!isDependency(dependency)) continue;
       countsByEcosystem[file.ecosystem] = (countsByEcosystem[file.ecosystem] ?? 0) + 1;
       dependencyCount++;
     }

@@ -98,20 +98,24 @@ describe('scan worker', () => {
     const deps = await withTenant(t.database, tenant.tenantId, (db) =>
       db
         .selectFrom('repository_dependencies')
-        .select(['ecosystem', 'name', 'version', 'file', 'parents', 'scan_id'])
+        .select(['ecosystem', 'name', 'version', 'scope', 'file', 'parents', 'scan_id'])
         .where('repository_id', '=', repositoryId)
         .orderBy('ecosystem')
         .orderBy('name')
         .execute(),
     );
-    expect(deps.map((d) => `${d.ecosystem}:${d.name}@${d.version}`)).toEqual([
-      'Cargo:serde@1.0.193',
-      'Go:github.com/google/uuid@v1.4.0',
-      'PyPI:requests@2.31.0',
-      'PyPI:urllib3@2.1.0',
-      'npm:body-parser@1.20.1',
-      'npm:debug@2.6.9',
-      'npm:express@4.18.2',
+    // The projects' own packages are stored (scope self) but not counted above.
+    expect(deps.map((d) => `${d.ecosystem}:${d.name}@${d.version} ${d.scope}`)).toEqual([
+      'Cargo:engine@0.1.0 self',
+      'Cargo:serde@1.0.193 runtime',
+      'Go:example.com/svc@null self',
+      'Go:github.com/google/uuid@v1.4.0 runtime',
+      'PyPI:requests@2.31.0 runtime',
+      'PyPI:urllib3@2.1.0 runtime',
+      'npm:body-parser@1.20.1 runtime',
+      'npm:debug@2.6.9 runtime',
+      'npm:express@4.18.2 runtime',
+      'npm:web@1.0.0 self',
     ]);
     expect(deps.every((d) => d.scan_id === scan.id)).toBe(true);
     const repository = await withTenant(t.database, tenant.tenantId, (db) =>

@@ -26,13 +26,15 @@ describe.skipIf(!sharedDataDir)(
   `Cargo real-world corpus${sharedDataDir ? '' : ` (${SHARED_DATA_MISSING})`}`,
   () => {
     // SOURCES.md counts 753 [[package]] tables; 70 of them have no `source`: uv's own workspace
-    // crates, which are the project itself and not reported. 753 - 70 = 683.
-    it('uv/Cargo.lock: 683 third-party crates, no errors', () => {
+    // crates, reported as the project itself (scope self). 753 - 70 = 683 third-party crates.
+    it('uv/Cargo.lock: 683 third-party crates and 70 own crates, no errors', () => {
       const { name, result, ms } = run('uv/Cargo.lock');
       expect(name).toBe('cargo/cargo-lock');
       expect(result.errors).toEqual([]);
-      expect(result.dependencies).toHaveLength(683);
+      expect(result.dependencies).toHaveLength(753);
+      expect(result.dependencies.filter((d) => d.scope === 'self')).toHaveLength(70);
       expect(result.dependencies.filter((d) => d.direct)).toHaveLength(166);
+      expect(result.dependencies.some((d) => d.scope === 'self' && d.direct)).toBe(false);
       expect(result.dependencies.every((d) => d.line !== null && d.resolution === 'resolved')).toBe(
         true,
       );

@@ -31,6 +31,15 @@ function crate(
   };
 }
 
+/** A crate without a source: the project's own code (scope `self`). */
+function own(name: string, version: string, line: number | null, parents: string[] = []) {
+  return {
+    ...crate(name, version, 0, false, parents, { kind: 'path', path: '.' }),
+    scope: 'self' as const,
+    line,
+  };
+}
+
 describe('cargo/cargo-lock', () => {
   it('claims Cargo.lock files only', () => {
     expect(cargoLockExtractor.matches('Cargo.lock')).toBe(true);
@@ -39,9 +48,11 @@ describe('cargo/cargo-lock', () => {
     expect(cargoLockExtractor.matches('cargo.lock')).toBe(false);
   });
 
-  it('v4 workspace: members are roots, not reported; edges and directness from them', () => {
+  it('v4 workspace: members are self components and roots; edges and directness from them', () => {
     expect(extractCargoLock(input('workspace-v4.lock'))).toEqual({
       dependencies: [
+        own('app', '0.1.0', 5),
+        own('app-core', '0.1.0', 14, ['app']),
         crate('forked', '1.0.0', 24, true, ['app-core'], {
           kind: 'git',
           url: 'https://github.com/example/forked',
@@ -61,6 +72,7 @@ describe('cargo/cargo-lock', () => {
   it('v1: [root] is a root, "name version (source)" references resolve, [metadata] is ignored', () => {
     expect(extractCargoLock(input('legacy-v1.lock'))).toEqual({
       dependencies: [
+        own('old-app', '0.2.0', 1),
         crate('cfg-if', '0.1.2', 9, false, ['log']),
         crate('libc', '0.2.40', 14, true, ['old-app']),
         crate('log', '0.4.1', 19, true, ['old-app']),
@@ -84,7 +96,7 @@ describe('cargo/cargo-lock', () => {
     ].join('\n');
     const lock = { path: 'Cargo.lock', text, readFile: () => null };
     expect(extractCargoLock(lock)).toEqual({
-      dependencies: [crate('itoa', '1.0.11', 6, true, ['me'])],
+      dependencies: [own('me', '0.1.0', 1), crate('itoa', '1.0.11', 6, true, ['me'])],
       errors: [],
     });
     expect(cargoLockExtractor.describe?.(lock)).toBe('Cargo.lock v2');
@@ -92,7 +104,10 @@ describe('cargo/cargo-lock', () => {
 
   it('truncated: one whole-file error, the complete packages are salvaged', () => {
     const result = extractCargoLock(input('truncated.lock'));
-    expect(result.dependencies).toEqual([crate('itoa', '1.0.11', 11, true, ['app'])]);
+    expect(result.dependencies).toEqual([
+      own('app', '0.1.0', 3),
+      crate('itoa', '1.0.11', 11, true, ['app']),
+    ]);
     expect(result.errors).toEqual([
       {
         line: null,
@@ -110,7 +125,10 @@ describe('cargo/cargo-lock', () => {
 
   it('skips and reports bad packages and dangling references', () => {
     const result = extractCargoLock(input('bad-entries.lock'));
-    expect(result.dependencies).toEqual([crate('good', '1.2.3', 20, true, ['app'])]);
+    expect(result.dependencies).toEqual([
+      own('app', '0.1.0', 3),
+      crate('good', '1.2.3', 20, true, ['app']),
+    ]);
     expect(result.errors).toEqual([
       { line: 3, message: 'app depends on unknown package missing-crate' },
       { line: 11, message: 'package broken-version has an invalid version "one.two"' },

@@ -139,7 +139,8 @@ export function parseCargoLock(text: string): CargoLockInfo {
   // Lines are only trusted when the headers found match the parsed tables one to one.
   const linesKnown = headerLines.length === tables.length;
   if (isTomlTable(doc.root)) {
-    const root = toPackage(doc.root, null);
+    const rootHeader = lines.findIndex((line) => /^\[\s*root\s*\]/.test(line));
+    const root = toPackage(doc.root, rootHeader >= 0 ? rootHeader + 1 : null);
     if (typeof root === 'string') errors.push({ line: null, message: root });
     else packages.push({ ...root, source: null });
   }
@@ -159,9 +160,27 @@ function inferVersion(text: string, doc: Record<string, unknown> | null): number
 }
 
 /**
+ * A package without a `source`: the root crate, a workspace member or a path dependency, i.e. the
+ * repository's own code. Cargo.lock does not record where it lives, so its source is the project.
+ */
+function selfCrate(pkg: LockPackage, parents: string[]): ExtractedDependency {
+  return {
+    name: pkg.name,
+    version: pkg.version,
+    purl: buildPurl('cargo', pkg.name, pkg.version),
+    scope: 'self',
+    direct: false,
+    resolution: 'resolved',
+    line: pkg.line,
+    parents,
+    source: { kind: 'path', path: '.' },
+  };
+}
+
+/**
  * Cargo.lock v1–v4. Packages without a `source` are the workspace's own crates (members and path
- * dependencies): they are the project, not third-party code, so they are not reported, but they are
- * the roots that make a crate `direct`. Edges come from each package's `dependencies` list. The lock
+ * dependencies): they are the project, reported with `scope: 'self'`, and the roots that make a
+ * crate `direct`. Edges come from each package's `dependencies` list. The lock
  * does not say which edges are dev or build dependencies, so every entry is `runtime`.
  */
 export function extractCargoLock(input: ExtractInput): ExtractionResult {
@@ -198,10 +217,13 @@ export function extractCargoLock(input: ExtractInput): ExtractionResult {
     const dependencies: ExtractedDependency[] = [];
     const seen = new Set<string>();
     for (const pkg of packages) {
-      if (pkg.source === null) continue;
       const key = `${pkg.name}@${pkg.version}@${pkg.source}`;
       if (seen.has(key)) continue;
       seen.add(key);
+      if (pkg.source === null) {
+        dependencies.push(selfCrate(pkg, parents.get(pkg) ?? []));
+        continue;
+      }
       dependencies.push({
         name: pkg.name,
         version: pkg.version,
@@ -224,7 +246,7 @@ export function extractCargoLock(input: ExtractInput): ExtractionResult {
 
 export const cargoLockExtractor: Extractor = {
   name: 'cargo/cargo-lock',
-  version: 1,
+  version: 2,
   kind: 'lockfile',
   matches: (path) => path === 'Cargo.lock' || path.endsWith('/Cargo.lock'),
   extract: extractCargoLock,

@@ -30,16 +30,19 @@ describe.skipIf(!sharedDataDir)(
   () => {
     // SOURCES.md says 252 for prometheus: its count also took the two indented lines of the
     // `exclude ( … )` block. Excluded versions are not dependencies, so 250 requires remain.
+    // The `module` line is reported too, as the project itself (scope self, no version).
     it.each([
-      ['prometheus/go.mod', 250, 109],
-      ['osv-scanner/go.mod', 206, 30],
-    ])('%s: %i requires (%i direct), no errors', (path, count, direct) => {
+      ['prometheus/go.mod', 250, 109, 'github.com/prometheus/prometheus'],
+      ['osv-scanner/go.mod', 206, 30, 'github.com/google/osv-scanner/v2'],
+    ])('%s: %i requires (%i direct) and %s itself, no errors', (path, count, direct, own) => {
       const { name, result, ms } = run(path);
       expect(name).toBe('go/go-mod');
       expect(result.errors).toEqual([]);
-      expect(result.dependencies).toHaveLength(count);
-      expect(result.dependencies.filter((d) => d.direct)).toHaveLength(direct);
-      expect(result.dependencies.every((d) => d.resolution === 'resolved')).toBe(true);
+      const [self, ...requires] = result.dependencies;
+      expect([self?.name, self?.scope, self?.version]).toEqual([own, 'self', null]);
+      expect(requires).toHaveLength(count);
+      expect(requires.filter((d) => d.direct)).toHaveLength(direct);
+      expect(requires.every((d) => d.resolution === 'resolved')).toBe(true);
       expect(ms).toBeLessThan(1000);
     });
 

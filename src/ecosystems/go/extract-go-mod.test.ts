@@ -29,6 +29,21 @@ function mod(
   };
 }
 
+/** The `module` line: the project itself, with no version (go.mod never records its own). */
+function own(name: string, line: number): ExtractedDependency {
+  return {
+    name,
+    version: null,
+    purl: `pkg:golang/${name}`,
+    scope: 'self',
+    direct: false,
+    resolution: 'unpinned',
+    line,
+    parents: [],
+    source: { kind: 'path', path: '.' },
+  };
+}
+
 describe('go/go-mod', () => {
   it('claims go.mod files only', () => {
     expect(goModExtractor.matches('go.mod')).toBe(true);
@@ -40,6 +55,7 @@ describe('go/go-mod', () => {
   it('extracts every require with replace applied, and ignores the other directives', () => {
     expect(run('all-directives.mod')).toEqual({
       dependencies: [
+        own('example.com/app', 2),
         mod(
           'github.com/single/line',
           'v1.0.0',
@@ -112,6 +128,7 @@ describe('go/go-mod', () => {
   it('keeps what precedes a truncation and reports one whole-file error', () => {
     const result = run('truncated.mod');
     expect(result.dependencies.map((d) => [d.name, d.version, d.direct, d.line])).toEqual([
+      ['example.com/cut', null, false, 1],
       ['github.com/first/dep', 'v1.0.0', true, 6],
       ['github.com/second/dep', 'v2.1.0+incompatible', false, 7],
     ]);
@@ -124,6 +141,7 @@ describe('go/go-mod', () => {
   it('skips and reports bad entries, keeping the rest', () => {
     const result = run('bad-entries.mod');
     expect(result.dependencies.map((d) => [d.name, d.version, d.direct, d.line])).toEqual([
+      ['example.com/bad', null, false, 1],
       ['github.com/good/one', 'v1.0.0', true, 6],
       ['github.com/good/two', 'v0.2.0', false, 9],
     ]);
@@ -136,13 +154,16 @@ describe('go/go-mod', () => {
   });
 
   it('accepts an empty require block', () => {
-    expect(run('empty-module.mod')).toEqual({ dependencies: [], errors: [] });
+    expect(run('empty-module.mod')).toEqual({
+      dependencies: [own('example.com/empty', 1)],
+      errors: [],
+    });
   });
 
   it('deduplicates a module required twice at the same version', () => {
     const text = 'module m\nrequire a.io/x v1.0.0\nrequire (\n\ta.io/x v1.0.0\n)\n';
     const result = extractGoMod({ path: 'go.mod', text, readFile: () => null });
-    expect(result.dependencies.map((d) => d.line)).toEqual([2]);
+    expect(result.dependencies.map((d) => d.line)).toEqual([1, 2]);
   });
 
   it.each([
@@ -170,6 +191,7 @@ describe('go/go-mod', () => {
     const result = extractGoMod({ path: 'go.mod', text, readFile: () => null });
     expect(result.errors).toEqual([]);
     expect(result.dependencies.map((d) => [d.name, d.version, d.direct, d.line])).toEqual([
+      ['m', null, false, 1],
       ['a.io/x', 'v1.0.0', false, 4],
     ]);
   });

@@ -249,6 +249,8 @@ export function extractGoMod(input: ExtractInput): ExtractionResult {
     }
 
     const dependencies: ExtractedDependency[] = [];
+    const self = moduleSelf(parsed);
+    if (self) dependencies.push(self);
     const seen = new Set<string>();
     for (const req of requires) {
       // A version-specific replace wins over a replace of every version (cmd/go's rule).
@@ -286,13 +288,34 @@ export function extractGoMod(input: ExtractInput): ExtractionResult {
   }
 }
 
+/**
+ * The `module` line: the project itself (scope `self`). go.mod never records the module's own
+ * version (a release is a tag), so it is unpinned.
+ */
+function moduleSelf(parsed: GoModFile): ExtractedDependency | null {
+  const entry = parsed.lines.find((l) => l.verb === 'module' && l.args.length === 1);
+  const path = entry?.args[0];
+  if (!entry || !path || !validModulePath(path)) return null;
+  return {
+    name: path,
+    version: null,
+    purl: buildPurl('golang', path, null),
+    scope: 'self',
+    direct: false,
+    resolution: 'unpinned',
+    line: entry.line,
+    parents: [],
+    source: { kind: 'path', path: '.' },
+  };
+}
+
 function baseName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
 }
 
 export const goModExtractor: Extractor = {
   name: 'go/go-mod',
-  version: 1,
+  version: 2,
   // go.mod pins the whole build list (see extractGoMod), so it is the lockfile of a Go module.
   kind: 'lockfile',
   matches: (path) => baseName(path) === 'go.mod',

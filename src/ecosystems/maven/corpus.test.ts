@@ -52,15 +52,19 @@ describe.skipIf(!sharedDataDir)(
     //   with scope build;
     // - apiserver 94 = 90 dependencies + 1 imported BOM + 1 plugin dependency + 2 in the opt-in
     //   `dev-services` profile (only profiles active by default are read) → 91.
+    // Each POM also reports its own coordinates, once, as the project itself (scope self).
     it.each([
-      ['spring-petclinic/pom.xml', 24],
-      ['dependency-track/pom.xml', 18],
-      ['dependency-track/apiserver/pom.xml', 91],
-    ])('%s: %i dependencies, no errors', (path, count) => {
+      ['spring-petclinic/pom.xml', 24, 'org.springframework.samples:spring-petclinic'],
+      ['dependency-track/pom.xml', 18, 'org.dependencytrack:dependency-track-parent'],
+      ['dependency-track/apiserver/pom.xml', 91, 'org.dependencytrack:apiserver'],
+    ])('%s: %i dependencies and %s itself, no errors', (path, count, own) => {
       const { extractor, result, ms } = run(path);
       expect(extractor.name).toBe('maven/pom');
       expect(result.errors).toEqual([]);
-      expect(result.dependencies).toHaveLength(count);
+      expect(result.dependencies.filter((d) => d.scope !== 'self')).toHaveLength(count);
+      expect(result.dependencies.filter((d) => d.scope === 'self').map((d) => d.name)).toEqual([
+        own,
+      ]);
       expect(ms).toBeLessThan(1000);
     });
 

@@ -30,6 +30,8 @@ const SCOPE_RANK: Record<DependencyScope, number> = {
   development: 2,
   test: 3,
   build: 4,
+  // Never produced by a Gradle configuration; listed for completeness.
+  self: 5,
 };
 
 /** The most significant scope among a line's configurations (runtime beats test beats build). */

@@ -2,6 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { extractPom, pomExtractor } from './extract-pom';
 import { inputWithTree, mvn } from './test-helpers';
 
+/** The pom's own coordinates: scope self, never direct, the project's own path. */
+const own = (name: string, version: string, line: number) => ({
+  ...mvn(name, version, 'self', 'resolved', line, false),
+  source: { kind: 'path' as const, path: '.' },
+});
+
 describe('maven/pom', () => {
   it('claims pom.xml files only', () => {
     expect(pomExtractor.matches('pom.xml')).toBe(true);
@@ -13,6 +19,8 @@ describe('maven/pom', () => {
   it('properties, dependencyManagement, scopes, ranges, BOMs; plugins and inactive profiles skipped', () => {
     expect(extractPom(inputWithTree('pom.xml', 'properties-and-scopes.pom.xml'))).toEqual({
       dependencies: [
+        // the pom's own coordinates: the project itself
+        own('com.example:shop', '2.1.0', 5),
         // ${jackson.databind.version} → ${jackson.version} → 2.17.1 (nested properties)
         mvn('com.fasterxml.jackson.core:jackson-databind', '2.17.1', 'runtime', 'resolved', 34),
         // version and scope both from dependencyManagement
@@ -41,6 +49,8 @@ describe('maven/pom', () => {
     });
     expect(extractPom(input)).toEqual({
       dependencies: [
+        // groupId and version inherited from <parent>
+        own('com.example:service', '1.4.0-SNAPSHOT', 9),
         mvn('com.google.guava:guava', '33.2.0-jre', 'runtime', 'resolved', 17),
         mvn('io.netty:netty-handler', '4.1.111.Final', 'runtime', 'resolved', 21),
         mvn('org.assertj:assertj-core', '3.26.0', 'test', 'resolved', 25),
@@ -57,6 +67,7 @@ describe('maven/pom', () => {
     const result = extractPom(inputWithTree('service/pom.xml', 'multi-module-child.pom.xml'));
     expect(result.errors).toEqual([]);
     expect(result.dependencies.map((d) => [d.name, d.version, d.resolution])).toEqual([
+      ['com.example:service', '1.4.0-SNAPSHOT', 'resolved'],
       ['com.google.guava:guava', null, 'unpinned'],
       ['io.netty:netty-handler', null, 'unpinned'],
       ['org.assertj:assertj-core', null, 'unpinned'],
@@ -69,14 +80,17 @@ describe('maven/pom', () => {
     const input = inputWithTree('service/pom.xml', 'multi-module-child.pom.xml', {
       'pom.xml': 'properties-and-scopes.pom.xml',
     });
-    expect(extractPom(input).dependencies[0]).toEqual(
+    expect(extractPom(input).dependencies[1]).toEqual(
       mvn('com.google.guava:guava', null, 'runtime', 'unpinned', 17),
     );
   });
 
   it('parent POM with only dependencyManagement reports just its imported BOMs', () => {
     expect(extractPom(inputWithTree('pom.xml', 'multi-module-parent.pom.xml'))).toEqual({
-      dependencies: [mvn('io.netty:netty-bom', '4.1.110.Final', 'build', 'resolved', 38)],
+      dependencies: [
+        own('com.example:platform-parent', '1.4.0-SNAPSHOT', 11),
+        mvn('io.netty:netty-bom', '4.1.110.Final', 'build', 'resolved', 38),
+      ],
       errors: [],
     });
   });
@@ -86,7 +100,10 @@ describe('maven/pom', () => {
       'b/pom.xml': 'parent-cycle.pom.xml',
     });
     expect(extractPom(input)).toEqual({
-      dependencies: [mvn('org.yaml:snakeyaml', '2.2', 'runtime', 'resolved', 14)],
+      dependencies: [
+        own('com.example:loop', '1', 11),
+        mvn('org.yaml:snakeyaml', '2.2', 'runtime', 'resolved', 14),
+      ],
       errors: [{ line: null, message: 'parent POM cycle through b/pom.xml; chain cut there' }],
     });
   });
@@ -96,7 +113,7 @@ describe('maven/pom', () => {
       'pom.xml': 'doctype-entity.pom.xml',
     });
     const result = extractPom(input);
-    expect(result.dependencies).toHaveLength(5);
+    expect(result.dependencies).toHaveLength(6);
     expect(result.errors).toEqual([
       {
         line: null,
@@ -118,6 +135,7 @@ describe('maven/pom', () => {
   it('truncated file: one whole-file error, the complete entries before the cut survive', () => {
     expect(extractPom(inputWithTree('pom.xml', 'truncated.pom.xml'))).toEqual({
       dependencies: [
+        own('com.example:shop', '2.1.0', 5),
         mvn('com.fasterxml.jackson.core:jackson-databind', '2.17.1', 'runtime', 'resolved', 34),
         mvn('org.slf4j:slf4j-api', '2.0.13', 'runtime', 'resolved', 39),
         mvn('com.example:shop-core', '2.1.0', 'runtime', 'resolved', 43),
@@ -147,6 +165,29 @@ describe('maven/pom', () => {
       dependencies: [],
       errors: [{ line: null, message }],
     });
+  });
+
+  it('the own version as an unresolved property (a revision property) is unpinned; unresolved coordinates are not reported', () => {
+    const pom = (coordinates: string) =>
+      extractPom({
+        path: 'pom.xml',
+        text: `<project><modelVersion>4.0.0</modelVersion>\n${coordinates}\n</project>`,
+        readFile: () => null,
+      }).dependencies;
+    expect(
+      pom(`<groupId>org.acme</groupId><artifactId>lib</artifactId><version>\${revision}</version>`),
+    ).toEqual([
+      {
+        ...own('org.acme:lib', '', 2),
+        version: null,
+        resolution: 'unpinned',
+        purl: 'pkg:maven/org.acme/lib',
+      },
+    ]);
+    expect(
+      pom(`<groupId>\${org}</groupId><artifactId>lib</artifactId><version>1</version>`),
+    ).toEqual([]);
+    expect(pom('<artifactId>lib</artifactId><version>1</version>')).toEqual([]);
   });
 
   it('guards deep nesting without throwing', () => {

@@ -212,12 +212,42 @@ export function extractPom(input: ExtractInput): ExtractionResult {
       }),
     );
   }
+  const self = selfComponent(parsed.model, value);
+  if (self) dependencies.unshift(self);
   return { dependencies: dedupeDependencies(dependencies), errors };
+}
+
+/**
+ * The pom's own coordinates (groupId and version inherited from the parent when absent): the
+ * project itself, scope `self`. A version left as an unresolved property (`${revision}`, set on
+ * the command line) is unknown, so unpinned; coordinates that stay unresolved are not reported.
+ */
+function selfComponent(
+  model: PomModel,
+  value: (text: string | null) => string | null,
+): ExtractedDependency | null {
+  const group = value(model.groupId ?? model.parent?.groupId ?? null);
+  const artifact = value(model.artifactId);
+  if (!group || !artifact || group.includes('${') || artifact.includes('${')) return null;
+  const version = value(model.version ?? model.parent?.version ?? null);
+  const known = version !== null && !version.includes('${') ? version : null;
+  return {
+    ...mavenDependency({
+      group,
+      artifact,
+      version: known,
+      scope: 'self',
+      direct: false,
+      line: model.line,
+      resolution: known === null ? 'unpinned' : 'resolved',
+    }),
+    source: { kind: 'path', path: '.' },
+  };
 }
 
 export const pomExtractor: Extractor = {
   name: 'maven/pom',
-  version: 1,
+  version: 2,
   kind: 'manifest',
   matches: (path) => baseOf(path) === 'pom.xml',
   extract: extractPom,

@@ -23,6 +23,8 @@ export interface PomParent {
 
 /** The parts of a POM the extractor needs; profiles are kept only when active by default. */
 export interface PomModel {
+  /** Line of the project's own `<artifactId>` (its coordinates), null when absent. */
+  line: number | null;
   groupId: string | null;
   artifactId: string | null;
   version: string | null;
@@ -91,6 +93,7 @@ export function parsePom(text: string): PomParseResult {
   }
   return {
     model: {
+      line: child(root, 'artifactId')?.line ?? null,
       groupId: childText(root, 'groupId'),
       artifactId: childText(root, 'artifactId'),
       version: childText(root, 'version'),

@@ -5,7 +5,21 @@ import { packageLockExtractor } from './extract-package-lock';
 const extract = (path: string, text: string, files: Record<string, string> = {}) =>
   packageLockExtractor.extract(inputOf(path, text, files));
 
+/** The project itself, reported first with scope `self` (the `""` entry or the v1 top level). */
+const self = (name: string, version: string | null, line: number): Row => [
+  name,
+  version,
+  'self',
+  false,
+  version === null ? 'unpinned' : 'resolved',
+  line,
+  [],
+  'path .',
+  version === null ? `pkg:npm/${name}` : `pkg:npm/${name}@${version}`,
+];
+
 const V1_NESTED: Row[] = [
+  self('app', '1.0.0', 2),
   [
     '@scope/util',
     '2.0.0',
@@ -316,13 +330,13 @@ describe('npm/package-lock: scenarios', () => {
   it('v2-with-dev-and-optional: prefers packages over the v1 mirror; dev/optional/devOptional/peer', () => {
     const result = extract('package-lock.json', fixture('v2-with-dev-and-optional.json'));
     expect(result.errors).toEqual([]);
-    expect(rows(result.dependencies)).toEqual(V2);
+    expect(rows(result.dependencies)).toEqual([self('service', '2.1.0', 7), ...V2]);
   });
 
   it('v3-workspaces: link entries are path sources, workspace folders are not packages', () => {
     const result = extract('package-lock.json', fixture('v3-workspaces.json'));
     expect(result.errors).toEqual([]);
-    expect(rows(result.dependencies)).toEqual(V3_WORKSPACES);
+    expect(rows(result.dependencies)).toEqual([self('monorepo', '0.0.0', 7), ...V3_WORKSPACES]);
   });
 
   it('shrinkwrap: npm-shrinkwrap.json is the same format', () => {
@@ -330,6 +344,7 @@ describe('npm/package-lock: scenarios', () => {
     expect(packageLockExtractor.matches(input.path)).toBe(true);
     expect(packageLockExtractor.describe?.(input)).toBe('npm-shrinkwrap.json v3');
     expect(rows(packageLockExtractor.extract(input).dependencies)).toEqual([
+      self('cli-tool', '3.0.0', 7),
       [
         'minimist',
         '1.2.8',
@@ -355,6 +370,7 @@ describe('npm/package-lock: scenarios', () => {
     });
     expect(rows(result.dependencies)).toEqual([
       // The root entry survived, so directness is still known (express would be direct).
+      self('service', '2.1.0', 7),
       [
         'body-parser',
         '1.20.1',
@@ -397,6 +413,8 @@ describe('npm/package-lock: scenarios', () => {
       { line: 15, message: 'node_modules/left-pad: no version; skipped' },
     ]);
     expect(rows(result.dependencies)).toEqual([
+      // A root entry without a version: the project, unpinned.
+      self('app', null, 7),
       [
         'lodash',
         '4.17.21',

@@ -24,6 +24,8 @@ import {
 /**
  * package-lock.json v1, v2, v3 and npm-shrinkwrap.json (same format).
  *
+ * The root `""` (v1: the top-level `name`/`version`) is the project itself: reported first, with
+ * scope `self` (docs/extraction.md "The project's own package").
  * v2/v3: one dependency per `packages` key, except the root `""` and workspace/`file:` folder keys
  * (keys without a `node_modules/` segment: they are the project's own packages, reported through
  * the `link: true` entry that points at them, as a path source). So the extracted set is exactly
@@ -121,13 +123,49 @@ function fromPackages(
   errors: ExtractionError[],
 ): ExtractedDependency[] {
   const index = indexPackages(packages, lineAt, errors);
-  const root = isRecord(packages['']) ? packages[''] : readManifest(input);
+  const lockRoot = isRecord(packages['']) ? packages[''] : null;
+  const root = lockRoot ?? readManifest(input);
   const edges = packageEdges(index, root);
-  return index.installed.map((item, i) =>
+  const installed = index.installed.map((item, i) =>
     item.link
       ? linkedDependency(item, edges.parents[i], index.folders)
       : installedDependency(item, i, edges, Boolean(root)),
   );
+  const self = lockRoot ? selfPackage(lockRoot, lineAt(Object.keys(packages).indexOf(''))) : null;
+  return self ? [self, ...installed] : installed;
+}
+
+/**
+ * The project itself (the `""` entry, or the v1 top level): reported as its own package (scope
+ * `self`) when it has a name; a lock of an unnamed project has nothing to report.
+ */
+function selfPackage(root: Json, line: number | null): ExtractedDependency | null {
+  if (typeof root.name !== 'string' || root.name.trim() === '') return null;
+  const version = isVersion(root.version) ? root.version : null;
+  return makeDependency({
+    name: root.name.trim(),
+    version,
+    resolution: version === null ? 'unpinned' : 'resolved',
+    scope: 'self',
+    direct: false,
+    line,
+    source: { kind: 'path', path: '.' },
+  });
+}
+
+/** Line of the top-level `"name"` key of a v1 lock (the lock's first keys, before any tree). */
+function topLevelNameLine(text: string): number | null {
+  const match = /^ {2}"name":/m.exec(text);
+  if (!match) return null;
+  let line = 1;
+  for (
+    let at = text.indexOf('\n');
+    at !== -1 && at < match.index;
+    at = text.indexOf('\n', at + 1)
+  ) {
+    line++;
+  }
+  return line;
 }
 
 function indexPackages(
@@ -554,14 +592,16 @@ function extract(input: ExtractInput): ExtractionResult {
     return { dependencies: fromPackages(data.packages, lines, input, errors), errors };
   }
   if (isRecord(data.dependencies)) {
-    return { dependencies: fromV1(data.dependencies, input.text, input, errors), errors };
+    const installed = fromV1(data.dependencies, input.text, input, errors);
+    const self = selfPackage(data, topLevelNameLine(input.text));
+    return { dependencies: self ? [self, ...installed] : installed, errors };
   }
   return { dependencies: [], errors };
 }
 
 export const packageLockExtractor: Extractor = {
   name: 'npm/package-lock',
-  version: 1,
+  version: 2,
   kind: 'lockfile',
   matches: (path) => {
     const base = baseName(path);

@@ -9,7 +9,7 @@ import { pypi } from './index';
  * The real-world corpus (../shared/data/lockfiles): every PyPI file parses without error and the
  * counts agree with SOURCES.md. Deliberate differences:
  * - uv.lock: SOURCES.md counts 89 `[[package]]` tables; one is the project itself (`uv`,
- *   source editable "."), which is not a dependency, so 88 are extracted.
+ *   source editable "."), reported with scope `self`: 89 entries, 88 dependencies.
  * - requirements_git.txt: its 5 entries are VCS lines; they count, as git sources without a
  *   registry version (unpinned), named by `#egg=` or `name @`.
  * - Pipfile and pyproject.toml have no count in SOURCES.md; the counts below were checked by hand
@@ -45,7 +45,7 @@ describe.skipIf(!sharedDataDir)(
       ['pipenv/Pipfile', 'pypi/pipfile', 27],
       ['poetry/poetry.lock', 'pypi/poetry-lock', 78],
       ['poetry/pyproject.toml', 'pypi/pyproject', 37],
-      ['uv/uv.lock', 'pypi/uv-lock', 88],
+      ['uv/uv.lock', 'pypi/uv-lock', 89],
       ['uv/pyproject.toml', 'pypi/pyproject', 16],
     ])('%s: %s, %i entries, no errors, under a second', (path, name, count) => {
       const { result, ms, extractor } = run(path);
@@ -93,6 +93,7 @@ describe.skipIf(!sharedDataDir)(
       expect(poetry.filter((d) => d.direct)).toHaveLength(35); // 36 names in pyproject, dulwich twice
       const uv = run('uv/uv.lock').result.dependencies;
       expect(uv.filter((d) => d.direct)).toHaveLength(15);
+      expect(uv.filter((d) => d.scope === 'self').map((d) => d.name)).toEqual(['uv']);
       for (const deps of [poetry, uv]) {
         const names = new Set(deps.map((d) => d.name));
         for (const dep of deps) for (const parent of dep.parents) expect(names).toContain(parent);

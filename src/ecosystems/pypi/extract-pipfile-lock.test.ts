@@ -49,7 +49,17 @@ describe('pypi/pipfile-lock', () => {
           ref: '3f1b272abd51b2c4e9b3a8f0d1c2e3f4a5b6c7d8',
         },
       }),
-      // "myproject" (path ".") is the project itself: not a dependency
+      // "myproject" (path ".") is the project itself: its own package, with no version
+      dep({
+        name: 'myproject',
+        version: null,
+        purl: 'pkg:pypi/myproject',
+        scope: 'self',
+        direct: false,
+        resolution: 'unpinned',
+        line: 38,
+        source: { kind: 'path', path: '.' },
+      }),
       dep({
         name: 'pytest',
         version: '8.3.3',
@@ -96,7 +106,7 @@ describe('pypi/pipfile-lock', () => {
 
   it('reports every entry as transitive when no Pipfile can be read', () => {
     const result = extractPipfileLock(lockInTree(null));
-    expect(result.dependencies).toHaveLength(7);
+    expect(result.dependencies).toHaveLength(8);
     expect(result.dependencies.filter((d) => d.direct)).toEqual([]);
   });
 
@@ -128,13 +138,14 @@ describe('pypi/pipfile-lock', () => {
       text: compact,
       readFile: () => null,
     });
-    expect(result.dependencies.map((d) => d.line)).toEqual([1, 1, 1, 1, 1, 1, 1]);
+    expect(result.dependencies.map((d) => d.line)).toEqual([1, 1, 1, 1, 1, 1, 1, 1]);
     const spread = compact.replace(/\{/g, '{\n');
     const lines = extractPipfileLock({ path: 'Pipfile.lock', text: spread, readFile: () => null });
     expect(lines.dependencies.map((d) => [d.name, d.line])).toEqual([
       ['certifi', 7],
       ['requests', 8],
       ['mylib', 9],
+      ['myproject', 10],
       ['pytest', 12],
       ['requests', 13],
       ['iniconfig', 14],

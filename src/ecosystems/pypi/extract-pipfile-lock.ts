@@ -143,6 +143,22 @@ function salvage(
   return dedupe(deps);
 }
 
+/**
+ * `{"path": ".", "editable": true}`: the project itself, reported as its own package (scope
+ * `self`); pipenv writes no version for it, so it is usually unpinned.
+ */
+function selfPackage(name: string, version: string | null, line: number | null) {
+  return makeDependency({
+    name,
+    version,
+    resolution: version === null ? 'unpinned' : 'resolved',
+    scope: 'self',
+    direct: false,
+    line,
+    source: { kind: 'path', path: '.' },
+  });
+}
+
 export function extractPipfileLock(input: ExtractInput): ExtractionResult {
   const direct = directNames(input);
   const parsed = parseJson(input.text, 'Pipfile.lock');
@@ -179,8 +195,11 @@ export function extractPipfileLock(input: ExtractInput): ExtractionResult {
         continue;
       }
       const source = lockedSource(value);
-      if (source?.kind === 'path' && (source.path === '.' || source.path === './')) continue; // the project itself
       const version = lockedVersion(value);
+      if (source?.kind === 'path' && (source.path === '.' || source.path === './')) {
+        deps.push(selfPackage(name, version, line));
+        continue;
+      }
       if (version === null && source === null) {
         errors.push({ line, message: `'${name}' in '${section}' has no version` });
         continue;
@@ -203,7 +222,7 @@ export function extractPipfileLock(input: ExtractInput): ExtractionResult {
 
 export const pipfileLockExtractor: Extractor = {
   name: 'pypi/pipfile-lock',
-  version: 1,
+  version: 2,
   kind: 'lockfile',
   matches: (path) => path.slice(path.lastIndexOf('/') + 1) === 'Pipfile.lock',
   extract: extractPipfileLock,

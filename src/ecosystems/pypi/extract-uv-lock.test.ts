@@ -12,10 +12,31 @@ describe('pypi/uv-lock', () => {
     );
   });
 
-  it('skips workspace members, makes their requirements direct and flows scopes down the edges', () => {
+  it('reports the project and members as self, makes their requirements direct and flows scopes down the edges', () => {
     const result = extractUvLock(input('uv-lock-workspace.lock', 'uv.lock'));
     const locked = { resolution: 'resolved' as const };
     expect(result.dependencies).toEqual([
+      // the project (editable ".") and a workspace member: the project's own packages
+      dep({
+        ...locked,
+        name: 'albatross',
+        version: '0.1.0',
+        purl: 'pkg:pypi/albatross@0.1.0',
+        scope: 'self',
+        direct: false,
+        line: 11,
+        source: { kind: 'path', path: '.' },
+      }),
+      dep({
+        ...locked,
+        name: 'bird-feeder',
+        version: '1.0.0',
+        purl: 'pkg:pypi/bird-feeder@1.0.0',
+        scope: 'self',
+        direct: false,
+        line: 33,
+        source: { kind: 'path', path: 'packages/bird-feeder' },
+      }),
       // required by the member bird-feeder: direct
       dep({
         ...locked,
@@ -200,6 +221,8 @@ describe('pypi/uv-lock', () => {
     ]);
     // anyio is lost with its edges; the members from [manifest] still make the rest direct
     expect(result.dependencies.map((d) => [d.name, d.scope, d.direct, d.line, d.parents])).toEqual([
+      ['albatross', 'self', false, 11, []],
+      ['bird-feeder', 'self', false, 33, []],
       ['idna', 'runtime', false, 50, []],
       ['sniffio', 'runtime', false, 55, []],
       ['tqdm', 'runtime', true, 60, []],

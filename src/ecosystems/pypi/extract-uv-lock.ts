@@ -22,7 +22,8 @@ import { readLockPackages } from './lock-toml';
 
 /**
  * uv.lock (version 1). The project itself (source `editable`/`virtual` = ".") and workspace
- * members (`[manifest] members`) are not dependencies; what they require is direct: their
+ * members (`[manifest] members`) are not dependencies but the project's own packages (scope
+ * `self`, never direct); what they require is direct: their
  * `dependencies` are runtime, `optional-dependencies` optional and `dev-dependencies` groups
  * scoped by name (development otherwise). Scopes then flow down the `dependencies` edges, the
  * widest reach winning; a package no root reaches is reported as runtime. Without any root,
@@ -91,6 +92,20 @@ function isProjectRoot(table: TomlTable, members: Set<string>, key: string): boo
   if (!isTable(source)) return false;
   const local = stringOf(source.editable) ?? stringOf(source.virtual);
   return local === '.' || local === './';
+}
+
+/** The project or a workspace member: reported as the project's own package (scope `self`). */
+function selfPackage(node: Node, version: string | null): ExtractedDependency {
+  return makeDependency({
+    name: node.name,
+    version,
+    resolution: version === null ? 'unpinned' : 'resolved',
+    scope: 'self',
+    direct: false,
+    line: node.line,
+    parents: node.parents,
+    source: sourceOf(node.table) ?? { kind: 'path', path: '.' },
+  });
 }
 
 export function extractUvLock(input: ExtractInput): ExtractionResult {
@@ -178,8 +193,11 @@ export function extractUvLock(input: ExtractInput): ExtractionResult {
   const hasRoot = nodes.some((n) => n.root);
   const deps: ExtractedDependency[] = [];
   for (const node of nodes) {
-    if (node.root) continue;
     const version = stringOf(node.table.version);
+    if (node.root) {
+      deps.push(selfPackage(node, version));
+      continue;
+    }
     deps.push(
       makeDependency({
         name: node.name,
@@ -198,7 +216,7 @@ export function extractUvLock(input: ExtractInput): ExtractionResult {
 
 export const uvLockExtractor: Extractor = {
   name: 'pypi/uv-lock',
-  version: 1,
+  version: 2,
   kind: 'lockfile',
   matches: (path) => path.slice(path.lastIndexOf('/') + 1) === 'uv.lock',
   extract: extractUvLock,

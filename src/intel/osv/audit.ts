@@ -1,3 +1,4 @@
+import { isDependency, isMatchable } from '../../ecosystems/dependency-list';
 import type { TreeExtraction } from '../../ecosystems/extract-tree';
 import { groupAdvisories, latestById, vulnerabilityByAdvisoryId } from './aliases';
 import { AdvisoryIndex, type SkippedRange } from './match';
@@ -106,7 +107,8 @@ export function auditExtraction(tree: TreeExtraction, prepared: AuditAdvisories)
     }
     const seen = new Map<string, AuditFinding>();
     for (const dep of file.dependencies) {
-      dependencies++;
+      if (isDependency(dep)) dependencies++;
+      if (!isMatchable(dep)) continue;
       // An advisory range that could not be evaluated matters only where the package is used.
       const skipKey = `${file.ecosystem}\u0000${dep.name}`;
       const skips = skippedByPackage.get(skipKey);
