@@ -15,6 +15,8 @@ export interface ReceivedRequest {
   headers: Record<string, string>;
   body: string;
   at: number;
+  /** The status the receiver answered. */
+  answered: number;
 }
 
 export interface WebhookReceiver {
@@ -66,12 +68,13 @@ export async function startWebhookReceiver(path = '/hooks/driftwatch'): Promise<
             for (const [name, value] of Object.entries(request.headers)) {
               if (typeof value === 'string') headers[name] = value;
             }
+            const answer = receiver.answers.shift() ?? receiver.fallbackStatus;
             receiver.received.push({
               headers,
               body: Buffer.concat(chunks).toString('utf8'),
               at: Date.now(),
+              answered: typeof answer === 'number' ? answer : answer.status,
             });
-            const answer = receiver.answers.shift() ?? receiver.fallbackStatus;
             if (typeof answer === 'number') response.writeHead(answer).end();
             else response.writeHead(answer.status, answer.headers).end();
           });
