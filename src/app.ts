@@ -18,6 +18,7 @@ import { integrationRoutes } from './domains/integrations/routes';
 import { onboardingRoutes } from './domains/onboarding/routes';
 import { packageRoutes } from './domains/packages/routes';
 import { policyRoutes } from './domains/policies/routes';
+import { violationRoutes } from './domains/policies/violation-routes';
 import { repositoryRoutes } from './domains/repositories/routes';
 import { sbomRoutes } from './domains/sbom/routes';
 import { scanRoutes } from './domains/scans/routes';
@@ -215,4 +216,5 @@ async function registerDomainRoutes(
   await app.register(integrationRoutes(deps));
   await app.register(alertRoutes());
   await app.register(onboardingRoutes());
+  await app.register(violationRoutes());
 }

@@ -6,6 +6,7 @@ import type { JobDeps, JobObserver } from './domains/job-deps';
 import { type DeliveryContext, deliveryContext } from './domains/outbound-deliveries/attempt';
 import { outboundDeliveryJobs } from './domains/outbound-deliveries/jobs';
 import { DEPENDENCIES_CHANGED_JOB, packageJobs } from './domains/packages/jobs';
+import { EVALUATE_REPOSITORY_JOB, policyJobs } from './domains/policies/jobs';
 import { sbomJobs } from './domains/sbom/jobs';
 import { SBOM_IMPORT_JOB } from './domains/sbom/service';
 import { scanJobs } from './domains/scans/jobs';
@@ -23,7 +24,12 @@ import type { JobDefinition, JobEnvelope } from './jobs/queue';
 
 /** Event → the jobs it starts, one job per subscriber (each retries on its own). */
 export const EVENT_SUBSCRIPTIONS: EventSubscriptions = {
-  'dependencies.changed': [MATCH_DEPENDENCIES_JOB, DEPENDENCIES_CHANGED_JOB],
+  'dependencies.changed': [
+    MATCH_DEPENDENCIES_JOB,
+    DEPENDENCIES_CHANGED_JOB,
+    EVALUATE_REPOSITORY_JOB,
+  ],
+  'exposures.refreshed': [EVALUATE_REPOSITORY_JOB],
   'integration.disabled': [],
 };
 
@@ -49,6 +55,7 @@ export function jobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
     ...vulnerabilityJobs(deps),
     ...packageJobs(deps),
     ...outboundDeliveryJobs(deps, outboundDeliveries(deps)),
+    ...policyJobs(deps),
   ];
   const observe = deps.observe;
   return observe ? definitions.map((d) => observed(deps, observe, d)) : definitions;

@@ -56,6 +56,8 @@ export interface EventPayloads {
   'scan.failed': ScanFailed;
   /** The system disabled a webhook integration (410 from the receiver, or out of attempts). */
   'integration.disabled': IntegrationDisabled;
+  /** The vulnerability matcher refreshed a repository's exposures (after a scan or an advisory change). */
+  'exposures.refreshed': ExposuresRefreshed;
 }
 
 export type EventName = keyof EventPayloads;
@@ -64,6 +66,10 @@ export interface IntegrationDisabled {
   integrationId: string;
   name: string;
   reason: 'gone' | 'failing';
+}
+
+export interface ExposuresRefreshed {
+  repositoryId: string;
 }
 
 export interface DependenciesChanged {
@@ -194,6 +200,27 @@ export async function emitEventToTenants<E extends EventName>(
       .execute();
   }
   return rows.length;
+}
+
+/** Records several events of one kind in the caller's transaction, with one statement. */
+export async function emitEvents<E extends EventName>(
+  db: Kysely<DB>,
+  event: E,
+  payload: { tenantId: string; data: EventPayloads[E][]; correlationId?: string | null },
+): Promise<void> {
+  if (payload.data.length === 0) return;
+  await db
+    .insertInto('job_outbox')
+    .values(
+      payload.data.map((data) => ({
+        tenant_id: payload.tenantId,
+        id: newId(),
+        job_name: `${EVENT_ROW_PREFIX}${event}`,
+        correlation_id: payload.correlationId ?? null,
+        data: JSON.stringify(data),
+      })),
+    )
+    .execute();
 }
 
 function isEventName(value: string, subscriptions: EventSubscriptions): value is EventName {

@@ -53,12 +53,16 @@ export interface Dep {
   file?: string;
 }
 
-/** Stores a scan's dependencies the way the scan worker does, then runs the matching jobs. */
+/**
+ * Stores a scan's dependencies the way the scan worker does, then runs the matching jobs (or the
+ * jobs named in `only`; the others queued meanwhile are dropped).
+ */
 export async function scanWith(
   t: TestApp,
   tenantId: string,
   repositoryId: string,
   deps: Dep[],
+  only: string[] = [MATCH_DEPENDENCIES_JOB, REMATCH_JOB],
 ): Promise<string[]> {
   const files = new Map<string, ExtractedFile>();
   for (const dep of deps) {
@@ -98,7 +102,7 @@ export async function scanWith(
       files: [...files.values()],
     }),
   );
-  return t.runJobs({ only: [MATCH_DEPENDENCIES_JOB, REMATCH_JOB] });
+  return t.runJobs({ only });
 }
 
 export async function importJsonl(t: TestApp, records: object[]) {

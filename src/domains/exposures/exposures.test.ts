@@ -4,6 +4,7 @@ import { createTestApp, type TestApp, type TestTenant } from '../../../test/supp
 import { jobDefinitions } from '../../background-jobs';
 import { withTenant } from '../../db/tenant-scope';
 import { npmRange, osvRecord } from '../../intel/advisory-store/test-records';
+import { EVALUATE_REPOSITORY_JOB } from '../policies/jobs';
 import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB, REOPEN_EXPIRED_JOB } from './jobs';
 
 interface ExposureBody {
@@ -166,7 +167,8 @@ describe('vulnerability exposures', () => {
       }),
     ]);
     expect(imported.tenantsNotified).toBe(1);
-    expect(await t.runJobs()).toEqual([REMATCH_JOB]);
+    // The exposures changed: the repository's policies are evaluated after the re-match.
+    expect(await t.runJobs()).toEqual([REMATCH_JOB, EVALUATE_REPOSITORY_JOB]);
     const [late] = await byPackage(a.token, 'late-pkg');
     expect(late).toMatchObject({
       status: 'open',
@@ -275,7 +277,8 @@ describe('vulnerability exposures', () => {
         affected: [npmRange('merge-me', '0', '2.0.0')],
       }),
     ]);
-    expect(await t.runJobs()).toEqual([REMATCH_JOB]);
+    // The exposures changed: the repository's policies are evaluated after the re-match.
+    expect(await t.runJobs()).toEqual([REMATCH_JOB, EVALUATE_REPOSITORY_JOB]);
     const after = await byPackage(a.token, 'merge-me');
     expect(after).toHaveLength(1);
     expect(after[0]).toMatchObject({

@@ -1,6 +1,6 @@
 import { withTenant } from '../../db/tenant-scope';
 import { OSV_SYNC_JOB, syncOsvFeeds } from '../../intel/advisory-store/sync';
-import type { DependenciesChanged } from '../../jobs/outbox';
+import { type DependenciesChanged, emitEvent } from '../../jobs/outbox';
 import type { JobDefinition, JobEnvelope } from '../../jobs/queue';
 import type { JobDeps } from '../job-deps';
 import { refreshExposures, repositoriesUsing } from './refresh';
@@ -31,13 +31,17 @@ export function vulnerabilityJobs(deps: JobDeps): JobDefinition<unknown>[] {
     retryLimit: 5,
     handle: async (envelope) => {
       const tenantId = tenantOf(envelope);
-      const result = await withTenant(deps.database, tenantId, (db) =>
-        refreshExposures(db, {
+      const { repositoryId, scanId } = envelope.data;
+      const result = await withTenant(deps.database, tenantId, async (db) => {
+        const refreshed = await refreshExposures(db, { tenantId, repositoryId, scanId });
+        // Policies see the exposures of this scan only after matching (docs/policies.md).
+        await emitEvent(db, 'exposures.refreshed', {
           tenantId,
-          repositoryId: envelope.data.repositoryId,
-          scanId: envelope.data.scanId,
-        }),
-      );
+          data: { repositoryId },
+          correlationId: envelope.correlationId,
+        });
+        return refreshed;
+      });
       deps.log('exposures matched', { tenantId, ...envelope.data, ...result });
     },
   };
@@ -52,6 +56,12 @@ export function vulnerabilityJobs(deps: JobDeps): JobDefinition<unknown>[] {
       await withTenant(deps.database, tenantId, async (db) => {
         for (const repositoryId of await repositoriesUsing(db, packages)) {
           const result = await refreshExposures(db, { tenantId, repositoryId, packages });
+          // An advisory of a package it uses changed (severity, fixes, aliases): its policies see it.
+          await emitEvent(db, 'exposures.refreshed', {
+            tenantId,
+            data: { repositoryId },
+            correlationId: envelope.correlationId,
+          });
           totals.repositories++;
           totals.opened += result.opened;
           totals.reopened += result.reopened;

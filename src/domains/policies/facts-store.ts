@@ -221,11 +221,10 @@ export async function repositoryFacts(
   const dependencies = await dependencyRows(db, repository.id);
   const first = dependencies[0];
   if (!first) return [];
-  const [exposures, drift, catalogue] = await Promise.all([
-    exposureRows(db, repository.id),
-    driftRows(db, repository.id, first.scan_id),
-    catalogueRows(db, repository.id),
-  ]);
+  // One after the other: the statements share the transaction's connection.
+  const exposures = await exposureRows(db, repository.id);
+  const drift = await driftRows(db, repository.id, first.scan_id);
+  const catalogue = await catalogueRows(db, repository.id);
   const exposuresOf = groupBy(exposures, (row) => keyOf(row.package_id, row.version));
   const driftOf = new Map(drift.map((row) => [keyOf(row.package_id, row.used_version), row]));
   const catalogueOf = new Map(catalogue.map((row) => [keyOf(row.package_id, row.version), row]));

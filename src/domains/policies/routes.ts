@@ -68,7 +68,12 @@ export function policyRoutes(): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const row = await createPolicy(tenantDb(request), principalOf(request), request.body);
+        const row = await createPolicy(
+          tenantDb(request),
+          principalOf(request),
+          request.body,
+          request.id,
+        );
         request.auditResourceId = row.id;
         request.auditDetails = summary(row);
         return reply.code(201).send(presentPolicy(row));
@@ -114,8 +119,8 @@ export function policyRoutes(): FastifyPluginAsyncTypebox {
         request.auditDetails = details;
         const { after } = await changePolicy(
           tenantDb(request),
-          request.params.policyId,
-          request.body,
+          principalOf(request),
+          { policyId: request.params.policyId, body: request.body, correlationId: request.id },
           details,
         );
         return presentPolicy(after);

@@ -5,7 +5,9 @@ import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import { ECOSYSTEMS } from '../../ecosystems/names';
 import { parseEnum } from '../../http/query';
+import { enqueueJob } from '../../jobs/outbox';
 import { compileCondition } from './cel';
+import { EVALUATE_POLICY_JOB, type EvaluatePolicyJob } from './jobs';
 import {
   deletePolicy,
   findPolicy,
@@ -98,26 +100,46 @@ function valuesOf(body: PolicyBody, current?: PolicyRow): PolicyValues {
   };
 }
 
+/** Queues the evaluation of a policy over every repository, in the caller's transaction. */
+async function queueEvaluation(
+  db: Kysely<DB>,
+  principal: Principal,
+  policyId: string,
+  correlationId: string,
+) {
+  await enqueueJob<EvaluatePolicyJob>(db, {
+    tenantId: principal.tenantId,
+    name: EVALUATE_POLICY_JOB,
+    data: { policyId },
+    correlationId,
+  });
+}
+
 export async function createPolicy(
   db: Kysely<DB>,
   principal: Principal,
   body: PolicyBody,
+  correlationId: string,
 ): Promise<PolicyRow> {
   const values = valuesOf(body);
-  return insertPolicy(db, newId(), values, principal.tokenId);
+  const row = await insertPolicy(db, newId(), values, principal.tokenId);
+  await queueEvaluation(db, principal, row.id, correlationId);
+  return row;
 }
 
 /** PATCH: the fields given replace the stored ones; the version increments. */
 export async function changePolicy(
   db: Kysely<DB>,
-  policyId: string,
-  body: PolicyBody,
+  principal: Principal,
+  request: { policyId: string; body: PolicyBody; correlationId: string },
   details: Record<string, unknown>,
 ): Promise<{ before: PolicyRow; after: PolicyRow }> {
+  const { policyId, body } = request;
   const before = await findPolicy(db, policyId, true);
   if (!before) throw notFound('The policy');
   const values = valuesOf(body, before);
   const after = await updatePolicy(db, policyId, values);
+  await queueEvaluation(db, principal, policyId, request.correlationId);
   details.changed = Object.keys(body);
   details.before = summary(before);
   details.after = summary(after);

@@ -41,20 +41,18 @@ export async function findPolicy(db: Kysely<DB>, id: string, lock = false) {
 }
 
 export async function listPolicies(db: Kysely<DB>, page: Page) {
-  const [rows, count] = await Promise.all([
-    db
-      .selectFrom('policies')
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.take)
-      .offset(page.skip)
-      .execute(),
-    db
-      .selectFrom('policies')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
+  const rows = await db
+    .selectFrom('policies')
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.take)
+    .offset(page.skip)
+    .execute();
+  const count = await db
+    .selectFrom('policies')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return { rows, total: Number(count.n) };
 }
 

@@ -7,6 +7,7 @@ import { insertRepository, scanWith } from '../../../test/support/exposures';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { jobDefinitions } from '../../background-jobs';
 import { REMATCH_JOB, requestRematch } from '../../domains/exposures/rematch-request';
+import { EVALUATE_REPOSITORY_JOB } from '../../domains/policies/jobs';
 import { FeedError, feedUrlFor, importFromUrl, OSV_SYNC_JOB, syncOsvFeeds } from './sync';
 import { npmRange, osvRecord } from './test-records';
 
@@ -149,7 +150,8 @@ describe('OSV feed sync', () => {
       ],
     );
     expect(state.rows[0].last_error).toMatch(/503/);
-    expect(await t.runJobs()).toEqual([REMATCH_JOB]);
+    // The re-match opened an exposure: the policies of that repository are evaluated after it.
+    expect(await t.runJobs()).toEqual([REMATCH_JOB, EVALUATE_REPOSITORY_JOB]);
     const exposures = await t.as(tenant.token, {
       method: 'GET',
       url: '/api/v1/vulnerability-exposures',

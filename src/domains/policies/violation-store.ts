@@ -1,0 +1,124 @@
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { DB } from '../../db/schema';
+import type { Page } from '../../http/query';
+import type { PolicySeverity, PolicyViolationTable, ViolationStatus } from './tables';
+
+export type ViolationRow = Selectable<PolicyViolationTable> & { policy_name: string };
+
+export interface ViolationFilter {
+  policyId?: string;
+  repositoryId?: string;
+  packageId?: string;
+  severity?: PolicySeverity;
+  status?: ViolationStatus;
+}
+
+function filtered(db: Kysely<DB>, filter: ViolationFilter) {
+  let query = db
+    .selectFrom('policy_violations as v')
+    .innerJoin('policies as p', 'p.id', 'v.policy_id');
+  if (filter.policyId) query = query.where('v.policy_id', '=', filter.policyId);
+  if (filter.repositoryId) query = query.where('v.repository_id', '=', filter.repositoryId);
+  if (filter.packageId) query = query.where('v.package_id', '=', filter.packageId);
+  if (filter.severity) query = query.where('v.severity', '=', filter.severity);
+  if (filter.status) query = query.where('v.status', '=', filter.status);
+  return query;
+}
+
+export async function listViolations(db: Kysely<DB>, filter: ViolationFilter, page: Page) {
+  const rows = await filtered(db, filter)
+    .selectAll('v')
+    .select('p.name as policy_name')
+    .orderBy('v.detected_at', 'desc')
+    .orderBy('v.id', 'desc')
+    .limit(page.take)
+    .offset(page.skip)
+    .execute();
+  const count = await filtered(db, filter)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return { rows, total: Number(count.n) };
+}
+
+export async function findViolation(db: Kysely<DB>, id: string): Promise<ViolationRow | undefined> {
+  return filtered(db, {})
+    .selectAll('v')
+    .select('p.name as policy_name')
+    .where('v.id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function lockViolation(db: Kysely<DB>, id: string) {
+  return db
+    .selectFrom('policy_violations')
+    .selectAll()
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** A person's triage: status, reason, who and when. */
+export async function setTriage(
+  db: Kysely<DB>,
+  id: string,
+  change: { status: ViolationStatus; reason: string | null; actorTokenId: string },
+): Promise<void> {
+  await db
+    .updateTable('policy_violations')
+    .set({
+      status: change.status,
+      status_reason: change.reason,
+      status_changed_at: sql<Date>`now()`,
+      status_changed_by_token_id: change.actorTokenId,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** A system move of several violations (evaluation, exceptions): one statement. */
+export interface SystemUpdate {
+  id: string;
+  status: ViolationStatus;
+  /** null keeps the stored value. */
+  facts: Record<string, unknown> | null;
+  severity: string | null;
+  action: string | null;
+  policyVersion: number | null;
+  /** undefined keeps the stored value; null clears it. */
+  exceptionId?: string | null;
+}
+
+export async function applySystemUpdates(db: Kysely<DB>, updates: SystemUpdate[]): Promise<void> {
+  for (let start = 0; start < updates.length; start += 1000) {
+    const chunk = updates.slice(start, start + 1000).map((u) => ({
+      id: u.id,
+      status: u.status,
+      facts: u.facts,
+      severity: u.severity,
+      action: u.action,
+      policy_version: u.policyVersion,
+      keep_exception: u.exceptionId === undefined,
+      exception_id: u.exceptionId ?? null,
+    }));
+    await sql`
+      UPDATE policy_violations v SET
+        status = x.status,
+        facts = coalesce(x.facts, v.facts),
+        severity = coalesce(x.severity, v.severity),
+        action = coalesce(x.action, v.action),
+        policy_version = coalesce(x.policy_version, v.policy_version),
+        exception_id = CASE WHEN x.keep_exception THEN v.exception_id ELSE x.exception_id END,
+        last_evaluated_at = CASE WHEN x.facts IS NULL THEN v.last_evaluated_at ELSE now() END,
+        resolved_at = CASE WHEN x.status <> 'resolved' THEN NULL
+          WHEN v.status = 'resolved' THEN v.resolved_at ELSE now() END,
+        reopened_count = v.reopened_count
+          + CASE WHEN v.status = 'resolved' AND x.status <> 'resolved' THEN 1 ELSE 0 END,
+        status_changed_at = CASE WHEN x.status <> v.status THEN now() ELSE v.status_changed_at END,
+        status_changed_by_token_id = CASE WHEN x.status <> v.status THEN NULL
+          ELSE v.status_changed_by_token_id END
+      FROM jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) AS x(id uuid, status text,
+        facts jsonb, severity text, action text, policy_version integer, keep_exception boolean,
+        exception_id uuid)
+      WHERE v.id = x.id`.execute(db);
+  }
+}
