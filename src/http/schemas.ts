@@ -64,6 +64,23 @@ export function ItemsList<T extends TSchema>(item: T) {
 const problemRef = Type.Unsafe<Problem>(Type.Ref('Problem'));
 export type ProblemRef = typeof problemRef;
 
+/** The media type of every problem the service sends (RFC 9457; docs/http-rules.md). */
+export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
+
+/**
+ * An error response: a Problem as `application/problem+json`, in the OpenAPI document (which
+ * would otherwise say `application/json`) and for the serializer, which Fastify picks by the
+ * reply's content type.
+ */
+export interface ProblemResponse {
+  description: string;
+  content: { [PROBLEM_MEDIA_TYPE]: { schema: ProblemRef } };
+}
+const problemResponse: ProblemResponse = {
+  description: 'A problem document (RFC 9457)',
+  content: { [PROBLEM_MEDIA_TYPE]: { schema: problemRef } },
+};
+
 /** Statuses every route can answer with a problem; 401 and 403 only where it authenticates. */
 type CommonErrorStatus<Authenticated extends boolean> =
   | 400
@@ -72,7 +89,7 @@ type CommonErrorStatus<Authenticated extends boolean> =
   | (Authenticated extends false ? never : 401 | 403);
 
 /** A response map: the given success schemas plus a problem for each error status. */
-export type WithErrors<S, Status extends number> = S & { [Code in Status]: ProblemRef };
+export type WithErrors<S, Status extends number> = S & { [Code in Status]: ProblemResponse };
 
 /**
  * The route's success responses plus a problem for each error status: 400, 429 and 500 always,
@@ -94,8 +111,8 @@ export function withErrors<
     all.add(401);
     all.add(403);
   }
-  const responses: Record<number, TSchema> = { ...success };
-  for (const status of [...all].sort()) responses[status] = problemRef;
+  const responses: Record<number, TSchema | ProblemResponse> = { ...success };
+  for (const status of [...all].sort()) responses[status] = problemResponse;
   // The loop builds exactly the mapped type; TypeScript cannot follow keys added in a loop.
   return responses as WithErrors<S, CommonErrorStatus<Authenticated> | E>;
 }

@@ -21,6 +21,7 @@ interface Operation {
   operationId?: string;
   tags?: string[];
   security?: unknown[];
+  responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
 }
 interface Document {
   info: { license?: { name?: string; identifier?: string; url?: string } };
@@ -147,6 +148,31 @@ describe('the OpenAPI document', () => {
       expect(byKey.get(key)?.security, key).toEqual([]);
     }
     expect(byKey.get('GET /api/v1/repositories')?.security).toBeUndefined();
+  });
+
+  it('declares every error response as application/problem+json, as the service sends it', () => {
+    let errors = 0;
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        if (!METHODS.includes(method)) continue;
+        for (const [status, response] of Object.entries(op.responses ?? {})) {
+          if (!/^[45]/.test(status)) continue;
+          errors++;
+          const where = `${method.toUpperCase()} ${path} ${status}`;
+          expect(Object.keys(response.content ?? {}), where).toEqual(['application/problem+json']);
+          const schema = JSON.stringify(response.content?.['application/problem+json']?.schema);
+          expect(schema, where).toMatch(/"\$ref":"#\/components\/schemas\/[^"]+"/);
+        }
+      }
+    }
+    expect(errors).toBeGreaterThan(200);
+  });
+
+  it('still sends problems as application/problem+json through the per-media-type serializer', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/v1/repositories' });
+    expect(response.statusCode).toBe(401);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(response.json()).toMatchObject({ status: 401, title: expect.any(String) });
   });
 
   it('passes redocly lint (recommended rules, redocly.yaml) with no error and no warning', async () => {
