@@ -61,12 +61,16 @@ export async function run(argv: string[]): Promise<number> {
         if (!json) {
           console.log(
             `${target}: ${summary.read} read, ${summary.added} added, ${summary.updated} updated, ` +
-              `${summary.unchanged} unchanged, ${summary.rejected} rejected; ` +
+              `${summary.unchanged} unchanged, ${summary.rejected} rejected, ` +
+              `${summary.notAdvisories} not advisories (skipped); ` +
               `${summary.changedVulnerabilities} vulnerabilities changed, ` +
               `${summary.tenantsNotified} tenants queued for re-matching`,
           );
           for (const rejection of summary.rejections.slice(0, 10)) {
             console.error(`  rejected ${rejection.source}: ${rejection.reasons.join('; ')}`);
+          }
+          for (const skipped of summary.notAdvisoryDocuments.slice(0, 10)) {
+            console.error(`  skipped ${skipped.source}: ${skipped.reason}`);
           }
         }
       } catch (error) {

@@ -106,7 +106,7 @@ export async function scanWith(
 }
 
 export async function importJsonl(t: TestApp, records: object[]) {
-  const read: ReadResult = { records: [], rejected: [] };
+  const read: ReadResult = { records: [], rejected: [], notAdvisories: [] };
   readRecordsFromBytes(strToU8(jsonl(records)), 'test.jsonl', read);
   return importRecords(t.database, read, requestRematch);
 }

@@ -44,7 +44,7 @@ describe.skipIf(!sharedDataDir)(
     beforeAll(async () => {
       t = await createTestApp();
       tenant = await t.createTenant();
-      read = { records: [], rejected: [] };
+      read = { records: [], rejected: [], notAdvisories: [] };
       for (const file of OSV_FILES) {
         const part = await readRecordsFromPath(sharedPath('osv', file));
         read.records.push(...part.records);

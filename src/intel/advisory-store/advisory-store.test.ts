@@ -9,6 +9,7 @@ import type { Database } from '../../db/connection';
 import { requestRematch } from '../../domains/exposures/rematch-request';
 import { importPath, importRecords } from './import';
 import {
+  emptyReadResult,
   type ReadResult,
   readRecordsFromBytes,
   readRecordsFromPath,
@@ -18,7 +19,7 @@ import {
 import { jsonl, npmRange, osvRecord } from './test-records';
 
 function readText(text: string, source = 'test.jsonl'): ReadResult {
-  const out: ReadResult = { records: [], rejected: [] };
+  const out: ReadResult = emptyReadResult();
   readRecordsFromBytes(strToU8(text), source, out);
   return out;
 }
@@ -304,6 +305,7 @@ describe.skipIf(!sharedDataDir)(
       const read: ReadResult = {
         records: [...npm.records, ...retire.records],
         rejected: [...npm.rejected, ...retire.rejected],
+        notAdvisories: [],
       };
       const first = await importRecords(database, read, requestRematch);
       expect(first.added).toBe(new Set(read.records.map((r) => r.advisory.id)).size);

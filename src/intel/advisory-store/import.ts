@@ -2,9 +2,10 @@ import { readFile } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/connection';
 import type { DB } from '../../db/schema';
-import type { RejectedRecord } from '../osv/types';
+import type { NotAnAdvisory, RejectedRecord } from '../osv/types';
 import {
   advisoryFiles,
+  emptyReadResult,
   isZip,
   type ReadResult,
   readRecordsFromBytes,
@@ -32,6 +33,10 @@ export interface ImportSummary {
   rejected: number;
   /** The first rejected records (at most 50), with why. */
   rejections: RejectedRecord[];
+  /** JSON documents that are no OSV record (a schema, a manifest), skipped; not in `read`. */
+  notAdvisories: number;
+  /** The first of them (at most 50), with why. */
+  notAdvisoryDocuments: NotAnAdvisory[];
   changedPackages: number;
   changedVulnerabilities: number;
   /** Tenants asked to re-match their exposures. */
@@ -53,6 +58,8 @@ export class AdvisoryImporter {
     unchanged: 0,
     rejected: 0,
     rejections: [],
+    notAdvisories: 0,
+    notAdvisoryDocuments: [],
     changedPackages: 0,
     changedVulnerabilities: 0,
     tenantsNotified: 0,
@@ -71,6 +78,11 @@ export class AdvisoryImporter {
     this.summary.rejected += read.rejected.length;
     const room = MAX_REJECTIONS_KEPT - this.summary.rejections.length;
     if (room > 0) this.summary.rejections.push(...read.rejected.slice(0, room));
+    this.summary.notAdvisories += read.notAdvisories.length;
+    const skippedRoom = MAX_REJECTIONS_KEPT - this.summary.notAdvisoryDocuments.length;
+    if (skippedRoom > 0) {
+      this.summary.notAdvisoryDocuments.push(...read.notAdvisories.slice(0, skippedRoom));
+    }
     for (let i = 0; i < read.records.length; i += BATCH) {
       const batch = read.records.slice(i, i + BATCH);
       const result = await this.database.system
@@ -119,7 +131,7 @@ export async function importBytes(
     for (const batch of zipRecordBatches(bytes, source, BATCH)) await importer.add(batch);
     return;
   }
-  const read: ReadResult = { records: [], rejected: [] };
+  const read = emptyReadResult();
   readRecordsFromBytes(bytes, source, read);
   await importer.add(read);
 }

@@ -2,7 +2,7 @@ import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { Unzip, UnzipInflate } from 'fflate';
 import { LIMITS, parseOsvRecord, splitOsvText } from '../osv/parse';
-import type { RejectedRecord } from '../osv/types';
+import type { NotAnAdvisory, RejectedRecord } from '../osv/types';
 import type { IncomingAdvisory } from './store';
 
 /**
@@ -15,7 +15,11 @@ import type { IncomingAdvisory } from './store';
 export interface ReadResult {
   records: IncomingAdvisory[];
   rejected: RejectedRecord[];
+  /** JSON documents that are no OSV record (a schema, a manifest): skipped, not rejected. */
+  notAdvisories: NotAnAdvisory[];
 }
+
+export const emptyReadResult = (): ReadResult => ({ records: [], rejected: [], notAdvisories: [] });
 
 /** Zip limits: far above osv.dev's exports, far below what would exhaust memory. */
 export const ZIP_LIMITS = {
@@ -35,8 +39,9 @@ function collect(value: unknown, source: string, out: ReadResult): void {
  * OSV parser's own reader (src/intel/osv/parse.ts) so both read files the same way.
  */
 export function readRecordsFromText(text: string, source: string, out: ReadResult): void {
-  const { records, rejected } = splitOsvText(text, source);
+  const { records, rejected, notAdvisories } = splitOsvText(text, source);
   out.rejected.push(...rejected);
+  out.notAdvisories.push(...notAdvisories);
   for (const record of records) collect(record.value, record.source, out);
 }
 
@@ -57,6 +62,7 @@ export function readRecordsFromZip(bytes: Uint8Array, source: string, out: ReadR
   for (const batch of zipRecordBatches(bytes, source, Number.POSITIVE_INFINITY)) {
     out.records.push(...batch.records);
     out.rejected.push(...batch.rejected);
+    out.notAdvisories.push(...batch.notAdvisories);
   }
 }
 
@@ -88,7 +94,7 @@ export function* zipRecordBatches(
   source: string,
   batchSize = 500,
 ): Generator<ReadResult> {
-  let pending: ReadResult = { records: [], rejected: [] };
+  let pending = emptyReadResult();
   let entries = 0;
   let total = 0;
   let broken: string | null = hasEndOfCentralDirectory(bytes)
@@ -162,7 +168,7 @@ export function* zipRecordBatches(
     }
     if (pending.records.length >= batchSize) {
       yield pending;
-      pending = { records: [], rejected: [] };
+      pending = emptyReadResult();
     }
   }
   for (const where of unfinished) {
@@ -175,7 +181,8 @@ export function* zipRecordBatches(
       reasons: [`not a readable zip archive: ${broken.slice(0, 200)}`],
     });
   }
-  if (pending.records.length > 0 || pending.rejected.length > 0) yield pending;
+  const anything = pending.records.length + pending.rejected.length + pending.notAdvisories.length;
+  if (anything > 0) yield pending;
 }
 
 function concat(parts: Uint8Array[], size: number): Uint8Array {
@@ -219,7 +226,7 @@ export async function advisoryFiles(path: string): Promise<{ full: string; label
 
 /** Records of a file or a directory tree, all in memory (tests and small inputs). */
 export async function readRecordsFromPath(path: string): Promise<ReadResult> {
-  const out: ReadResult = { records: [], rejected: [] };
+  const out = emptyReadResult();
   for (const file of await advisoryFiles(path)) {
     readRecordsFromBytes(await readFile(file.full), file.label, out);
   }

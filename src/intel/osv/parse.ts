@@ -10,6 +10,7 @@ import type {
   AffectedPackage,
   AffectedRange,
   CvssScore,
+  NotAnAdvisory,
   ParsedAdvisories,
   RangeEvent,
   RangeEventKind,
@@ -391,20 +392,59 @@ export interface RawRecord {
   source: string;
 }
 
+/** Top-level fields of the OSV schema (https://ossf.github.io/osv-schema/). */
+const OSV_FIELDS: readonly string[] = [
+  'schema_version',
+  'id',
+  'modified',
+  'published',
+  'withdrawn',
+  'aliases',
+  'related',
+  'upstream',
+  'summary',
+  'details',
+  'severity',
+  'affected',
+  'references',
+  'credits',
+  'database_specific',
+];
+
+/**
+ * Why a parsed JSON document is no OSV record, or null when it is one (valid or not). A record
+ * has at least two OSV fields (every valid one has `id` and `modified`), so a malformed record
+ * still counts as a record and is rejected with its reasons; a document declaring `$schema` (a
+ * JSON Schema, or a file saying what it is) or with fewer OSV fields (package.json, a manifest)
+ * is not one.
+ */
+export function notAnOsvRecord(value: unknown): string | null {
+  if (!isObject(value)) return 'not an OSV record: not a JSON object';
+  if (Object.hasOwn(value, '$schema')) return 'not an OSV record: declares a $schema';
+  const known = OSV_FIELDS.filter((name) => Object.hasOwn(value, name)).length;
+  return known >= 2 ? null : 'not an OSV record: too few OSV fields (id, modified, affected, ...)';
+}
+
+export interface SplitOsvText {
+  records: RawRecord[];
+  rejected: RejectedRecord[];
+  /** Whole documents that are no OSV record (see `notAnOsvRecord`), skipped. */
+  notAdvisories: NotAnAdvisory[];
+}
+
 /**
  * Splits the text of an advisory file into JSON values without validating them as OSV: one
  * record, a JSON array of records, an osv.dev API answer (`{"vulns": [...]}`), or JSON Lines
- * (a line that is not JSON is rejected on its own).
+ * (a line that is not JSON is rejected on its own). A whole document that is no OSV record (nor
+ * an array holding one) is skipped as not an advisory.
  */
-export function splitOsvText(
-  text: string,
-  source: string,
-): { records: RawRecord[]; rejected: RejectedRecord[] } {
+export function splitOsvText(text: string, source: string): SplitOsvText {
   const records: RawRecord[] = [];
   const rejected: RejectedRecord[] = [];
+  const notAdvisories: NotAnAdvisory[] = [];
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const trimmed = body.trimStart();
-  if (trimmed.length === 0) return { records, rejected };
+  if (trimmed.length === 0) return { records, rejected, notAdvisories };
   if ((trimmed[0] === '[' || trimmed[0] === '{') && body.length <= LIMITS.recordBytes * 8) {
     let whole: unknown;
     let parsed = false;
@@ -421,10 +461,20 @@ export function splitOsvText(
           ? (field(whole, 'vulns') as unknown[])
           : [whole];
       const single = list.length === 1 && !Array.isArray(whole);
+      const reason =
+        !Array.isArray(whole) && list[0] === whole
+          ? notAnOsvRecord(whole)
+          : list.length > 0 && list.every((value) => notAnOsvRecord(value) !== null)
+            ? 'not an OSV record: a JSON array without one'
+            : null;
+      if (reason) {
+        notAdvisories.push({ source, reason });
+        return { records, rejected, notAdvisories };
+      }
       list.forEach((value, i) => {
         records.push({ value, source: single ? source : `${source}[${i}]` });
       });
-      return { records, rejected };
+      return { records, rejected, notAdvisories };
     }
   }
   let start = 0;
@@ -451,7 +501,7 @@ export function splitOsvText(
       });
     }
   }
-  return { records, rejected };
+  return { records, rejected, notAdvisories };
 }
 
 /** Validates raw records as OSV; keeps the good ones, rejects the rest with reasons. */

@@ -113,6 +113,15 @@ export interface RejectedRecord {
   reasons: string[];
 }
 
+/**
+ * A JSON document found among advisory files that is no OSV record at all (a JSON Schema, a
+ * manifest, a package.json): skipped and counted apart, never reported as a rejected advisory.
+ */
+export interface NotAnAdvisory {
+  source: string;
+  reason: string;
+}
+
 export interface ParsedAdvisories {
   advisories: Advisory[];
   rejected: RejectedRecord[];
