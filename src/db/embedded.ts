@@ -145,6 +145,17 @@ export function acquireDataDirLock(lockFile: string): () => void {
   throw new Error(`could not acquire ${lockFile}`);
 }
 
+/**
+ * PostgreSQL's buffer pool inside PGlite's WebAssembly memory. PGlite touches all of it at start,
+ * so the 128 MB initdb default costs 128 MB of resident memory before the first query; a
+ * one-process embedded database does not need it (the OS caches the data files below it).
+ * Measured in docs/benchmarks.md ("Start-up and memory").
+ */
+const EMBEDDED_SHARED_BUFFERS = '16MB';
+const embeddedOptions = {
+  startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`],
+};
+
 /** Starts PGlite on `dataDir/pgdata` (or in memory when `dataDir` is null) behind a Unix socket. */
 export async function startEmbeddedServer(dataDir: string | null): Promise<EmbeddedServer> {
   let releaseLock = () => {};
@@ -159,7 +170,7 @@ export async function startEmbeddedServer(dataDir: string | null): Promise<Embed
       await fresh.close();
     }
   }
-  const db = pgdata ? await PGlite.create(pgdata) : await PGlite.create();
+  const db = await PGlite.create({ dataDir: pgdata, ...embeddedOptions });
   // Short socket path: Unix socket paths are limited to ~107 bytes, data dirs can be longer.
   const socketDir = mkdtempSync(join(tmpdir(), 'dw-pg-'));
   const server = new PGLiteSocketServer({
