@@ -166,6 +166,8 @@ export interface ScansConfig {
   maxAttempts: number;
   /** Extra certificate authorities (PEM file) for https clones of self-hosted servers. */
   gitCaFile: string | null;
+  /** The extraction worker thread's V8 heap in MiB: the scan's memory bound (a file above it is given up). */
+  extractionHeapMb: number;
 }
 
 export class ConfigError extends Error {
@@ -298,6 +300,11 @@ export const SETTINGS = [
   ['SCAN_STALE_AFTER_SECONDS', '120', 'heartbeat age after which a running scan is recovered'],
   ['SCAN_MAX_ATTEMPTS', '3', 'runs per scan before a stale scan is failed, not re-queued'],
   ['SCAN_GIT_CA_FILE', '(unset)', 'PEM bundle of extra CAs for https clones'],
+  [
+    'SCAN_EXTRACTION_HEAP_MB',
+    '512',
+    'heap of the extraction worker thread (a file above: given up)',
+  ],
   [
     'SCAN_FILE_URL_ROOTS',
     '(DATA_DIR/repositories)',
@@ -609,6 +616,7 @@ function scanSettings(
     staleAfterSeconds: int('SCAN_STALE_AFTER_SECONDS', 120, 5, 7 * 24 * 3600),
     maxAttempts: int('SCAN_MAX_ATTEMPTS', 3, 1, 100),
     gitCaFile: env.SCAN_GIT_CA_FILE || null,
+    extractionHeapMb: int('SCAN_EXTRACTION_HEAP_MB', 512, 64, 16384),
     fileUrlRoots: fileRoots(env.SCAN_FILE_URL_ROOTS, dataDir, problems),
   };
 }

@@ -23,11 +23,17 @@ export interface RepositoryTable {
   deploy_key_sealed: string | null;
   last_scan_id: string | null;
   last_scanned_at: Date | null;
+  /** The dependency generation readers see (the scan that stored it); null before any. */
+  dependency_scan_id: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
 
-/** One dependency of a repository as its latest completed scan (or SBOM import) found it. */
+/**
+ * One dependency of a repository as its latest completed scan (or SBOM import) found it.
+ * `repository_dependencies` is a read-only view of each repository's current generation;
+ * `repository_dependency_rows` is the table the scans domain writes (generations by scan id).
+ */
 export interface RepositoryDependencyTable {
   tenant_id: TenantColumn;
   id: string;
@@ -50,4 +56,5 @@ export interface RepositoryDependencyTable {
 export interface RepositoryTables {
   repositories: RepositoryTable;
   repository_dependencies: RepositoryDependencyTable;
+  repository_dependency_rows: RepositoryDependencyTable;
 }

@@ -33,7 +33,8 @@ export const DEFAULT_EXTRACTION_LIMITS: ExtractionLimits = {
   maxFileBytes: 64 * 1024 * 1024,
   fileTimeoutMs: 60_000,
   scanTimeoutMs: 10 * 60_000,
-  maxHeapMb: 1024,
+  // SCAN_EXTRACTION_HEAP_MB: a 64 MiB package-lock.json (323,255 entries) needs more than 384.
+  maxHeapMb: 512,
 };
 
 export class ExtractionStopped extends Error {}
@@ -104,6 +105,8 @@ function runPass(
   });
   return new Promise<Pass>((resolve, reject) => {
     let current: FileStart | null = null;
+    // The current file's entries as their batches arrive (dropped if the file is given up).
+    let received: ExtractedFile['dependencies'] = [];
     let fileTimer: NodeJS.Timeout | undefined;
     let settledPass = false;
     const end = (outcome: () => void) => {
@@ -140,6 +143,7 @@ function runPass(
     signal?.addEventListener('abort', onAbort, { once: true });
     worker.on('message', (message: ExtractWorkerMessage) => {
       if (message.type === 'start') {
+        received = [];
         current = {
           path: message.path,
           ecosystem: message.ecosystem,
@@ -150,8 +154,11 @@ function runPass(
           () => giveUp(`took longer than ${limits.fileTimeoutMs / 1000} s: given up`),
           limits.fileTimeoutMs,
         );
+      } else if (message.type === 'dependencies') {
+        for (const dependency of message.dependencies) received.push(dependency);
       } else if (message.type === 'file') {
-        settled.set(message.file.path, message.file);
+        settled.set(message.file.path, { ...message.file, dependencies: received });
+        received = [];
         current = null;
         clearTimeout(fileTimer);
       } else {
@@ -165,7 +172,8 @@ function runPass(
 
 /**
  * Extracts a checkout in worker threads under `limits`. Files given up appear with an error and
- * no dependencies; the lockfile-wins rule is applied over every file at the end.
+ * no dependencies; entries with text PostgreSQL cannot store are dropped (an error for their
+ * file, ./storable.ts); the lockfile-wins rule is applied over every file at the end.
  */
 export async function extractInWorker(
   root: string,

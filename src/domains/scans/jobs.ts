@@ -1,12 +1,13 @@
 import type { JobDefinition, JobEnvelope } from '../../jobs/queue';
 import type { JobDeps } from '../job-deps';
+import { sweepLeftoverGenerations } from './generations';
 import { removeAbandonedCheckouts, SWEEP_STALE_SCANS_JOB, sweepStaleScans } from './recovery';
 import { RUN_SCAN_JOB, type RunScanJob } from './service';
 import { runScanJob } from './worker';
 
 /**
  * The scan domain's jobs: one run per scan, and a minute job that sweeps stale scans and removes
- * abandoned checkouts. The sweep that keeps recovery within the stale threshold runs in every
+ * abandoned checkouts (and deletes leftover dependency generations). The sweep that keeps recovery within the stale threshold runs in every
  * worker process at a shorter interval (startStaleScanSweeper, ./recovery.ts); this one is the
  * backstop and the checkout cleaner.
  */
@@ -28,6 +29,8 @@ export function scanJobs(deps: JobDeps): JobDefinition<unknown>[] {
       handle: async () => {
         const swept = await sweepStaleScans(deps);
         if (swept.requeued + swept.failed > 0) deps.log('stale scans recovered', swept);
+        const generations = await sweepLeftoverGenerations(deps.database);
+        if (generations > 0) deps.log('leftover dependency generations deleted', { generations });
         // Older than any run can live: the checkout timeout plus an hour for extraction.
         const { checkoutTimeoutSeconds } = deps.config.scans;
         const removed = await removeAbandonedCheckouts((checkoutTimeoutSeconds + 3600) * 1000);

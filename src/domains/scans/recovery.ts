@@ -6,6 +6,7 @@ import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
 import { enqueueJob } from '../../jobs/outbox';
 import type { JobDeps } from '../job-deps';
+import { sweepLeftoverGenerations } from './generations';
 import { RUN_SCAN_JOB, type RunScanJob } from './service';
 import { findStaleScans, recoverStaleScan, type StaleScan, writeScanLogs } from './store';
 
@@ -91,15 +92,20 @@ export interface StaleScanSweeper {
   stop: () => Promise<void>;
 }
 
-/** Sweeps every `sweepIntervalMs` in this process (worker role); ticks never overlap. */
+/**
+ * Sweeps every `sweepIntervalMs` in this process (worker role); ticks never overlap. Each tick
+ * also deletes leftover dependency generations (a run killed mid-store, or after its switch).
+ */
 export function startStaleScanSweeper(deps: JobDeps): StaleScanSweeper {
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
   const tick = () => {
     running = sweepStaleScans(deps)
-      .then((swept) => {
+      .then(async (swept) => {
         if (swept.requeued + swept.failed > 0) deps.log('stale scans recovered', swept);
+        const generations = await sweepLeftoverGenerations(deps.database);
+        if (generations > 0) deps.log('leftover dependency generations deleted', { generations });
       })
       .catch((error) => deps.log('stale scan sweep failed', { err: error }))
       .finally(() => {

@@ -1,13 +1,15 @@
 import type { Kysely } from 'kysely';
 import { conflict, notFound } from '../../core/problem';
-import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
-import { isDependency } from '../../ecosystems/dependency-list';
-import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import type { ExtractedFile } from '../../ecosystems/extract-tree';
-import { buildPurl } from '../../ecosystems/purl';
-import type { Ecosystem } from '../../ecosystems/types';
 import { emitEvent, enqueueJob } from '../../jobs/outbox';
+import { deleteGenerationChunk, insertGenerationRows, switchGeneration } from './dependency-store';
+import {
+  countDependencies,
+  DELETE_CHUNK_ROWS,
+  dependencyChunks,
+  STORE_CHUNK_ROWS,
+} from './generations';
 import {
   appendScanLog,
   cancelScan,
@@ -123,142 +125,48 @@ export interface StoredDependencies {
   countsByEcosystem: Record<string, number>;
 }
 
-const PACKAGE_CHUNK = 1000;
-const DEPENDENCY_CHUNK = 500;
-
-function chunks<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
-const packageKey = (ecosystem: string, name: string) => `${ecosystem}\u0000${name}`;
-
 /**
- * Makes sure the shared catalogue has a row per (ecosystem, normalised name) and returns their
- * ids. Inserts in a fixed order (ecosystem, name) so that two tenants storing overlapping sets
- * at once cannot deadlock; ON CONFLICT DO NOTHING waits for a concurrent inserter's commit.
- */
-async function ensurePackages(
-  db: Kysely<DB>,
-  wanted: Map<string, { ecosystem: Ecosystem; name: string }>,
-): Promise<Map<string, string>> {
-  const rows = [...wanted.values()]
-    .map((p) => ({
-      id: newId(),
-      ecosystem: p.ecosystem,
-      name: p.name,
-      purl: buildPurl(getEcosystem(p.ecosystem).purlType, p.name, null),
-    }))
-    .sort((a, b) =>
-      a.ecosystem === b.ecosystem
-        ? a.name < b.name
-          ? -1
-          : a.name > b.name
-            ? 1
-            : 0
-        : a.ecosystem < b.ecosystem
-          ? -1
-          : 1,
-    );
-  const ids = new Map<string, string>();
-  const byPurl = new Map(rows.map((row) => [row.purl, row]));
-  for (const chunk of chunks(rows, PACKAGE_CHUNK)) {
-    await db
-      .insertInto('packages')
-      .values(chunk)
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-    const found = await db
-      .selectFrom('packages')
-      .select(['id', 'ecosystem', 'name', 'purl'])
-      .where(
-        'purl',
-        'in',
-        chunk.map((row) => row.purl),
-      )
-      .execute();
-    for (const row of found) {
-      const asked = byPurl.get(row.purl);
-      if (asked) ids.set(packageKey(asked.ecosystem, asked.name), row.id);
-    }
-  }
-  const missing = rows.filter((row) => !ids.has(packageKey(row.ecosystem, row.name)));
-  if (missing.length > 0) {
-    // Same purl spelled by another (ecosystem, name): look those up by name instead.
-    for (const row of missing) {
-      const found = await db
-        .selectFrom('packages')
-        .select('id')
-        .where('ecosystem', '=', row.ecosystem)
-        .where('name', '=', row.name)
-        .executeTakeFirst();
-      if (!found) throw new Error(`package ${row.ecosystem}/${row.name} could not be catalogued`);
-      ids.set(packageKey(row.ecosystem, row.name), found.id);
-    }
-  }
-  return ids;
-}
-
-/**
- * Replaces a repository's dependencies with what the files list (a scan's extraction, or the
- * synthetic files of an SBOM import), catalogues the packages, and emits
- * `dependencies.changed`. Runs in the caller's tenant transaction: all or nothing.
+ * Replaces a repository's dependencies with what the files list (an SBOM import's synthetic
+ * files, or a small scan in tests) in the caller's transaction, all or nothing: the rows as a
+ * new generation, the switch, the replaced generation's deletion, `dependencies.changed`. A
+ * scan's worker stores in chunks instead (./generations.ts), switching with `switchToGeneration`.
  */
 export async function storeScanDependencies(
   db: Kysely<DB>,
   input: StoreDependenciesInput,
 ): Promise<StoredDependencies> {
-  const wanted = new Map<string, { ecosystem: Ecosystem; name: string }>();
-  const countsByEcosystem: Record<string, number> = {};
-  let dependencyCount = 0;
-  for (const file of input.files) {
-    for (const dependency of file.dependencies) {
-      wanted.set(packageKey(file.ecosystem, dependency.name), {
-        ecosystem: file.ecosystem,
-        name: dependency.name,
-      });
-      // The project's own package is stored (and matched) but is not one of its dependencies.
-      if (!isDependency(dependency)) continue;
-      countsByEcosystem[file.ecosystem] = (countsByEcosystem[file.ecosystem] ?? 0) + 1;
-      dependencyCount++;
-    }
+  const target = {
+    tenantId: input.tenantId,
+    repositoryId: input.repositoryId,
+    scanId: input.scanId,
+  };
+  for (const chunk of dependencyChunks(input.files, STORE_CHUNK_ROWS)) {
+    await insertGenerationRows(db, target, chunk);
   }
-  const packageIds = await ensurePackages(db, wanted);
+  const previous = await switchToGeneration(db, input);
+  if (previous) while ((await deleteGenerationChunk(db, previous, DELETE_CHUNK_ROWS)) > 0);
+  return countDependencies(input.files);
+}
 
-  await db
-    .deleteFrom('repository_dependencies')
-    .where('repository_id', '=', input.repositoryId)
-    .execute();
-  const rows = input.files.flatMap((file) =>
-    file.dependencies.map((dependency) => ({
-      tenant_id: input.tenantId,
-      id: newId(),
-      repository_id: input.repositoryId,
-      scan_id: input.scanId,
-      package_id: packageIds.get(packageKey(file.ecosystem, dependency.name)) as string,
-      ecosystem: file.ecosystem,
-      name: dependency.name,
-      version: dependency.version,
-      resolution: dependency.resolution,
-      purl: dependency.purl,
-      scope: dependency.scope,
-      direct: dependency.direct,
-      file: file.path,
-      line: dependency.line,
-      source: JSON.stringify(dependency.source),
-      parents: dependency.parents,
-    })),
-  );
-  for (const chunk of chunks(rows, DEPENDENCY_CHUNK)) {
-    await db.insertInto('repository_dependencies').values(chunk).execute();
-  }
+/**
+ * Makes the stored generation `input.scanId` the repository's current dependencies and emits
+ * `dependencies.changed`, in the caller's transaction. Returns the replaced generation (to be
+ * deleted; it is retired, so the recovery sweep deletes it if the caller does not).
+ */
+export async function switchToGeneration(
+  db: Kysely<DB>,
+  input: Omit<StoreDependenciesInput, 'files'>,
+): Promise<string | null> {
+  const previous = await switchGeneration(db, {
+    repositoryId: input.repositoryId,
+    scanId: input.scanId,
+  });
   await emitEvent(db, 'dependencies.changed', {
     tenantId: input.tenantId,
     correlationId: input.correlationId ?? null,
     data: { repositoryId: input.repositoryId, scanId: input.scanId },
   });
-  return { dependencyCount, fileCount: input.files.length, countsByEcosystem };
+  return previous;
 }
 
 export { findScan };

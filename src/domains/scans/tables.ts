@@ -34,7 +34,19 @@ export interface ScanLogTable {
   message: string;
 }
 
+/** A dependency generation that is not current: being stored, or retired and being deleted. */
+export type DependencyGenerationState = 'storing' | 'retired';
+
+export interface DependencyGenerationTable {
+  tenant_id: TenantColumn;
+  scan_id: string;
+  repository_id: string;
+  state: DependencyGenerationState;
+  updated_at: Generated<Date>;
+}
+
 export interface ScanTables {
   scans: ScanTable;
   scan_logs: ScanLogTable;
+  dependency_generations: DependencyGenerationTable;
 }

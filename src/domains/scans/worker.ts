@@ -1,17 +1,19 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema';
 import { withTenant } from '../../db/tenant-scope';
 import type { TreeExtraction } from '../../ecosystems/extract-tree';
 import type { JobEnvelope } from '../../jobs/queue';
 import { GitCheckoutError, redactUrl, shallowCheckout } from '../../sources/git';
 import type { JobDeps } from '../job-deps';
 import { cloneAccessFor } from '../repositories/clone-access';
-import { extractInWorker } from './extraction';
+import { DEFAULT_EXTRACTION_LIMITS, extractInWorker } from './extraction';
+import { countDependencies, dropReplacedGeneration, stageGeneration } from './generations';
 import { CHECKOUT_PREFIX } from './recovery';
 import { ScanLogBuffer } from './scan-log';
-import { RUN_SCAN_JOB, type RunScanJob, storeScanDependencies } from './service';
-import { storableFiles } from './storable';
+import { RUN_SCAN_JOB, type RunScanJob, switchToGeneration } from './service';
 import {
   beatHeartbeat,
   claimScan,
@@ -151,12 +153,12 @@ async function checkOut(
   return { directory, commitSha: checkout.commitSha };
 }
 
-/** Extraction in a worker thread; unstorable entries dropped; a log line per file in error. */
+/** Extraction in a worker thread (unstorable entries dropped there); a line per file in error. */
 async function extract(deps: JobDeps, run: Run, checkout: Checkout): Promise<TreeExtraction> {
   run.step = 'extract';
   await ensureOwned(deps, run, 'extraction');
-  const extracted = await extractInWorker(checkout.directory, undefined, run.abort.signal);
-  const files = storableFiles(extracted.files);
+  const limits = { ...DEFAULT_EXTRACTION_LIMITS, maxHeapMb: deps.config.scans.extractionHeapMb };
+  const { files } = await extractInWorker(checkout.directory, limits, run.abort.signal);
   const dependencies = files.reduce((n, file) => n + file.dependencies.length, 0);
   await note(
     deps,
@@ -184,7 +186,11 @@ async function extract(deps: JobDeps, run: Run, checkout: Checkout): Promise<Tre
   return { files };
 }
 
-/** Dependencies, the completed state and the remaining log lines: one transaction. */
+/**
+ * Stores the dependencies as a new generation in short chunked transactions, then switches to
+ * it, completes the scan and writes the remaining log lines in one short transaction, then
+ * deletes the replaced generation in chunks (./generations.ts).
+ */
 async function store(
   deps: JobDeps,
   run: Run,
@@ -193,16 +199,16 @@ async function store(
   extraction: TreeExtraction,
 ): Promise<void> {
   run.step = 'store';
-  const stored = await withTenant(deps.database, run.tenantId, async (db) => {
+  const target = { tenantId: run.tenantId, repositoryId: repository.id, scanId: run.scanId };
+  // Locked in each chunk: a cancel or a re-queue waits for the chunk, then the next one stops.
+  const fence = (db: Kysely<DB>) => ownsRun(db, run, true);
+  const staged = await stageGeneration(deps.database, target, extraction.files, fence);
+  if (!staged) throw new ScanStopped('stopped while storing: the scan was cancelled or taken over');
+  const result = countDependencies(extraction.files);
+  const switched = await withTenant(deps.database, run.tenantId, async (db) => {
     // Locked: a cancel arriving now waits, then finds the scan completed (409).
-    if (!(await ownsRun(db, run, true))) return false;
-    const result = await storeScanDependencies(db, {
-      tenantId: run.tenantId,
-      repositoryId: repository.id,
-      scanId: run.scanId,
-      files: extraction.files,
-      correlationId: run.correlationId,
-    });
+    if (!(await fence(db))) return undefined;
+    const previous = await switchToGeneration(db, { ...target, correlationId: run.correlationId });
     await completeScan(db, run, { commitSha: checkout.commitSha, ...result });
     run.logs.add(
       'info',
@@ -210,10 +216,19 @@ async function store(
       `stored ${result.dependencyCount} dependencies from ${result.fileCount} files; scan completed`,
     );
     await writeScanLogs(db, run, run.logs.take());
-    return true;
+    return { previous };
   });
-  if (!stored)
+  if (!switched)
     throw new ScanStopped('stopped before storing: the scan was cancelled or taken over');
+  if (switched.previous) {
+    await dropReplacedGeneration(deps.database, run.tenantId, switched.previous).catch((error) =>
+      deps.log('replaced dependencies not yet deleted (the recovery sweep will)', {
+        tenantId: run.tenantId,
+        scanId: run.scanId,
+        err: error,
+      }),
+    );
+  }
 }
 
 /** A run's error: a stop (cancelled, taken over) is logged; anything else fails the scan. */
