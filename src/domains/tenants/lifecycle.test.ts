@@ -244,7 +244,8 @@ describe('POST /api/v1/tenants/current/data-export', () => {
     const count = (table: string) =>
       manifest.files.find((f: { table: string }) => f.table === table).rows;
     expect(count('repositories')).toBe(1);
-    expect(count('repository_dependencies')).toBe(3);
+    // The table behind the view: every stored generation (one here).
+    expect(count('repository_dependency_rows')).toBe(3);
     expect(count('api_tokens')).toBe(3);
     // Token hashes and sealed secrets never leave.
     expect(strFromU8(files['api_tokens.ndjson'] as Uint8Array)).not.toContain('secret_hash');
