@@ -26,7 +26,7 @@ import {
 /** Rows per transaction while storing: on the embedded database about 30–60 ms each. */
 export const STORE_CHUNK_ROWS = 250;
 /** Rows per transaction while deleting a replaced or abandoned generation. */
-export const DELETE_CHUNK_ROWS = 2000;
+export const DELETE_CHUNK_ROWS = 1000;
 
 export interface GenerationTarget {
   tenantId: string;
