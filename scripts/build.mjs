@@ -92,6 +92,8 @@ export async function build({ log = () => {} } = {}) {
   const started = performance.now();
   const esbuild = await import('esbuild');
   const inputs = new Set(['package.json']);
+  // esbuild's API runs a helper process; stopped after the build, or a service rebuilt by its
+  // launcher would keep it (tens of MB) for its whole life.
   await Promise.all(
     ENTRIES.map(async (entry) => {
       const outfile = mirrored(join(ROOT, entry));
@@ -113,7 +115,7 @@ export async function build({ log = () => {} } = {}) {
       for (const path of Object.keys(result.metafile.inputs)) inputs.add(path);
       for (const file of result.outputFiles) await writeAtomically(file.path, file.contents);
     }),
-  );
+  ).finally(() => esbuild.stop());
   for (const asset of copyAssets()) inputs.add(toPosix(relative(ROOT, asset)));
   const manifest = {
     format: FORMAT,
