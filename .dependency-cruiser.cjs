@@ -7,12 +7,13 @@
  *   core, observability → db, security, ecosystems → sbom, registry-defaults, intel, sources, jobs, http
  *   → config.ts → domains
  *   → composition root (app.ts, service.ts, background-jobs.ts, main.ts, logger.ts,
- *   process-handlers.ts) → cli
+ *   process-handlers.ts, operator/) → cli
  * Tests (*.test.ts) may import anything except that no cycle is allowed anywhere.
  */
 
 const TEST = '\\.test\\.ts$';
-const COMPOSITION_ROOT = '^src/(app|service|background-jobs|main|logger|process-handlers)\\.ts$';
+const COMPOSITION_ROOT =
+  '^src/(app|service|background-jobs|main|logger|process-handlers|operator/[a-z-]+)\\.ts$';
 const CONFIG = '^src/config[.]ts';
 
 /** A rule that `layer` (a folder of src) imports only `allowed` folders of src besides itself. */

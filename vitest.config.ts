@@ -8,8 +8,13 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // The bundled `driftwatch audit` keeps an advisory index in the user's cache by default;
-    // tests that spawn it keep theirs out of the home directory.
-    env: { DRIFTWATCH_CACHE_DIR: join(tmpdir(), `driftwatch-test-cache-${process.pid}`) },
+    // The bundled `driftwatch audit` keeps an advisory index in the user's cache, and the
+    // service and CLI keep their data in the user's data directory by default: tests (and the
+    // processes they spawn with this environment) keep theirs out of the home directory.
+    env: {
+      DRIFTWATCH_CACHE_DIR: join(tmpdir(), `driftwatch-test-cache-${process.pid}`),
+      DATA_DIR: join(tmpdir(), `driftwatch-test-data-${process.pid}`),
+      XDG_DATA_HOME: join(tmpdir(), `driftwatch-test-xdg-${process.pid}`),
+    },
   },
 });

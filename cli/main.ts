@@ -1,5 +1,8 @@
+import type { CommandOptions } from './command';
+import { reportFailure } from './errors';
+
 /** Dispatches `driftwatch <command> ...` to cli/commands/<command>.ts (each exports `run`). */
-type Command = { run: (argv: string[]) => Promise<number> };
+type Command = { run: (argv: string[], options: CommandOptions) => Promise<number> };
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   serve: {
@@ -12,10 +15,15 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   },
   audit: {
     summary: 'match dependencies against OSV advisories offline (--osv PATH, --fail-on, --json)',
-    load: () => import('./commands/audit'),
+    // Its second parameter is the bundle's build id (cli/offline.ts), not these options.
+    load: async () => {
+      const { run } = await import('./commands/audit');
+      return { run: (argv) => run(argv) };
+    },
   },
   admin: {
-    summary: 'administration: create-tenant --name NAME --plan PLAN | import-osv <file|dir|url>',
+    summary:
+      'administration: create-tenant --name NAME --plan PLAN | import-osv <file|dir|url> | status',
     load: () => import('./commands/admin'),
   },
 };
@@ -24,11 +32,12 @@ function usage(): string {
   const lines = Object.entries(COMMANDS).map(
     ([name, command]) => `  ${name.padEnd(8)} ${command.summary}`,
   );
-  return `Usage: driftwatch <command> [options]\n\nCommands:\n${lines.join('\n')}`;
+  return `Usage: driftwatch <command> [options] [--debug]\n\nCommands:\n${lines.join('\n')}\n\n--debug shows the stack trace of a failure.`;
 }
 
 export async function runCli(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
+  const debug = argv.includes('--debug');
+  const [name, ...rest] = argv.filter((arg) => arg !== '--debug');
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     if (!name) {
       console.error(usage());
@@ -39,8 +48,12 @@ export async function runCli(argv: string[]): Promise<number> {
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
-    console.error(`Unknown command "${name}".\n\n${usage()}`);
+    console.error(`driftwatch: unknown command "${name}" (see driftwatch --help)`);
     return 2;
   }
-  return (await command.load()).run(rest);
+  try {
+    return await (await command.load()).run(rest, { debug });
+  } catch (error) {
+    return reportFailure(error, debug);
+  }
 }

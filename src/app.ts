@@ -2,7 +2,7 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config';
 import { ProblemSchema } from './core/problem';
 import type { Database } from './db/connection';
@@ -42,8 +42,10 @@ import {
 import { openApiDocument, registerOperationDefaults } from './http/openapi';
 import { registerPipeline } from './http/pipeline';
 import { RATE_LIMIT_HEADERS, type RateLimitStore } from './http/rate-limit';
+import { OneLinePerRequest } from './http/request-log';
 import { trackRoutes } from './http/route-table';
 import { createValidatorCompiler } from './http/validators';
+import { createServiceLogger, type ServiceLogger } from './logger';
 import type { Metrics } from './observability/metrics';
 import { operatorTokenCheck } from './security/operator-token';
 import type { SecretBox } from './security/secret-box';
@@ -60,6 +62,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Readiness inputs of the running service; absent: no workers, never stopping. */
   state?: ServiceState;
+  /** The process's logger; absent: JSON lines at the configured level. */
+  logger?: ServiceLogger;
 }
 
 const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -132,16 +136,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
 /** The Fastify instance: logging, limits, correlation ids and the framework's own refusals. */
 function createServer(deps: AppDeps) {
+  // The service's own logger (readable in a terminal, JSON otherwise); tests get JSON.
+  const logger: FastifyBaseLogger =
+    deps.logger ?? createServiceLogger({ ...deps.config, logFormat: 'json' });
   const app = Fastify({
-    logger: {
-      level: deps.config.logLevel,
-      redact: [
-        'req.headers.authorization',
-        'req.headers["x-scm-b-token"]',
-        'req.headers["x-hub-signature-256"]',
-        'req.headers["x-hub-signature"]',
-      ],
-    },
+    loggerInstance: logger,
     bodyLimit: deps.config.bodyLimitBytes,
     trustProxy: deps.config.trustProxy,
     requestIdHeader: false,
@@ -153,7 +152,7 @@ function createServer(deps: AppDeps) {
       const given = request.headers['x-correlation-id'];
       return typeof given === 'string' && CORRELATION_ID.test(given) ? given : newId();
     },
-    logController: new LogController({ requestIdLogLabel: 'correlationId' }),
+    logController: new OneLinePerRequest(),
     // The framework's own refusals are problem documents too (docs/http-rules.md).
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors,

@@ -1,5 +1,6 @@
+import { tmpdir, userInfo } from 'node:os';
 import { describe, expect, test } from 'vitest';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, defaultDataDir, loadConfig } from './config';
 
 describe('config', () => {
   test('defaults describe the embedded mode', () => {
@@ -70,5 +71,33 @@ describe('metrics and operator settings', () => {
     expect(loadConfig({ DRIFTWATCH_OPERATOR_TOKEN: 'a'.repeat(16) }).operatorToken).toBe(
       'a'.repeat(16),
     );
+  });
+});
+
+describe('the data directory', () => {
+  test('DATA_DIR wins; otherwise the user data directory of the platform, never the working directory', () => {
+    expect(loadConfig({ DATA_DIR: '/srv/dw' }).dataDir).toBe('/srv/dw');
+    expect(defaultDataDir({ HOME: '/home/ada' }, 'linux')).toBe(
+      '/home/ada/.local/share/driftwatch',
+    );
+    expect(defaultDataDir({ HOME: '/home/ada', XDG_DATA_HOME: '/data/ada' }, 'linux')).toBe(
+      '/data/ada/driftwatch',
+    );
+    // The XDG rule: a relative XDG_DATA_HOME is invalid and ignored.
+    expect(defaultDataDir({ HOME: '/home/ada', XDG_DATA_HOME: 'rel' }, 'linux')).toBe(
+      '/home/ada/.local/share/driftwatch',
+    );
+    expect(defaultDataDir({ HOME: '/Users/ada' }, 'darwin')).toBe(
+      '/Users/ada/Library/Application Support/driftwatch',
+    );
+    expect(loadConfig({ HOME: '/home/ada' }).dataDir).not.toContain(process.cwd());
+  });
+
+  test('tests never use the real home directory for data', () => {
+    // vitest.config.ts points DATA_DIR and XDG_DATA_HOME of every test process at a temporary
+    // directory; the processes tests spawn inherit them or get their own.
+    const real = userInfo().homedir;
+    expect(loadConfig(process.env).dataDir.startsWith(real)).toBe(false);
+    expect(process.env.XDG_DATA_HOME?.startsWith(tmpdir())).toBe(true);
   });
 });

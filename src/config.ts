@@ -1,5 +1,6 @@
 import { createPrivateKey } from 'node:crypto';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { homedir } from 'node:os';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Ecosystem } from './ecosystems/names';
 import type { RegistriesSettings } from './ecosystems/registry-types';
 import {
@@ -27,6 +28,8 @@ export interface Config {
   /** 32-byte key (base64) for AES-256-GCM of provider secrets; the embedded mode creates one. */
   masterKey: string | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** `auto`: readable lines in a terminal, JSON otherwise. */
+  logFormat: 'auto' | 'pretty' | 'json';
   environment: string;
   role: ServiceRole;
   bodyLimitBytes: number;
@@ -199,7 +202,11 @@ export const SETTINGS = [
     '(unset: embedded)',
     'PostgreSQL connection string; unset runs the embedded database',
   ],
-  ['DATA_DIR', './data', 'embedded database files, lock file and generated master key'],
+  [
+    'DATA_DIR',
+    '$XDG_DATA_HOME/driftwatch or ~/.local/share/driftwatch',
+    'embedded database files, lock file, operator socket record and generated master key',
+  ],
   ['REDIS_URL', '(unset)', 'Redis for rate-limit counters shared by several processes'],
   [
     'DRIFTWATCH_MASTER_KEY',
@@ -207,6 +214,7 @@ export const SETTINGS = [
     'base64 32-byte key encrypting provider secrets',
   ],
   ['LOG_LEVEL', 'info', 'fatal, error, warn, info, debug, trace or silent'],
+  ['LOG_FORMAT', 'auto', 'auto (readable lines in a terminal, JSON otherwise), pretty or json'],
   ['DRIFTWATCH_ENV', 'development', 'environment name reported by /api/v1/version'],
   ['DRIFTWATCH_ROLE', 'all', 'api, worker or all (also `driftwatch serve --role`)'],
   ['BODY_LIMIT_BYTES', '1048576', 'largest accepted request body (413 above)'],
@@ -636,6 +644,22 @@ function outboundSettings(env: Env, problems: string[]): Config['outbound'] {
 }
 
 /**
+ * The data directory when DATA_DIR is unset: the user's own data directory, so that every
+ * command finds the same database wherever it runs (never the working directory). Linux and
+ * other Unix: $XDG_DATA_HOME/driftwatch, else ~/.local/share/driftwatch (the XDG base directory
+ * rule); macOS: ~/Library/Application Support/driftwatch; Windows: %LOCALAPPDATA%\driftwatch.
+ */
+export function defaultDataDir(env: Env, platform: NodeJS.Platform = process.platform): string {
+  const home = env.HOME || homedir();
+  if (platform === 'win32') {
+    return join(env.LOCALAPPDATA || join(home, 'AppData', 'Local'), 'driftwatch');
+  }
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'driftwatch');
+  const xdg = env.XDG_DATA_HOME;
+  return join(xdg && isAbsolute(xdg) ? xdg : join(home, '.local', 'share'), 'driftwatch');
+}
+
+/**
  * `machine`: the defaults a running service takes from this machine (the ecosystem clients'
  * registries, the public OSV feed), read once by the process entry; none unless passed.
  */
@@ -656,7 +680,7 @@ export function loadConfig(
   const registry = registryReader(env, read, machine, registryOrigins);
   const osv = osvFeedSetting(env, read, machine);
 
-  const dataDir = resolve(env.DATA_DIR || './data');
+  const dataDir = env.DATA_DIR ? resolve(env.DATA_DIR) : defaultDataDir(env);
   const config: Config = {
     port: int('PORT', 8080, 0, 65535),
     host: env.HOST || '0.0.0.0',
@@ -673,6 +697,7 @@ export function loadConfig(
       'trace',
       'silent',
     ]),
+    logFormat: oneOf('LOG_FORMAT', 'auto', ['auto', 'pretty', 'json']),
     environment: env.DRIFTWATCH_ENV || 'development',
     role: oneOf<ServiceRole>('DRIFTWATCH_ROLE', 'all', ['api', 'worker', 'all']),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),

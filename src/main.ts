@@ -1,21 +1,33 @@
-import { ConfigError, loadConfig, type ServiceRole } from './config';
-import { DataDirLockedError } from './db/embedded';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { type Config, ConfigError, loadConfig, type ServiceRole } from './config';
 import { createServiceLogger } from './logger';
 import { installProcessHandlers, type ProcessState } from './process-handlers';
 import { describeRegistries, readMachineDefaults } from './registry-defaults/index';
 import { machineInputs } from './registry-defaults/machine';
-import { type RunningService, startService } from './service';
+import { describeDatabase, type RunningService, startService } from './service';
+
+export interface MainOptions {
+  /** A failed start prints its stack trace, not only its one-line reason. */
+  debug?: boolean;
+}
+
+/** A start that cannot go on: one line naming why (its stack only with --debug), exit 1. */
+function failStart(message: string, error: unknown, options: MainOptions): never {
+  console.error(`driftwatch: ${message}`);
+  if (options.debug && error instanceof Error && error.stack) console.error(error.stack);
+  process.exit(1);
+}
 
 /** Process entry: configuration → database → app and workers → listen. */
-export async function main(role?: ServiceRole): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
+export async function main(role?: ServiceRole, options: MainOptions = {}): Promise<void> {
+  let config: Config;
   try {
     // The ecosystem clients' registries and the public advisory feed: read once, here.
     config = loadConfig(process.env, {}, await readMachineDefaults(machineInputs()));
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
+      failStart(`invalid configuration: ${error.problems.join('; ')}`, error, options);
     }
     throw error;
   }
@@ -30,26 +42,37 @@ export async function main(role?: ServiceRole): Promise<void> {
   try {
     service = await startService(config, role ?? config.role, { logger: state.logger });
   } catch (error) {
-    if (error instanceof DataDirLockedError) {
-      console.error(error.message);
-      process.exit(1);
-    }
     // A half-started service (the port taken, the database gone) must not linger with its job
     // workers running: the process handlers would keep it alive.
-    state.logger.fatal({ err: error }, 'the service could not start');
-    process.exit(1);
+    state.logger.debug({ err: error }, 'the service could not start');
+    failStart(
+      `the service could not start: ${(error as Error).message?.split('\n')[0] ?? String(error)}`,
+      error,
+      options,
+    );
   }
   state.service = service;
+  console.log(banner(config, service, role ?? config.role).join('\n'));
+}
+
+/** What the first screen says: where to go, which database, the first token, the registries. */
+function banner(config: Config, service: RunningService, role: ServiceRole): string[] {
   const port = service.address ? new URL(service.address).port : null;
   const shown = port ? `http://localhost:${port}` : null;
-  const lines = [
-    `Driftwatch is running (${service.database.engine} database, role ${role ?? config.role}).`,
-  ];
+  const lines = [`Driftwatch is running (${service.database.engine} database, role ${role}).`];
   if (shown) {
     lines.push(
       `  API:       ${shown}/api/v1`,
       `  Docs:      ${shown}/docs`,
       `  OpenAPI:   ${shown}/api/v1/openapi.json`,
+    );
+  }
+  lines.push(`  Database:  ${describeDatabase(config)}`);
+  if (!config.masterKey) lines.push(`  Master key: ${join(config.dataDir, 'master.key')}`);
+  const earlier = resolve('data');
+  if (earlier !== config.dataDir && existsSync(join(earlier, 'pgdata', 'PG_VERSION'))) {
+    lines.push(
+      `  Note: ${earlier} holds an embedded database of an earlier version (which kept its data in ./data); set DATA_DIR=${earlier} to use it.`,
     );
   }
   if (service.bootstrap) {
@@ -62,14 +85,14 @@ export async function main(role?: ServiceRole): Promise<void> {
     );
   }
   lines.push('', ...describeRegistries(config));
-  console.log(lines.join('\n'));
+  return lines;
 }
 
 const invokedDirectly =
   process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
 if (invokedDirectly) {
-  main().catch((error) => {
-    console.error(error);
+  main(undefined, { debug: process.argv.includes('--debug') }).catch((error) => {
+    console.error(`driftwatch: ${(error as Error).message ?? String(error)}`);
     process.exit(1);
   });
 }

@@ -1,9 +1,11 @@
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { buildApp } from './app';
 import { EVENT_SUBSCRIPTIONS, jobDefinitions, outboundDeliveries } from './background-jobs';
 import type { Config, ServiceRole } from './config';
 import { type Database, openDatabase } from './db/connection';
+import { embeddedDatabaseExists } from './db/embedded';
 import { migrate } from './db/migrate';
 import {
   createTokenUsageTracker,
@@ -19,6 +21,7 @@ import {
   startStaleScanSweeper,
 } from './domains/scans/recovery';
 import { readBuildInfo, readCliVersion } from './domains/system/build-info';
+import type { ServiceState } from './domains/system/readiness';
 import { type CreatedTenant, countTenants, createTenantWithOwner } from './domains/tenants/service';
 import { createRateLimitStore } from './http/rate-limit';
 import { type OutboxRelay, startOutboxRelay } from './jobs/outbox';
@@ -27,6 +30,7 @@ import { readQueueStats } from './jobs/queue-stats';
 import { createServiceLogger, type ServiceLogger } from './logger';
 import { createMetrics, type Metrics } from './observability/metrics';
 import { type MetricsServer, startMetricsServer } from './observability/metrics-server';
+import { startOperatorChannel } from './operator/channel';
 import { createFileRoots } from './security/outbound-guard-files';
 import { createSecretBox, resolveMasterKey } from './security/secret-box';
 
@@ -37,7 +41,7 @@ export interface RunningService {
   address: string | null;
   /** `http://host:port` of the metrics port (METRICS_PORT), or null. */
   metricsAddress: string | null;
-  /** Set on the first embedded start with an empty database. */
+  /** Set on the first start with an empty database (embedded or PostgreSQL). */
   bootstrap: CreatedTenant | null;
   logger: ServiceLogger;
   /**
@@ -53,8 +57,45 @@ export interface ServiceOptions {
   logger?: ServiceLogger;
 }
 
-/** Opens the database (embedded or PostgreSQL) and applies migrations. */
-export async function openServiceDatabase(config: Config): Promise<Database> {
+/**
+ * Reports one start-up step: called with what begins ("creating the embedded database in …"),
+ * it returns the call that reports its end with its time. The service logs them; the CLI writes
+ * them to standard error.
+ */
+export type StepReporter = (message: string) => (done: string) => void;
+
+export const quietSteps: StepReporter = () => () => {};
+
+/** Start-up steps as log lines: what begins, then what was done and how long it took. */
+export function loggedSteps(logger: ServiceLogger): StepReporter {
+  return (message) => {
+    logger.info(`${message} …`);
+    const started = performance.now();
+    return (done) => {
+      const ms = Math.round(performance.now() - started);
+      logger.info({ ms }, `${done} (${(ms / 1000).toFixed(1)} s)`);
+    };
+  };
+}
+
+/** Which database a configuration names, as a person reads it (a password is never shown). */
+export function describeDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): string {
+  if (!config.databaseUrl) return `the embedded database in ${config.dataDir}`;
+  const url = new URL(config.databaseUrl);
+  const user = url.username ? `${decodeURIComponent(url.username)}@` : '';
+  return `PostgreSQL at ${user}${url.host}${url.pathname}`;
+}
+
+/** Opens the database (embedded or PostgreSQL) and applies migrations, reporting each step. */
+export async function openServiceDatabase(
+  config: Config,
+  step: StepReporter = quietSteps,
+): Promise<Database> {
+  const where = describeDatabase(config);
+  const creating = !config.databaseUrl && !embeddedDatabaseExists(config.dataDir);
+  const opened = config.databaseUrl
+    ? step(`connecting to ${where}`)
+    : step(creating ? `creating ${where} (the first start takes about 30 s)` : `opening ${where}`);
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: config.dataDir,
@@ -67,12 +108,43 @@ export async function openServiceDatabase(config: Config): Promise<Database> {
     acquireTimeoutMs: config.databaseAcquireTimeoutMs,
   });
   try {
-    await migrate(database.pool);
+    // The pool connects lazily: one query makes "connected" true (and fails here, not later).
+    if (config.databaseUrl) await database.pool.query('SELECT 1');
+    opened(
+      config.databaseUrl ? `connected to ${where}` : `${creating ? 'created' : 'opened'} ${where}`,
+    );
+    const migrating = step('migrating the database');
+    const { applied, skipped } = await migrate(database.pool);
+    migrating(`migrated: ${applied.length} applied, ${skipped.length} already applied`);
   } catch (error) {
     await database.close();
     throw error;
   }
   return database;
+}
+
+// Arbitrary constant naming the first-tenant lock among advisory locks (PostgreSQL).
+const FIRST_TENANT_LOCK_ID = 7_301_946_552;
+
+/**
+ * The first start on an empty database creates a tenant and returns its owner token, printed
+ * once (both databases). On PostgreSQL several processes may start together: an advisory lock
+ * (on the job pool, so the main pool's single connection stays free) makes exactly one tenant.
+ */
+async function createFirstTenant(database: Database): Promise<CreatedTenant | null> {
+  const create = async () =>
+    (await countTenants(database)) === 0
+      ? createTenantWithOwner(database, { name: 'Default', plan: 'enterprise' })
+      : null;
+  if (database.engine === 'embedded') return create();
+  const client = await database.jobs.pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [FIRST_TENANT_LOCK_ID]);
+    return await create();
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [FIRST_TENANT_LOCK_ID]).catch(() => {});
+    client.release();
+  }
 }
 
 /**
@@ -85,13 +157,13 @@ export async function startService(
   options: ServiceOptions = {},
 ): Promise<RunningService> {
   const logger = options.logger ?? createServiceLogger(config);
+  const step = loggedSteps(logger);
+  const began = performance.now();
   await createFileRoots(config.scans);
-  const database = await openServiceDatabase(config);
-  let bootstrap: CreatedTenant | null = null;
-  if (database.engine === 'embedded' && (await countTenants(database)) === 0) {
-    bootstrap = await createTenantWithOwner(database, { name: 'Default', plan: 'enterprise' });
-  }
-  const { key } = resolveMasterKey(config.masterKey, config.dataDir);
+  const database = await openServiceDatabase(config, step);
+  const bootstrap = await createFirstTenant(database);
+  const { key, generated } = resolveMasterKey(config.masterKey, config.dataDir);
+  if (generated) logger.info(`generated the master key into ${join(config.dataDir, 'master.key')}`);
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { enableOfflineQueue: false, lazyConnect: false })
     : null;
@@ -103,20 +175,14 @@ export async function startService(
   let isStopping = false;
 
   const secretBox = createSecretBox(key);
-  const jobs = await createJobQueue(database, {
-    onError: (error) =>
-      logger.error({ err: error, queue: error.queue, worker: error.worker }, 'job queue error'),
-  });
-  const log = (message: string, details?: object) => logger.info(details ?? {}, message);
-  // Job handlers get the job pool (PostgreSQL: their own connections; docs/operations.md).
-  const jobDeps = { database: database.jobs, config, secretBox, log, observe: metrics };
-  for (const definition of jobDefinitions(jobDeps)) {
-    jobs.register(definition);
-  }
-  await jobs.prepare();
+  const { jobs, jobDeps } = await prepareJobs(
+    { database, config, secretBox, metrics, logger },
+    step,
+  );
   let sweeper: StaleScanSweeper | null = null;
   let dispatcher: DeliveryDispatcher | null = null;
   if (role !== 'api') {
+    const starting = step('starting the job workers');
     await jobs.work();
     workers = 'started';
     // Scans left running by a process that died are recovered now, not at the next minute.
@@ -125,6 +191,7 @@ export async function startService(
     sweeper = startStaleScanSweeper(jobDeps);
     // Webhook retries fall due at their own times (docs/integrations.md#retries).
     dispatcher = startDeliveryDispatcher(outboundDeliveries(jobDeps));
+    starting('started the job workers');
   }
   // Every process relays committed outbox rows to pg-boss (SKIP LOCKED makes that safe).
   const relay = startOutboxRelay(
@@ -134,31 +201,29 @@ export async function startService(
     (error) => logger.warn({ err: error }, 'outbox relay failed'),
   );
 
-  let app: FastifyInstance | null = null;
-  let address: string | null = null;
-  if (role !== 'worker') {
-    app = await buildApp({
-      config,
-      database,
-      secretBox,
-      rateLimits: createRateLimitStore(redis),
-      tokenUsage,
-      buildInfo: readBuildInfo(config.environment),
-      cliVersion: readCliVersion(),
-      metrics,
-      state: { workers: () => workers, stopping: () => isStopping },
-    });
-    address = await app.listen({ port: config.port, host: config.host });
-  }
+  const api =
+    role === 'worker'
+      ? null
+      : await startApi(
+          { config, database, secretBox, tokenUsage, metrics, logger, redis },
+          { workers: () => workers, stopping: () => isStopping },
+          step,
+        );
+  const app = api?.app ?? null;
+  const address = api?.address ?? null;
   const metricsServer: MetricsServer | null = config.metrics.port
     ? await startMetricsServer(metrics, { port: config.metrics.port, host: config.metrics.host })
     : null;
+  const operator = await startOperator(database, config, logger);
+  const ms = Math.round(performance.now() - began);
+  logger.info({ ms }, `ready in ${(ms / 1000).toFixed(1)} s`);
 
   let stopping: Promise<void> | null = null;
   const stop = () => {
     // Readiness answers 503 from here on, while requests still drain.
     isStopping = true;
     stopping ??= (async () => {
+      await operator?.close();
       await sweeper?.stop();
       await dispatcher?.stop();
       await stopInOrder({ config, logger, app, relay, jobs, tokenUsage, redis, database });
@@ -176,6 +241,66 @@ export async function startService(
     logger,
     stop,
   };
+}
+
+interface JobParts {
+  database: Database;
+  config: Config;
+  secretBox: ReturnType<typeof createSecretBox>;
+  metrics: Metrics;
+  logger: ServiceLogger;
+}
+
+/** The job queue with every job registered (workers start later, per role). */
+async function prepareJobs(parts: JobParts, step: StepReporter) {
+  const { database, config, secretBox, metrics, logger } = parts;
+  const preparing = step('preparing the job queue');
+  const jobs = await createJobQueue(database, {
+    onError: (error) =>
+      logger.error({ err: error, queue: error.queue, worker: error.worker }, 'job queue error'),
+  });
+  const log = (message: string, details?: object) => logger.info(details ?? {}, message);
+  // Job handlers get the job pool (PostgreSQL: their own connections; docs/operations.md).
+  const jobDeps = { database: database.jobs, config, secretBox, log, observe: metrics };
+  for (const definition of jobDefinitions(jobDeps)) {
+    jobs.register(definition);
+  }
+  await jobs.prepare();
+  preparing('prepared the job queue');
+  return { jobs, jobDeps };
+}
+
+interface ApiParts extends JobParts {
+  tokenUsage: TokenUsageTracker;
+  redis: Redis | null;
+}
+
+/** The HTTP API, listening. */
+async function startApi(parts: ApiParts, state: ServiceState, step: StepReporter) {
+  const { config, database, secretBox, tokenUsage, metrics, logger, redis } = parts;
+  const listening = step('starting the API');
+  const app = await buildApp({
+    config,
+    database,
+    secretBox,
+    rateLimits: createRateLimitStore(redis),
+    tokenUsage,
+    buildInfo: readBuildInfo(config.environment),
+    cliVersion: readCliVersion(),
+    metrics,
+    state,
+    logger,
+  });
+  const address = await app.listen({ port: config.port, host: config.host });
+  listening(`listening on ${address}`);
+  return { app, address };
+}
+
+/** The embedded database has one owner, this process: operator commands come through it. */
+function startOperator(database: Database, config: Config, logger: ServiceLogger) {
+  if (database.engine !== 'embedded') return null;
+  const context = { database, dataDir: config.dataDir, fileUrlRoots: config.scans.fileUrlRoots };
+  return startOperatorChannel(context, logger);
 }
 
 /** The service's metrics, sampling its pools (each once) and its job queues at scrape time. */

@@ -1,61 +1,79 @@
-import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../../src/config';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { isPlan, PLANS } from '../../src/core/plans';
-import { createTenantWithOwner } from '../../src/domains/tenants/service';
-import { openServiceDatabase } from '../../src/service';
+import type { CommandOptions } from '../command';
+import { withDatabase } from '../database';
+import { UsageError } from '../errors';
 
 const USAGE = `Usage: driftwatch admin create-tenant --name NAME --plan PLAN
        driftwatch admin import-osv <file-or-dir-or-url> [...] [--json]
+       driftwatch admin status [--json]
 
-Creates a tenant and prints its first owner token once. Plans: ${PLANS.join(', ')}.
-Uses the same configuration as the server (DATABASE_URL or the embedded DATA_DIR).`;
+create-tenant creates a tenant and prints its first owner token once. Plans: ${PLANS.join(', ')}.
+status prints the database, its data directory and what it holds.
 
-/** `driftwatch admin create-tenant --name NAME --plan PLAN` */
-export async function run(argv: string[]): Promise<number> {
+Uses the same configuration as the server: DATABASE_URL, or the embedded database in DATA_DIR
+(default: the user's data directory). When a service runs on that data directory, the command
+goes through it; otherwise it opens the directory itself. Standard error names the database used.`;
+
+/** `driftwatch admin <action> ...` */
+export async function run(argv: string[], options: CommandOptions): Promise<number> {
   const [action, ...rest] = argv;
-  if (action === 'import-osv') return (await import('./import-osv')).run(rest);
-  if (action !== 'create-tenant') {
-    console.error(USAGE);
-    return 2;
-  }
-  let values: { name?: string; plan?: string };
-  try {
-    ({ values } = parseArgs({
-      args: rest,
-      options: { name: { type: 'string' }, plan: { type: 'string' } },
-      strict: true,
-    }));
-  } catch (error) {
-    console.error(`${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  const name = values.name?.trim();
-  if (!name || !values.plan) {
-    console.error(USAGE);
-    return 2;
-  }
-  if (!isPlan(values.plan)) {
-    console.error(`Unknown plan "${values.plan}". Plans: ${PLANS.join(', ')}.`);
-    return 2;
-  }
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      return 2;
-    }
-    throw error;
-  }
-  const database = await openServiceDatabase(config);
-  try {
-    const tenant = await createTenantWithOwner(database, { name, plan: values.plan });
-    console.log(`Created tenant "${tenant.name}" (${tenant.plan}), id ${tenant.tenantId}.`);
-    console.log('Owner token (shown once, store it now):');
-    console.log(tenant.ownerToken);
+  if (action === 'import-osv') return (await import('./import-osv')).run(rest, options);
+  if (action === 'status') return status(rest);
+  if (action === 'create-tenant') return createTenant(rest);
+  if (action === '--help' || action === '-h' || action === 'help') {
+    console.log(USAGE);
     return 0;
-  } finally {
-    await database.close();
   }
+  throw new UsageError(
+    action ? `unknown admin action "${action}"` : 'admin needs an action',
+    'driftwatch admin --help',
+  );
+}
+
+function parse(args: string[], options: NonNullable<ParseArgsConfig['options']>) {
+  try {
+    return parseArgs({ args, options, strict: true }).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message, 'driftwatch admin --help');
+  }
+}
+
+async function createTenant(args: string[]): Promise<number> {
+  const values = parse(args, { name: { type: 'string' }, plan: { type: 'string' } });
+  const name = typeof values.name === 'string' ? values.name.trim() : '';
+  if (!name) throw new UsageError('create-tenant needs --name NAME', 'driftwatch admin --help');
+  if (!isPlan(values.plan)) {
+    throw new UsageError(
+      values.plan === undefined
+        ? 'create-tenant needs --plan PLAN'
+        : `unknown plan "${values.plan}"; plans: ${PLANS.join(', ')}`,
+      'driftwatch admin --help',
+    );
+  }
+  const plan = values.plan;
+  const tenant = await withDatabase((perform) => perform('create-tenant', { name, plan }));
+  console.log(`Created tenant "${tenant.name}" (${tenant.plan}), id ${tenant.tenantId}.`);
+  console.log('Owner token (shown once, store it now):');
+  console.log(tenant.ownerToken);
+  return 0;
+}
+
+async function status(args: string[]): Promise<number> {
+  const values = parse(args, { json: { type: 'boolean' } });
+  const result = await withDatabase((perform) => perform('status', {}));
+  if (values.json) {
+    console.log(JSON.stringify(result, null, 2));
+    return 0;
+  }
+  console.log(
+    [
+      `Engine:            ${result.engine}`,
+      `Data directory:    ${result.dataDir}`,
+      `Repositories root: ${result.fileUrlRoots.join(', ')}`,
+      `Tenants:           ${result.tenants}`,
+      `Advisories:        ${result.advisories}`,
+    ].join('\n'),
+  );
+  return 0;
 }

@@ -116,7 +116,7 @@ describe('driftwatch deps', () => {
       ['deps', '.', '--max-file-size', 'lots'],
       '--max-file-size must be a positive number of bytes',
     ],
-    [['frobnicate'], 'Unknown command "frobnicate"'],
+    [['frobnicate'], 'unknown command "frobnicate"'],
   ])('exits 2 on %j', (args, message) => {
     const { code, stderr } = driftwatch(...args);
     expect(code).toBe(2);

@@ -1,9 +1,8 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../../src/config';
-import { requestRematch } from '../../src/domains/exposures/rematch-request';
-import { importPath } from '../../src/intel/advisory-store/import';
-import { FeedError, importFromUrl } from '../../src/intel/advisory-store/sync';
-import { openServiceDatabase } from '../../src/service';
+import type { ImportSummary } from '../../src/intel/advisory-store/import';
+import type { CommandOptions } from '../command';
+import { absoluteSource, withDatabase } from '../database';
+import { UsageError } from '../errors';
 
 const USAGE = `Usage: driftwatch admin import-osv <file-or-dir-or-url> [...] [--json]
 
@@ -11,12 +10,20 @@ Loads OSV advisories into the advisory store: a JSON record, a JSON array, JSON 
 export (one record per entry), a directory of those, or an http(s) URL serving one of them.
 Importing the same data again changes nothing; a newer "modified" replaces a record.
 Repositories already scanned are re-matched by the workers of a running service.
-Uses the same configuration as the server (DATABASE_URL or the embedded DATA_DIR).`;
+Uses the same database as the server: through the running service when one owns the embedded
+data directory, else the directory itself (DATA_DIR), or DATABASE_URL.`;
 
-/** `driftwatch admin import-osv <file-or-dir-or-url> [...]` */
-export async function run(argv: string[]): Promise<number> {
-  let positionals: string[];
-  let json = false;
+function summaryLine(target: string, summary: ImportSummary): string {
+  return (
+    `${target}: ${summary.read} read, ${summary.added} added, ${summary.updated} updated, ` +
+    `${summary.unchanged} unchanged, ${summary.rejected} rejected, ` +
+    `${summary.notAdvisories} not advisories (skipped); ` +
+    `${summary.changedVulnerabilities} vulnerabilities changed, ` +
+    `${summary.tenantsNotified} tenants queued for re-matching`
+  );
+}
+
+function parse(argv: string[]): { positionals: string[]; json: boolean; help: boolean } {
   try {
     const parsed = parseArgs({
       args: argv,
@@ -24,68 +31,53 @@ export async function run(argv: string[]): Promise<number> {
       allowPositionals: true,
       strict: true,
     });
-    positionals = parsed.positionals;
-    json = parsed.values.json === true;
-    if (parsed.values.help) {
-      console.log(USAGE);
-      return 0;
-    }
+    return {
+      positionals: parsed.positionals,
+      json: parsed.values.json === true,
+      help: parsed.values.help === true,
+    };
   } catch (error) {
-    console.error(`${(error as Error).message}\n\n${USAGE}`);
-    return 2;
+    throw new UsageError((error as Error).message, 'driftwatch admin import-osv --help');
+  }
+}
+
+/** `driftwatch admin import-osv <file-or-dir-or-url> [...]` */
+export async function run(argv: string[], _options?: CommandOptions): Promise<number> {
+  const { positionals, json, help } = parse(argv);
+  if (help) {
+    console.log(USAGE);
+    return 0;
   }
   if (positionals.length === 0) {
-    console.error(USAGE);
-    return 2;
+    throw new UsageError(
+      'import-osv needs a file, directory or URL',
+      'driftwatch admin import-osv --help',
+    );
   }
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      return 2;
-    }
-    throw error;
-  }
-  const database = await openServiceDatabase(config);
   let failed = false;
   const results: object[] = [];
-  try {
+  await withDatabase(async (perform) => {
     for (const target of positionals) {
       try {
-        const summary = /^https?:\/\//i.test(target)
-          ? await importFromUrl(database, target, requestRematch)
-          : await importPath(database, target, requestRematch);
+        const summary = await perform('import-osv', { source: absoluteSource(target) });
         results.push({ source: target, ...summary });
-        if (!json) {
-          console.log(
-            `${target}: ${summary.read} read, ${summary.added} added, ${summary.updated} updated, ` +
-              `${summary.unchanged} unchanged, ${summary.rejected} rejected, ` +
-              `${summary.notAdvisories} not advisories (skipped); ` +
-              `${summary.changedVulnerabilities} vulnerabilities changed, ` +
-              `${summary.tenantsNotified} tenants queued for re-matching`,
-          );
-          for (const rejection of summary.rejections.slice(0, 10)) {
-            console.error(`  rejected ${rejection.source}: ${rejection.reasons.join('; ')}`);
-          }
-          for (const skipped of summary.notAdvisoryDocuments.slice(0, 10)) {
-            console.error(`  skipped ${skipped.source}: ${skipped.reason}`);
-          }
+        if (json) continue;
+        console.log(summaryLine(target, summary));
+        for (const rejection of summary.rejections.slice(0, 10)) {
+          console.error(`  rejected ${rejection.source}: ${rejection.reasons.join('; ')}`);
+        }
+        for (const skipped of summary.notAdvisoryDocuments.slice(0, 10)) {
+          console.error(`  skipped ${skipped.source}: ${skipped.reason}`);
         }
       } catch (error) {
+        // One source failing (a missing file, a feed that does not answer) leaves the others.
         failed = true;
-        const message =
-          error instanceof FeedError || (error as NodeJS.ErrnoException).code
-            ? (error as Error).message
-            : String(error);
+        const message = (error as Error).message ?? String(error);
         results.push({ source: target, error: message });
         if (!json) console.error(`${target}: ${message}`);
       }
     }
-  } finally {
-    await database.close();
-  }
+  });
   if (json) console.log(JSON.stringify({ results }, null, 2));
   return failed ? 1 : 0;
 }

@@ -118,6 +118,27 @@ function ownerRuns(lock: LockRecord, lockFile: string): boolean {
   return startedAt === null || startedAt <= statSync(lockFile).mtimeMs + 2000;
 }
 
+/** The lock file of an embedded data directory. */
+export function dataDirLockFile(dataDir: string): string {
+  return join(dataDir, 'driftwatch.lock');
+}
+
+/**
+ * The pid of the live process that owns `dataDir` (its lock names it and it still runs), or null
+ * when no process does: then whoever needs the directory may open it.
+ */
+export function runningOwner(dataDir: string): number | null {
+  const lockFile = dataDirLockFile(dataDir);
+  let text: string;
+  try {
+    text = readFileSync(lockFile, 'utf8');
+  } catch {
+    return null;
+  }
+  const lock = parseLock(text);
+  return lock && ownerRuns(lock, lockFile) ? lock.pid : null;
+}
+
 /** Takes `lockFile` for this process (or throws `DataDirLockedError`); returns its release. */
 export function acquireDataDirLock(lockFile: string): () => void {
   const own = JSON.stringify({ pid: process.pid, ...readProcessIdentity(process.pid) });
@@ -156,13 +177,19 @@ const embeddedOptions = {
   startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`],
 };
 
+/** Whether `dataDir` already holds an embedded database (its first start creates one). */
+export function embeddedDatabaseExists(dataDir: string): boolean {
+  return existsSync(join(dataDir, 'pgdata', 'PG_VERSION'));
+}
+
 /** Starts PGlite on `dataDir/pgdata` (or in memory when `dataDir` is null) behind a Unix socket. */
 export async function startEmbeddedServer(dataDir: string | null): Promise<EmbeddedServer> {
   let releaseLock = () => {};
   let pgdata: string | undefined;
   if (dataDir) {
-    mkdirSync(dataDir, { recursive: true });
-    releaseLock = acquireDataDirLock(join(dataDir, 'driftwatch.lock'));
+    // Private: the database, the master key and the operator record are the user's alone.
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    releaseLock = acquireDataDirLock(dataDirLockFile(dataDir));
     pgdata = join(dataDir, 'pgdata');
     if (!existsSync(join(pgdata, 'PG_VERSION'))) {
       // First start runs initdb; closing and reopening drops its memory (~800 MiB to ~300 MiB).

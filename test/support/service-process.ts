@@ -182,8 +182,9 @@ export async function prepareServiceDatabase(
   serverUrl: string | undefined,
   tenantName: string,
 ): Promise<ServiceDatabase> {
+  // PostgreSQL too: the service keeps its repositories root there, never in the home directory.
+  const dataDir = mkdtempSync(join(tmpdir(), 'driftwatch-service-'));
   if (!serverUrl) {
-    const dataDir = mkdtempSync(join(tmpdir(), 'driftwatch-service-'));
     return {
       env: { DATA_DIR: dataDir },
       token: null,
@@ -196,9 +197,12 @@ export async function prepareServiceDatabase(
   const tenant = await createTenantWithOwner(database, { name: tenantName, plan: 'enterprise' });
   await database.close();
   return {
-    env: { DATABASE_URL: scratch.url, DRIFTWATCH_MASTER_KEY: randomMasterKey() },
+    env: { DATA_DIR: dataDir, DATABASE_URL: scratch.url, DRIFTWATCH_MASTER_KEY: randomMasterKey() },
     token: tenant.ownerToken,
-    remove: scratch.drop,
+    remove: async () => {
+      await scratch.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 }
 

@@ -1,0 +1,124 @@
+import { isAbsolute } from 'node:path';
+import { isPlan, PLANS, type Plan } from '../core/plans';
+import type { Database } from '../db/connection';
+import { requestRematch } from '../domains/exposures/rematch-request';
+import { countTenants, createTenantWithOwner } from '../domains/tenants/service';
+import { type ImportSummary, importPath } from '../intel/advisory-store/import';
+import { importFromUrl } from '../intel/advisory-store/sync';
+
+/**
+ * The operator's work on the database (docs/operations.md#operator-commands), as data: each
+ * operation validates its input and runs against a database. The CLI runs them in its own process
+ * when nothing owns the data directory, and otherwise sends them to the owner (the running
+ * service) over its operator channel, which runs the same functions: one implementation, two
+ * ways in. A new command that needs the database adds an operation here.
+ */
+export interface OperatorContext {
+  database: Database;
+  dataDir: string;
+  /** Where `file://` repositories may lie (SCAN_FILE_URL_ROOTS of the process running it). */
+  fileUrlRoots: string[];
+}
+
+/** The input is not what the operation takes: a usage error, not a failure of the service. */
+export class OperationInputError extends Error {}
+
+interface Operation<Input, Result> {
+  parse: (input: unknown) => Input;
+  run: (context: OperatorContext, input: Input) => Promise<Result>;
+}
+
+function field(input: unknown, name: string): unknown {
+  return typeof input === 'object' && input !== null
+    ? (input as Record<string, unknown>)[name]
+    : undefined;
+}
+
+export interface CreatedTenantResult {
+  tenantId: string;
+  name: string;
+  plan: Plan;
+  ownerToken: string;
+}
+
+const createTenant: Operation<{ name: string; plan: Plan }, CreatedTenantResult> = {
+  parse: (input) => {
+    const name = field(input, 'name');
+    const plan = field(input, 'plan');
+    if (typeof name !== 'string' || name.trim() === '' || name.length > 200) {
+      throw new OperationInputError('name must be a non-empty text of at most 200 characters');
+    }
+    if (!isPlan(plan)) throw new OperationInputError(`plan must be one of ${PLANS.join(', ')}`);
+    return { name: name.trim(), plan };
+  },
+  run: async ({ database }, input) => {
+    const { tenantId, name, plan, ownerToken } = await createTenantWithOwner(database, input);
+    return { tenantId, name, plan, ownerToken };
+  },
+};
+
+const importOsv: Operation<{ source: string }, ImportSummary> = {
+  parse: (input) => {
+    const source = field(input, 'source');
+    // The owner's working directory is not the caller's: paths arrive absolute.
+    if (typeof source !== 'string' || !(/^https?:\/\//i.test(source) || isAbsolute(source))) {
+      throw new OperationInputError('source must be an absolute path or an http(s) URL');
+    }
+    return { source };
+  },
+  run: ({ database }, { source }) =>
+    /^https?:\/\//i.test(source)
+      ? importFromUrl(database, source, requestRematch)
+      : importPath(database, source, requestRematch),
+};
+
+export interface StatusResult {
+  engine: Database['engine'];
+  dataDir: string;
+  fileUrlRoots: string[];
+  tenants: number;
+  advisories: number;
+}
+
+const status: Operation<Record<string, never>, StatusResult> = {
+  parse: () => ({}),
+  run: async ({ database, dataDir, fileUrlRoots }) => {
+    const advisories = await database.system
+      .selectFrom('osv_advisories')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return {
+      engine: database.engine,
+      dataDir,
+      fileUrlRoots,
+      tenants: await countTenants(database),
+      advisories: Number(advisories.n),
+    };
+  },
+};
+
+export const OPERATIONS = {
+  'create-tenant': createTenant,
+  'import-osv': importOsv,
+  status,
+};
+
+export type OperationName = keyof typeof OPERATIONS;
+export type OperationInput<N extends OperationName> = Parameters<(typeof OPERATIONS)[N]['run']>[1];
+export type OperationResult<N extends OperationName> = Awaited<
+  ReturnType<(typeof OPERATIONS)[N]['run']>
+>;
+
+export function isOperationName(name: string): name is OperationName {
+  return Object.hasOwn(OPERATIONS, name);
+}
+
+/** Validates `input` for `name` and runs it (both ways in use this). */
+export async function runOperation<N extends OperationName>(
+  context: OperatorContext,
+  name: N,
+  input: unknown,
+): Promise<OperationResult<N>> {
+  const operation = OPERATIONS[name] as unknown as Operation<unknown, OperationResult<N>>;
+  return operation.run(context, operation.parse(input));
+}
