@@ -345,7 +345,7 @@ export const SETTINGS = [
     'first retry delay (doubles each attempt, plus up to 25% jitter)',
   ],
   ['WEBHOOK_RETRY_MAX_DELAY_MS', '10800000', 'longest delay between two attempts'],
-  ['WEBHOOK_POLL_MS', '1000', 'how often a worker looks for due webhook retries'],
+  ['WEBHOOK_POLL_MS', '250', 'how often a worker looks for due webhook deliveries'],
   ['WEBHOOK_CA_FILE', '(unset)', 'PEM bundle of extra CAs webhook receivers may use'],
   ['SBOM_IMPORT_MAX_BYTES', '20971520', 'largest accepted SBOM import body (413 above)'],
   ['SBOM_MAX_COMPONENTS', '50000', 'components one SBOM import may carry (422 above)'],
@@ -734,7 +734,7 @@ export function loadConfig(
       maxAttempts: int('WEBHOOK_MAX_ATTEMPTS', 18, 1, 100),
       retryBaseMs: int('WEBHOOK_RETRY_BASE_MS', 60_000, 1, 24 * 3600_000),
       retryMaxDelayMs: int('WEBHOOK_RETRY_MAX_DELAY_MS', 3 * 3600_000, 1, 7 * 24 * 3600_000),
-      pollMs: int('WEBHOOK_POLL_MS', 1000, 10, 3600_000),
+      pollMs: int('WEBHOOK_POLL_MS', 250, 10, 3600_000),
       caFile: env.WEBHOOK_CA_FILE || null,
     },
     sbom: {

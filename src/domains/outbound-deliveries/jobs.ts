@@ -46,23 +46,29 @@ export interface DeliveryDispatcher {
   stop: () => Promise<void>;
 }
 
-/** Attempts due retries every `webhooks.pollMs` in this process (worker role); no overlap. */
+/**
+ * Attempts due deliveries every `webhooks.pollMs` in this process (worker role), at once again
+ * after a pass that found some; passes never overlap.
+ */
 export function startDeliveryDispatcher(context: DeliveryContext): DeliveryDispatcher {
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
-  const schedule = () => {
+  const schedule = (busy: boolean) => {
     if (stopped) return;
-    timer = setTimeout(tick, context.config.webhooks.pollMs);
+    // A pass that found work looks again at once (a burst drains without waiting a poll).
+    timer = setTimeout(tick, busy ? 0 : context.config.webhooks.pollMs);
     timer.unref();
   };
   const tick = () => {
     running = dispatchDueDeliveries(context)
-      .then(() => {})
-      .catch((error) => context.log('outbound delivery dispatch failed', { err: error }))
-      .finally(schedule);
+      .then((attempted) => schedule(attempted > 0))
+      .catch((error) => {
+        context.log('outbound delivery dispatch failed', { err: error });
+        schedule(false);
+      });
   };
-  schedule();
+  schedule(false);
   return {
     stop: async () => {
       stopped = true;
