@@ -259,6 +259,45 @@ describe('driftwatch audit', () => {
     expect(findings(stdout)).toEqual([]);
   });
 
+  it('exits 3 for a malicious package, whatever --fail-on says, and lists it apart', () => {
+    const malicious = join(root, 'malicious');
+    mkdirSync(malicious, { recursive: true });
+    writeFileSync(join(malicious, 'requirements.txt'), 'reqeusts-toolbelt2==0.1.1\nrequests\n');
+    const records = join(
+      projectRoot,
+      'src',
+      'intel',
+      'osv',
+      '__fixtures__',
+      'malicious-test-records.jsonl',
+    );
+    const json = audit(
+      malicious,
+      '--osv',
+      records,
+      '--osv',
+      jsonl,
+      '--fail-on',
+      'critical',
+      '--json',
+    );
+    expect(json.code).toBe(3);
+    const found = JSON.parse(json.stdout).findings as {
+      kind: string;
+      name: string;
+      severity: string;
+    }[];
+    expect(found.filter((f) => f.kind === 'malicious').map((f) => [f.name, f.severity])).toEqual([
+      ['reqeusts-toolbelt2', 'critical'],
+    ]);
+    const text = audit(malicious, '--osv', records, '--osv', jsonl).stdout;
+    expect(text).toMatch(/MALICIOUS PACKAGE\s+VERSION\s+ADVISORY\s+STATUS\s+FILE/);
+    expect(text).toMatch(
+      /reqeusts-toolbelt2\s+0\.1\.1\s+MAL-2026-90002\s+installed\s+requirements\.txt:1/,
+    );
+    expect(text).toContain('1 MALICIOUS, 0 affected, 1 possibly affected');
+  });
+
   it('prints a readable table without --json', () => {
     const { stdout } = audit(project, '--osv', jsonl);
     expect(stdout).toContain('package-lock.json');

@@ -10,6 +10,7 @@ import {
   auditExtraction,
   type FailOn,
   failsThreshold,
+  hasMaliciousPackage,
   prepareAdvisories,
 } from '../../src/intel/osv/audit';
 import { loadAdvisories } from '../../src/intel/osv/load';
@@ -32,7 +33,8 @@ Matches the dependencies of a directory tree (or one file) against OSV advisorie
   --no-cache       read and index every advisory file on this run, write no index
 
 Exit codes: 0 no affected finding at or above --fail-on; 1 at least one; 2 usage error, unreadable
-target or advisory path, or no advisory loaded. "possibly affected" findings (declared ranges,
+target or advisory path, or no advisory loaded; 3 a malicious package (an OSV MAL- record) is in
+the tree, whatever --fail-on says. "possibly affected" vulnerability findings (declared ranges,
 unpinned dependencies) are reported but never fail the run.`;
 
 function table(rows: string[][]): string[] {
@@ -45,10 +47,28 @@ function table(rows: string[][]): string[] {
   );
 }
 
+/** Malicious packages first, on their own: they are never one line among flaws. */
+function maliciousSection(report: AuditReport): string[] {
+  const malicious = report.findings.filter((f) => f.kind === 'malicious');
+  if (malicious.length === 0) return [];
+  const rows = [['MALICIOUS PACKAGE', 'VERSION', 'ADVISORY', 'STATUS', 'FILE']];
+  for (const f of malicious) {
+    rows.push([
+      f.name,
+      f.version ?? '(unpinned)',
+      f.vulnerabilityId,
+      f.status === 'affected' ? 'installed' : 'possibly installed',
+      `${f.file}${f.line === null ? '' : `:${f.line}`}`,
+    ]);
+  }
+  return [...table(rows), ''];
+}
+
 export function renderAuditTable(report: AuditReport): string {
-  const lines: string[] = [];
+  const lines: string[] = maliciousSection(report);
   const byFile = new Map<string, AuditFinding[]>();
   for (const f of report.findings) {
+    if (f.kind === 'malicious') continue;
     const list = byFile.get(f.file);
     if (list) list.push(f);
     else byFile.set(f.file, [f]);
@@ -66,7 +86,9 @@ export function renderAuditTable(report: AuditReport): string {
         f.severity === null
           ? '-'
           : `${f.severity}${f.score === null ? '' : ` ${f.score.toFixed(1)}`}`,
-        f.status === 'affected' ? 'affected' : 'possibly affected',
+        f.status === 'affected'
+          ? 'affected'
+          : `possibly affected${f.reason ? ` (${f.reason})` : ''}`,
         f.fixedVersions.slice(0, 3).join(', ') || '-',
         (f.summary ?? '').replace(/\s+/g, ' ').slice(0, 80),
       ]);
@@ -76,11 +98,13 @@ export function renderAuditTable(report: AuditReport): string {
   for (const e of report.errors) {
     lines.push(`error: ${e.source}${e.line === null ? '' : `:${e.line}`}: ${e.message}`);
   }
-  const affected = report.findings.filter((f) => f.status === 'affected').length;
-  const possible = report.findings.length - affected;
+  const flaws = report.findings.filter((f) => f.kind === 'vulnerability');
+  const affected = flaws.filter((f) => f.status === 'affected').length;
+  const possible = flaws.length - affected;
+  const malicious = report.findings.length - flaws.length;
   const s = report.stats;
   lines.push(
-    `${affected} affected, ${possible} possibly affected; ${s.dependencies} dependencies in ${s.files} files; ` +
+    `${malicious ? `${malicious} MALICIOUS, ` : ''}${affected} affected, ${possible} possibly affected; ${s.dependencies} dependencies in ${s.files} files; ` +
       `${s.advisories} advisories read (${s.vulnerabilities} vulnerabilities name these packages); ${report.errors.length} errors`,
   );
   return lines.join('\n');
@@ -197,5 +221,6 @@ export async function run(argv: string[], context: AuditContext = {}): Promise<n
     console.error('driftwatch audit: no advisory could be loaded from the --osv paths');
     return 2;
   }
+  if (hasMaliciousPackage(report.findings)) return 3;
   return failsThreshold(report.findings, failOn) ? 1 : 0;
 }

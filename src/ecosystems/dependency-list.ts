@@ -34,12 +34,20 @@ export function dedupe(dependencies: ExtractedDependency[]): ExtractedDependency
 }
 
 /**
- * False for the project's own package (scope `self`): reported and matched against advisories,
- * but not a dependency, so never counted as one (docs/extraction.md "The project's own package").
+ * False for the project's own package (scope `self`) and for a Go module replaced by another
+ * module (the replacement is listed itself): both are reported and matched against advisories,
+ * but neither is a dependency of its own, so never counted as one (docs/extraction.md "The
+ * project's own package", docs/vulnerabilities-matching.md "Go replace"). The SQL spelling of
+ * the same rule is `COUNTED_DEPENDENCY_SQL`.
  */
-export function isDependency(dependency: { scope: string }): boolean {
-  return dependency.scope !== 'self';
+export function isDependency(dependency: { scope: string; source: DependencySource }): boolean {
+  if (dependency.scope === 'self') return false;
+  return !(dependency.source.kind === 'replaced' && dependency.source.version !== null);
 }
+
+/** `isDependency` over repository_dependencies columns. */
+export const COUNTED_DEPENDENCY_SQL =
+  "scope <> 'self' AND NOT (source->>'kind' = 'replaced' AND source->>'version' IS NOT NULL)";
 
 /**
  * Whether a dependency is matched against advisories: everything but the project's own package

@@ -28,7 +28,13 @@ export type DependencySource =
   | { kind: 'registry' }
   | { kind: 'git'; url: string; ref: string | null }
   | { kind: 'url'; url: string }
-  | { kind: 'path'; path: string };
+  | { kind: 'path'; path: string }
+  /**
+   * A module a Go `replace` swapped out (`by`: the replacement module, or the directory, with
+   * `version` null): reported at the required version so that its advisories are still seen, as
+   * possibly affected (docs/vulnerabilities-matching.md "Go replace").
+   */
+  | { kind: 'replaced'; by: string; version: string | null };
 
 export interface ExtractedDependency {
   /** Name normalised the ecosystem's way (PEP 503 for PyPI, group:artifact for Maven, ...). */

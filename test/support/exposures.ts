@@ -9,7 +9,12 @@ import { storeScanDependencies } from '../../src/domains/scans/service';
 import { getEcosystem } from '../../src/ecosystems/ecosystem-list';
 import type { ExtractedFile } from '../../src/ecosystems/extract-tree';
 import { buildPurl } from '../../src/ecosystems/purl';
-import type { Ecosystem, Resolution } from '../../src/ecosystems/types';
+import type {
+  DependencyScope,
+  DependencySource,
+  Ecosystem,
+  Resolution,
+} from '../../src/ecosystems/types';
 import { importRecords } from '../../src/intel/advisory-store/import';
 import { type ReadResult, readRecordsFromBytes } from '../../src/intel/advisory-store/read';
 import { jsonl } from '../../src/intel/advisory-store/test-records';
@@ -51,6 +56,8 @@ export interface Dep {
   resolution?: Resolution;
   ecosystem?: Ecosystem;
   file?: string;
+  scope?: DependencyScope;
+  source?: DependencySource;
 }
 
 /**
@@ -85,12 +92,12 @@ export async function scanWith(
         dep.name,
         resolution === 'resolved' ? dep.version : null,
       ),
-      scope: 'runtime',
-      direct: true,
+      scope: dep.scope ?? 'runtime',
+      direct: dep.scope !== 'self',
       resolution,
       line: null,
       parents: [],
-      source: { kind: 'registry' },
+      source: dep.source ?? { kind: 'registry' },
     });
     files.set(path, file);
   }

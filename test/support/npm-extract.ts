@@ -45,6 +45,8 @@ function sourceText(source: ExtractedDependency['source']): string {
       return `url ${source.url}`;
     case 'path':
       return `path ${source.path}`;
+    case 'replaced':
+      return `replaced by ${source.by}${source.version ? ` ${source.version}` : ''}`;
   }
 }
 

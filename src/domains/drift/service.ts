@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Config } from '../../config';
 import type { DB } from '../../db/schema';
+import { COUNTED_DEPENDENCY_SQL } from '../../ecosystems/dependency-list';
 import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import type { DependencySource, Ecosystem, Resolution } from '../../ecosystems/types';
 import { computeDependencyDrift, type DependencyDrift, totalDrift } from '../../intel/drift/drift';
@@ -128,8 +129,8 @@ async function scanDependencies(db: Kysely<DB>, repositoryId: string, scanId: st
     .select(['package_id', 'ecosystem', 'version', 'resolution', 'source'])
     .where('repository_id', '=', repositoryId)
     .where('scan_id', '=', scanId)
-    // The project's own package is not a dependency: it cannot drift behind itself.
-    .where('scope', '<>', 'self')
+    // The project's own package cannot drift behind itself; a replaced module is not built.
+    .where(sql.raw<boolean>(COUNTED_DEPENDENCY_SQL))
     .execute();
   if (rows.length === 0) {
     const scan = await db
@@ -144,7 +145,7 @@ async function scanDependencies(db: Kysely<DB>, repositoryId: string, scanId: st
       .selectFrom('repository_dependencies')
       .select('id')
       .where('repository_id', '=', repositoryId)
-      .where('scope', '<>', 'self')
+      .where(sql.raw<boolean>(COUNTED_DEPENDENCY_SQL))
       .limit(1)
       .executeTakeFirst();
     if (newer) return null;

@@ -39,6 +39,8 @@ interface DependencyGroup {
   version: string | null;
   resolution: Resolution;
   files: Set<string>;
+  /** Set when every row is a Go module swapped out by `replace`: never exactly affected. */
+  replacedBy: string | null;
 }
 
 interface Computed {
@@ -82,6 +84,7 @@ async function dependenciesInScope(db: Kysely<DB>, input: RefreshInput) {
       'd.resolution',
       'd.file',
       'd.scope',
+      'd.source',
     ])
     .where('d.repository_id', '=', input.repositoryId);
   if (input.packages) {
@@ -102,9 +105,11 @@ function groupDependencies(dependencies: readonly DependencyRow[]) {
   for (const dep of dependencies) {
     if (!SUPPORTED.has(dep.ecosystem) || !isMatchable(dep)) continue;
     const id = `${dep.package_id}\u0000${versionKey(dep.version)}`;
+    const replacedBy = replacedByOf(dep.source);
     const group = groups.get(id);
     if (group) {
       group.files.add(dep.file);
+      if (replacedBy === null) group.replacedBy = null;
       continue;
     }
     groups.set(id, {
@@ -114,10 +119,19 @@ function groupDependencies(dependencies: readonly DependencyRow[]) {
       version: dep.version,
       resolution: dep.resolution,
       files: new Set([dep.file]),
+      replacedBy,
     });
     keys.set(`${dep.ecosystem}\u0000${dep.name}`, { ecosystem: dep.ecosystem, name: dep.name });
   }
   return { groups, keys };
+}
+
+/** The module or directory that replaced this one (a `replaced` source), else null. */
+function replacedByOf(source: unknown): string | null {
+  const value = typeof source === 'string' ? (JSON.parse(source) as unknown) : source;
+  if (typeof value !== 'object' || value === null) return null;
+  const { kind, by } = value as { kind?: unknown; by?: unknown };
+  return kind === 'replaced' && typeof by === 'string' ? by : null;
 }
 
 /** What the advisory store says about each group, one entry per exposure key. */
@@ -158,7 +172,7 @@ async function matchAdvisories(
         versions: match.affected.versions.slice(0, 200),
       });
       for (const version of match.fixedVersions) entry.fixed.add(version);
-      if (match.status === 'affected') entry.exact = true;
+      if (match.status === 'affected' && group.replacedBy === null) entry.exact = true;
     }
   }
   return computed;
@@ -242,9 +256,14 @@ async function writeMatches(
   const inserts = [];
   const updates: object[] = [];
   for (const [key, match] of computed) {
+    const reason =
+      !match.exact && match.group.replacedBy !== null
+        ? `replaced by ${match.group.replacedBy}`
+        : null;
     const fields = {
       resolution: match.group.resolution,
       possibly_affected: !match.exact,
+      possibly_affected_reason: reason,
       advisory_ids: [...match.advisoryIds].sort(),
       affected_ranges: JSON.stringify(match.entries),
       fixed_versions: [...match.fixed],
@@ -278,6 +297,7 @@ async function writeMatches(
       id: row.id,
       resolution: match.group.resolution,
       possibly_affected: !match.exact,
+      reason,
       advisory_ids: fields.advisory_ids,
       affected_ranges: match.entries,
       fixed_versions: fields.fixed_versions,
@@ -294,6 +314,7 @@ async function writeMatches(
       UPDATE vulnerability_exposures e SET
         resolution = x.resolution,
         possibly_affected = x.possibly_affected,
+        possibly_affected_reason = x.reason,
         advisory_ids = ARRAY(SELECT jsonb_array_elements_text(x.advisory_ids)),
         affected_ranges = x.affected_ranges,
         fixed_versions = ARRAY(SELECT jsonb_array_elements_text(x.fixed_versions)),
@@ -312,7 +333,7 @@ async function writeMatches(
           CASE WHEN x.reopen THEN NULL ELSE e.status_changed_by_token_id END,
         reintroduced_count = e.reintroduced_count + CASE WHEN x.reopen THEN 1 ELSE 0 END
       FROM jsonb_to_recordset(${JSON.stringify(updates.slice(i, i + 500))}::jsonb) AS x(
-        id uuid, resolution text, possibly_affected boolean, advisory_ids jsonb,
+        id uuid, resolution text, possibly_affected boolean, reason text, advisory_ids jsonb,
         affected_ranges jsonb, fixed_versions jsonb, files jsonb, scan_id uuid, reopen boolean)
       WHERE e.id = x.id`.execute(db);
   }

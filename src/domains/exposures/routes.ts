@@ -23,6 +23,7 @@ export function presentExposure(row: ExposureRow) {
     version: row.version === '' ? null : row.version,
     resolution: row.resolution,
     possiblyAffected: row.possibly_affected,
+    possiblyAffectedReason: row.possibly_affected_reason,
     vulnerabilityId: row.vulnerability_id,
     canonicalId: row.canonical_id,
     aliases: row.aliases,

@@ -52,6 +52,12 @@ export const Exposure = Type.Object({
     description:
       'true when the dependency is a declared range or unpinned: it may resolve to an affected version',
   }),
+  possiblyAffectedReason: Nullable(
+    Type.String({
+      description:
+        'why a matched version is only possibly affected: "replaced by <module>" for a Go module swapped out by replace',
+    }),
+  ),
   vulnerabilityId: Uuid,
   canonicalId: Type.String({ description: 'Canonical identifier (CVE, GHSA, ...)' }),
   aliases: Type.Array(Type.String()),

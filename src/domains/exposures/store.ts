@@ -68,6 +68,7 @@ const COLUMNS = [
   'e.version',
   'e.resolution',
   'e.possibly_affected',
+  'e.possibly_affected_reason',
   'e.vulnerability_id',
   'e.advisory_ids',
   'e.affected_ranges',

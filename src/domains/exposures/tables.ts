@@ -33,6 +33,8 @@ export interface VulnerabilityExposureTable {
   version: string;
   resolution: Resolution;
   possibly_affected: boolean;
+  /** Why a matched version is only possibly affected (`replaced by <module>`), else null. */
+  possibly_affected_reason: Generated<string | null>;
   vulnerability_id: string;
   advisory_ids: string[];
   affected_ranges: JSONColumnType<MatchedEntry[]>;

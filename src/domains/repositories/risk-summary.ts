@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema';
+import { COUNTED_DEPENDENCY_SQL } from '../../ecosystems/dependency-list';
 
 /**
  * The risk summary of a repository, computed from what is stored: its dependencies; its open
@@ -52,7 +53,7 @@ async function dependencyPart(db: Kysely<DB>, repositoryId: string) {
   );
   const perEcosystem = await sql<{ ecosystem: string; n: number }>`
     SELECT ecosystem, count(*)::int AS n FROM repository_dependencies
-    WHERE repository_id = ${repositoryId} AND scope <> 'self'
+    WHERE repository_id = ${repositoryId} AND ${sql.raw(COUNTED_DEPENDENCY_SQL)}
     GROUP BY ecosystem ORDER BY ecosystem`.execute(db);
   const d = deps.rows[0] ?? {
     total: 0,

@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { sql } from 'kysely';
 import { Type } from 'typebox';
 import type { Config } from '../../config';
 import { notFound } from '../../core/problem';
 import type { Database } from '../../db/connection';
+import { COUNTED_DEPENDENCY_SQL } from '../../ecosystems/dependency-list';
 import { ECOSYSTEMS } from '../../ecosystems/types';
 import { enumQuery, pageOf, parseEnum, TakeSkipQuery } from '../../http/query';
 import { requestScope } from '../../http/request-scope';
@@ -193,7 +195,7 @@ function repositoryItemRoutes(app: RouteApp): void {
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('repository_id', '=', repositoryId)
         // The project's own package (scope self) is stored but is no dependency.
-        .where('scope', '<>', 'self')
+        .where(sql.raw<boolean>(COUNTED_DEPENDENCY_SQL))
         .executeTakeFirstOrThrow();
       return {
         ...presentRepository(row),

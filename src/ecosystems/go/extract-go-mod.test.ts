@@ -92,8 +92,19 @@ describe('go/go-mod', () => {
           true,
           'pkg:golang/github.com/legacy/pkg@v2.3.0+incompatible',
         ),
-        // `replace old => new v` swaps in the replacement module: that is the code that is built.
+        // `replace old => new v` swaps in the replacement module: that is the code that is built;
+        // the original stays, at its required version, as replaced (its advisories still apply).
         mod('github.com/fork/all', 'v1.1.5', 21, true, 'pkg:golang/github.com/fork/all@v1.1.5'),
+        {
+          ...mod(
+            'github.com/replaced/all',
+            'v1.1.0',
+            21,
+            true,
+            'pkg:golang/github.com/replaced/all@v1.1.0',
+          ),
+          source: { kind: 'replaced', by: 'github.com/fork/all', version: 'v1.1.5' },
+        },
         mod(
           'github.com/fork/exact',
           'v1.2.1-0.20241212181136-fad1cd13edbd',
@@ -101,6 +112,20 @@ describe('go/go-mod', () => {
           false,
           'pkg:golang/github.com/fork/exact@v1.2.1-0.20241212181136-fad1cd13edbd',
         ),
+        {
+          ...mod(
+            'github.com/replaced/exact',
+            'v1.2.0',
+            22,
+            false,
+            'pkg:golang/github.com/replaced/exact@v1.2.0',
+          ),
+          source: {
+            kind: 'replaced',
+            by: 'github.com/fork/exact',
+            version: 'v1.2.1-0.20241212181136-fad1cd13edbd',
+          },
+        },
         // Its replace names v1.0.0, which is not the required version.
         mod(
           'github.com/replaced/other',
@@ -109,20 +134,49 @@ describe('go/go-mod', () => {
           true,
           'pkg:golang/github.com/replaced/other@v1.3.0',
         ),
+        // A directory replacement: the original at its required version, replaced by the directory.
         {
-          name: 'github.com/local/fork',
-          version: null,
-          purl: 'pkg:golang/github.com/local/fork',
-          scope: 'runtime',
-          direct: true,
-          resolution: 'unpinned',
-          line: 24,
-          parents: [],
-          source: { kind: 'path', path: './third_party/fork' },
+          ...mod(
+            'github.com/local/fork',
+            'v0.5.0',
+            24,
+            true,
+            'pkg:golang/github.com/local/fork@v0.5.0',
+          ),
+          source: { kind: 'replaced', by: './third_party/fork', version: null },
         },
       ],
       errors: [],
     });
+  });
+
+  it('replace: a fork, a pinned version of the same module, a local directory', () => {
+    const result = run('replace-kinds.mod');
+    expect(result.errors).toEqual([]);
+    expect(
+      result.dependencies.map((d) => [d.name, d.version, d.resolution, d.line, d.source]),
+    ).toEqual([
+      ['example.com/replacing', null, 'unpinned', 1, { kind: 'path', path: '.' }],
+      // a fork: the fork is built, the upstream is kept as replaced
+      ['github.com/acme/yaml', 'v3.0.2', 'resolved', 4, { kind: 'registry' }],
+      [
+        'gopkg.in/yaml.v3',
+        'v3.0.0',
+        'resolved',
+        4,
+        { kind: 'replaced', by: 'github.com/acme/yaml', version: 'v3.0.2' },
+      ],
+      // the same module at another version: only that version is built, nothing else to report
+      ['golang.org/x/net', 'v0.33.0', 'resolved', 5, { kind: 'registry' }],
+      // a local directory: the original at the required version, replaced by the directory
+      [
+        'github.com/vendored/lib',
+        'v1.4.0',
+        'resolved',
+        6,
+        { kind: 'replaced', by: '../lib', version: null },
+      ],
+    ]);
   });
 
   it('keeps what precedes a truncation and reports one whole-file error', () => {

@@ -197,9 +197,8 @@ function validModulePath(path: string): boolean {
 /**
  * go.mod is both manifest and lock: since Go 1.17 it lists every module of the build list, and
  * minimal version selection builds the main module with exactly the versions required there, so
- * every `require` is `resolved`. `// indirect` marks transitive modules. `replace` swaps in the
- * replacement module (its path and version are reported, because that code is what gets built) or,
- * for a directory replacement, keeps the original path with a `path` source and no version.
+ * every `require` is `resolved`. `// indirect` marks transitive modules. `replace`: see
+ * `requireEntries`.
  * `exclude` and `retract` name versions that are not in the build list; `go`, `toolchain`,
  * `godebug`, `tool` and `ignore` are parsed and not reported.
  */
@@ -255,30 +254,20 @@ export function extractGoMod(input: ExtractInput): ExtractionResult {
     for (const req of requires) {
       // A version-specific replace wins over a replace of every version (cmd/go's rule).
       const replacement = exact.get(`${req.path}@${req.version}`) ?? wildcard.get(req.path);
-      let name = req.path;
-      let version: string | null = req.version;
-      let source: DependencySource = { kind: 'registry' };
-      if (replacement?.newVersion === null) {
-        version = null;
-        source = { kind: 'path', path: replacement.newPath };
-      } else if (replacement) {
-        name = replacement.newPath;
-        version = replacement.newVersion;
+      for (const entry of requireEntries(req, replacement)) {
+        const key = `${entry.name}@${entry.version ?? ''}@${entry.source.kind}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        dependencies.push({
+          ...entry,
+          purl: buildPurl('golang', entry.name, entry.version),
+          scope: 'runtime',
+          direct: !req.indirect,
+          resolution: entry.version === null ? 'unpinned' : 'resolved',
+          line: req.line,
+          parents: [],
+        });
       }
-      const key = `${name}@${version ?? ''}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      dependencies.push({
-        name,
-        version,
-        purl: buildPurl('golang', name, version),
-        scope: 'runtime',
-        direct: !req.indirect,
-        resolution: version === null ? 'unpinned' : 'resolved',
-        line: req.line,
-        parents: [],
-        source,
-      });
     }
     // Parse errors and entry errors come from two passes: whole-file errors first, then file order.
     errors.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
@@ -286,6 +275,33 @@ export function extractGoMod(input: ExtractInput): ExtractionResult {
   } catch (error) {
     return { dependencies: [], errors: [{ line: null, message: `go.mod: ${String(error)}` }] };
   }
+}
+
+type RequireEntry = { name: string; version: string | null; source: DependencySource };
+
+/**
+ * What one `require` reports. Unreplaced: the module at its version. Replaced by a module
+ * (`old => new v`): the replacement, which is what gets built, and the original at the required
+ * version with a `replaced` source, so the original module's advisories are not silently lost (a
+ * fork usually carries its upstream's flaws); a replacement with the same path only changes the
+ * version, so the original version, never built, is not reported. Replaced by a directory: the
+ * original at the required version with a `replaced` source naming the directory (the code is a
+ * local copy whose version nobody states).
+ */
+function requireEntries(req: Require, replacement: Replacement | undefined): RequireEntry[] {
+  const original = { name: req.path, version: req.version };
+  if (!replacement) return [{ ...original, source: { kind: 'registry' } }];
+  const replaced: RequireEntry = {
+    ...original,
+    source: { kind: 'replaced', by: replacement.newPath, version: replacement.newVersion },
+  };
+  if (replacement.newVersion === null) return [replaced];
+  const built: RequireEntry = {
+    name: replacement.newPath,
+    version: replacement.newVersion,
+    source: { kind: 'registry' },
+  };
+  return replacement.newPath === req.path ? [built] : [built, replaced];
 }
 
 /**
@@ -315,7 +331,7 @@ function baseName(path: string): string {
 
 export const goModExtractor: Extractor = {
   name: 'go/go-mod',
-  version: 2,
+  version: 3,
   // go.mod pins the whole build list (see extractGoMod), so it is the lockfile of a Go module.
   kind: 'lockfile',
   matches: (path) => baseName(path) === 'go.mod',

@@ -24,9 +24,14 @@ export interface VulnerabilityTable {
   ecosystems: Generated<string[]>;
   search_text: Generated<string>;
   merged_into: string | null;
+  /** `malicious` when the group has an OSV MAL- record, else `vulnerability`. */
+  kind: Generated<FindingKind>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
+
+/** A flaw in a package, or a package published to do harm (an OSV MAL- record). */
+export type FindingKind = 'vulnerability' | 'malicious';
 
 export interface OsvAdvisoryTable {
   id: string;

@@ -1,5 +1,5 @@
 import { maxSeverity } from './severity';
-import type { Advisory, Severity, Vulnerability } from './types';
+import { type Advisory, isMaliciousId, type Severity, type Vulnerability } from './types';
 
 /**
  * Alias grouping: records that name each other through `id` or `aliases` (CVE, GHSA, PYSEC, GO,
@@ -75,6 +75,13 @@ export function canonicalId(ids: Iterable<string>): string {
 }
 
 const NO_SEVERITY: Severity = { source: 'none', score: null, rating: null, vector: null };
+/** A malicious package is critical by rule: installing it is a compromise, not a flaw to weigh. */
+export const MALICIOUS_SEVERITY: Severity = {
+  source: 'malicious',
+  score: null,
+  rating: 'critical',
+  vector: null,
+};
 
 /**
  * Joins advisories into vulnerabilities. Two records with the same id (the same advisory from two
@@ -103,16 +110,18 @@ export function groupAdvisories(advisories: readonly Advisory[]): Vulnerability[
     const id = canonicalId(all);
     all.delete(id);
     members.sort((a, b) => compareCanonical(a.id, b.id));
+    // Withdrawn members do not raise the severity of a flaw that is still live.
+    const live = members.some((m) => !m.withdrawn) ? members.filter((m) => !m.withdrawn) : members;
+    const malicious = live.some((m) => isMaliciousId(m.id));
     out.push({
       id,
       ids: [...new Set(members.map((m) => m.id))].sort(),
       aliases: [...all].sort(),
       advisories: members,
-      // Withdrawn members do not raise the severity of a flaw that is still live.
-      severity: (members.some((m) => !m.withdrawn)
-        ? members.filter((m) => !m.withdrawn)
-        : members
-      ).reduce((s, m) => maxSeverity(s, m.severity), NO_SEVERITY),
+      kind: malicious ? 'malicious' : 'vulnerability',
+      severity: malicious
+        ? MALICIOUS_SEVERITY
+        : live.reduce((s, m) => maxSeverity(s, m.severity), NO_SEVERITY),
       withdrawn: members.every((m) => m.withdrawn !== null),
     });
   }

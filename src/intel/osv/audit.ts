@@ -7,6 +7,7 @@ import type {
   Advisory,
   AdvisoryMatch,
   AffectedRange,
+  FindingKind,
   MatchStatus,
   SeverityRating,
   Vulnerability,
@@ -18,6 +19,8 @@ import type {
  */
 
 export interface AuditFinding {
+  /** `malicious`: the package was published to do harm (an OSV MAL- record); always critical. */
+  kind: FindingKind;
   ecosystem: string;
   name: string;
   /** Exact version, or the declared range / null for possibly-affected findings. */
@@ -41,6 +44,11 @@ export interface AuditFinding {
   line: number | null;
   direct: boolean;
   scope: string;
+  /**
+   * Why a finding whose version matched is only possibly affected: `replaced by <module>` for a
+   * Go module swapped out by `replace` (the code built is the replacement's). Absent otherwise.
+   */
+  reason?: string;
 }
 
 export interface AuditError {
@@ -89,18 +97,111 @@ function evaluable(match: AdvisoryMatch): AffectedRange[] {
   return match.affected.ranges.filter((r) => r.type !== 'GIT');
 }
 
+type ExtractedFile = TreeExtraction['files'][number];
+type ExtractedDependency = ExtractedFile['dependencies'][number];
+
+/** An affected entry with a range open from `0` to nothing: it names every version there is. */
+function namesEveryVersion(match: AdvisoryMatch): boolean {
+  return match.affected.ranges.some(
+    (range) =>
+      range.type !== 'GIT' &&
+      range.events.some((e) => e.kind === 'introduced' && e.version === '0') &&
+      range.events.every((e) => e.kind === 'introduced'),
+  );
+}
+
+/**
+ * The status one advisory match gives this dependency. A replaced Go module's version is the one
+ * it would have had: never proof. A malicious record naming every version matches whatever is
+ * installed, so even a declared range or an unpinned dependency is affected.
+ */
+function statusOf(
+  found: AdvisoryMatch,
+  vulnerability: Vulnerability,
+  dep: ExtractedDependency,
+): MatchStatus {
+  if (dep.source.kind === 'replaced') return 'possibly_affected';
+  if (vulnerability.kind === 'malicious' && namesEveryVersion(found)) return 'affected';
+  return found.status;
+}
+
+function newFinding(
+  file: ExtractedFile,
+  dep: ExtractedDependency,
+  match: AdvisoryMatch,
+  vulnerability: Vulnerability,
+): AuditFinding {
+  const severity = vulnerability.severity;
+  return {
+    kind: vulnerability.kind,
+    ecosystem: file.ecosystem,
+    name: dep.name,
+    version: dep.version,
+    resolution: dep.resolution,
+    status: match.status,
+    vulnerabilityId: vulnerability.id,
+    aliases: vulnerability.aliases,
+    advisoryIds: [match.advisory.id],
+    severity: severity.rating,
+    score: severity.score,
+    vector: severity.vector,
+    summary:
+      vulnerability.advisories.find((a) => a.summary && !a.withdrawn)?.summary ??
+      match.advisory.summary,
+    fixedVersions: [...match.fixedVersions],
+    ranges: match.status === 'possibly_affected' ? evaluable(match) : [],
+    file: file.path,
+    line: dep.line,
+    direct: dep.direct,
+    scope: dep.scope,
+    ...(dep.source.kind === 'replaced' ? { reason: `replaced by ${dep.source.by}` } : {}),
+  };
+}
+
+/** A second record of the same flaw for the same dependency joins the first finding. */
+function joinFinding(existing: AuditFinding, match: AdvisoryMatch, direct: boolean): void {
+  if (!existing.advisoryIds.includes(match.advisory.id)) {
+    existing.advisoryIds.push(match.advisory.id);
+    existing.advisoryIds.sort();
+  }
+  for (const fixed of match.fixedVersions) {
+    if (!existing.fixedVersions.includes(fixed)) existing.fixedVersions.push(fixed);
+  }
+  if (existing.status === 'possibly_affected') existing.ranges.push(...match.affected.ranges);
+  if (direct) existing.direct = true;
+}
+
+/** Errors for advisory ranges that could not be evaluated, once per file and package. */
+function skippedRangeErrors(prepared: AuditAdvisories) {
+  const byPackage = new Map<string, string[]>();
+  for (const skipped of prepared.skippedRanges) {
+    const k = `${skipped.ecosystem}\u0000${skipped.name}`;
+    const list = byPackage.get(k) ?? [];
+    list.push(`${skipped.advisoryId}: ${skipped.reason}`);
+    byPackage.set(k, list);
+  }
+  const reported = new Set<string>();
+  return (file: ExtractedFile, dep: ExtractedDependency, errors: AuditError[]) => {
+    // An advisory range that could not be evaluated matters only where the package is used.
+    const key = `${file.ecosystem}\u0000${dep.name}`;
+    const skips = byPackage.get(key);
+    if (!skips || reported.has(`${file.path}\u0000${key}`)) return;
+    reported.add(`${file.path}\u0000${key}`);
+    for (const message of skips) {
+      errors.push({
+        source: file.path,
+        line: dep.line,
+        message: `${dep.name}: advisory ${message}`,
+      });
+    }
+  };
+}
+
 export function auditExtraction(tree: TreeExtraction, prepared: AuditAdvisories): AuditReport {
   const findings: AuditFinding[] = [];
   const errors: AuditError[] = [];
   let dependencies = 0;
-  const skippedByPackage = new Map<string, string[]>();
-  for (const skipped of prepared.skippedRanges) {
-    const k = `${skipped.ecosystem}\u0000${skipped.name}`;
-    const list = skippedByPackage.get(k) ?? [];
-    list.push(`${skipped.advisoryId}: ${skipped.reason}`);
-    skippedByPackage.set(k, list);
-  }
-  const reportedSkips = new Set<string>();
+  const reportSkips = skippedRangeErrors(prepared);
   for (const file of tree.files) {
     for (const error of file.errors) {
       errors.push({ source: file.path, line: error.line, message: error.message });
@@ -109,66 +210,24 @@ export function auditExtraction(tree: TreeExtraction, prepared: AuditAdvisories)
     for (const dep of file.dependencies) {
       if (isDependency(dep)) dependencies++;
       if (!isMatchable(dep)) continue;
-      // An advisory range that could not be evaluated matters only where the package is used.
-      const skipKey = `${file.ecosystem}\u0000${dep.name}`;
-      const skips = skippedByPackage.get(skipKey);
-      if (skips && !reportedSkips.has(`${file.path}\u0000${skipKey}`)) {
-        reportedSkips.add(`${file.path}\u0000${skipKey}`);
-        for (const message of skips) {
-          errors.push({
-            source: file.path,
-            line: dep.line,
-            message: `${dep.name}: advisory ${message}`,
-          });
-        }
-      }
+      reportSkips(file, dep, errors);
       const matches = prepared.index.match({
         ecosystem: file.ecosystem,
         name: dep.name,
         version: dep.version,
         resolution: dep.resolution,
       });
-      for (const match of matches) {
-        const vulnerability = prepared.byAdvisoryId.get(match.advisory.id);
+      for (const found of matches) {
+        const vulnerability = prepared.byAdvisoryId.get(found.advisory.id);
         if (!vulnerability) continue;
+        const match = { ...found, status: statusOf(found, vulnerability, dep) };
         const key = `${dep.name}\u0000${dep.version ?? ''}\u0000${vulnerability.id}`;
         const existing = seen.get(key);
         if (existing) {
-          if (!existing.advisoryIds.includes(match.advisory.id)) {
-            existing.advisoryIds.push(match.advisory.id);
-            existing.advisoryIds.sort();
-          }
-          for (const fixed of match.fixedVersions) {
-            if (!existing.fixedVersions.includes(fixed)) existing.fixedVersions.push(fixed);
-          }
-          if (existing.status === 'possibly_affected')
-            existing.ranges.push(...match.affected.ranges);
-          if (dep.direct) existing.direct = true;
+          joinFinding(existing, match, dep.direct);
           continue;
         }
-        const severity = vulnerability.severity;
-        const finding: AuditFinding = {
-          ecosystem: file.ecosystem,
-          name: dep.name,
-          version: dep.version,
-          resolution: dep.resolution,
-          status: match.status,
-          vulnerabilityId: vulnerability.id,
-          aliases: vulnerability.aliases,
-          advisoryIds: [match.advisory.id],
-          severity: severity.rating,
-          score: severity.score,
-          vector: severity.vector,
-          summary:
-            vulnerability.advisories.find((a) => a.summary && !a.withdrawn)?.summary ??
-            match.advisory.summary,
-          fixedVersions: [...match.fixedVersions],
-          ranges: match.status === 'possibly_affected' ? evaluable(match) : [],
-          file: file.path,
-          line: dep.line,
-          direct: dep.direct,
-          scope: dep.scope,
-        };
+        const finding = newFinding(file, dep, match, vulnerability);
         seen.set(key, finding);
         findings.push(finding);
       }
@@ -197,6 +256,16 @@ export type FailOn = SeverityRating | 'any';
 export function failsThreshold(findings: readonly AuditFinding[], failOn: FailOn): boolean {
   return findings.some(
     (f) =>
-      f.status === 'affected' && (failOn === 'any' || ratingRank(f.severity) >= ratingRank(failOn)),
+      f.kind === 'vulnerability' &&
+      f.status === 'affected' &&
+      (failOn === 'any' || ratingRank(f.severity) >= ratingRank(failOn)),
   );
+}
+
+/**
+ * True when the tree holds a malicious package (any finding of kind `malicious`, possibly
+ * affected ones included): never reported quietly, whatever `--fail-on` says.
+ */
+export function hasMaliciousPackage(findings: readonly AuditFinding[]): boolean {
+  return findings.some((f) => f.kind === 'malicious');
 }

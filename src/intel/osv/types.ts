@@ -29,7 +29,17 @@ export interface CvssScore {
 }
 
 /** Where the effective severity came from. */
-export type SeveritySource = 'cvss_v4' | 'cvss_v3' | 'database' | 'none';
+/** `malicious`: a malicious-package group, critical by rule whatever its members say. */
+export type SeveritySource = 'cvss_v4' | 'cvss_v3' | 'database' | 'malicious' | 'none';
+
+/**
+ * A flaw in a package (`vulnerability`), or a package published to do harm (`malicious`: the
+ * group has an OSV `MAL-` record of the OpenSSF malicious-packages database).
+ */
+export type FindingKind = 'vulnerability' | 'malicious';
+
+/** OSV ids of the OpenSSF malicious-packages database. */
+export const isMaliciousId = (id: string): boolean => id.startsWith('MAL-');
 
 /** The advisory's effective severity (rule in severity.ts `effectiveSeverity`). */
 export interface Severity {
@@ -138,7 +148,9 @@ export interface Vulnerability {
   /** Every id and alias of the group except `id` (sorted). */
   aliases: string[];
   advisories: Advisory[];
-  /** Highest effective severity of the members. */
+  /** `malicious` when a live member is a MAL- record (docs/vulnerabilities-matching.md). */
+  kind: FindingKind;
+  /** Highest effective severity of the members; critical for a malicious package. */
   severity: Severity;
   /** True when every member is withdrawn. */
   withdrawn: boolean;

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
+import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import { osvRecord } from '../../intel/advisory-store/test-records';
+
+/** Exposures of the project's own package (scope self) and of Go modules swapped out by replace. */
+
+interface ExposureBody {
+  packageName: string;
+  version: string | null;
+  possiblyAffected: boolean;
+  possiblyAffectedReason: string | null;
+  canonicalId: string;
+}
+
+const goRange = (name: string, fixed: string) => ({
+  ecosystem: 'Go',
+  name,
+  ranges: [
+    { type: 'SEMVER', events: [{ introduced: '0' }, { fixed }] as Record<string, string>[] },
+  ],
+});
+
+describe('exposures: own packages and Go replace', () => {
+  let t: TestApp;
+  let a: TestTenant;
+
+  const list = async (repositoryId: string) => {
+    const res = await t.as(a.token, {
+      method: 'GET',
+      url: `/api/v1/vulnerability-exposures?repositoryId=${repositoryId}`,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json() as { items: ExposureBody[] }).items
+      .map((e) => [e.packageName, e.version, e.possiblyAffected, e.possiblyAffectedReason])
+      .sort();
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    a = await t.createTenant('enterprise', 'A');
+    await importJsonl(t, [
+      osvRecord({ id: 'GO-2026-0101', affected: [goRange('gopkg.in/yaml.v3', '3.0.1')] }),
+      osvRecord({ id: 'GO-2026-0102', affected: [goRange('github.com/vendored/lib', '1.5.0')] }),
+      osvRecord({ id: 'GO-2026-0103', affected: [goRange('github.com/acme/yaml', '3.0.3')] }),
+      osvRecord({ id: 'GO-2026-0104', affected: [goRange('example.com/mylib', '1.2.0')] }),
+    ]);
+  });
+  afterAll(() => t.close());
+
+  it('a replaced module is possibly affected "replaced by <module>"; its replacement as usual', async () => {
+    const repo = await insertRepository(t, a.tenantId, 'go-service');
+    const go = { ecosystem: 'Go' as const, file: 'go.mod' };
+    await scanWith(t, a.tenantId, repo, [
+      { ...go, name: 'github.com/acme/yaml', version: 'v3.0.2' },
+      {
+        ...go,
+        name: 'gopkg.in/yaml.v3',
+        version: 'v3.0.0',
+        source: { kind: 'replaced', by: 'github.com/acme/yaml', version: 'v3.0.2' },
+      },
+      {
+        ...go,
+        name: 'github.com/vendored/lib',
+        version: 'v1.4.0',
+        source: { kind: 'replaced', by: '../lib', version: null },
+      },
+    ]);
+    expect(await list(repo)).toEqual([
+      ['github.com/acme/yaml', 'v3.0.2', false, null],
+      ['github.com/vendored/lib', 'v1.4.0', true, 'replaced by ../lib'],
+      ['gopkg.in/yaml.v3', 'v3.0.0', true, 'replaced by github.com/acme/yaml'],
+    ]);
+    // The replaced upstream is not counted as a dependency of its own; the directory copy is.
+    const repository = await t.as(a.token, { method: 'GET', url: `/api/v1/repositories/${repo}` });
+    expect(repository.json().dependencyCount).toBe(2);
+  });
+
+  it('the own package is matched when its version is known, not when it is unknown', async () => {
+    const released = await insertRepository(t, a.tenantId, 'mylib-release');
+    await scanWith(t, a.tenantId, released, [
+      { ecosystem: 'Go', name: 'example.com/mylib', version: 'v1.1.0', scope: 'self' },
+    ]);
+    expect(await list(released)).toEqual([['example.com/mylib', 'v1.1.0', false, null]]);
+    const workingCopy = await insertRepository(t, a.tenantId, 'mylib-head');
+    await scanWith(t, a.tenantId, workingCopy, [
+      { ecosystem: 'Go', name: 'example.com/mylib', version: null, scope: 'self' },
+    ]);
+    expect(await list(workingCopy)).toEqual([]);
+    const repository = await t.as(a.token, {
+      method: 'GET',
+      url: `/api/v1/repositories/${released}`,
+    });
+    expect(repository.json().dependencyCount).toBe(0);
+  });
+});
