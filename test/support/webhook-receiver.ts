@@ -27,6 +27,8 @@ export interface WebhookReceiver {
   /** Answers to the next requests in order (a status, or one with headers); then `fallbackStatus`. */
   answers: Array<number | { status: number; headers: Record<string, string> }>;
   fallbackStatus: number;
+  /** How long the receiver waits before it answers (a slow receiver). */
+  answerDelayMs: number;
   down: () => Promise<void>;
   up: () => Promise<void>;
   close: () => Promise<void>;
@@ -49,6 +51,7 @@ export async function startWebhookReceiver(path = '/hooks/driftwatch'): Promise<
     received: [],
     answers: [],
     fallbackStatus: 200,
+    answerDelayMs: 0,
     down: async () => {
       const running = server;
       server = null;
@@ -75,8 +78,12 @@ export async function startWebhookReceiver(path = '/hooks/driftwatch'): Promise<
               at: Date.now(),
               answered: typeof answer === 'number' ? answer : answer.status,
             });
-            if (typeof answer === 'number') response.writeHead(answer).end();
-            else response.writeHead(answer.status, answer.headers).end();
+            const send = () => {
+              if (typeof answer === 'number') response.writeHead(answer).end();
+              else response.writeHead(answer.status, answer.headers).end();
+            };
+            if (receiver.answerDelayMs > 0) setTimeout(send, receiver.answerDelayMs);
+            else send();
           });
         },
       );

@@ -10,6 +10,7 @@ import {
   cancelPendingDeliveries,
   claimDelivery,
   dueDeliveries,
+  lockDelivery,
   recordAttempt,
 } from './store';
 import type { DeliveryTarget, DeliveryTargetKinds } from './targets';
@@ -72,6 +73,8 @@ async function record(
             retryAt: new Date(Date.now() + retryDelayMs(settings, delivery.attempt_count)),
           };
   await withTenant(context.database, tenantId, async (db) => {
+    // Deleted with its target while the request was out: nothing left to record.
+    if (!(await lockDelivery(db, delivery.id))) return;
     await recordAttempt(db, delivery, result, next);
     await context.targets[delivery.target_kind]?.attempted(db, {
       tenantId,

@@ -11,7 +11,7 @@ import {
   type WebhookReceiver,
 } from '../../../test/support/webhook-receiver';
 import { outboundDeliveries } from '../../background-jobs';
-import { type DeliveryContext, dispatchDueDeliveries } from './attempt';
+import { attemptDelivery, type DeliveryContext, dispatchDueDeliveries } from './attempt';
 
 /**
  * The shared delivery module through integrations (docs/integrations.md#delivery): retries until
@@ -45,6 +45,7 @@ beforeEach(() => {
   receiver.received.length = 0;
   receiver.answers = [];
   receiver.fallbackStatus = 200;
+  receiver.answerDelayMs = 0;
 });
 
 async function createHook(name: string) {
@@ -202,5 +203,26 @@ describe('outbound deliveries', () => {
     const [delivery] = await deliveries(hook.integrationId);
     expect(delivery).toMatchObject({ status: 'succeeded', attemptCount: 2 });
     expect(receiver.received).toHaveLength(1);
+  });
+
+  it('records nothing, and fails nothing, for a delivery deleted while its request was out', async () => {
+    const hook = await createHook('deleted mid-flight');
+    const queued = (await sendTest(hook.integrationId)).json();
+    await t.database.system.deleteFrom('job_outbox').execute();
+    receiver.answerDelayMs = 500;
+    const attempt = attemptDelivery(context, tenant.tenantId, queued.deliveryId);
+    while (receiver.received.length === 0) await sleep(10);
+    const deleted = await t.as(tenant.token, {
+      method: 'DELETE',
+      url: `/api/v1/integrations/${hook.integrationId}`,
+    });
+    expect(deleted.statusCode).toBe(204);
+    await expect(attempt).resolves.toBe(true);
+    const left = await t.database.system
+      .selectFrom('outbound_delivery_attempts')
+      .select('attempt')
+      .where('delivery_id', '=', queued.deliveryId)
+      .execute();
+    expect(left).toEqual([]);
   });
 });

@@ -150,6 +150,16 @@ export async function deleteDeliveriesOf(
     .execute();
 }
 
+/** Locks a delivery for recording an attempt; undefined when it was deleted meanwhile. */
+export async function lockDelivery(db: Kysely<DB>, deliveryId: string) {
+  return db
+    .selectFrom('outbound_deliveries')
+    .select('id')
+    .where('id', '=', deliveryId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
 export async function findDelivery(db: Kysely<DB>, deliveryId: string) {
   return db
     .selectFrom('outbound_deliveries')
