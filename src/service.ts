@@ -179,20 +179,8 @@ export async function startService(
     { database, config, secretBox, metrics, logger },
     step,
   );
-  let sweeper: StaleScanSweeper | null = null;
-  let dispatcher: DeliveryDispatcher | null = null;
-  if (role !== 'api') {
-    const starting = step('starting the job workers');
-    await jobs.work();
-    workers = 'started';
-    // Scans left running by a process that died are recovered now, not at the next minute.
-    await jobs.send(SWEEP_STALE_SCANS_JOB, { tenantId: null, correlationId: null, data: {} });
-    // And then at an interval derived from the stale threshold (docs/repositories-and-scans.md).
-    sweeper = startStaleScanSweeper(jobDeps);
-    // Webhook retries fall due at their own times (docs/integrations.md#retries).
-    dispatcher = startDeliveryDispatcher(outboundDeliveries(jobDeps));
-    starting('started the job workers');
-  }
+  const running = role === 'api' ? null : await startWorkers(jobs, jobDeps, step);
+  if (running) workers = 'started';
   // Every process relays committed outbox rows to pg-boss (SKIP LOCKED makes that safe).
   const relay = startOutboxRelay(
     database,
@@ -224,8 +212,8 @@ export async function startService(
     isStopping = true;
     stopping ??= (async () => {
       await operator?.close();
-      await sweeper?.stop();
-      await dispatcher?.stop();
+      await running?.sweeper.stop();
+      await running?.dispatcher.stop();
       await stopInOrder({ config, logger, app, relay, jobs, tokenUsage, redis, database });
       await metricsServer?.close();
     })();
@@ -268,6 +256,24 @@ async function prepareJobs(parts: JobParts, step: StepReporter) {
   await jobs.prepare();
   preparing('prepared the job queue');
   return { jobs, jobDeps };
+}
+
+/** The job workers, the stale-scan sweeper and the webhook retry dispatcher. */
+async function startWorkers(
+  jobs: JobQueue,
+  jobDeps: Awaited<ReturnType<typeof prepareJobs>>['jobDeps'],
+  step: StepReporter,
+): Promise<{ sweeper: StaleScanSweeper; dispatcher: DeliveryDispatcher }> {
+  const starting = step('starting the job workers');
+  await jobs.work();
+  // Scans left running by a process that died are recovered now, not at the next minute.
+  await jobs.send(SWEEP_STALE_SCANS_JOB, { tenantId: null, correlationId: null, data: {} });
+  // And then at an interval derived from the stale threshold (docs/repositories-and-scans.md).
+  const sweeper = startStaleScanSweeper(jobDeps);
+  // Webhook retries fall due at their own times (docs/integrations.md#retries).
+  const dispatcher = startDeliveryDispatcher(outboundDeliveries(jobDeps));
+  starting('started the job workers');
+  return { sweeper, dispatcher };
 }
 
 interface ApiParts extends JobParts {

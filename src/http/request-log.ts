@@ -12,6 +12,9 @@ export class OneLinePerRequest extends LogController {
 
   override incomingRequest(): void {}
 
+  /** The completed line says 404 already. */
+  override routeNotFound(): void {}
+
   override requestCompleted(
     error: Error | null | undefined,
     request: FastifyRequest,

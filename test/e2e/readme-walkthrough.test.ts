@@ -107,7 +107,12 @@ describe.each([
     if (!run) return;
     work = prepareWorkDirectory();
     dataDir = mkdtempSync(join(tmpdir(), 'dw-readme-data-'));
-    const extra: Record<string, string> = { DATA_DIR: dataDir, SCAN_HEARTBEAT_SECONDS: '1' };
+    // LOG_LEVEL info: the start-up steps and the request lines are checked too (JSON: no TTY).
+    const extra: Record<string, string> = {
+      DATA_DIR: dataDir,
+      SCAN_HEARTBEAT_SECONDS: '1',
+      LOG_LEVEL: 'info',
+    };
     if (onPostgres && serverUrl) {
       // An empty database and no master key: the first start creates the tenant and the key.
       const scratch = await createScratchDatabase(serverUrl);
@@ -152,6 +157,21 @@ describe.each([
       });
       expect(missingInOrder(outcome.stdout, expected), outcome.stdout).toEqual([]);
       expect(outcome.stdout).toContain('requests 2.31.0 CVE-2024-35195');
+      const log = service.output();
+      const steps = onPostgres
+        ? ['connecting to PostgreSQL at', 'migrated: ']
+        : ['creating the embedded database in', 'created the embedded database in', 'migrated: '];
+      for (const step of [
+        ...steps,
+        'started the job workers (',
+        'listening on http',
+        'ready in ',
+      ]) {
+        expect(log).toContain(step);
+      }
+      // One line per request, when it completes: the walkthrough's scan poll is in it once per call.
+      expect(log).not.toContain('incoming request');
+      expect(log).toMatch(/"msg":"POST \/api\/v1\/repositories\/[0-9a-f-]+\/scan 202 [\d.]+ ms"/);
       // Nothing landed in the working directory: no second database, no key.
       expect(existsSync(join(work.dir, 'data'))).toBe(false);
       expect(existsSync(join(work.dir, 'master.key'))).toBe(false);
