@@ -17,6 +17,7 @@ import { exposureRoutes } from './domains/exposures/routes';
 import { integrationRoutes } from './domains/integrations/routes';
 import { onboardingRoutes } from './domains/onboarding/routes';
 import { packageRoutes } from './domains/packages/routes';
+import { exceptionRoutes } from './domains/policies/exception-routes';
 import { policyRoutes } from './domains/policies/routes';
 import { violationRoutes } from './domains/policies/violation-routes';
 import { repositoryRoutes } from './domains/repositories/routes';
@@ -216,4 +217,5 @@ async function registerDomainRoutes(
   await app.register(alertRoutes());
   await app.register(onboardingRoutes());
   await app.register(violationRoutes());
+  await app.register(exceptionRoutes(deps.config.policies));
 }

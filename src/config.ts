@@ -99,6 +99,11 @@ export interface Config {
     /** Components (packages) one import may carry (422 above). */
     maxComponents: number;
   };
+  /** Policies (docs/policies.md). */
+  policies: {
+    /** Furthest ahead an exception may expire (422 beyond). */
+    exceptionMaxDays: number;
+  };
 }
 
 /** API bases of the four providers (self-hosted instances set their own) and the scm-a app. */
@@ -349,6 +354,7 @@ export const SETTINGS = [
   ['WEBHOOK_CA_FILE', '(unset)', 'PEM bundle of extra CAs webhook receivers may use'],
   ['SBOM_IMPORT_MAX_BYTES', '20971520', 'largest accepted SBOM import body (413 above)'],
   ['SBOM_MAX_COMPONENTS', '50000', 'components one SBOM import may carry (422 above)'],
+  ['POLICY_EXCEPTION_MAX_DAYS', '365', 'furthest ahead a policy exception may expire (422 beyond)'],
 ] as const;
 
 const OSV_ECOSYSTEM_NAMES: Record<string, string> = {
@@ -741,6 +747,7 @@ export function loadConfig(
       importMaxBytes: int('SBOM_IMPORT_MAX_BYTES', 20 * 1024 * 1024, 1024, 1024 ** 3),
       maxComponents: int('SBOM_MAX_COMPONENTS', 50_000, 1, 10_000_000),
     },
+    policies: { exceptionMaxDays: int('POLICY_EXCEPTION_MAX_DAYS', 365, 1, 36_500) },
     // After `registries` and `osv`: their evaluation fills the origins in.
     origins: { registries: registryOrigins, osvFeed: osv.origin, warnings: machine.warnings },
   };
