@@ -122,7 +122,7 @@ async function main(): Promise<number> {
     );
     if (scan.state !== 'completed' || !binaryReported || p99 >= 200) {
       console.log(
-        `FAILED: state ${scan.state}, binary file reported ${binaryReported}, p99 ${p99.toFixed(1)} ms`,
+        `FAILED: state ${scan.state}${scan.error ? ` (${scan.error})` : ''}, binary file reported ${binaryReported}, p99 ${p99.toFixed(1)} ms`,
       );
       return 1;
     }
