@@ -41,8 +41,13 @@ function listen(server: Server, port: number): Promise<number> {
   });
 }
 
-export async function startWebhookReceiver(path = '/hooks/driftwatch'): Promise<WebhookReceiver> {
-  const certificate = selfSignedCertificate('127.0.0.1', ['IP:127.0.0.1']);
+/** `names`: extra DNS names the certificate covers (a name only a test resolver knows). */
+export async function startWebhookReceiver(
+  path = '/hooks/driftwatch',
+  names: string[] = [],
+): Promise<WebhookReceiver> {
+  const altNames = ['IP:127.0.0.1', ...names.map((name) => `DNS:${name}`)];
+  const certificate = selfSignedCertificate('127.0.0.1', altNames);
   let server: Server | null = null;
   const receiver: WebhookReceiver = {
     url: '',
