@@ -13,11 +13,17 @@ function captured(format: 'auto' | 'pretty' | 'json', isTTY: boolean) {
 describe('the service log', () => {
   test('is readable lines in a terminal and JSON lines otherwise', () => {
     const terminal = captured('auto', true);
-    terminal.logger.info({ ms: 1234 }, 'migrated: 3 applied');
-    expect(terminal.lines).toHaveLength(1);
-    expect(terminal.lines[0]).toMatch(
-      /^\d\d:\d\d:\d\d\.\d{3} INFO {2}migrated: 3 applied {2}ms=1234\n$/,
+    terminal.logger.info({ ms: 1234, queue: 'scans' }, 'migrated: 3 applied (1.2 s)');
+    terminal.logger.info(
+      { method: 'GET', statusCode: 200, correlationId: 'c1' },
+      'GET /x 200 1 ms',
     );
+    expect(terminal.lines).toHaveLength(2);
+    expect(terminal.lines[0]).toMatch(
+      /^\d\d:\d\d:\d\d\.\d{3} INFO {2}migrated: 3 applied \(1\.2 s\) {2}queue=scans\n$/,
+    );
+    // What the message says already is not repeated as a field.
+    expect(terminal.lines[1]).toMatch(/ INFO {2}GET \/x 200 1 ms {2}correlationId=c1\n$/);
 
     const pipe = captured('auto', false);
     pipe.logger.info({ ms: 1234 }, 'migrated: 3 applied');

@@ -40,6 +40,8 @@ const LEVELS: Record<number, string> = {
 
 /** Fields every entry has, or that the readable line shows in its own place. */
 const SHOWN_APART = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'err']);
+/** Durations the messages carry readably ("(1.2 s)", "3.1 ms"). */
+const TIMES = new Set(['ms', 'responseTime']);
 
 function clock(time: unknown): string {
   const date = new Date(typeof time === 'number' ? time : Date.now());
@@ -63,12 +65,16 @@ export function readableLine(json: string, stacks = false): string {
     return json.endsWith('\n') ? json : `${json}\n`;
   }
   const level = typeof entry.level === 'number' ? entry.level : 30;
+  const message = typeof entry.msg === 'string' ? entry.msg : '';
+  // A value the message already says (the request's method, URL, status, its time) is not repeated.
+  const said = (key: string, item: unknown) =>
+    TIMES.has(key) || (typeof item !== 'object' && message.includes(String(item)));
   const fields = Object.entries(entry)
-    .filter(([key]) => !SHOWN_APART.has(key))
+    .filter(([key, item]) => !SHOWN_APART.has(key) && !said(key, item))
     .map(([key, item]) => `${key}=${value(item)}`);
   const err = entry.err as { type?: string; message?: string; stack?: string } | undefined;
   const problem = err ? ` (${err.type ?? 'Error'}: ${err.message ?? ''})` : '';
   const stack = err?.stack && stacks ? `\n${err.stack}` : '';
   const rest = fields.length > 0 ? `  ${fields.join(' ')}` : '';
-  return `${clock(entry.time)} ${LEVELS[level] ?? level} ${entry.msg ?? ''}${problem}${rest}${stack}\n`;
+  return `${clock(entry.time)} ${LEVELS[level] ?? level} ${message}${problem}${rest}${stack}\n`;
 }
