@@ -8,6 +8,7 @@ import { ProblemSchema } from './core/problem';
 import type { Database } from './db/connection';
 import { newId } from './db/ids';
 import { alertRoutes } from './domains/alerts/routes';
+import { analyticsRoutes } from './domains/analytics/routes';
 import { apiTokenRoutes } from './domains/api-tokens/routes';
 import type { TokenUsageTracker } from './domains/api-tokens/usage-tracker';
 import { auditLogRoutes } from './domains/audit-log/routes';
@@ -218,4 +219,5 @@ async function registerDomainRoutes(
   await app.register(onboardingRoutes());
   await app.register(violationRoutes());
   await app.register(exceptionRoutes(deps.config.policies));
+  await app.register(analyticsRoutes());
 }

@@ -1,4 +1,5 @@
 import { withTenant } from './db/tenant-scope';
+import { analyticsJobs, REFRESH_REPOSITORY_ROLLUPS_JOB } from './domains/analytics/jobs';
 import { MATCH_DEPENDENCIES_JOB, vulnerabilityJobs } from './domains/exposures/jobs';
 import { INTEGRATION_TARGET } from './domains/integrations/deliver';
 import { integrationDeliveryTarget } from './domains/integrations/service';
@@ -28,8 +29,9 @@ export const EVENT_SUBSCRIPTIONS: EventSubscriptions = {
     MATCH_DEPENDENCIES_JOB,
     DEPENDENCIES_CHANGED_JOB,
     EVALUATE_REPOSITORY_JOB,
+    REFRESH_REPOSITORY_ROLLUPS_JOB,
   ],
-  'exposures.refreshed': [EVALUATE_REPOSITORY_JOB],
+  'exposures.refreshed': [EVALUATE_REPOSITORY_JOB, REFRESH_REPOSITORY_ROLLUPS_JOB],
   'integration.disabled': [],
 };
 
@@ -54,6 +56,7 @@ export function jobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
     ...sbomJobs(deps),
     ...vulnerabilityJobs(deps),
     ...packageJobs(deps),
+    ...analyticsJobs(deps),
     ...outboundDeliveryJobs(deps, outboundDeliveries(deps)),
     ...policyJobs(deps),
   ];

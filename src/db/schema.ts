@@ -1,4 +1,5 @@
 import type { AlertTables } from '../domains/alerts/tables';
+import type { AnalyticsTables } from '../domains/analytics/tables';
 import type { ApiTokenTables } from '../domains/api-tokens/tables';
 import type { AuditLogTables } from '../domains/audit-log/tables';
 import type { DriftTables } from '../domains/drift/tables';
@@ -38,4 +39,5 @@ export interface DB
     IntegrationTables,
     OutboundDeliveryTables,
     AlertTables,
-    OnboardingTables {}
+    OnboardingTables,
+    AnalyticsTables {}

@@ -69,3 +69,67 @@ BEGIN
     EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON %I TO driftwatch_app', t);
   END LOOP;
 END $$;
+
+-- Analytics rollups (docs/workspace.md#dashboards-and-trends). The current state per repository
+-- and ecosystem; ecosystem '*' is the repository's own row (drift totals are per repository).
+CREATE TABLE analytics_repository_state (
+  tenant_id uuid NOT NULL DEFAULT dw_current_tenant() REFERENCES tenants (id) ON DELETE CASCADE,
+  repository_id uuid NOT NULL,
+  ecosystem text NOT NULL,
+  dependencies integer NOT NULL DEFAULT 0,
+  direct integer NOT NULL DEFAULT 0,
+  -- Unresolved exposures (open, investigating, affected) by severity of their vulnerability.
+  exposures_critical integer NOT NULL DEFAULT 0,
+  exposures_high integer NOT NULL DEFAULT 0,
+  exposures_medium integer NOT NULL DEFAULT 0,
+  exposures_low integer NOT NULL DEFAULT 0,
+  exposures_unrated integer NOT NULL DEFAULT 0,
+  -- Exposures by status: {"open": 3, "fixed": 1, ...}
+  exposures_by_status jsonb NOT NULL DEFAULT '{}'::jsonb,
+  libyear double precision NOT NULL DEFAULT 0,
+  major_behind integer NOT NULL DEFAULT 0,
+  minor_behind integer NOT NULL DEFAULT 0,
+  patch_behind integer NOT NULL DEFAULT 0,
+  deprecated integer NOT NULL DEFAULT 0,
+  end_of_life integer NOT NULL DEFAULT 0,
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (tenant_id, repository_id, ecosystem),
+  FOREIGN KEY (tenant_id, repository_id) REFERENCES repositories (tenant_id, id) ON DELETE CASCADE
+);
+
+-- One row per day and scope: repository_id is the all-repositories sentinel (all zeros) or one
+-- repository; ecosystem is '' (all) or one ecosystem. Gauges as of the day's last refresh, flows
+-- counted within the day (UTC).
+CREATE TABLE analytics_daily (
+  tenant_id uuid NOT NULL DEFAULT dw_current_tenant() REFERENCES tenants (id) ON DELETE CASCADE,
+  day date NOT NULL,
+  repository_id uuid NOT NULL,
+  ecosystem text NOT NULL,
+  dependencies integer NOT NULL DEFAULT 0,
+  direct integer NOT NULL DEFAULT 0,
+  libyear double precision,
+  exposures_unresolved integer NOT NULL DEFAULT 0,
+  exposures_critical integer NOT NULL DEFAULT 0,
+  violations_open integer NOT NULL DEFAULT 0,
+  exposures_opened integer NOT NULL DEFAULT 0,
+  exposures_fixed integer NOT NULL DEFAULT 0,
+  -- Per severity: {"critical": {"count": 2, "seconds": 86400}, ...} of exposures fixed that day.
+  fixes jsonb NOT NULL DEFAULT '{}'::jsonb,
+  scans integer NOT NULL DEFAULT 0,
+  PRIMARY KEY (tenant_id, repository_id, ecosystem, day)
+);
+
+DO $$
+DECLARE
+  t text;
+BEGIN
+  FOREACH t IN ARRAY ARRAY['analytics_repository_state', 'analytics_daily']
+  LOOP
+    EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
+    EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
+    EXECUTE format('CREATE POLICY tenant_isolation ON %I USING (tenant_id = dw_current_tenant())'
+      ' WITH CHECK (tenant_id = dw_current_tenant())', t);
+    EXECUTE format('CREATE POLICY service_owner ON %I TO CURRENT_USER USING (true) WITH CHECK (true)', t);
+    EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON %I TO driftwatch_app', t);
+  END LOOP;
+END $$;

@@ -1,0 +1,76 @@
+import { sql } from 'kysely';
+import { withTenant } from '../../db/tenant-scope';
+import type { JobDefinition, JobEnvelope } from '../../jobs/queue';
+import type { JobDeps } from '../job-deps';
+import { refreshRepositoryState, utcDay, writeDailyRows } from './rollups';
+
+/**
+ * Subscribed to `dependencies.changed` and `exposures.refreshed`: one repository's rollups and
+ * the tenant's sums for today.
+ */
+export const REFRESH_REPOSITORY_ROLLUPS_JOB = 'analytics.refresh-repository';
+/** Every tenant: the whole current state again, then yesterday's and today's rows. */
+export const DAILY_ROLLUPS_JOB = 'analytics.daily';
+
+export async function refreshRepositoryRollups(
+  deps: JobDeps,
+  tenantId: string,
+  repositoryId: string,
+  now = new Date(),
+): Promise<void> {
+  await withTenant(deps.database, tenantId, async (db) => {
+    const exists = await db
+      .selectFrom('repositories')
+      .select('id')
+      .where('id', '=', repositoryId)
+      .executeTakeFirst();
+    if (exists) {
+      await refreshRepositoryState(db, repositoryId);
+      await writeDailyRows(db, utcDay(now), { kind: 'repository', repositoryId });
+    }
+    await writeDailyRows(db, utcDay(now), { kind: 'tenant' });
+  });
+}
+
+/** The daily pass of one tenant: yesterday's flows are final, today's row starts. */
+export async function runDailyRollups(deps: JobDeps, tenantId: string, now = new Date()) {
+  const yesterday = utcDay(new Date(now.getTime() - 86_400_000));
+  await withTenant(deps.database, tenantId, async (db) => {
+    await refreshRepositoryState(db, null);
+    await writeDailyRows(db, yesterday, { kind: 'all' });
+    await writeDailyRows(db, utcDay(now), { kind: 'all' });
+  });
+}
+
+export function analyticsJobs(deps: JobDeps): JobDefinition<unknown>[] {
+  return [
+    {
+      name: REFRESH_REPOSITORY_ROLLUPS_JOB,
+      expireInSeconds: 600,
+      retryLimit: 5,
+      handle: async (envelope) => {
+        const { tenantId, data } = envelope as JobEnvelope<{ repositoryId: string }>;
+        if (!tenantId) return;
+        await refreshRepositoryRollups(deps, tenantId, data.repositoryId);
+      },
+    },
+    {
+      name: DAILY_ROLLUPS_JOB,
+      expireInSeconds: 3600,
+      retryLimit: 3,
+      schedule: '10 0 * * *',
+      handle: async () => {
+        const tenants = await deps.database.system
+          .selectFrom('tenants')
+          .select('id')
+          .where('deletion_requested_at', 'is', null)
+          .where((eb) =>
+            eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]),
+          )
+          .execute();
+        for (const tenant of tenants) await runDailyRollups(deps, tenant.id);
+        deps.log('analytics daily rollups', { tenants: tenants.length });
+      },
+    },
+  ];
+}

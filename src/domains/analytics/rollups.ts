@@ -1,0 +1,255 @@
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { DB } from '../../db/schema';
+import type { FixesBySeverity } from './tables';
+
+/** repository_id of the rows that sum every repository. */
+export const ALL_REPOSITORIES = '00000000-0000-0000-0000-000000000000';
+/** ecosystem of a repository's own state row (drift totals are kept per repository). */
+export const REPOSITORY_ROW = '*';
+
+const UNRESOLVED = sql`('open', 'investigating', 'affected')`;
+
+/**
+ * Recomputes the current-state rollup of one repository (or all of them) from the stored
+ * dependencies, exposures and the latest drift snapshot, in the caller's tenant transaction.
+ */
+export async function refreshRepositoryState(
+  db: Kysely<DB>,
+  repositoryId: string | null,
+): Promise<void> {
+  const only = (column: RawBuilder<unknown>) =>
+    repositoryId === null ? sql`true` : sql`${column} = ${repositoryId}::uuid`;
+  await db
+    .deleteFrom('analytics_repository_state')
+    .$if(repositoryId !== null, (q) => q.where('repository_id', '=', repositoryId ?? ''))
+    .execute();
+  await sql`
+    WITH deps AS (
+      SELECT repository_id, ecosystem, count(*)::int AS dependencies,
+        count(*) FILTER (WHERE direct)::int AS direct
+      FROM repository_dependencies WHERE ${only(sql.ref('repository_id'))} GROUP BY 1, 2
+    ), exposures AS (
+      SELECT e.repository_id, e.ecosystem,
+        count(*) FILTER (WHERE e.status IN ${UNRESOLVED} AND v.severity_rating = 'critical')::int AS critical,
+        count(*) FILTER (WHERE e.status IN ${UNRESOLVED} AND v.severity_rating = 'high')::int AS high,
+        count(*) FILTER (WHERE e.status IN ${UNRESOLVED} AND v.severity_rating = 'medium')::int AS medium,
+        count(*) FILTER (WHERE e.status IN ${UNRESOLVED} AND v.severity_rating = 'low')::int AS low,
+        count(*) FILTER (WHERE e.status IN ${UNRESOLVED} AND (v.severity_rating IS NULL
+          OR v.severity_rating NOT IN ('critical', 'high', 'medium', 'low')))::int AS unrated
+      FROM vulnerability_exposures e LEFT JOIN vulnerabilities v ON v.id = e.vulnerability_id
+      WHERE ${only(sql.ref('e.repository_id'))} GROUP BY 1, 2
+    ), statuses AS (
+      SELECT repository_id, ecosystem, jsonb_object_agg(status, n) AS by_status
+      FROM (SELECT repository_id, ecosystem, status, count(*)::int AS n FROM vulnerability_exposures
+            WHERE ${only(sql.ref('repository_id'))} GROUP BY 1, 2, 3) s
+      GROUP BY 1, 2
+    ), drift AS (
+      SELECT r.id AS repository_id, ${REPOSITORY_ROW}::text AS ecosystem,
+        coalesce(d.libyear_total, 0) AS libyear, coalesce(d.major_behind, 0) AS major_behind,
+        coalesce(d.minor_behind, 0) AS minor_behind, coalesce(d.patch_behind, 0) AS patch_behind,
+        coalesce(d.deprecated_count, 0) AS deprecated, coalesce(d.end_of_life_count, 0) AS end_of_life
+      FROM repositories r
+      LEFT JOIN LATERAL (SELECT * FROM repository_drift x WHERE x.repository_id = r.id
+                         ORDER BY x.scanned_at DESC LIMIT 1) d ON true
+      WHERE ${only(sql.ref('r.id'))}
+    ), keys AS (
+      SELECT repository_id, ecosystem FROM deps
+      UNION SELECT repository_id, ecosystem FROM exposures
+      UNION SELECT repository_id, ecosystem FROM drift
+    )
+    INSERT INTO analytics_repository_state (repository_id, ecosystem, dependencies, direct,
+      exposures_critical, exposures_high, exposures_medium, exposures_low, exposures_unrated,
+      exposures_by_status, libyear, major_behind, minor_behind, patch_behind, deprecated, end_of_life)
+    SELECT k.repository_id, k.ecosystem, coalesce(deps.dependencies, 0), coalesce(deps.direct, 0),
+      coalesce(x.critical, 0), coalesce(x.high, 0), coalesce(x.medium, 0), coalesce(x.low, 0),
+      coalesce(x.unrated, 0), coalesce(s.by_status, '{}'::jsonb), coalesce(d.libyear, 0),
+      coalesce(d.major_behind, 0), coalesce(d.minor_behind, 0), coalesce(d.patch_behind, 0),
+      coalesce(d.deprecated, 0), coalesce(d.end_of_life, 0)
+    FROM keys k
+    JOIN repositories r ON r.id = k.repository_id
+    LEFT JOIN deps USING (repository_id, ecosystem)
+    LEFT JOIN exposures x USING (repository_id, ecosystem)
+    LEFT JOIN statuses s USING (repository_id, ecosystem)
+    LEFT JOIN drift d USING (repository_id, ecosystem)`.execute(db);
+}
+
+/** Which daily rows to write: the tenant's sums, one repository's, or every repository's too. */
+export type DailyScope =
+  | { kind: 'tenant' }
+  | { kind: 'repository'; repositoryId: string }
+  | { kind: 'all' };
+
+function groupingSets(scope: DailyScope, extra = '') {
+  const tail = extra ? `, ${extra}` : '';
+  const tenant = [`(ecosystem${tail})`, `(${extra})`];
+  const repository = [`(repository_id, ecosystem${tail})`, `(repository_id${tail})`];
+  const sets =
+    scope.kind === 'tenant'
+      ? tenant
+      : scope.kind === 'repository'
+        ? repository
+        : [...repository, ...tenant];
+  return sql.raw(`GROUPING SETS (${sets.join(', ')})`);
+}
+
+const scopeFilter = (scope: DailyScope) =>
+  scope.kind === 'repository' ? sql`repository_id = ${scope.repositoryId}::uuid` : sql`true`;
+
+// grouping() only takes grouped columns: tenant sums never group by repository.
+const keyColumns = (scope: DailyScope) => sql`
+  ${scope.kind === 'tenant' ? sql`${ALL_REPOSITORIES}::uuid` : sql`CASE WHEN grouping(repository_id) = 1 THEN ${ALL_REPOSITORIES}::uuid ELSE repository_id END`} AS repo,
+  CASE WHEN grouping(ecosystem) = 1 THEN '' ELSE ecosystem END AS eco`;
+
+// A grouped row keyed by a missing ecosystem (a scan that found none) or by the repository's own
+// row is not an ecosystem.
+const realEcosystem = sql`NOT (grouping(ecosystem) = 0 AND (ecosystem IS NULL OR ecosystem = ${REPOSITORY_ROW}))`;
+
+interface DailyRow {
+  dependencies: number;
+  direct: number;
+  libyear: number | null;
+  exposures_unresolved: number;
+  exposures_critical: number;
+  violations_open: number;
+  exposures_opened: number;
+  exposures_fixed: number;
+  fixes: FixesBySeverity;
+  scans: number;
+}
+
+const emptyRow = (): DailyRow => ({
+  dependencies: 0,
+  direct: 0,
+  libyear: null,
+  exposures_unresolved: 0,
+  exposures_critical: 0,
+  violations_open: 0,
+  exposures_opened: 0,
+  exposures_fixed: 0,
+  fixes: {},
+  scans: 0,
+});
+
+interface Keyed {
+  repo: string;
+  eco: string;
+}
+
+/**
+ * Writes the day's rows for the scope: gauges from the current-state rollup and the open
+ * violations, flows (exposures opened and fixed with their time to fix, completed scans) counted
+ * from the stored timestamps of that UTC day. Safe to repeat: each run replaces the day's rows.
+ */
+export async function writeDailyRows(
+  db: Kysely<DB>,
+  day: string,
+  scope: DailyScope,
+): Promise<number> {
+  const rows = new Map<string, DailyRow & Keyed>();
+  const row = (key: Keyed) => {
+    const id = `${key.repo}|${key.eco}`;
+    let found = rows.get(id);
+    if (!found) {
+      found = { ...emptyRow(), repo: key.repo, eco: key.eco };
+      rows.set(id, found);
+    }
+    return found;
+  };
+  const start = sql`(${day}::date)::timestamp AT TIME ZONE 'UTC'`;
+  const end = sql`((${day}::date + 1)::timestamp AT TIME ZONE 'UTC')`;
+  const filter = scopeFilter(scope);
+  const keys = keyColumns(scope);
+
+  const gauges = await sql<
+    Keyed & {
+      deps: number;
+      direct: number;
+      libyear: number | null;
+      unresolved: number;
+      critical: number;
+    }
+  >`
+    SELECT ${keys}, coalesce(sum(dependencies), 0)::int AS deps, coalesce(sum(direct), 0)::int AS direct,
+      CASE WHEN grouping(ecosystem) = 1 THEN coalesce(sum(libyear), 0)::float8 END AS libyear,
+      coalesce(sum(exposures_critical + exposures_high + exposures_medium + exposures_low + exposures_unrated), 0)::int AS unresolved,
+      coalesce(sum(exposures_critical), 0)::int AS critical
+    FROM analytics_repository_state WHERE ${filter}
+    GROUP BY ${groupingSets(scope)} HAVING ${realEcosystem}`.execute(db);
+  for (const g of gauges.rows) {
+    Object.assign(row(g), {
+      dependencies: g.deps,
+      direct: g.direct,
+      libyear: g.libyear,
+      exposures_unresolved: g.unresolved,
+      exposures_critical: g.critical,
+    });
+  }
+
+  const violations = await sql<Keyed & { n: number }>`
+    SELECT ${keys}, count(*)::int AS n
+    FROM policy_violations WHERE status = 'open' AND ${filter}
+    GROUP BY ${groupingSets(scope)} HAVING ${realEcosystem}`.execute(db);
+  for (const v of violations.rows) row(v).violations_open = v.n;
+
+  const opened = await sql<Keyed & { n: number }>`
+    SELECT ${keys}, count(*)::int AS n FROM vulnerability_exposures
+    WHERE first_seen_at >= ${start} AND first_seen_at < ${end} AND ${filter}
+    GROUP BY ${groupingSets(scope)} HAVING ${realEcosystem}`.execute(db);
+  for (const o of opened.rows) row(o).exposures_opened = o.n;
+
+  const fixed = await sql<Keyed & { severity: string; n: number; seconds: number }>`
+    SELECT ${keys}, severity, count(*)::int AS n,
+      sum(extract(epoch FROM fixed_at - first_seen_at))::float8 AS seconds
+    FROM (SELECT e.repository_id, e.ecosystem, e.fixed_at, e.first_seen_at,
+            coalesce(v.severity_rating, 'unrated') AS severity
+          FROM vulnerability_exposures e LEFT JOIN vulnerabilities v ON v.id = e.vulnerability_id
+          WHERE e.status = 'fixed' AND e.fixed_at >= ${start} AND e.fixed_at < ${end}) f
+    WHERE ${filter}
+    GROUP BY ${groupingSets(scope, 'severity')} HAVING ${realEcosystem}`.execute(db);
+  for (const f of fixed.rows) {
+    const target = row(f);
+    target.exposures_fixed += f.n;
+    target.fixes[f.severity] = { count: f.n, seconds: f.seconds };
+  }
+
+  const scans = await sql<Keyed & { n: number }>`
+    SELECT ${keys}, count(DISTINCT id)::int AS n
+    FROM (SELECT s.id, s.repository_id, k.ecosystem FROM scans s
+          LEFT JOIN LATERAL jsonb_object_keys(s.counts_by_ecosystem) AS k(ecosystem) ON true
+          WHERE s.state = 'completed' AND s.finished_at >= ${start} AND s.finished_at < ${end}) x
+    WHERE ${filter}
+    GROUP BY ${groupingSets(scope)} HAVING ${realEcosystem}`.execute(db);
+  for (const s of scans.rows) row(s).scans = s.n;
+
+  // Tenant sums exist every day even for an empty tenant, so a trend has no gap.
+  if (scope.kind !== 'repository') row({ repo: ALL_REPOSITORIES, eco: '' });
+  await replaceDay(db, day, scope, [...rows.values()]);
+  return rows.size;
+}
+
+async function replaceDay(
+  db: Kysely<DB>,
+  day: string,
+  scope: DailyScope,
+  rows: (DailyRow & Keyed)[],
+): Promise<void> {
+  let stale = db.deleteFrom('analytics_daily').where('day', '=', day);
+  if (scope.kind === 'tenant') stale = stale.where('repository_id', '=', ALL_REPOSITORIES);
+  if (scope.kind === 'repository') stale = stale.where('repository_id', '=', scope.repositoryId);
+  await stale.execute();
+  const values = rows.map(({ repo, eco, fixes, ...rest }) => ({
+    ...rest,
+    day,
+    repository_id: repo,
+    ecosystem: eco,
+    fixes: JSON.stringify(fixes),
+  }));
+  for (let i = 0; i < values.length; i += 2000) {
+    await db
+      .insertInto('analytics_daily')
+      .values(values.slice(i, i + 2000))
+      .execute();
+  }
+}
+
+export const utcDay = (date: Date) => date.toISOString().slice(0, 10);

@@ -1,0 +1,87 @@
+import { Type } from 'typebox';
+import { DateTime, NullableString } from '../../http/schemas';
+
+const Counts = Type.Record(Type.String(), Type.Integer());
+const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
+
+const Headline = Type.Object({
+  current: Type.Number(),
+  change7d: NullableNumber,
+  change30d: NullableNumber,
+});
+
+export const GlobalDashboard = Type.Object({
+  generatedAtUtc: DateTime,
+  repositories: Type.Object({
+    total: Type.Integer(),
+    byCriticality: Counts,
+    byLastScanState: Counts,
+  }),
+  dependencies: Type.Object({
+    total: Type.Integer(),
+    direct: Type.Integer(),
+    transitive: Type.Integer(),
+    byEcosystem: Type.Array(
+      Type.Object({
+        ecosystem: Type.String(),
+        total: Type.Integer(),
+        direct: Type.Integer(),
+        transitive: Type.Integer(),
+      }),
+    ),
+  }),
+  exposures: Type.Object({
+    unresolved: Type.Integer(),
+    bySeverity: Counts,
+    byStatus: Counts,
+  }),
+  violations: Type.Object({ open: Type.Integer(), bySeverity: Counts }),
+  alerts: Type.Object({ open: Type.Integer() }),
+  drift: Type.Object({
+    libyearTotal: Type.Number(),
+    majorBehind: Type.Integer(),
+    minorBehind: Type.Integer(),
+    patchBehind: Type.Integer(),
+    deprecated: Type.Integer(),
+    endOfLife: Type.Integer(),
+  }),
+  topRepositories: Type.Object({
+    byLibyear: Type.Array(
+      Type.Object({ repositoryId: Type.String(), name: Type.String(), libyear: Type.Number() }),
+    ),
+    byCriticalExposures: Type.Array(
+      Type.Object({ repositoryId: Type.String(), name: Type.String(), critical: Type.Integer() }),
+    ),
+  }),
+  changes: Type.Object({
+    dependencies: Headline,
+    exposuresUnresolved: Headline,
+    exposuresCritical: Headline,
+    libyear: Headline,
+    violationsOpen: Headline,
+  }),
+});
+
+const NullableInteger = Type.Union([Type.Integer(), Type.Null()]);
+
+export const Trends = Type.Object({
+  fromUtc: DateTime,
+  toUtc: DateTime,
+  interval: Type.String(),
+  repositoryId: NullableString,
+  ecosystem: NullableString,
+  points: Type.Array(
+    Type.Object({
+      bucketStartUtc: DateTime,
+      exposuresOpened: Type.Integer(),
+      exposuresFixed: Type.Integer(),
+      exposuresOpen: NullableInteger,
+      exposuresCriticalOpen: NullableInteger,
+      meanTimeToFixSeconds: Type.Record(Type.String(), NullableInteger),
+      libyear: NullableNumber,
+      violationsOpen: NullableInteger,
+      dependencies: NullableInteger,
+      scans: Type.Integer(),
+    }),
+  ),
+});

@@ -1,0 +1,47 @@
+import type { Generated, JSONColumnType } from 'kysely';
+import type { TenantColumn } from '../../db/tenant-column';
+
+export interface AnalyticsRepositoryStateTable {
+  tenant_id: TenantColumn;
+  repository_id: string;
+  ecosystem: string;
+  dependencies: number;
+  direct: number;
+  exposures_critical: number;
+  exposures_high: number;
+  exposures_medium: number;
+  exposures_low: number;
+  exposures_unrated: number;
+  exposures_by_status: JSONColumnType<Record<string, number>, string, string>;
+  libyear: number;
+  major_behind: number;
+  minor_behind: number;
+  patch_behind: number;
+  deprecated: number;
+  end_of_life: number;
+  updated_at: Date;
+}
+
+export type FixesBySeverity = Record<string, { count: number; seconds: number }>;
+
+export interface AnalyticsDailyTable {
+  tenant_id: TenantColumn;
+  day: string;
+  repository_id: string;
+  ecosystem: string;
+  dependencies: Generated<number>;
+  direct: Generated<number>;
+  libyear: Generated<number | null>;
+  exposures_unresolved: Generated<number>;
+  exposures_critical: Generated<number>;
+  violations_open: Generated<number>;
+  exposures_opened: Generated<number>;
+  exposures_fixed: Generated<number>;
+  fixes: JSONColumnType<FixesBySeverity, string, string>;
+  scans: Generated<number>;
+}
+
+export interface AnalyticsTables {
+  analytics_repository_state: AnalyticsRepositoryStateTable;
+  analytics_daily: AnalyticsDailyTable;
+}
