@@ -60,11 +60,11 @@ async function main(): Promise<void> {
     await sql`INSERT INTO scans (tenant_id, id, repository_id, state, trigger, queued_at, started_at, finished_at, counts_by_ecosystem)
       SELECT tenant_id, gen_random_uuid(), id, 'completed', 'manual', now(), now(), now(), '{"npm": 75, "PyPI": 25}'
       FROM repositories WHERE tenant_id = ${tenantId}::uuid`.execute(db);
-    await sql`UPDATE repositories r SET last_scan_id = s.id, last_scanned_at = now()
+    await sql`UPDATE repositories r SET last_scan_id = s.id, dependency_scan_id = s.id, last_scanned_at = now()
       FROM scans s WHERE s.tenant_id = r.tenant_id AND s.repository_id = r.id AND r.tenant_id = ${tenantId}::uuid`.execute(
       db,
     );
-    await sql`INSERT INTO repository_dependencies (tenant_id, id, repository_id, scan_id, package_id,
+    await sql`INSERT INTO repository_dependency_rows (tenant_id, id, repository_id, scan_id, package_id,
         ecosystem, name, version, resolution, purl, scope, direct, file)
       SELECT s.tenant_id, gen_random_uuid(), s.repository_id, s.id, p.id, p.ecosystem, p.name, '1.0.0',
         'resolved', p.purl || '@1.0.0', 'runtime', n % 5 = 0, 'package-lock.json'
