@@ -25,6 +25,8 @@ import { repositoryRoutes } from './domains/repositories/routes';
 import { sbomRoutes } from './domains/sbom/routes';
 import { scanRoutes } from './domains/scans/routes';
 import { sourceControlRoutes } from './domains/source-control/routes';
+import { createResponseWindow, type ResponseWindow } from './domains/status/response-window';
+import { statusRoutes } from './domains/status/routes';
 import type { BuildInfo, CliVersionInfo } from './domains/system/build-info';
 import type { ServiceState } from './domains/system/readiness';
 import { systemRoutes } from './domains/system/routes';
@@ -66,6 +68,8 @@ export interface AppDeps {
   state?: ServiceState;
   /** The process's logger; absent: JSON lines at the configured level. */
   logger?: ServiceLogger;
+  /** The API's recent answers (the status page's API component); absent: a new one. */
+  responseWindow?: ResponseWindow;
 }
 
 const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -81,6 +85,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   const routes = trackRoutes(app);
+  const responseWindow = deps.responseWindow ?? createResponseWindow();
+  app.addHook('onResponse', async (_request, reply) => {
+    responseWindow.record(reply.statusCode, Date.now());
+  });
   const metrics = deps.metrics;
   if (metrics) {
     // The route pattern, never the raw URL: label values stay bounded (unmatched: no route).
@@ -128,7 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerEdgeRules(app);
 
-  await registerDomainRoutes(app, deps, routes);
+  await registerDomainRoutes(app, { ...deps, responseWindow }, routes);
 
   app.get('/api/v1/openapi.json', { schema: { hide: true }, config: { auth: false } }, async () =>
     app.swagger(),
@@ -169,10 +177,13 @@ type App = ReturnType<typeof createServer>;
 /** Every domain's routes, each plugin given only what it needs. */
 async function registerDomainRoutes(
   app: App,
-  deps: AppDeps,
+  deps: AppDeps & { responseWindow: ResponseWindow },
   routes: ReturnType<typeof trackRoutes>,
 ): Promise<void> {
   const metrics = deps.metrics;
+  const operatorCheck = deps.config.operatorToken
+    ? operatorTokenCheck(deps.config.operatorToken)
+    : null;
   await app.register(
     systemRoutes({
       database: deps.database,
@@ -181,9 +192,7 @@ async function registerDomainRoutes(
       state: deps.state,
       routes,
       metrics,
-      operatorCheck: deps.config.operatorToken
-        ? operatorTokenCheck(deps.config.operatorToken)
-        : null,
+      operatorCheck,
     }),
   );
   await app.register(
@@ -220,4 +229,7 @@ async function registerDomainRoutes(
   await app.register(violationRoutes());
   await app.register(exceptionRoutes(deps.config.policies));
   await app.register(analyticsRoutes());
+  await app.register(
+    statusRoutes({ database: deps.database, responseWindow: deps.responseWindow, operatorCheck }),
+  );
 }

@@ -13,6 +13,7 @@ import type { RepositoryTables } from '../domains/repositories/tables';
 import type { SbomTables } from '../domains/sbom/tables';
 import type { ScanTables } from '../domains/scans/tables';
 import type { SourceControlTables } from '../domains/source-control/tables';
+import type { StatusTables } from '../domains/status/tables';
 import type { TenantSettingsTables } from '../domains/tenant-settings/tables';
 import type { TenantTables } from '../domains/tenants/tables';
 import type { AdvisoryStoreTables } from '../intel/advisory-store/tables';
@@ -40,4 +41,5 @@ export interface DB
     OutboundDeliveryTables,
     AlertTables,
     OnboardingTables,
-    AnalyticsTables {}
+    AnalyticsTables,
+    StatusTables {}

@@ -29,6 +29,7 @@ export const OPENAPI_TAGS = [
   { name: 'Alerts', description: 'Alert rules and the alerts they raise from domain events' },
   { name: 'Onboarding', description: "The tenant's onboarding steps, done or skipped" },
   { name: 'Analytics', description: 'Dashboards and trends served from rollups' },
+  { name: 'Status', description: 'The public status surface: components, incidents, changelog' },
 ] as const;
 
 export type OpenApiTag = (typeof OPENAPI_TAGS)[number]['name'];

@@ -1,0 +1,184 @@
+import { sql } from 'kysely';
+import type { Database } from '../../db/connection';
+import { readAll } from './measurements';
+import type { ResponseWindow } from './response-window';
+import {
+  COMPONENTS,
+  type ComponentId,
+  type ComponentState,
+  type MeasuredState,
+  type OverrideState,
+} from './tables';
+
+/** Consecutive evaluations that must agree before a component changes (docs/status.md). */
+export const HYSTERESIS = { worse: 2, better: 3 } as const;
+/** Evaluations closer together than this reuse the stored states (a burst of readers). */
+export const EVALUATION_INTERVAL_MS = 30_000;
+
+export const COMPONENT_NAMES: Record<ComponentId, string> = {
+  api: 'API',
+  database: 'Database',
+  'job-workers': 'Job workers',
+  'vulnerability-data': 'Vulnerability data',
+  'registry-metadata': 'Registry metadata',
+  'source-control-ingest': 'Source-control ingest',
+};
+
+const SEVERITY: Record<ComponentState, number> = {
+  unknown: 0,
+  operational: 1,
+  maintenance: 2,
+  degraded: 3,
+  outage: 4,
+};
+
+interface Held {
+  state: MeasuredState;
+  pendingState: MeasuredState | null;
+  pendingCount: number;
+}
+
+/**
+ * Hysteresis: a component moves to a new state only when that many evaluations in a row say
+ * so — fewer to get worse than to recover, so one good probe does not end an outage early and
+ * one slow probe does not start one. Unknown is left at once, either way.
+ */
+export function nextHeld(held: Held | undefined, raw: MeasuredState): Held {
+  if (!held || held.state === 'unknown' || raw === 'unknown') {
+    return { state: raw, pendingState: null, pendingCount: 0 };
+  }
+  if (raw === held.state) return { state: raw, pendingState: null, pendingCount: 0 };
+  const count = held.pendingState === raw ? held.pendingCount + 1 : 1;
+  const needed = SEVERITY[raw] > SEVERITY[held.state] ? HYSTERESIS.worse : HYSTERESIS.better;
+  if (count >= needed) return { state: raw, pendingState: null, pendingCount: 0 };
+  return { state: held.state, pendingState: raw, pendingCount: count };
+}
+
+/**
+ * Measures every component and stores the states after hysteresis. Runs under a transaction
+ * lock so two readers evaluating at once count one evaluation, not two.
+ */
+export async function evaluateComponents(
+  database: Database,
+  window: ResponseWindow,
+  options: { force?: boolean; now?: number } = {},
+): Promise<void> {
+  const now = options.now ?? Date.now();
+  const isFresh = (rows: { evaluated_at: Date }[]) =>
+    !options.force &&
+    rows.length === COMPONENTS.length &&
+    rows.every((row) => now - row.evaluated_at.getTime() < EVALUATION_INTERVAL_MS);
+  if (
+    isFresh(await database.system.selectFrom('status_components').select('evaluated_at').execute())
+  ) {
+    return;
+  }
+  // Measured with no transaction held (the embedded database has one connection).
+  const readings = await readAll(database, window, now);
+  await database.system.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(hashtext('driftwatch.status.evaluate'))`.execute(trx);
+    const stored = await trx.selectFrom('status_components').selectAll().execute();
+    if (isFresh(stored)) return;
+    for (const component of COMPONENTS) {
+      const row = stored.find((candidate) => candidate.component === component);
+      const reading = readings[component];
+      const held = nextHeld(
+        row && {
+          state: row.measured_state,
+          pendingState: row.pending_state,
+          pendingCount: row.pending_count,
+        },
+        reading.state,
+      );
+      const values = {
+        measured_state: held.state,
+        pending_state: held.pendingState,
+        pending_count: held.pendingCount,
+        measurement: JSON.stringify(reading.measurement) as unknown as Record<string, unknown>,
+        detail: reading.detail,
+        evaluated_at: new Date(now),
+      };
+      const changed = !row || row.measured_state !== held.state;
+      await trx
+        .insertInto('status_components')
+        .values({ component, ...values, changed_at: new Date(now) })
+        .onConflict((oc) =>
+          oc
+            .column('component')
+            .doUpdateSet(changed ? { ...values, changed_at: new Date(now) } : values),
+        )
+        .execute();
+    }
+  });
+}
+
+export interface ComponentView {
+  componentId: ComponentId;
+  name: string;
+  state: ComponentState;
+  measuredState: MeasuredState;
+  detail: string;
+  overridden: boolean;
+  overrideReason: string | null;
+  overrideUntilUtc: string | null;
+  changedAtUtc: string;
+  evaluatedAtUtc: string;
+}
+
+/** The stored states, an operator's unexpired override taking precedence over the measurement. */
+export async function listComponents(
+  database: Database,
+  now = Date.now(),
+): Promise<ComponentView[]> {
+  const rows = await database.system.selectFrom('status_components').selectAll().execute();
+  return COMPONENTS.flatMap((component) => {
+    const row = rows.find((candidate) => candidate.component === component);
+    if (!row) return [];
+    const override =
+      row.override_state && (!row.override_until || row.override_until.getTime() > now)
+        ? row.override_state
+        : null;
+    return [
+      {
+        componentId: component,
+        name: COMPONENT_NAMES[component],
+        state: override ?? row.measured_state,
+        measuredState: row.measured_state,
+        detail: row.detail,
+        overridden: override !== null,
+        overrideReason: override ? row.override_reason : null,
+        overrideUntilUtc: override && row.override_until ? row.override_until.toISOString() : null,
+        changedAtUtc: row.changed_at.toISOString(),
+        evaluatedAtUtc: row.evaluated_at.toISOString(),
+      },
+    ];
+  });
+}
+
+/** The worst known state; unknown components do not count. */
+export function overallState(components: { state: ComponentState }[]): ComponentState {
+  const known = components.filter((component) => component.state !== 'unknown');
+  if (known.length === 0) return 'unknown';
+  return known.reduce<ComponentState>(
+    (worst, component) => (SEVERITY[component.state] > SEVERITY[worst] ? component.state : worst),
+    'operational',
+  );
+}
+
+export async function setOverride(
+  database: Database,
+  window: ResponseWindow,
+  component: ComponentId,
+  override: { state: OverrideState; reason: string; until: Date | null } | null,
+): Promise<void> {
+  await evaluateComponents(database, window);
+  await database.system
+    .updateTable('status_components')
+    .set({
+      override_state: override?.state ?? null,
+      override_reason: override?.reason ?? null,
+      override_until: override?.until ?? null,
+    })
+    .where('component', '=', component)
+    .execute();
+}

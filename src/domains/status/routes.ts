@@ -1,0 +1,243 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+
+import { notFound, unauthorized } from '../../core/problem';
+import type { Database } from '../../db/connection';
+import type { OpenApiTag } from '../../http/openapi';
+import { ItemsList, NoContent, withErrors } from '../../http/schemas';
+import type { OperatorCheck } from '../../security/operator-token';
+import { evaluateComponents, listComponents, overallState, setOverride } from './components';
+import type { ResponseWindow } from './response-window';
+import {
+  ChangelogEntry,
+  Component,
+  ComponentParam,
+  CreateChangelogRequest,
+  Created,
+  CreateIncidentRequest,
+  Incident,
+  IncidentParam,
+  IncidentUpdateRequest,
+  OverrideRequest,
+  PublicStatus,
+} from './schemas';
+import {
+  insertChangelogEntry,
+  insertIncident,
+  insertIncidentUpdate,
+  listChangelog,
+  listIncidents,
+} from './store';
+import type { ComponentState } from './tables';
+
+/** How far back the incident history reaches (the status page shows 90 days). */
+export const HISTORY_DAYS = 90;
+export const CHANGELOG_LIMIT = 100;
+
+const DESCRIPTIONS: Record<ComponentState, string> = {
+  operational: 'All systems operational',
+  maintenance: 'Maintenance in progress',
+  degraded: 'Some systems are degraded',
+  outage: 'Some systems are down',
+  unknown: 'Not measured yet',
+};
+
+export interface StatusDeps {
+  database: Database;
+  responseWindow: ResponseWindow;
+  /** Null: no operator token configured, so no operator routes. */
+  operatorCheck: OperatorCheck | null;
+}
+
+const PUBLIC = { auth: false } as const;
+const TAGS: OpenApiTag[] = ['Status'];
+
+/** The current components (evaluated again when the last evaluation is stale). */
+export async function currentComponents(deps: StatusDeps) {
+  await evaluateComponents(deps.database, deps.responseWindow);
+  return listComponents(deps.database);
+}
+
+export function statusRoutes(deps: StatusDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/api/v1/status/public',
+      {
+        schema: {
+          tags: TAGS,
+          summary: 'The overall state and each component’s state',
+          response: withErrors({ 200: PublicStatus }, [], { authenticated: false }),
+        },
+        config: PUBLIC,
+      },
+      async () => {
+        const components = await currentComponents(deps);
+        const incidents = await listIncidents(deps.database.system, 0);
+        const status = overallState(components);
+        return {
+          status,
+          description: DESCRIPTIONS[status],
+          openIncidents: incidents.filter((incident) => incident.resolvedAtUtc === null).length,
+          updatedAtUtc: latest(components.map((component) => component.evaluatedAtUtc)),
+          components: components.map(({ componentId, name, state }) => ({
+            componentId,
+            name,
+            state,
+          })),
+        };
+      },
+    );
+
+    app.get(
+      '/status/components',
+      {
+        schema: {
+          tags: TAGS,
+          operationId: 'listStatusComponents',
+          summary: 'Each component with its state, measurement and any operator override',
+          response: withErrors({ 200: ItemsList(Component) }, [], { authenticated: false }),
+        },
+        config: PUBLIC,
+      },
+      async () => ({ items: await currentComponents(deps) }),
+    );
+
+    app.get(
+      '/status/incidents',
+      {
+        schema: {
+          tags: TAGS,
+          operationId: 'listStatusIncidents',
+          summary: `Open incidents and those of the last ${HISTORY_DAYS} days, with their updates`,
+          response: withErrors({ 200: ItemsList(Incident) }, [], { authenticated: false }),
+        },
+        config: PUBLIC,
+      },
+      async () => ({ items: await listIncidents(deps.database.system, HISTORY_DAYS) }),
+    );
+
+    app.get(
+      '/status/changelog',
+      {
+        schema: {
+          tags: TAGS,
+          operationId: 'listStatusChangelog',
+          summary: 'Releases, changes and deprecations, newest first',
+          response: withErrors({ 200: ItemsList(ChangelogEntry) }, [], { authenticated: false }),
+        },
+        config: PUBLIC,
+      },
+      async () => ({ items: await listChangelog(deps.database.system, CHANGELOG_LIMIT) }),
+    );
+
+    if (deps.operatorCheck)
+      await app.register(operatorRoutes({ ...deps, operatorCheck: deps.operatorCheck }));
+  };
+}
+
+const latest = (times: string[]) =>
+  times.reduce((max, time) => (time > max ? time : max), new Date(0).toISOString());
+
+/** Incidents, changelog and overrides: the operator token only (docs/status.md#operators). */
+function operatorRoutes(
+  deps: StatusDeps & { operatorCheck: OperatorCheck },
+): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.addHook('onRequest', async (request) => {
+      if (!deps.operatorCheck(request.headers.authorization)) {
+        throw unauthorized('The operator token is required.');
+      }
+    });
+    const system = deps.database.system;
+    const hidden = { hide: true, tags: TAGS } as const;
+
+    app.post(
+      '/api/v1/status/incidents',
+      {
+        schema: { ...hidden, body: CreateIncidentRequest, response: { 201: Created } },
+        config: PUBLIC,
+      },
+      async (request, reply) => {
+        const { body } = request;
+        const id = await insertIncident(system, {
+          title: body.title,
+          impact: body.impact,
+          status: body.status ?? 'investigating',
+          components: body.components ?? [],
+          body: body.body,
+        });
+        return reply.code(201).send({ id });
+      },
+    );
+
+    app.post(
+      '/api/v1/status/incidents/:incidentId/updates',
+      {
+        schema: {
+          ...hidden,
+          params: IncidentParam,
+          body: IncidentUpdateRequest,
+          response: { 201: Created },
+        },
+        config: PUBLIC,
+      },
+      async (request, reply) => {
+        const found = await insertIncidentUpdate(system, request.params.incidentId, request.body);
+        if (!found) throw notFound('The incident');
+        return reply.code(201).send({ id: request.params.incidentId });
+      },
+    );
+
+    app.post(
+      '/api/v1/status/changelog',
+      {
+        schema: { ...hidden, body: CreateChangelogRequest, response: { 201: Created } },
+        config: PUBLIC,
+      },
+      async (request, reply) => {
+        const { body } = request;
+        const id = await insertChangelogEntry(system, {
+          kind: body.kind,
+          title: body.title,
+          body: body.body ?? '',
+          version: body.version ?? null,
+          publishedAt: body.publishedAtUtc ? new Date(body.publishedAtUtc) : null,
+        });
+        return reply.code(201).send({ id });
+      },
+    );
+
+    app.put(
+      '/api/v1/status/components/:componentId/override',
+      {
+        schema: {
+          ...hidden,
+          params: ComponentParam,
+          body: OverrideRequest,
+          response: { 204: NoContent },
+        },
+        config: PUBLIC,
+      },
+      async (request, reply) => {
+        const { state, reason, untilUtc } = request.body;
+        await setOverride(deps.database, deps.responseWindow, request.params.componentId, {
+          state,
+          reason,
+          until: untilUtc ? new Date(untilUtc) : null,
+        });
+        return reply.code(204).send();
+      },
+    );
+
+    app.delete(
+      '/api/v1/status/components/:componentId/override',
+      {
+        schema: { ...hidden, params: ComponentParam, response: { 204: NoContent } },
+        config: PUBLIC,
+      },
+      async (request, reply) => {
+        await setOverride(deps.database, deps.responseWindow, request.params.componentId, null);
+        return reply.code(204).send();
+      },
+    );
+  };
+}

@@ -1,0 +1,233 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import { evaluateComponents, HYSTERESIS, nextHeld } from './components';
+import { createResponseWindow } from './response-window';
+
+const OPERATOR_TOKEN = 'operator-token-for-status-tests';
+const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
+
+describe('hysteresis', () => {
+  it('needs agreeing evaluations in a row to get worse, more to recover', () => {
+    let held = nextHeld(undefined, 'operational');
+    expect(held.state).toBe('operational');
+    held = nextHeld(held, 'degraded');
+    expect(held.state).toBe('operational');
+    held = nextHeld(held, 'operational');
+    expect(held).toEqual({ state: 'operational', pendingState: null, pendingCount: 0 });
+    for (let i = 0; i < HYSTERESIS.worse; i++) held = nextHeld(held, 'outage');
+    expect(held.state).toBe('outage');
+    for (let i = 0; i < HYSTERESIS.better - 1; i++) held = nextHeld(held, 'operational');
+    expect(held.state).toBe('outage');
+    held = nextHeld(held, 'operational');
+    expect(held.state).toBe('operational');
+  });
+
+  it('counts server errors of the last five minutes only', () => {
+    const window = createResponseWindow();
+    const start = 1_000_000_000;
+    for (let i = 0; i < 10; i++) window.record(500, start);
+    window.record(200, start + 1000);
+    expect(window.read(start + 2000)).toEqual({ total: 11, serverErrors: 10 });
+    expect(window.read(start + 6 * 60_000)).toEqual({ total: 0, serverErrors: 0 });
+  });
+});
+
+describe('status surface', () => {
+  let t: TestApp;
+  let tenant: TestTenant;
+  beforeAll(async () => {
+    t = await createTestApp({ operatorToken: OPERATOR_TOKEN });
+    tenant = await t.createTenant();
+  });
+  afterAll(async () => t?.close());
+
+  const setOsvAge = async (hours: number) => {
+    await sql`DELETE FROM osv_feed_state`.execute(t.database.system);
+    await sql`INSERT INTO osv_feed_state (url, last_checked_at, last_changed_at, last_status)
+      VALUES ('https://osv.example/all.zip', now() - make_interval(hours => ${hours}),
+              now() - make_interval(hours => ${hours}), 'imported')`.execute(t.database.system);
+  };
+  const component = async (id: string) => {
+    const response = await t.app.inject({ method: 'GET', url: '/status/components' });
+    expect(response.statusCode).toBe(200);
+    return response.json().items.find((item: { componentId: string }) => item.componentId === id);
+  };
+
+  it('answers the public status with every component and no token', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/v1/status/public' });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.components.map((c: { componentId: string }) => c.componentId)).toEqual([
+      'api',
+      'database',
+      'job-workers',
+      'vulnerability-data',
+      'registry-metadata',
+      'source-control-ingest',
+    ]);
+    expect(
+      body.components.find((c: { componentId: string }) => c.componentId === 'vulnerability-data')
+        .state,
+    ).toBe('unknown');
+    expect(
+      body.components.find((c: { componentId: string }) => c.componentId === 'database').state,
+    ).toBe('operational');
+    // The rate limit: /api/v1/status/* is exempt, /status/* counts against the caller's IP.
+    expect(response.headers['ratelimit-limit']).toBeUndefined();
+    const page = await t.app.inject({ method: 'GET', url: '/status/incidents' });
+    expect(page.headers['ratelimit-limit']).toBeDefined();
+  });
+
+  it('turns vulnerability data degraded when the last OSV sync is old, after hysteresis', async () => {
+    await setOsvAge(1);
+    const window = createResponseWindow();
+    await evaluateComponents(t.database, window, { force: true });
+    expect((await component('vulnerability-data')).state).toBe('operational');
+
+    await setOsvAge(30);
+    await evaluateComponents(t.database, window, { force: true });
+    const once = await component('vulnerability-data');
+    expect(once.state).toBe('operational');
+    expect(once.detail).toContain('30 h');
+    await evaluateComponents(t.database, window, { force: true });
+    expect((await component('vulnerability-data')).state).toBe('degraded');
+    const overall = await t.app.inject({ method: 'GET', url: '/api/v1/status/public' });
+    expect(overall.json().status).toBe('degraded');
+
+    await setOsvAge(1);
+    for (let i = 0; i < HYSTERESIS.better; i++) {
+      await evaluateComponents(t.database, window, { force: true });
+    }
+    expect((await component('vulnerability-data')).state).toBe('operational');
+  });
+
+  it('lets the operator override a component, and only the operator', async () => {
+    const url = '/api/v1/status/components/database/override';
+    const body = { state: 'maintenance', reason: 'Upgrading PostgreSQL' };
+    expect((await t.app.inject({ method: 'PUT', url, payload: body })).statusCode).toBe(401);
+    const asTenant = await t.as(tenant.token, { method: 'PUT', url, payload: body });
+    expect(asTenant.statusCode).toBe(401);
+    const bad = await t.app.inject({
+      method: 'PUT',
+      url,
+      headers: operator,
+      payload: { state: 'broken', reason: 'x' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.headers['content-type']).toContain('application/problem+json');
+    const unknown = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/status/components/nope/override',
+      headers: operator,
+      payload: body,
+    });
+    expect(unknown.statusCode).toBe(400);
+
+    expect(
+      (await t.app.inject({ method: 'PUT', url, headers: operator, payload: body })).statusCode,
+    ).toBe(204);
+    const overridden = await component('database');
+    expect(overridden).toMatchObject({
+      state: 'maintenance',
+      measuredState: 'operational',
+      overridden: true,
+      overrideReason: 'Upgrading PostgreSQL',
+    });
+    expect((await t.app.inject({ method: 'DELETE', url, headers: operator })).statusCode).toBe(204);
+    expect((await component('database')).state).toBe('operational');
+  });
+
+  it('keeps incidents with their updates, managed by the operator', async () => {
+    const create = (headers: Record<string, string>, payload: unknown) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/status/incidents',
+        headers,
+        payload: payload as object,
+      });
+    const incident = {
+      title: 'Slow scans',
+      impact: 'minor',
+      components: ['job-workers'],
+      body: 'Looking into it.',
+    };
+    expect((await create({}, incident)).statusCode).toBe(401);
+    expect((await create({ authorization: `Bearer ${tenant.token}` }, incident)).statusCode).toBe(
+      401,
+    );
+    const invalid = await create(operator, { ...incident, title: '', impact: 'huge' });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json().errors).toBeDefined();
+    const badComponent = await create(operator, { ...incident, components: ['kitchen'] });
+    expect(badComponent.statusCode).toBe(400);
+
+    const created = await create(operator, incident);
+    expect(created.statusCode).toBe(201);
+    const { id } = created.json();
+    const update = (incidentId: string, payload: unknown) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/v1/status/incidents/${incidentId}/updates`,
+        headers: operator,
+        payload: payload as object,
+      });
+    expect((await update(id, { status: 'resolved', body: 'Fixed.' })).statusCode).toBe(201);
+    expect(
+      (await update('0190a8e0-0000-7000-8000-000000000000', { status: 'resolved', body: 'x' }))
+        .statusCode,
+    ).toBe(404);
+    expect((await update(id, { status: 'done', body: 'x' })).statusCode).toBe(400);
+
+    const list = await t.app.inject({ method: 'GET', url: '/status/incidents' });
+    expect(list.statusCode).toBe(200);
+    const [found] = list.json().items;
+    expect(found).toMatchObject({
+      incidentId: id,
+      title: 'Slow scans',
+      status: 'resolved',
+      components: ['job-workers'],
+    });
+    expect(found.resolvedAtUtc).not.toBeNull();
+    expect(found.updates.map((u: { body: string }) => u.body)).toEqual([
+      'Fixed.',
+      'Looking into it.',
+    ]);
+  });
+
+  it('publishes changelog entries newest first', async () => {
+    const post = (payload: unknown) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/status/changelog',
+        headers: operator,
+        payload: payload as object,
+      });
+    expect(
+      (
+        await post({
+          kind: 'release',
+          title: 'Driftwatch 1.4',
+          version: '1.4.0',
+          publishedAtUtc: '2026-11-01T10:00:00Z',
+        })
+      ).statusCode,
+    ).toBe(201);
+    expect(
+      (await post({ kind: 'deprecation', title: 'The v0 tokens go', body: 'On 2027-01-01.' }))
+        .statusCode,
+    ).toBe(201);
+    expect((await post({ kind: 'rumour', title: 'x' })).statusCode).toBe(400);
+    const list = await t.app.inject({ method: 'GET', url: '/status/changelog' });
+    expect(
+      list.json().items.map((e: { kind: string; title: string }) => [e.kind, e.title]),
+    ).toEqual([
+      ['deprecation', 'The v0 tokens go'],
+      ['release', 'Driftwatch 1.4'],
+    ]);
+    expect(list.json().items[1]).toMatchObject({
+      version: '1.4.0',
+      publishedAtUtc: '2026-11-01T10:00:00.000Z',
+    });
+  });
+});
