@@ -1,4 +1,5 @@
 import { withTenant } from './db/tenant-scope';
+import { alertJobs, alertSubscriptions } from './domains/alerts/jobs';
 import { analyticsJobs, REFRESH_REPOSITORY_ROLLUPS_JOB } from './domains/analytics/jobs';
 import { MATCH_DEPENDENCIES_JOB, vulnerabilityJobs } from './domains/exposures/jobs';
 import { INTEGRATION_TARGET } from './domains/integrations/deliver';
@@ -14,7 +15,7 @@ import { scanJobs } from './domains/scans/jobs';
 import { RUN_SCAN_JOB } from './domains/scans/service';
 import { findScan } from './domains/scans/store';
 import { tenantJobs } from './domains/tenants/jobs';
-import type { EventSubscriptions } from './jobs/outbox';
+import type { EventName, EventSubscriptions } from './jobs/outbox';
 import type { JobDefinition, JobEnvelope } from './jobs/queue';
 
 /**
@@ -23,17 +24,34 @@ import type { JobDefinition, JobEnvelope } from './jobs/queue';
  * definitions; this file lists them and says which jobs each internal event starts.
  */
 
-/** Event → the jobs it starts, one job per subscriber (each retries on its own). */
-export const EVENT_SUBSCRIPTIONS: EventSubscriptions = {
-  'dependencies.changed': [
-    MATCH_DEPENDENCIES_JOB,
-    DEPENDENCIES_CHANGED_JOB,
-    EVALUATE_REPOSITORY_JOB,
-    REFRESH_REPOSITORY_ROLLUPS_JOB,
-  ],
-  'exposures.refreshed': [EVALUATE_REPOSITORY_JOB, REFRESH_REPOSITORY_ROLLUPS_JOB],
-  'integration.disabled': [],
-};
+/** Lists the jobs of both maps under each event (neither replaces the other). */
+function mergeSubscriptions(...maps: EventSubscriptions[]): EventSubscriptions {
+  const merged: Partial<Record<EventName, string[]>> = {};
+  for (const map of maps) {
+    for (const [event, jobs] of Object.entries(map) as [EventName, readonly string[]][]) {
+      merged[event] = [...(merged[event] ?? []), ...jobs];
+    }
+  }
+  return merged;
+}
+
+/**
+ * Event → the jobs it starts, one job per subscriber (each retries on its own). Alerting listens
+ * to every event an alert kind names (`alerts.raise.<event>`, from the kind registry).
+ */
+export const EVENT_SUBSCRIPTIONS: EventSubscriptions = mergeSubscriptions(
+  {
+    'dependencies.changed': [
+      MATCH_DEPENDENCIES_JOB,
+      DEPENDENCIES_CHANGED_JOB,
+      EVALUATE_REPOSITORY_JOB,
+      REFRESH_REPOSITORY_ROLLUPS_JOB,
+    ],
+    'exposures.refreshed': [EVALUATE_REPOSITORY_JOB, REFRESH_REPOSITORY_ROLLUPS_JOB],
+    'integration.disabled': [],
+  },
+  alertSubscriptions(),
+);
 
 /**
  * The outbound delivery module's context: every domain that owns delivery targets registers
@@ -59,6 +77,7 @@ export function jobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
     ...analyticsJobs(deps),
     ...outboundDeliveryJobs(deps, outboundDeliveries(deps)),
     ...policyJobs(deps),
+    ...alertJobs(deps),
   ];
   const observe = deps.observe;
   return observe ? definitions.map((d) => observed(deps, observe, d)) : definitions;

@@ -1,7 +1,7 @@
 import { isAbsolute } from 'node:path';
 import { isPlan, PLANS, type Plan } from '../core/plans';
 import type { Database } from '../db/connection';
-import { requestRematch } from '../domains/exposures/rematch-request';
+import { ADVISORY_CHANGES } from '../domains/exposures/rematch-request';
 import { countTenants, createTenantWithOwner } from '../domains/tenants/service';
 import { type ImportSummary, importPath } from '../intel/advisory-store/import';
 import { importFromUrl } from '../intel/advisory-store/sync';
@@ -68,8 +68,8 @@ const importOsv: Operation<{ source: string }, ImportSummary> = {
   },
   run: ({ database }, { source }) =>
     /^https?:\/\//i.test(source)
-      ? importFromUrl(database, source, requestRematch)
-      : importPath(database, source, requestRematch),
+      ? importFromUrl(database, source, ADVISORY_CHANGES)
+      : importPath(database, source, ADVISORY_CHANGES),
 };
 
 export interface StatusResult {

@@ -4,7 +4,7 @@ import { newId } from '../../src/db/ids';
 import type { DB } from '../../src/db/schema';
 import { withTenant } from '../../src/db/tenant-scope';
 import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB } from '../../src/domains/exposures/jobs';
-import { requestRematch } from '../../src/domains/exposures/rematch-request';
+import { ADVISORY_CHANGES } from '../../src/domains/exposures/rematch-request';
 import { storeScanDependencies } from '../../src/domains/scans/service';
 import { getEcosystem } from '../../src/ecosystems/ecosystem-list';
 import type { ExtractedFile } from '../../src/ecosystems/extract-tree';
@@ -69,7 +69,8 @@ export async function scanWith(
   tenantId: string,
   repositoryId: string,
   deps: Dep[],
-  only: string[] = [MATCH_DEPENDENCIES_JOB, REMATCH_JOB],
+  /** The jobs to run afterwards (others queued meanwhile are dropped); 'all' runs every one. */
+  jobs: string[] | 'all' = [MATCH_DEPENDENCIES_JOB, REMATCH_JOB],
 ): Promise<string[]> {
   const files = new Map<string, ExtractedFile>();
   for (const dep of deps) {
@@ -109,11 +110,11 @@ export async function scanWith(
       files: [...files.values()],
     }),
   );
-  return t.runJobs({ only });
+  return t.runJobs(jobs === 'all' ? {} : { only: jobs });
 }
 
 export async function importJsonl(t: TestApp, records: object[]) {
   const read: ReadResult = { records: [], rejected: [], notAdvisories: [] };
   readRecordsFromBytes(strToU8(jsonl(records)), 'test.jsonl', read);
-  return importRecords(t.database, read, requestRematch);
+  return importRecords(t.database, read, ADVISORY_CHANGES);
 }

@@ -6,6 +6,7 @@ import { NoContent, UuidParam, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
 import { SEVERITY_RATINGS } from '../../intel/osv/types';
 import { ALERT_KIND_NAMES } from './kinds';
+import { presentAlert, presentRule } from './present';
 import {
   AcknowledgeAlertRequest,
   Alert,
@@ -17,59 +18,12 @@ import {
   UpdateAlertRuleRequest,
 } from './schemas';
 import { acknowledge, changeRule, createRule } from './service';
-import {
-  type AlertRow,
-  type AlertRuleRow,
-  deleteRule,
-  findAlert,
-  findRule,
-  listAlerts,
-  listRules,
-} from './store';
+import { deleteRule, findAlert, findRule, listAlerts, listRules } from './store';
 import { ALERT_STATUSES } from './tables';
 
 // One tag for the domain: rules and the alerts they raise.
 const RULES = 'Alerts';
 const ALERTS = 'Alerts';
-
-export function presentRule(row: AlertRuleRow) {
-  return {
-    alertRuleId: row.id,
-    name: row.name,
-    kind: row.kind,
-    enabled: row.enabled,
-    filters: {
-      repositoryIds: row.repository_ids,
-      ecosystems: row.ecosystems,
-      minSeverity: row.min_severity,
-    },
-    settings: row.settings,
-    dedupeWindowMinutes: row.dedupe_window_minutes,
-    channels: row.channels,
-    createdAtUtc: row.created_at.toISOString(),
-    updatedAtUtc: row.updated_at.toISOString(),
-  };
-}
-
-export function presentAlert(row: AlertRow) {
-  return {
-    alertId: row.id,
-    alertRuleId: row.rule_id,
-    ruleName: row.rule_name,
-    kind: row.kind,
-    severity: row.severity,
-    status: row.status,
-    subject: row.subject,
-    title: row.title,
-    repositoryIds: row.repository_ids,
-    packageId: row.package_id,
-    payload: row.payload,
-    raisedAtUtc: row.raised_at.toISOString(),
-    acknowledgedAtUtc: row.acknowledged_at ? row.acknowledged_at.toISOString() : null,
-    acknowledgedByTokenId: row.acknowledged_by_token_id,
-    note: row.acknowledgement_note,
-  };
-}
 
 function ruleCollectionRoutes(app: RouteApp): void {
   app.get(

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
-import { jobDefinitions } from '../../background-jobs';
+import { EVENT_SUBSCRIPTIONS, jobDefinitions } from '../../background-jobs';
 import { withTenant } from '../../db/tenant-scope';
 import { npmRange, osvRecord } from '../../intel/advisory-store/test-records';
-import { EVALUATE_REPOSITORY_JOB } from '../policies/jobs';
 import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB, REOPEN_EXPIRED_JOB } from './jobs';
 
 interface ExposureBody {
@@ -167,8 +166,14 @@ describe('vulnerability exposures', () => {
       }),
     ]);
     expect(imported.tenantsNotified).toBe(1);
-    // The exposures changed: the repository's policies are evaluated after the re-match.
-    expect(await t.runJobs()).toEqual([REMATCH_JOB, EVALUATE_REPOSITORY_JOB]);
+    // The re-match refreshed and opened exposures: every subscriber of both events ran after it.
+    expect((await t.runJobs()).sort()).toEqual(
+      [
+        REMATCH_JOB,
+        ...(EVENT_SUBSCRIPTIONS['exposures.refreshed'] ?? []),
+        ...(EVENT_SUBSCRIPTIONS['exposures.opened'] ?? []),
+      ].sort(),
+    );
     const [late] = await byPackage(a.token, 'late-pkg');
     expect(late).toMatchObject({
       status: 'open',
@@ -278,7 +283,10 @@ describe('vulnerability exposures', () => {
       }),
     ]);
     // The exposures changed: the repository's policies are evaluated after the re-match.
-    expect(await t.runJobs()).toEqual([REMATCH_JOB, EVALUATE_REPOSITORY_JOB]);
+    expect(await t.runJobs()).toEqual([
+      REMATCH_JOB,
+      ...(EVENT_SUBSCRIPTIONS['exposures.refreshed'] ?? []),
+    ]);
     const after = await byPackage(a.token, 'merge-me');
     expect(after).toHaveLength(1);
     expect(after[0]).toMatchObject({

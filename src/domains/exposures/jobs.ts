@@ -4,7 +4,7 @@ import { type DependenciesChanged, emitEvent } from '../../jobs/outbox';
 import type { JobDefinition, JobEnvelope } from '../../jobs/queue';
 import type { JobDeps } from '../job-deps';
 import { refreshExposures, repositoriesUsing } from './refresh';
-import { REMATCH_JOB, type RematchJob, requestRematch } from './rematch-request';
+import { ADVISORY_CHANGES, REMATCH_JOB, type RematchJob } from './rematch-request';
 import { reopenExpiredAcceptances, tenantsWithExpiredAcceptances } from './store';
 
 /** Matches a repository's new dependencies against the store (subscribed to dependencies.changed). */
@@ -84,7 +84,7 @@ export function vulnerabilityJobs(deps: JobDeps): JobDefinition<unknown>[] {
       }
       const started = performance.now();
       const seconds = () => (performance.now() - started) / 1000;
-      const reports = await syncOsvFeeds(deps.database, deps.config.osv, requestRematch).catch(
+      const reports = await syncOsvFeeds(deps.database, deps.config.osv, ADVISORY_CHANGES).catch(
         (error: unknown) => {
           deps.observe?.feedFetched('osv', 'failed', seconds());
           throw error;

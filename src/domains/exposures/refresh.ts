@@ -1,10 +1,11 @@
-import { type Kysely, sql } from 'kysely';
+import { type InsertObject, type Kysely, sql } from 'kysely';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import { isMatchable } from '../../ecosystems/dependency-list';
 import { ECOSYSTEMS, type Ecosystem, type Resolution } from '../../ecosystems/types';
 import { loadIndex } from '../../intel/advisory-store/lookup';
 import type { PackageKey } from '../../intel/advisory-store/store';
+import { type ChangedExposure, emitExposureEvents } from './events';
 import type { FixedReason, MatchedEntry } from './tables';
 
 /**
@@ -67,8 +68,9 @@ export async function refreshExposures(
   const computed = await matchAdvisories(db, groups, keys);
   const byKey = await existingExposures(db, input);
   if (!byKey) return result;
-  await writeMatches(db, input, computed, byKey, result);
+  const changes = await writeMatches(db, input, computed, byKey, result);
   await closeUnmatched(db, groups, byKey, result);
+  await emitExposureEvents(db, input, changes);
   return result;
 }
 
@@ -251,10 +253,11 @@ async function writeMatches(
   computed: Map<string, Computed>,
   byKey: Map<string, ExistingExposure>,
   result: RefreshResult,
-): Promise<void> {
+): Promise<{ opened: ChangedExposure[]; reopened: ChangedExposure[] }> {
   const now = sql<Date>`now()`;
   const inserts = [];
   const updates: object[] = [];
+  const changes = { opened: [] as ChangedExposure[], reopened: [] as ChangedExposure[] };
   for (const [key, match] of computed) {
     const reason =
       !match.exact && match.group.replacedBy !== null
@@ -305,8 +308,17 @@ async function writeMatches(
       scan_id: input.scanId ?? null,
       reopen,
     });
-    if (reopen) result.reopened++;
-    else result.seen++;
+    if (reopen) {
+      result.reopened++;
+      changes.reopened.push({
+        exposureId: row.id,
+        packageId: match.group.packageId,
+        ecosystem: match.group.ecosystem,
+        packageName: match.group.name,
+        version: versionKey(match.group.version),
+        vulnerabilityId: match.vulnerabilityId,
+      });
+    } else result.seen++;
   }
   // Matches seen again, in one statement per chunk; a fixed one reopens with its triage cleared.
   for (let i = 0; i < updates.length; i += 500) {
@@ -337,14 +349,35 @@ async function writeMatches(
         affected_ranges jsonb, fixed_versions jsonb, files jsonb, scan_id uuid, reopen boolean)
       WHERE e.id = x.id`.execute(db);
   }
+  changes.opened = await insertOpened(db, inserts);
+  return changes;
+}
+
+type NewExposure = InsertObject<DB, 'vulnerability_exposures'>;
+
+/** Inserts new exposures; returns those this call inserted (not a concurrent match's). */
+async function insertOpened(db: Kysely<DB>, inserts: NewExposure[]): Promise<ChangedExposure[]> {
+  const opened: ChangedExposure[] = [];
   for (let i = 0; i < inserts.length; i += 500) {
-    await db
+    const inserted = await db
       .insertInto('vulnerability_exposures')
       .values(inserts.slice(i, i + 500))
       // A concurrent match of the same repository (a scan and a re-match) inserted it first.
       .onConflict((oc) => oc.doNothing())
+      .returning(['id', 'package_id', 'ecosystem', 'package_name', 'version', 'vulnerability_id'])
       .execute();
+    for (const row of inserted) {
+      opened.push({
+        exposureId: row.id,
+        packageId: row.package_id,
+        ecosystem: row.ecosystem,
+        packageName: row.package_name,
+        version: row.version,
+        vulnerabilityId: row.vulnerability_id,
+      });
+    }
   }
+  return opened;
 }
 
 /** Closes what no longer matches as `fixed`, saying why. */

@@ -1,7 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema';
-import type { PackageKey } from '../../intel/advisory-store/store';
-import { enqueueJob } from '../../jobs/outbox';
+import type { AdvisoryChangeHandler } from '../../intel/advisory-store/import';
+import type { PackageKey, SeverityRaise } from '../../intel/advisory-store/store';
+import { emitEventToTenants, enqueueJob } from '../../jobs/outbox';
 
 /** Re-matches a tenant's exposures for the packages whose advisories changed. */
 export const REMATCH_JOB = 'exposures.rematch';
@@ -48,3 +49,41 @@ export async function requestRematch(
   }
   return byTenant.size;
 }
+
+/**
+ * Inside an advisory batch's transaction: one `vulnerability.severity_raised` event per tenant
+ * that depends on a package the raised vulnerability names (one set-based read for the batch).
+ */
+export async function emitSeverityRaised(trx: Kysely<DB>, raised: SeverityRaise[]): Promise<void> {
+  const pairs = raised.flatMap((r) => r.packages.map((p) => ({ id: r.vulnerabilityId, ...p })));
+  if (pairs.length === 0) return;
+  const rows = await sql<{ vulnerability_id: string; tenant_id: string }>`
+    SELECT DISTINCT wanted.vulnerability_id, d.tenant_id
+    FROM repository_dependencies d
+    JOIN unnest(${pairs.map((p) => p.id)}::uuid[], ${pairs.map((p) => p.ecosystem)}::text[],
+      ${pairs.map((p) => p.name)}::text[]) AS wanted(vulnerability_id, ecosystem, name)
+      ON wanted.ecosystem = d.ecosystem AND wanted.name = d.name
+    ORDER BY 1, 2`.execute(trx);
+  for (const r of raised) {
+    const tenants = rows.rows
+      .filter((row) => row.vulnerability_id === r.vulnerabilityId)
+      .map((row) => row.tenant_id);
+    await emitEventToTenants(trx, 'vulnerability.severity_raised', tenants, {
+      vulnerabilityId: r.vulnerabilityId,
+      canonicalId: r.canonicalId,
+      previousSeverity: r.previousSeverity,
+      severity: r.severity,
+      packages: r.packages,
+    });
+  }
+}
+
+/**
+ * What follows an advisory import: re-matching the tenants using the changed packages, and the
+ * severity-raised events inside each batch (src/intel/advisory-store/import.ts calls both).
+ */
+export const ADVISORY_CHANGES: AdvisoryChangeHandler = Object.assign(
+  (system: Kysely<DB>, packages: PackageKey[], options: { correlationId?: string | null }) =>
+    requestRematch(system, packages, options),
+  { severityRaised: emitSeverityRaised },
+);

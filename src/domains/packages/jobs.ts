@@ -11,6 +11,7 @@ import { type DependenciesChanged, enqueueJob } from '../../jobs/outbox';
 import type { JobDefinition } from '../../jobs/queue';
 import { pendingSnapshots, snapshotRepositoryDrift } from '../drift/service';
 import type { JobDeps } from '../job-deps';
+import { emitCatalogueEvents } from './catalogue-events';
 import { observeClients } from './observed-clients';
 
 /**
@@ -92,7 +93,10 @@ export function packageJobs(deps: JobDeps, clients?: RegistryClients): JobDefini
     handle: async ({ tenantId, data }) => {
       const started = performance.now();
       const refs = await packageRefs(system, (data.packageIds ?? []).slice(0, 1000));
-      const summary = await enrichPackages({ db: system, clients: registry(), settings }, refs);
+      const summary = await enrichPackages(
+        { db: system, clients: registry(), settings, onChange: emitCatalogueEvents },
+        refs,
+      );
       deps.observe?.enrichmentFinished(
         'enrich',
         summary.outcomes,
@@ -115,7 +119,12 @@ export function packageJobs(deps: JobDeps, clients?: RegistryClients): JobDefini
     schedule: '* * * * *',
     handle: async () => {
       const started = performance.now();
-      const summary = await refreshDuePackages({ db: system, clients: registry(), settings });
+      const summary = await refreshDuePackages({
+        db: system,
+        clients: registry(),
+        settings,
+        onChange: emitCatalogueEvents,
+      });
       deps.observe?.enrichmentFinished(
         'refresh',
         summary.outcomes,

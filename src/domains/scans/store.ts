@@ -1,6 +1,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
+import { emitEvent } from '../../jobs/outbox';
 import { SCAN_TRANSITIONS, type ScanEvent } from './lifecycle';
 import { storableText } from './storable';
 import type { ScanLogLevel, ScanLogTable, ScanState, ScanTable, ScanTrigger } from './tables';
@@ -121,7 +122,15 @@ async function move(
     .where('id', '=', scanId)
     .where('state', 'in', from);
   if (options.attempt !== undefined) query = query.where('attempt', '=', options.attempt);
-  return query.returningAll().executeTakeFirst();
+  const moved = await query.returningAll().executeTakeFirst();
+  // Every way a scan fails passes here: the event commits with the move (docs/events.md).
+  if (moved && to === 'failed') {
+    await emitEvent(db, 'scan.failed', {
+      tenantId: moved.tenant_id,
+      data: { scanId: moved.id, repositoryId: moved.repository_id, error: moved.error },
+    });
+  }
+  return moved;
 }
 
 /** queued → running with attempt + 1. Undefined when the scan is not queued any more. */

@@ -11,7 +11,7 @@ import {
   readRecordsFromBytes,
   zipRecordBatches,
 } from './read';
-import { type PackageKey, storeAdvisoryBatch } from './store';
+import { type PackageKey, type SeverityRaise, storeAdvisoryBatch } from './store';
 
 /**
  * Imports read records into the store in batches (one system transaction each) and then tells
@@ -19,11 +19,17 @@ import { type PackageKey, storeAdvisoryBatch } from './store';
  * that uses them) belongs to the exposures domain, which the caller passes in: the shared
  * knowledge knows no tenant and no job (docs/architecture.md#layer-rules).
  */
-export type AdvisoryChangeHandler = (
+export type AdvisoryChangeHandler = ((
   system: Kysely<DB>,
   packages: PackageKey[],
   options: { correlationId?: string | null },
-) => Promise<number>;
+) => Promise<number>) & {
+  /**
+   * Runs inside each batch's transaction with the vulnerabilities whose severity the batch
+   * raised, so what follows (events to the tenants concerned) commits with the change.
+   */
+  severityRaised?: (trx: Kysely<DB>, raised: SeverityRaise[]) => Promise<void>;
+};
 
 export interface ImportSummary {
   read: number;
@@ -85,9 +91,13 @@ export class AdvisoryImporter {
     }
     for (let i = 0; i < read.records.length; i += BATCH) {
       const batch = read.records.slice(i, i + BATCH);
-      const result = await this.database.system
-        .transaction()
-        .execute((trx) => storeAdvisoryBatch(trx, batch));
+      const result = await this.database.system.transaction().execute(async (trx) => {
+        const stored = await storeAdvisoryBatch(trx, batch);
+        if (stored.severityRaised.length > 0) {
+          await this.onChange.severityRaised?.(trx, stored.severityRaised);
+        }
+        return stored;
+      });
       this.summary.added += result.added;
       this.summary.updated += result.updated;
       this.summary.unchanged += result.unchanged;

@@ -32,6 +32,16 @@ export interface BatchResult {
   /** Packages named by the advisories that changed (before and after): these get re-matched. */
   changedPackages: PackageKey[];
   changedVulnerabilities: string[];
+  /** Vulnerabilities (existing before the batch) whose severity this batch raised. */
+  severityRaised: SeverityRaise[];
+}
+
+export interface SeverityRaise {
+  vulnerabilityId: string;
+  canonicalId: string;
+  previousSeverity: SeverityRating | null;
+  severity: SeverityRating;
+  packages: PackageKey[];
 }
 
 const RATING_RANK: Record<SeverityRating, number> = { low: 1, medium: 2, high: 3, critical: 4 };
@@ -64,6 +74,7 @@ export async function storeAdvisoryBatch(
     unchanged: batch.length - newest.size,
     changedPackages: [],
     changedVulnerabilities: [],
+    severityRaised: [],
   };
   if (newest.size === 0) return result;
 
@@ -107,7 +118,11 @@ export async function storeAdvisoryBatch(
   await writeAdvisories(db, changed, groups.vulnerabilityOf);
   await writeAliasesAndAffected(db, changed, changedIds, packages);
   await applyGroupChanges(db, groups, packages);
-  await refreshVulnerabilities(db, [...groups.touched]);
+  const raised = await refreshVulnerabilities(db, [...groups.touched]);
+  result.severityRaised = await withPackages(
+    db,
+    raised.filter((r) => !groups.created.has(r.vulnerabilityId)),
+  );
   result.changedPackages = [...packages.values()];
   result.changedVulnerabilities = [...groups.touched];
   return result;
@@ -290,8 +305,15 @@ export function canonicalIdOf(ids: string[]): string {
   return ids.length === 0 ? '' : canonicalId(ids);
 }
 
-/** Recomputes the derived columns of vulnerabilities from their member advisories. */
-export async function refreshVulnerabilities(db: Kysely<DB>, ids: string[]): Promise<void> {
+/**
+ * Recomputes the derived columns of vulnerabilities from their member advisories; returns those
+ * whose severity rating rose (from a lower rating, or from none).
+ */
+export async function refreshVulnerabilities(
+  db: Kysely<DB>,
+  ids: string[],
+): Promise<Omit<SeverityRaise, 'packages'>[]> {
+  const raised: Omit<SeverityRaise, 'packages'>[] = [];
   for (let i = 0; i < ids.length; i += 500) {
     const part = ids.slice(i, i + 500);
     const { advisories, aliases, affected } = await loadMembers(db, part);
@@ -307,8 +329,34 @@ export async function refreshVulnerabilities(db: Kysely<DB>, ids: string[]): Pro
       if (derived) updates.push(derived);
     }
     // One statement per chunk: the derived columns travel as JSON.
-    if (updates.length > 0) await writeDerivedColumns(db, updates);
+    if (updates.length > 0) raised.push(...(await writeDerivedColumns(db, updates)));
   }
+  return raised;
+}
+
+/** The packages the live advisories of each raised vulnerability name. */
+async function withPackages(
+  db: Kysely<DB>,
+  raised: Omit<SeverityRaise, 'packages'>[],
+): Promise<SeverityRaise[]> {
+  if (raised.length === 0) return [];
+  const rows = await db
+    .selectFrom('osv_affected')
+    .innerJoin('osv_advisories', 'osv_advisories.id', 'osv_affected.advisory_id')
+    .select(['osv_advisories.vulnerability_id', 'osv_affected.ecosystem', 'osv_affected.name'])
+    .distinct()
+    .where(
+      'osv_advisories.vulnerability_id',
+      'in',
+      raised.map((r) => r.vulnerabilityId),
+    )
+    .execute();
+  return raised.map((r) => ({
+    ...r,
+    packages: rows
+      .filter((row) => row.vulnerability_id === r.vulnerabilityId)
+      .map((row) => ({ ecosystem: row.ecosystem, name: row.name })),
+  }));
 }
 
 /** The member advisories of these vulnerabilities, with their aliases and affected packages. */
@@ -425,8 +473,17 @@ function derivedColumns(
   };
 }
 
-async function writeDerivedColumns(db: Kysely<DB>, updates: object[]): Promise<void> {
-  await sql`
+async function writeDerivedColumns(
+  db: Kysely<DB>,
+  updates: object[],
+): Promise<Omit<SeverityRaise, 'packages'>[]> {
+  // `old` is the row as it was before this statement: its rating is the previous one.
+  const { rows } = await sql<{
+    id: string;
+    canonical_id: string;
+    previous: SeverityRating | null;
+    severity: SeverityRating | null;
+  }>`
     UPDATE vulnerabilities v SET
       canonical_id = x.canonical_id,
       aliases = ARRAY(SELECT jsonb_array_elements_text(x.aliases)),
@@ -447,6 +504,22 @@ async function writeDerivedColumns(db: Kysely<DB>, updates: object[]): Promise<v
       id uuid, canonical_id text, aliases jsonb, summary text, details text,
       severity_rating text, severity_score numeric, severity_vector text, severity_type text,
       published_at timestamptz, modified_at timestamptz, withdrawn_at timestamptz,
-      ecosystems jsonb, search_text text)
-    WHERE v.id = x.id`.execute(db);
+      ecosystems jsonb, search_text text), vulnerabilities old
+    WHERE v.id = x.id AND old.id = v.id
+    RETURNING v.id, v.canonical_id, old.severity_rating AS previous, v.severity_rating AS severity`.execute(
+    db,
+  );
+  const rank = (rating: SeverityRating | null) => (rating ? RATING_RANK[rating] : 0);
+  return rows.flatMap((row) =>
+    row.severity && rank(row.severity) > rank(row.previous)
+      ? [
+          {
+            vulnerabilityId: row.id,
+            canonicalId: row.canonical_id,
+            previousSeverity: row.previous,
+            severity: row.severity,
+          },
+        ]
+      : [],
+  );
 }

@@ -5,9 +5,8 @@ import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertRepository, scanWith } from '../../../test/support/exposures';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
-import { jobDefinitions } from '../../background-jobs';
+import { EVENT_SUBSCRIPTIONS, jobDefinitions } from '../../background-jobs';
 import { REMATCH_JOB, requestRematch } from '../../domains/exposures/rematch-request';
-import { EVALUATE_REPOSITORY_JOB } from '../../domains/policies/jobs';
 import { FeedError, feedUrlFor, importFromUrl, OSV_SYNC_JOB, syncOsvFeeds } from './sync';
 import { npmRange, osvRecord } from './test-records';
 
@@ -150,8 +149,14 @@ describe('OSV feed sync', () => {
       ],
     );
     expect(state.rows[0].last_error).toMatch(/503/);
-    // The re-match opened an exposure: the policies of that repository are evaluated after it.
-    expect(await t.runJobs()).toEqual([REMATCH_JOB, EVALUATE_REPOSITORY_JOB]);
+    // The re-match refreshed and opened exposures: every subscriber of both events ran after it.
+    expect((await t.runJobs()).sort()).toEqual(
+      [
+        REMATCH_JOB,
+        ...(EVENT_SUBSCRIPTIONS['exposures.refreshed'] ?? []),
+        ...(EVENT_SUBSCRIPTIONS['exposures.opened'] ?? []),
+      ].sort(),
+    );
     const exposures = await t.as(tenant.token, {
       method: 'GET',
       url: '/api/v1/vulnerability-exposures',

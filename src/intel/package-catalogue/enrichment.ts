@@ -7,9 +7,16 @@ import {
 } from '../../ecosystems/registry-types';
 import type { Ecosystem } from '../../ecosystems/types';
 import { computeSignals, scoreSignals } from '../health/score';
+import {
+  type CatalogueChangeHandler,
+  hasChanges,
+  metadataChanges,
+  type PreviousState,
+} from './changes';
 import { advisoryCounts, healthFacts } from './facts';
 import {
   duePackages,
+  latestScore,
   type MetadataRow,
   markNotFound,
   metadataOf,
@@ -49,6 +56,8 @@ export interface EnrichmentDeps {
   clients: RegistryClients;
   settings: EnrichmentSettings;
   now?: () => Date;
+  /** Told of each change (deprecation, yanks, maintainers, release, health) in its transaction. */
+  onChange?: CatalogueChangeHandler;
 }
 
 export interface EnrichmentSummary {
@@ -72,12 +81,17 @@ function emptySummary(): EnrichmentSummary {
   };
 }
 
-/** Computes and stores today's health-signal snapshot of a package from the stored metadata. */
+/**
+ * Computes and stores today's health-signal snapshot of a package from the stored metadata. With
+ * `onChange`, the snapshot is written in a transaction that also tells it when the default-weights
+ * score moved from the previous snapshot's (a first snapshot is no change).
+ */
 export async function refreshHealthSnapshot(
   db: Kysely<DB>,
   pkg: PackageRef,
   now: Date,
   stored?: { metadata: MetadataRow; versions: VersionRow[] },
+  onChange?: CatalogueChangeHandler,
 ): Promise<void> {
   const metadata = stored?.metadata ?? (await metadataOf(db, pkg.id));
   if (metadata?.status !== 'found') return;
@@ -89,7 +103,27 @@ export async function refreshHealthSnapshot(
     metadata.latest_stable,
   );
   const signals = computeSignals(healthFacts(pkg.ecosystem, metadata, versions, advisories), now);
-  await saveHealthSnapshot(db, pkg.id, now, signals, scoreSignals(signals).score);
+  const score = scoreSignals(signals).score;
+  if (!onChange) return saveHealthSnapshot(db, pkg.id, now, signals, score);
+  await db.transaction().execute(async (trx) => {
+    const previous = await latestScore(trx, pkg.id);
+    await saveHealthSnapshot(trx, pkg.id, now, signals, score);
+    if (previous === undefined || previous === null || score === null || score === previous) return;
+    await onChange(trx, { package: pkg, health: { previousScore: previous, score } });
+  });
+}
+
+/** Tells `onChange` what a new (not 304) answer changed against the stored state. */
+function announceChanges(
+  pkg: PackageRef,
+  metadata: Parameters<typeof metadataChanges>[1],
+  onChange: CatalogueChangeHandler,
+) {
+  return async (trx: Kysely<DB>, previous: PreviousState | null) => {
+    if (!previous) return;
+    const change = metadataChanges(previous, metadata);
+    if (hasChanges(change)) await onChange(trx, { package: pkg, ...change });
+  };
 }
 
 /**
@@ -139,10 +173,13 @@ async function enrichOne(
       await serial(() => markNotFound(deps.db, pkg.id, now));
       return record('not_found', staleAt);
     }
+    const onChange = deps.onChange;
     await serial(async () => {
-      const stored = await saveMetadata(deps.db, pkg.id, metadata, now);
+      const announce = onChange ? announceChanges(pkg, metadata, onChange) : undefined;
+      const stored = await saveMetadata(deps.db, pkg.id, metadata, now, announce);
       // A 304 stores no versions: read them back for the snapshot.
-      await refreshHealthSnapshot(deps.db, pkg, now, metadata.notModified ? undefined : stored);
+      const known = metadata.notModified ? undefined : stored;
+      await refreshHealthSnapshot(deps.db, pkg, now, known, onChange);
     });
     if (!previous) summary.firstFetched.push(pkg.id);
     return record(metadata.notModified ? 'not_modified' : 'fetched', staleAt);

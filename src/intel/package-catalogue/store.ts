@@ -2,6 +2,7 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import type { DB } from '../../db/schema';
 import type { PackageMetadata, PackageVersionMetadata } from '../../ecosystems/registry-types';
 import type { Ecosystem } from '../../ecosystems/types';
+import { type PreviousState, previousState } from './changes';
 import type { EnrichmentOutcome, PackageMetadataTable, PackageVersionTable } from './tables';
 
 /**
@@ -91,6 +92,8 @@ export async function saveMetadata(
   packageId: string,
   metadata: PackageMetadata,
   now: Date,
+  /** Runs last in the same transaction, given the state stored before this answer. */
+  within?: (trx: Kysely<DB>, previous: PreviousState | null) => Promise<void>,
 ): Promise<{ metadata: MetadataRow; versions: VersionRow[] }> {
   const facts = deriveFacts(metadata, now);
   const columns = {
@@ -123,6 +126,7 @@ export async function saveMetadata(
   const rows = metadata.versions.map((v, i) => versionRow(packageId, v, i));
   // One transaction: readers never see the metadata without its versions.
   await db.transaction().execute(async (trx) => {
+    const previous = within ? await previousState(trx, packageId) : null;
     await trx
       .insertInto('package_metadata')
       .values({ package_id: packageId, ...columns, changed_at: now })
@@ -135,14 +139,8 @@ export async function saveMetadata(
       .execute();
     if (metadata.notModified) return;
     await trx.deleteFrom('package_versions').where('package_id', '=', packageId).execute();
-    // Parameter limit: 13 columns × 1000 rows stays well under 65,535.
-    for (let i = 0; i < rows.length; i += 1000) {
-      await trx
-        .insertInto('package_versions')
-        .values(rows.slice(i, i + 1000))
-        .onConflict((oc) => oc.doNothing())
-        .execute();
-    }
+    await writeVersions(trx, rows);
+    await within?.(trx, previous);
   });
   // What was stored, as a reader would get it back (the health snapshot needs no re-read).
   const stored: MetadataRow = {
@@ -154,6 +152,17 @@ export async function saveMetadata(
     changed_at: now,
   };
   return { metadata: stored, versions: rows };
+}
+
+async function writeVersions(trx: Kysely<DB>, rows: ReturnType<typeof versionRow>[]) {
+  // Parameter limit: 13 columns × 1000 rows stays well under 65,535.
+  for (let i = 0; i < rows.length; i += 1000) {
+    await trx
+      .insertInto('package_versions')
+      .values(rows.slice(i, i + 1000))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
 }
 
 /** The registry does not know the package (404/410): remembered so it is not asked every time. */
@@ -371,6 +380,21 @@ export async function saveHealthSnapshot(
       }),
     )
     .execute();
+}
+
+/** The default-weights score of the package's newest snapshot (undefined: none yet). */
+export async function latestScore(
+  db: Kysely<DB>,
+  packageId: string,
+): Promise<number | null | undefined> {
+  const row = await db
+    .selectFrom('package_health_snapshots')
+    .select('default_score')
+    .where('package_id', '=', packageId)
+    .orderBy('snapshot_date', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.default_score;
 }
 
 export async function metadataOf(

@@ -1,0 +1,247 @@
+import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
+import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  receiverConfig,
+  startWebhookReceiver,
+  verifyDelivery,
+  type WebhookReceiver,
+} from '../../../test/support/webhook-receiver';
+import { withTenant } from '../../db/tenant-scope';
+import type { PackageMetadata, RegistryClient } from '../../ecosystems/registry-types';
+import { npmRange, osvRecord } from '../../intel/advisory-store/test-records';
+import { enrichPackages } from '../../intel/package-catalogue/enrichment';
+import type { EventName } from '../../jobs/outbox';
+import { emitCatalogueEvents } from '../packages/catalogue-events';
+import { failScan } from '../scans/store';
+
+/** The JSON Schemas of docs/events.md, by the event named in the heading above each. */
+function documentedSchemas(): Map<string, object> {
+  const text = readFileSync(new URL('../../../docs/events.md', import.meta.url), 'utf8');
+  const schemas = new Map<string, object>();
+  for (const match of text.matchAll(/^## `([a-z_.]+)`[^\n]*\n[\s\S]*?```json\n([\s\S]*?)\n```/gm)) {
+    schemas.set(match[1] as string, JSON.parse(match[2] as string));
+  }
+  return schemas;
+}
+
+const addFormats =
+  (addFormatsModule as unknown as { default: typeof addFormatsModule }).default ?? addFormatsModule;
+
+/** Every event the service can emit: each must be documented and seen valid in the run below. */
+const EVENTS: EventName[] = [
+  'dependencies.changed',
+  'exposures.refreshed',
+  'exposures.opened',
+  'exposures.reopened',
+  'vulnerability.severity_raised',
+  'package.deprecated',
+  'package.versions_yanked',
+  'package.health_changed',
+  'package.maintainers_changed',
+  'package.released',
+  'scan.failed',
+  'policy_violation.opened',
+  'integration.disabled',
+];
+
+function metadata(versions: string[], fields: Partial<PackageMetadata> = {}): PackageMetadata {
+  return {
+    ecosystem: 'npm',
+    name: 'evt-pkg',
+    purl: 'pkg:npm/evt-pkg',
+    versions: versions.map((version, i) => ({
+      version,
+      publishedAtUtc: new Date(Date.UTC(2025, 0, 1 + i * 20)).toISOString(),
+      deprecated: null,
+      yanked: fields.notes?.includes(`yanked ${version}`) ?? false,
+      prerelease: false,
+      licence: 'MIT',
+    })),
+    latestStable: versions.at(-1) ?? null,
+    latest: versions.at(-1) ?? null,
+    deprecated: null,
+    successor: null,
+    licence: 'MIT',
+    repositoryUrl: null,
+    homepage: null,
+    description: null,
+    maintainers: ['alice'],
+    maintainerChanges: [],
+    downloads: null,
+    fetchedAtUtc: new Date().toISOString(),
+    etag: null,
+    lastModified: null,
+    notModified: false,
+    notes: [],
+    ...fields,
+  };
+}
+
+describe('docs/events.md', () => {
+  let t: TestApp;
+  let receiver: WebhookReceiver;
+  let tenant: TestTenant;
+
+  /** Every outbox row the service writes, copied as it is inserted (the jobs then consume it). */
+  const captured = async () => {
+    const { rows } = await sql<{ job_name: string; data: unknown }>`
+      SELECT job_name, data FROM test_captured_events`.execute(t.database.system);
+    return rows
+      .filter((row) => row.job_name.startsWith('event:'))
+      .map((row) => ({ event: row.job_name.slice('event:'.length), data: row.data }));
+  };
+
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+    t = await createTestApp(receiverConfig(receiver));
+    await sql`
+      CREATE TABLE test_captured_events (job_name text NOT NULL, data jsonb NOT NULL);
+      CREATE FUNCTION test_capture_event() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO test_captured_events VALUES (NEW.job_name, NEW.data);
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER test_capture_event AFTER INSERT ON job_outbox
+        FOR EACH ROW EXECUTE FUNCTION test_capture_event();
+      GRANT INSERT ON test_captured_events TO driftwatch_app;`.execute(t.database.system);
+    tenant = await t.createTenant('enterprise', 'Events');
+  });
+  afterAll(async () => {
+    await t?.close();
+    await receiver?.close();
+  });
+
+  it('documents every event with a schema that the events the service emits satisfy', async () => {
+    // Alerts for every kind, delivered to a webhook that answers 410 once it has the first.
+    const hook = await t.as(tenant.token, {
+      method: 'POST',
+      url: '/api/v1/integrations/webhooks',
+      payload: { name: 'events', url: receiver.url },
+    });
+    const { integrationId, secret } = hook.json() as { integrationId: string; secret: string };
+    for (const kind of [
+      'exposure_opened',
+      'scan_failed',
+      'package_deprecated',
+      'policy_violation_opened',
+    ]) {
+      const res = await t.as(tenant.token, {
+        method: 'POST',
+        url: '/api/v1/alert-rules',
+        payload: { name: kind, kind, channels: [integrationId] },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    await t.runJobs();
+
+    const repositoryId = await insertRepository(t, tenant.tenantId, 'events');
+    await importJsonl(t, [
+      osvRecord({
+        id: 'GHSA-evts-0001',
+        databaseSeverity: 'LOW',
+        affected: [npmRange('evt-pkg', '0', '9.0.0')],
+      }),
+    ]);
+    const dependency = [{ name: 'evt-pkg', version: '1.0.0' }];
+    await scanWith(t, tenant.tenantId, repositoryId, dependency, 'all');
+    await scanWith(t, tenant.tenantId, repositoryId, [], 'all');
+    await scanWith(t, tenant.tenantId, repositoryId, dependency, 'all');
+    await importJsonl(t, [
+      osvRecord({
+        id: 'GHSA-evts-0001',
+        modified: '2025-05-01T00:00:00Z',
+        databaseSeverity: 'CRITICAL',
+        affected: [npmRange('evt-pkg', '0', '9.0.0')],
+      }),
+    ]);
+    const policy = await t.as(tenant.token, {
+      method: 'POST',
+      url: '/api/v1/policies',
+      payload: {
+        name: 'any vulnerability',
+        condition: 'vulnerabilities.maxSeverityLevel >= 1',
+        severity: 'high',
+        action: 'block',
+      },
+    });
+    expect(policy.statusCode, policy.body).toBe(201);
+    await t.runJobs();
+    const queued = await t.as(tenant.token, {
+      method: 'POST',
+      url: `/api/v1/repositories/${repositoryId}/scan`,
+    });
+    await withTenant(t.database, tenant.tenantId, (db) =>
+      failScan(db, queued.json().scanId, 'refused'),
+    );
+
+    const packageId = (
+      await t.database.system
+        .selectFrom('packages')
+        .select('id')
+        .where('name', '=', 'evt-pkg')
+        .executeTakeFirstOrThrow()
+    ).id;
+    let next = metadata(['1.0.0']);
+    const client: RegistryClient = {
+      ecosystem: 'npm',
+      status: { state: 'enabled', baseUrl: 'http://127.0.0.1:9' },
+      fetchPackage: async () => next,
+    };
+    const fetch = (answer: PackageMetadata) => {
+      next = answer;
+      return enrichPackages(
+        {
+          db: t.database.system,
+          clients: { npm: client },
+          settings: { staleAfterHours: 24, refreshBatchSize: 10, fetchConcurrency: 1 },
+          onChange: emitCatalogueEvents,
+        },
+        [{ id: packageId, ecosystem: 'npm', name: 'evt-pkg' }],
+      );
+    };
+    await fetch(metadata(['1.0.0']));
+    await fetch(
+      metadata(['1.0.0', '1.1.0'], {
+        deprecated: 'unmaintained',
+        maintainers: ['bob'],
+        notes: ['yanked 1.0.0'],
+        latestStable: '1.1.0',
+      }),
+    );
+    receiver.answers.push(200, 410);
+    await t.runJobs();
+    for (let i = 0; i < 20 && receiver.received.length < 2; i++) await t.runJobs();
+
+    const ajv = addFormats(new Ajv({ allErrors: true, strict: true }));
+    const schemas = documentedSchemas();
+    for (const event of [...EVENTS, 'alert.raised']) {
+      expect(schemas.has(event), `docs/events.md documents ${event}`).toBe(true);
+    }
+    const seen = new Set<string>();
+    for (const { event, data } of await captured()) {
+      const schema = schemas.get(event);
+      expect(schema, `docs/events.md has a schema for ${event}`).toBeDefined();
+      const validate = ajv.compile(schema as object);
+      expect(
+        validate(data),
+        `${event}: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(data)}`,
+      ).toBe(true);
+      seen.add(event);
+    }
+    expect([...seen].sort()).toEqual([...EVENTS].sort());
+
+    // The webhook event: what a channel receives is the documented alert.
+    const validateAlert = ajv.compile(schemas.get('alert.raised') as object);
+    expect(receiver.received.length).toBeGreaterThan(0);
+    for (const request of receiver.received) {
+      const envelope = verifyDelivery(secret, request as never);
+      expect(envelope.type).toBe('alert.raised');
+      expect(validateAlert(envelope.data), ajv.errorsText(validateAlert.errors)).toBe(true);
+    }
+  });
+});

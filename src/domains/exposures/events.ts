@@ -1,0 +1,60 @@
+import { type Kysely, sql } from 'kysely';
+import type { DB } from '../../db/schema';
+import { type ExposureSummary, emitEvent } from '../../jobs/outbox';
+
+/** An exposure a refresh opened or reopened, before its vulnerability's names are read. */
+export interface ChangedExposure {
+  exposureId: string;
+  packageId: string;
+  ecosystem: string;
+  packageName: string;
+  version: string;
+  vulnerabilityId: string;
+}
+
+const CHUNK = 500;
+
+/**
+ * Emits `exposures.opened` and `exposures.reopened` for what one refresh changed, in its
+ * transaction (docs/events.md): one event per kind of change and 500 exposures, each exposure
+ * with its vulnerability's canonical id and severity as they are now.
+ */
+export async function emitExposureEvents(
+  db: Kysely<DB>,
+  scope: { tenantId: string; repositoryId: string; scanId?: string | null },
+  changes: { opened: ChangedExposure[]; reopened: ChangedExposure[] },
+): Promise<void> {
+  const all = [...changes.opened, ...changes.reopened];
+  if (all.length === 0) return;
+  const ids = [...new Set(all.map((e) => e.vulnerabilityId))];
+  const { rows } = await sql<{ id: string; canonical_id: string; severity_rating: string | null }>`
+    SELECT id, canonical_id, severity_rating FROM vulnerabilities
+    WHERE id = ANY(${ids}::uuid[])`.execute(db);
+  const names = new Map(rows.map((row) => [row.id, row]));
+  const summary = (e: ChangedExposure): ExposureSummary => ({
+    exposureId: e.exposureId,
+    packageId: e.packageId,
+    ecosystem: e.ecosystem,
+    packageName: e.packageName,
+    version: e.version === '' ? null : e.version,
+    vulnerabilityId: e.vulnerabilityId,
+    canonicalId: names.get(e.vulnerabilityId)?.canonical_id ?? e.vulnerabilityId,
+    severity: names.get(e.vulnerabilityId)?.severity_rating ?? null,
+  });
+  const events = [
+    ['exposures.opened', changes.opened],
+    ['exposures.reopened', changes.reopened],
+  ] as const;
+  for (const [event, list] of events) {
+    for (let i = 0; i < list.length; i += CHUNK) {
+      await emitEvent(db, event, {
+        tenantId: scope.tenantId,
+        data: {
+          repositoryId: scope.repositoryId,
+          scanId: scope.scanId ?? null,
+          exposures: list.slice(i, i + CHUNK).map(summary),
+        },
+      });
+    }
+  }
+}
