@@ -96,7 +96,12 @@ const INT_FIELDS = Object.fromEntries(
   ]),
 );
 
+// One input per dependency, shared by every policy evaluated on it (not one per evaluation).
+const inputs = new WeakMap<DependencyFacts, Record<string, Record<string, unknown>>>();
+
 function toCelInput(facts: DependencyFacts): Record<string, Record<string, unknown>> {
+  const cached = inputs.get(facts);
+  if (cached) return cached;
   const input: Record<string, Record<string, unknown>> = {};
   for (const [group, values] of Object.entries(facts)) {
     const copy: Record<string, unknown> = { ...values };
@@ -105,6 +110,7 @@ function toCelInput(facts: DependencyFacts): Record<string, Record<string, unkno
     }
     input[group] = copy;
   }
+  inputs.set(facts, input);
   return input;
 }
 

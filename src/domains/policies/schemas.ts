@@ -146,7 +146,10 @@ export const PolicyViolation = Type.Object({
   statusChangedAtUtc: NullableDateTime,
   statusChangedByTokenId: Nullable(Uuid),
   resolvedAtUtc: NullableDateTime,
-  lastEvaluatedAtUtc: DateTime,
+  lastEvaluatedAtUtc: Type.String({
+    format: 'date-time',
+    description: 'When an evaluation last changed its facts, status or policy version',
+  }),
   reopenedCount: Type.Integer(),
   facts: Facts,
 });

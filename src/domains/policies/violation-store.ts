@@ -119,6 +119,13 @@ export async function applySystemUpdates(db: Kysely<DB>, updates: SystemUpdate[]
       FROM jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) AS x(id uuid, status text,
         facts jsonb, severity text, action text, policy_version integer, keep_exception boolean,
         exception_id uuid)
-      WHERE v.id = x.id`.execute(db);
+      WHERE v.id = x.id
+        -- A rescan that changes nothing writes nothing (jsonb compares by value).
+        AND (x.status <> v.status OR x.facts IS DISTINCT FROM v.facts
+          OR x.severity IS DISTINCT FROM v.severity OR x.action IS DISTINCT FROM v.action
+          OR x.policy_version IS DISTINCT FROM v.policy_version
+          OR (NOT x.keep_exception AND x.exception_id IS DISTINCT FROM v.exception_id))`.execute(
+      db,
+    );
   }
 }

@@ -1,0 +1,149 @@
+/**
+ * `npm run bench:policies`: policy evaluation after a scan (docs/policies.md#evaluation).
+ *
+ * One repository of 5,000 npm dependencies (100 of them with critical or high advisories, matched
+ * by the real matcher), 20 policies of the kinds docs/policies.md shows. Measures
+ * `evaluateRepository` (what `policies.evaluate-repository` runs after a scan): the first run,
+ * which opens every violation, and the steady state (a rescan, nothing new), against the
+ * baseline of computing the facts alone. Target: under 1 s on the embedded database. Runs on
+ * PostgreSQL with TEST_DATABASE_URL. Results go to docs/benchmarks.md, section "Policies".
+ */
+import { performance } from 'node:perf_hooks';
+import { newId } from '../src/db/ids';
+import { withTenant } from '../src/db/tenant-scope';
+import { MATCH_DEPENDENCIES_JOB } from '../src/domains/exposures/jobs';
+import { evaluateRepository, loadRepository } from '../src/domains/policies/evaluation';
+import { repositoryFacts } from '../src/domains/policies/facts-store';
+import { insertPolicy } from '../src/domains/policies/store';
+import { npmRange, osvRecord } from '../src/intel/advisory-store/test-records';
+import { importJsonl, insertRepository, scanWith } from '../test/support/exposures';
+import { createTestApp } from '../test/support/test-app';
+import { writeBenchmarkSection } from './report';
+
+const DEPENDENCIES = Number(process.env.BENCH_POLICY_DEPENDENCIES ?? 5000);
+const VULNERABLE = 100;
+const RUNS = 5;
+const TARGET_SECONDS = 1;
+
+const CONDITIONS = [
+  'vulnerabilities.items.exists(v, v.severity == "critical" && v.fixAvailable)',
+  'vulnerabilities.maxSeverityLevel >= 3',
+  'vulnerabilities.maxCvss >= 9.0',
+  'vulnerabilities.count > 0 && dependency.direct',
+  'vulnerabilities.ids.exists(id, id.startsWith("CVE-2025-"))',
+  'dependency.direct && drift.majorsBehind >= 2',
+  '(drift.deprecated || drift.yanked || drift.endOfLife) && dependency.scope == "runtime"',
+  'drift.known && drift.libyear > 3.0',
+  '!spdxSatisfies(licence.expression, ["MIT", "Apache-2.0", "BSD-3-Clause", "ISC"])',
+  'licence.known && licence.expression.contains("GPL")',
+  'health.known && health.score < 40.0',
+  '"popularity" in health.signals && health.signals.popularity < 0.1',
+  'release.known && release.ageDays < 3',
+  'dependency.resolution == "unpinned"',
+  'dependency.name.startsWith("bench-pkg-1") && vulnerabilities.count > 0',
+  'dependency.name.matches("^bench-pkg-[0-9]+7$") && vulnerabilities.maxSeverity == "high"',
+  'repository.criticality == "critical" && vulnerabilities.count > 0',
+  'dependency.files.exists(f, f.endsWith("package-lock.json")) && vulnerabilities.fixAvailable',
+  'vulnerabilities.items.filter(v, v.status == "open").size() > 0',
+  'dependency.ecosystem == "npm" && vulnerabilities.statuses.exists(s, s == "affected")',
+];
+
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+const ms = (seconds: number) => `${(seconds * 1000).toFixed(0)} ms`;
+
+async function main() {
+  const t = await createTestApp();
+  try {
+    const tenant = await t.createTenant('enterprise', 'Bench');
+    const repositoryId = await insertRepository(t, tenant.tenantId, 'monorepo');
+    const advisories = Array.from({ length: VULNERABLE }, (_, i) =>
+      osvRecord({
+        id: `GHSA-bench-${String(i).padStart(4, '0')}`,
+        aliases: [`CVE-2025-${40000 + i}`],
+        severity:
+          i % 2 === 0
+            ? 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H'
+            : 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N',
+        affected: [npmRange(`bench-pkg-${i * 37}`, '0', i % 3 === 0 ? undefined : '9.0.0')],
+      }),
+    );
+    await importJsonl(t, advisories);
+    const deps = Array.from({ length: DEPENDENCIES }, (_, i) => ({
+      name: `bench-pkg-${i}`,
+      version: '1.0.0',
+    }));
+    let started = performance.now();
+    await scanWith(t, tenant.tenantId, repositoryId, deps, [MATCH_DEPENDENCIES_JOB]);
+    const scanSeconds = (performance.now() - started) / 1000;
+    await withTenant(t.database, tenant.tenantId, async (db) => {
+      for (const [index, condition] of CONDITIONS.entries()) {
+        await insertPolicy(
+          db,
+          newId(),
+          {
+            name: `Policy ${index + 1}`,
+            description: '',
+            condition,
+            severity: 'high',
+            action: 'warn',
+            enabled: true,
+            scope: {
+              repositoryIds: [],
+              ecosystems: [],
+              businessCriticalities: [],
+              lifecycleStatuses: [],
+            },
+          },
+          tenant.tokenId,
+        );
+      }
+    });
+
+    const facts: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      started = performance.now();
+      await withTenant(t.database, tenant.tenantId, async (db) => {
+        const repository = await loadRepository(db, repositoryId);
+        if (repository) await repositoryFacts(db, repository);
+      });
+      facts.push((performance.now() - started) / 1000);
+    }
+    const evaluate = async () => {
+      const begun = performance.now();
+      const counts = await withTenant(t.database, tenant.tenantId, (db) =>
+        evaluateRepository(db, { tenantId: tenant.tenantId, repositoryId }),
+      );
+      return { seconds: (performance.now() - begun) / 1000, counts };
+    };
+    const first = await evaluate();
+    const steady: number[] = [];
+    let steadyCounts = first.counts;
+    for (let run = 0; run < RUNS; run++) {
+      const result = await evaluate();
+      steady.push(result.seconds);
+      steadyCounts = result.counts;
+    }
+    const steadySeconds = median(steady);
+    const worst = Math.max(first.seconds, steadySeconds);
+    const lines = [
+      `${CONDITIONS.length} policies over one repository of ${DEPENDENCIES} npm dependencies (${VULNERABLE} with advisories, matched by the matcher), ${t.database.engine} database, ${new Date().toISOString().slice(0, 10)}:`,
+      '',
+      '| | time | note |',
+      '|---|---|---|',
+      `| baseline: facts alone (median of ${RUNS}) | ${ms(median(facts))} | six set-based queries |`,
+      `| evaluation, first run | ${ms(first.seconds)} | opens ${first.counts.opened} violations, ${CONDITIONS.length * first.counts.dependencies} condition evaluations |`,
+      `| evaluation, steady state (median of ${RUNS}) | ${ms(steadySeconds)} | ${steadyCounts.held} violations held, nothing new |`,
+      '',
+      `Target: under ${TARGET_SECONDS} s after a scan: ${worst < TARGET_SECONDS ? 'met' : 'NOT met'} (slowest ${ms(worst)}; ratio to the facts baseline ${(steadySeconds / median(facts)).toFixed(2)}). The scan's storage and matching before it took ${scanSeconds.toFixed(1)} s.`,
+    ];
+    const body = lines.join('\n');
+    console.log(body);
+    writeBenchmarkSection(`Policies (npm run bench:policies, ${t.database.engine})`, body);
+    if (worst >= TARGET_SECONDS) process.exitCode = 1;
+  } finally {
+    await t.close();
+  }
+}
+
+await main();
