@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-
+import { Type } from 'typebox';
 import { notFound, unauthorized } from '../../core/problem';
 import type { Database } from '../../db/connection';
 import type { OpenApiTag } from '../../http/openapi';
 import { ItemsList, NoContent, withErrors } from '../../http/schemas';
 import type { OperatorCheck } from '../../security/operator-token';
 import { evaluateComponents, listComponents, overallState, setOverride } from './components';
+import { renderAtomFeed } from './feed';
+import { renderStatusPage } from './page';
 import type { ResponseWindow } from './response-window';
 import {
   ChangelogEntry,
@@ -128,6 +130,60 @@ export function statusRoutes(deps: StatusDeps): FastifyPluginAsyncTypebox {
       },
       async () => ({ items: await listChangelog(deps.database.system, CHANGELOG_LIMIT) }),
     );
+
+    app.get(
+      '/status/feed.atom',
+      {
+        schema: {
+          tags: TAGS,
+          operationId: 'getStatusFeed',
+          summary: 'Incidents and changelog entries as an Atom 1.0 feed (RFC 4287)',
+          response: withErrors(
+            {
+              200: Type.String({
+                description: 'An Atom 1.0 feed (application/atom+xml)',
+                contentMediaType: 'application/atom+xml',
+              }),
+            },
+            [],
+            { authenticated: false },
+          ),
+        },
+        config: PUBLIC,
+      },
+      async (request, reply) => {
+        const system = deps.database.system;
+        const [incidents, changelog] = await Promise.all([
+          listIncidents(system, HISTORY_DAYS),
+          listChangelog(system, CHANGELOG_LIMIT),
+        ]);
+        const base = `${request.protocol}://${request.host}`;
+        reply.type('application/atom+xml; charset=utf-8');
+        return renderAtomFeed(incidents, changelog, base, new Date());
+      },
+    );
+
+    // The page for people; HTML, so not an operation of the API document.
+    app.get('/status', { schema: { hide: true }, config: PUBLIC }, async (_request, reply) => {
+      const components = await currentComponents(deps);
+      const system = deps.database.system;
+      const [incidents, changelog] = await Promise.all([
+        listIncidents(system, HISTORY_DAYS),
+        listChangelog(system, CHANGELOG_LIMIT),
+      ]);
+      const overall = overallState(components);
+      reply.type('text/html; charset=utf-8');
+      return renderStatusPage({
+        overall,
+        description: DESCRIPTIONS[overall],
+        components,
+        incidents,
+        changelog,
+        days: HISTORY_DAYS,
+        now: new Date(),
+        subscribe: false,
+      });
+    });
 
     if (deps.operatorCheck)
       await app.register(operatorRoutes({ ...deps, operatorCheck: deps.operatorCheck }));
