@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { osvRecord } from '../../intel/advisory-store/test-records';
+import { REMATCH_JOB } from './jobs';
 
 /** Exposures of the project's own package (scope self) and of Go modules swapped out by replace. */
 
@@ -92,5 +95,129 @@ describe('exposures: own packages and Go replace', () => {
       url: `/api/v1/repositories/${released}`,
     });
     expect(repository.json().dependencyCount).toBe(0);
+  });
+});
+
+/** OSV MAL- records made for the tests in the upstream shape (src/intel/osv/__fixtures__). */
+const maliciousRecords = readFileSync(
+  join(
+    import.meta.dirname,
+    '..',
+    '..',
+    'intel',
+    'osv',
+    '__fixtures__',
+    'malicious-test-records.jsonl',
+  ),
+  'utf8',
+)
+  .trim()
+  .split('\n')
+  .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+describe('exposures: malicious packages', () => {
+  let t: TestApp;
+  let a: TestTenant;
+
+  const exposures = async (query: string) => {
+    const res = await t.as(a.token, {
+      method: 'GET',
+      url: `/api/v1/vulnerability-exposures${query}`,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return (
+      res.json() as {
+        items: {
+          packageName: string;
+          version: string | null;
+          kind: string;
+          severity: string | null;
+          possiblyAffected: boolean;
+          canonicalId: string;
+        }[];
+      }
+    ).items
+      .map((e) => [e.packageName, e.version, e.kind, e.severity, e.possiblyAffected, e.canonicalId])
+      .sort();
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    a = await t.createTenant('enterprise', 'A');
+  });
+  afterAll(() => t.close());
+
+  it('a MAL- record arriving after the scan flags the package at once: kind malicious, critical', async () => {
+    const repo = await insertRepository(t, a.tenantId, 'web');
+    await scanWith(t, a.tenantId, repo, [
+      { name: 'evil-colors', version: '1.4.44' },
+      { name: 'evil-colors', version: '^1.0.0', resolution: 'declared', file: 'package.json' },
+      { name: 'left-pad', version: '1.3.0' },
+    ]);
+    expect(await exposures(`?repositoryId=${repo}`)).toEqual([]);
+
+    const imported = await importJsonl(t, [
+      ...maliciousRecords,
+      osvRecord({
+        id: 'GHSA-lpad-0001-aaaa',
+        databaseSeverity: 'LOW',
+        affected: [
+          {
+            ecosystem: 'npm',
+            name: 'left-pad',
+            ranges: [
+              {
+                type: 'SEMVER',
+                events: [{ introduced: '0' }, { fixed: '1.4.0' }] as Record<string, string>[],
+              },
+            ],
+          },
+        ],
+      }),
+    ]);
+    expect(imported.tenantsNotified).toBe(1);
+    expect(await t.runJobs()).toContain(REMATCH_JOB);
+    // The record names every version: the declared range is affected too, not possibly.
+    expect(await exposures(`?repositoryId=${repo}`)).toEqual([
+      ['evil-colors', '1.4.44', 'malicious', 'critical', false, 'GHSA-xm4w-9v2c-7q3r'],
+      ['evil-colors', '^1.0.0', 'malicious', 'critical', false, 'GHSA-xm4w-9v2c-7q3r'],
+      ['left-pad', '1.3.0', 'vulnerability', 'low', false, 'GHSA-lpad-0001-aaaa'],
+    ]);
+    expect((await exposures('?kind=Malicious')).map((e) => e[0])).toEqual([
+      'evil-colors',
+      'evil-colors',
+    ]);
+    expect((await exposures('?kind=vulnerability')).map((e) => e[0])).toEqual(['left-pad']);
+    // The vulnerability itself says what it is.
+    const listed = await t.as(a.token, {
+      method: 'GET',
+      url: '/api/v1/vulnerability-exposures?kind=malicious',
+    });
+    const [first] = (listed.json() as { items: { vulnerabilityId: string }[] }).items;
+    const vulnerability = await t.as(a.token, {
+      method: 'GET',
+      url: `/api/v1/vulnerabilities/${first?.vulnerabilityId}`,
+    });
+    expect(vulnerability.json()).toMatchObject({
+      kind: 'malicious',
+      severity: 'critical',
+      severitySource: 'malicious',
+    });
+    const bad = await t.as(a.token, {
+      method: 'GET',
+      url: '/api/v1/vulnerability-exposures?kind=evil',
+    });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('a versions list matches only the listed versions', async () => {
+    const repo = await insertRepository(t, a.tenantId, 'py');
+    await scanWith(t, a.tenantId, repo, [
+      { ecosystem: 'PyPI', name: 'reqeusts-toolbelt2', version: '0.1.1' },
+      { ecosystem: 'PyPI', name: 'reqeusts-toolbelt2', version: '0.2.0', file: 'other.txt' },
+    ]);
+    expect(await exposures(`?repositoryId=${repo}`)).toEqual([
+      ['reqeusts-toolbelt2', '0.1.1', 'malicious', 'critical', false, 'MAL-2026-90002'],
+    ]);
   });
 });

@@ -5,6 +5,8 @@ import { isMatchable } from '../../ecosystems/dependency-list';
 import { ECOSYSTEMS, type Ecosystem, type Resolution } from '../../ecosystems/types';
 import { loadIndex } from '../../intel/advisory-store/lookup';
 import type { PackageKey } from '../../intel/advisory-store/store';
+import { namesEveryVersion } from '../../intel/osv/match';
+import { isMaliciousId } from '../../intel/osv/types';
 import { type ChangedExposure, emitExposureEvents } from './events';
 import type { FixedReason, MatchedEntry } from './tables';
 
@@ -174,7 +176,11 @@ async function matchAdvisories(
         versions: match.affected.versions.slice(0, 200),
       });
       for (const version of match.fixedVersions) entry.fixed.add(version);
-      if (match.status === 'affected' && group.replacedBy === null) entry.exact = true;
+      // A malicious record naming every version is affected whatever is installed.
+      const everyVersion = isMaliciousId(match.advisory.id) && namesEveryVersion(match.affected);
+      if ((match.status === 'affected' || everyVersion) && group.replacedBy === null) {
+        entry.exact = true;
+      }
     }
   }
   return computed;

@@ -4,7 +4,7 @@ import { ECOSYSTEMS } from '../../ecosystems/types';
 import { pageOf, parseEnum } from '../../http/query';
 import { UuidParam, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
-import { SEVERITY_RATINGS } from '../../intel/osv/types';
+import { FINDING_KINDS, SEVERITY_RATINGS } from '../../intel/osv/types';
 import { Exposure, ExposureListQuery, ExposurePage, TriageRequest } from './schemas';
 import { triageExposure } from './service';
 import { type ExposureRow, findExposure, listExposures, reopenExpiredAcceptances } from './store';
@@ -22,6 +22,7 @@ export function presentExposure(row: ExposureRow) {
     packageName: row.package_name,
     version: row.version === '' ? null : row.version,
     resolution: row.resolution,
+    kind: row.kind,
     possiblyAffected: row.possibly_affected,
     possiblyAffectedReason: row.possibly_affected_reason,
     vulnerabilityId: row.vulnerability_id,
@@ -71,6 +72,7 @@ export function exposureRoutes(): FastifyPluginAsyncTypebox {
           packageId: query.packageId,
           vulnerabilityId: query.vulnerabilityId,
           possiblyAffected: query.possiblyAffected,
+          kind: parseEnum('kind', query.kind, FINDING_KINDS),
           severity: parseEnum('severity', query.severity, SEVERITY_RATINGS),
           status: parseEnum('status', query.status, EXPOSURE_STATUSES),
           ecosystem: parseEnum('ecosystem', query.ecosystem, ECOSYSTEMS),

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { ECOSYSTEMS } from '../../ecosystems/types';
 import { enumQuery, TakeSkipQuery } from '../../http/query';
 import { DateTime, NullableDateTime, TotalEstimatePage, Uuid } from '../../http/schemas';
-import { SEVERITY_RATINGS } from '../../intel/osv/types';
+import { FINDING_KINDS, SEVERITY_RATINGS } from '../../intel/osv/types';
 import { TRIAGE_STATUSES, VEX_JUSTIFICATIONS } from './state-machine';
 import { EXPOSURE_STATUSES } from './tables';
 
@@ -17,6 +17,7 @@ export const ExposureListQuery = Type.Object({
   ecosystem: enumQuery(ECOSYSTEMS, 'Ecosystem:'),
   packageId: Type.Optional(Uuid),
   vulnerabilityId: Type.Optional(Uuid),
+  kind: enumQuery(FINDING_KINDS, 'Kind (malicious: a package published to do harm):'),
   possiblyAffected: Type.Optional(
     Type.Boolean({
       description:
@@ -48,6 +49,10 @@ export const Exposure = Type.Object({
   packageName: Type.String(),
   version: Nullable(Type.String()),
   resolution: Type.String({ description: 'resolved, declared or unpinned' }),
+  kind: Type.String({
+    description:
+      'vulnerability, or malicious: the package was published to do harm (an OSV MAL- record); always critical',
+  }),
   possiblyAffected: Type.Boolean({
     description:
       'true when the dependency is a declared range or unpinned: it may resolve to an affected version',

@@ -1,7 +1,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
-import type { SeverityRating } from '../../intel/osv/types';
+import type { FindingKind, SeverityRating } from '../../intel/osv/types';
 import type { ExposureStatus, VulnerabilityExposureTable } from './tables';
 
 export interface ExposureFilter {
@@ -12,9 +12,11 @@ export interface ExposureFilter {
   packageId?: string;
   vulnerabilityId?: string;
   possiblyAffected?: boolean;
+  kind?: FindingKind;
 }
 
 export type ExposureRow = Selectable<VulnerabilityExposureTable> & {
+  kind: FindingKind;
   canonical_id: string;
   aliases: string[];
   summary: string | null;
@@ -38,6 +40,7 @@ function filtered(db: Kysely<DB>, filter: ExposureFilter) {
   if (filter.status) query = query.where('e.status', '=', filter.status);
   if (filter.ecosystem) query = query.where('e.ecosystem', '=', filter.ecosystem);
   if (filter.packageId) query = query.where('e.package_id', '=', filter.packageId);
+  if (filter.kind) query = query.where('v.kind', '=', filter.kind);
   if (filter.possiblyAffected !== undefined) {
     query = query.where('e.possibly_affected', '=', filter.possiblyAffected);
   }
@@ -88,6 +91,7 @@ const COLUMNS = [
   'e.last_scan_id',
   'e.created_at',
   'e.updated_at',
+  'v.kind',
   'v.canonical_id',
   'v.aliases',
   'v.summary',

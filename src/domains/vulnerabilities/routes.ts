@@ -32,6 +32,7 @@ function present(row: VulnerabilityRow) {
   return {
     vulnerabilityId: row.id,
     canonicalId: row.canonical_id,
+    kind: row.kind,
     aliases: row.aliases,
     summary: row.summary,
     severity: row.severity_rating,

@@ -34,6 +34,10 @@ export const VulnerabilityIdParam = Type.Object({
 const vulnerabilityFields = {
   vulnerabilityId: Uuid,
   canonicalId: Type.String({ description: 'Preferred identifier: a CVE when known, then GHSA' }),
+  kind: Type.String({
+    description:
+      'vulnerability, or malicious: a package published to do harm (an OSV MAL- record); always critical',
+  }),
   aliases: Type.Array(Type.String(), { description: 'Every other identifier of the same flaw' }),
   summary: Nullable(Type.String()),
   severity: Nullable(Type.String({ description: 'low, medium, high or critical' })),

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema';
-import { canonicalId } from '../osv/aliases';
-import type { Advisory, SeverityRating } from '../osv/types';
+import { canonicalId, MALICIOUS_SEVERITY } from '../osv/aliases';
+import { type Advisory, isMaliciousId, type SeverityRating } from '../osv/types';
 import { assignGroups } from './groups';
 
 /**
@@ -453,16 +453,19 @@ function derivedColumns(
         null)
       : null;
   const aliasList = [...keys].filter((k) => k !== canonical).sort();
+  // A malicious package (a live MAL- member) is its own kind, critical by rule (src/intel/osv).
+  const malicious = pool.some((m) => isMaliciousId(m.id));
   return {
     id,
     canonical_id: canonical,
     aliases: aliasList,
+    kind: malicious ? 'malicious' : 'vulnerability',
     summary: described.summary,
     details: detailed.details,
-    severity_rating: severe.severity_rating,
+    severity_rating: malicious ? MALICIOUS_SEVERITY.rating : severe.severity_rating,
     severity_score: severe.severity_score === null ? null : Number(severe.severity_score),
     severity_vector: severe.severity_vector,
-    severity_type: severe.severity_type,
+    severity_type: malicious ? MALICIOUS_SEVERITY.source : severe.severity_type,
     published_at: published?.toISOString() ?? null,
     modified_at: modified.toISOString(),
     withdrawn_at: withdrawn?.toISOString() ?? null,
@@ -487,6 +490,7 @@ async function writeDerivedColumns(
     UPDATE vulnerabilities v SET
       canonical_id = x.canonical_id,
       aliases = ARRAY(SELECT jsonb_array_elements_text(x.aliases)),
+      kind = x.kind,
       summary = x.summary,
       details = x.details,
       severity_rating = x.severity_rating,
@@ -501,7 +505,7 @@ async function writeDerivedColumns(
       merged_into = NULL,
       updated_at = now()
     FROM jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) AS x(
-      id uuid, canonical_id text, aliases jsonb, summary text, details text,
+      id uuid, canonical_id text, aliases jsonb, kind text, summary text, details text,
       severity_rating text, severity_score numeric, severity_vector text, severity_type text,
       published_at timestamptz, modified_at timestamptz, withdrawn_at timestamptz,
       ecosystems jsonb, search_text text), vulnerabilities old

@@ -1,5 +1,5 @@
 import type { Generated, JSONColumnType } from 'kysely';
-import type { AffectedRange, Reference, SeverityRating } from '../osv/types';
+import type { AffectedRange, FindingKind, Reference, SeverityRating } from '../osv/types';
 
 export type { SeverityRating };
 /** Ranges as the OSV parser normalised them (src/intel/osv/types.ts). */
@@ -29,9 +29,6 @@ export interface VulnerabilityTable {
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
-
-/** A flaw in a package, or a package published to do harm (an OSV MAL- record). */
-export type FindingKind = 'vulnerability' | 'malicious';
 
 export interface OsvAdvisoryTable {
   id: string;

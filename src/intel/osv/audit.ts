@@ -1,7 +1,7 @@
 import { isDependency, isMatchable } from '../../ecosystems/dependency-list';
 import type { TreeExtraction } from '../../ecosystems/extract-tree';
 import { groupAdvisories, latestById, vulnerabilityByAdvisoryId } from './aliases';
-import { AdvisoryIndex, type SkippedRange } from './match';
+import { AdvisoryIndex, namesEveryVersion, type SkippedRange } from './match';
 import { ratingRank } from './severity';
 import type {
   Advisory,
@@ -100,16 +100,6 @@ function evaluable(match: AdvisoryMatch): AffectedRange[] {
 type ExtractedFile = TreeExtraction['files'][number];
 type ExtractedDependency = ExtractedFile['dependencies'][number];
 
-/** An affected entry with a range open from `0` to nothing: it names every version there is. */
-function namesEveryVersion(match: AdvisoryMatch): boolean {
-  return match.affected.ranges.some(
-    (range) =>
-      range.type !== 'GIT' &&
-      range.events.some((e) => e.kind === 'introduced' && e.version === '0') &&
-      range.events.every((e) => e.kind === 'introduced'),
-  );
-}
-
 /**
  * The status one advisory match gives this dependency. A replaced Go module's version is the one
  * it would have had: never proof. A malicious record naming every version matches whatever is
@@ -121,7 +111,7 @@ function statusOf(
   dep: ExtractedDependency,
 ): MatchStatus {
   if (dep.source.kind === 'replaced') return 'possibly_affected';
-  if (vulnerability.kind === 'malicious' && namesEveryVersion(found)) return 'affected';
+  if (vulnerability.kind === 'malicious' && namesEveryVersion(found.affected)) return 'affected';
   return found.status;
 }
 

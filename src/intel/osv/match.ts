@@ -328,3 +328,16 @@ export class AdvisoryIndex {
     return out;
   }
 }
+
+/**
+ * True when an affected entry has a version range open from `0` with no upper bound: it names
+ * every version there is (malicious-package records say so for a package published to do harm).
+ */
+export function namesEveryVersion(affected: AffectedPackage): boolean {
+  return affected.ranges.some(
+    (range) =>
+      range.type !== 'GIT' &&
+      range.events.some((e) => e.kind === 'introduced' && e.version === '0') &&
+      range.events.every((e) => e.kind === 'introduced'),
+  );
+}

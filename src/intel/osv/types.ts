@@ -36,7 +36,8 @@ export type SeveritySource = 'cvss_v4' | 'cvss_v3' | 'database' | 'malicious' | 
  * A flaw in a package (`vulnerability`), or a package published to do harm (`malicious`: the
  * group has an OSV `MAL-` record of the OpenSSF malicious-packages database).
  */
-export type FindingKind = 'vulnerability' | 'malicious';
+export const FINDING_KINDS = ['vulnerability', 'malicious'] as const;
+export type FindingKind = (typeof FINDING_KINDS)[number];
 
 /** OSV ids of the OpenSSF malicious-packages database. */
 export const isMaliciousId = (id: string): boolean => id.startsWith('MAL-');
