@@ -131,7 +131,9 @@ describe('reading integrations', () => {
     const one = await t.as(member, { url: `/api/v1/integrations/${mine.integrationId}` });
     expect(one.json().name).toBe('listed');
     expect((await t.as(viewer, { url: '/api/v1/integrations' })).statusCode).toBe(403);
-    const log = await t.as(member, { url: `/api/v1/integrations/${mine.integrationId}/deliveries` });
+    const log = await t.as(member, {
+      url: `/api/v1/integrations/${mine.integrationId}/deliveries`,
+    });
     expect(log.json()).toEqual({ items: [], totalEstimate: 0, take: 50, skip: 0 });
   });
 
