@@ -129,6 +129,8 @@ describe('alert rules and alerts', () => {
       [{ name: 'h', kind: 'health_score', settings: { below: 500 } }, 'settings'],
       [{ ...critical, dedupeWindowMinutes: -1 }, 'dedupeWindowMinutes'],
       [{ ...critical, channels: ['not-a-uuid'] }, 'channels[0]'],
+      // An integration id that is not the tenant's own (unknown, or another tenant's).
+      [{ ...critical, channels: [newId()] }, 'channels'],
       [{ ...critical, name: '' }, 'name'],
       [{ ...critical, extra: true }, ''],
     ];

@@ -13,6 +13,7 @@ import {
   type AlertRow,
   type AlertRuleRow,
   acknowledgeAlert,
+  existingIntegrations,
   existingRepositories,
   findAlert,
   findRule,
@@ -97,6 +98,11 @@ async function resolveRule(
       if (!known.has(id)) errors.add('filters.repositoryIds', `no repository ${id}`);
     }
   }
+  const channels = [...new Set(body.channels ?? current?.channels ?? [])];
+  if (body.channels) {
+    const known = await existingIntegrations(db, channels);
+    for (const id of channels) if (!known.has(id)) errors.add('channels', `no integration ${id}`);
+  }
   errors.throwIfAny(400);
   return {
     name: body.name ?? current?.name ?? '',
@@ -108,7 +114,7 @@ async function resolveRule(
     settings,
     dedupeWindowMinutes:
       body.dedupeWindowMinutes ?? current?.dedupeWindowMinutes ?? DEFAULT_DEDUPE_WINDOW_MINUTES,
-    channels: [...new Set(body.channels ?? current?.channels ?? [])],
+    channels,
   };
 }
 

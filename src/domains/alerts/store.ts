@@ -114,6 +114,20 @@ export async function existingRepositories(
   return new Set(rows.map((row) => row.id));
 }
 
+/** Which of `ids` are the tenant's integrations (disabled ones included: they may return). */
+export async function existingIntegrations(
+  db: Kysely<DB>,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('integrations')
+    .select('id')
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Set(rows.map((row) => row.id));
+}
+
 export interface AlertFilter {
   kind?: string;
   severity?: string;
