@@ -151,6 +151,25 @@ describe('rubygems/gemfile-lock', () => {
     ]);
   });
 
+  it('a gemspec project: PATH `remote: .` is the project itself (scope self, not direct)', () => {
+    const result = extractGemfileLock({
+      path: 'Gemfile.lock',
+      text: fixture('gemspec-project.lock'),
+      readFile: () => null,
+    });
+    expect(result).toEqual({
+      dependencies: [
+        {
+          ...spec('mygem', '0.4.2', 4, { source: { kind: 'path', path: '.' } }),
+          scope: 'self',
+        },
+        spec('faraday', '2.12.0', 10, { parents: ['mygem'] }),
+        spec('rake', '13.2.1', 11, { direct: true }),
+      ],
+      errors: [],
+    });
+  });
+
   it('reports a file that is not a Gemfile.lock as one whole-file error', () => {
     const result = extractGemfileLock({
       path: 'Gemfile.lock',

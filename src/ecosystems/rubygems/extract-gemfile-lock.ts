@@ -242,12 +242,15 @@ export function extractGemfileLock(input: ExtractInput): ExtractionResult {
       const [only] = platforms;
       const qualifiers =
         platforms.size === 1 && only !== 'ruby' && only ? { platform: only } : undefined;
+      // `PATH remote: .` is the gem of the `gemspec` line: the project itself.
+      const own =
+        spec.source.kind === 'path' && (spec.source.path === '.' || spec.source.path === './');
       dependencies.push({
         name: spec.name,
         version: spec.version,
         purl: buildPurl('gem', spec.name, spec.version, qualifiers),
-        scope: scopes.get(spec.name) ?? 'runtime',
-        direct: parsed.direct.has(spec.name),
+        scope: own ? 'self' : (scopes.get(spec.name) ?? 'runtime'),
+        direct: !own && parsed.direct.has(spec.name),
         resolution: 'resolved',
         line: spec.line,
         parents: parents.get(spec.name) ?? [],
@@ -265,7 +268,7 @@ export function extractGemfileLock(input: ExtractInput): ExtractionResult {
 
 export const gemfileLockExtractor: Extractor = {
   name: 'rubygems/gemfile-lock',
-  version: 2,
+  version: 3,
   kind: 'lockfile',
   matches: (path) => {
     const base = path.slice(path.lastIndexOf('/') + 1);
