@@ -26,6 +26,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
       'administration: create-tenant --name NAME --plan PLAN | import-osv <file|dir|url> | status',
     load: () => import('./commands/admin'),
   },
+  status: {
+    summary: 'the public status page: show | incident create/update | changelog add | override',
+    load: () => import('./commands/status'),
+  },
 };
 
 function usage(): string {
