@@ -131,6 +131,16 @@ export function statusRoutes(deps: StatusDeps): FastifyPluginAsyncTypebox {
       async () => ({ items: await listChangelog(deps.database.system, CHANGELOG_LIMIT) }),
     );
 
+    await app.register(feedAndPageRoutes(deps));
+
+    if (deps.operatorCheck)
+      await app.register(operatorRoutes({ ...deps, operatorCheck: deps.operatorCheck }));
+  };
+}
+
+/** The Atom feed and the HTML page: the same incidents and changelog, for readers and people. */
+function feedAndPageRoutes(deps: StatusDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
     app.get(
       '/status/feed.atom',
       {
@@ -184,9 +194,6 @@ export function statusRoutes(deps: StatusDeps): FastifyPluginAsyncTypebox {
         subscribe: false,
       });
     });
-
-    if (deps.operatorCheck)
-      await app.register(operatorRoutes({ ...deps, operatorCheck: deps.operatorCheck }));
   };
 }
 
