@@ -137,11 +137,15 @@ describe('repository flow over HTTP', () => {
   it('reads the dependencies, the graph and the risk summary', async () => {
     const deps = await call('GET', `/api/v1/repositories/${repositoryId}/dependencies?take=200`);
     expect(deps.status).toBe(200);
-    expect(
-      deps.body.items
-        .map((d: { ecosystem: string; name: string }) => `${d.ecosystem}:${d.name}`)
-        .sort(),
-    ).toEqual([
+    // The projects themselves are listed too (scope self), apart from their dependencies.
+    const items: { ecosystem: string; name: string; scope: string }[] = deps.body.items;
+    const names = (self: boolean) =>
+      items
+        .filter((d) => (d.scope === 'self') === self)
+        .map((d) => `${d.ecosystem}:${d.name}`)
+        .sort();
+    expect(names(true).length).toBeGreaterThan(0);
+    expect(names(false)).toEqual([
       'Cargo:serde',
       'Go:github.com/google/uuid',
       'PyPI:requests',
@@ -151,7 +155,17 @@ describe('repository flow over HTTP', () => {
       'npm:express',
     ]);
     const graph = await call('GET', `/api/v1/repositories/${repositoryId}/dependency-graph`);
-    expect(graph.body).toMatchObject({ truncated: false, totalEdges: 8 });
+    // The projects themselves (scope self) are nodes too; the dependencies' own edges are 8.
+    const selfIds = new Set(
+      graph.body.nodes
+        .filter((n: { scope: string | null }) => n.scope === 'self')
+        .map((n: { nodeId: string }) => n.nodeId),
+    );
+    expect(selfIds.size).toBe(names(true).length);
+    expect(graph.body).toMatchObject({ truncated: false });
+    const edges: { from: string; to: string }[] = graph.body.edges;
+    expect(edges).toHaveLength(graph.body.totalEdges);
+    expect(edges.filter((e) => !selfIds.has(e.from) && !selfIds.has(e.to))).toHaveLength(8);
     const express = graph.body.nodes.find((n: { name: string }) => n.name === 'express');
     const fromExpress = graph.body.edges.filter((e: { from: string }) => e.from === express.nodeId);
     expect(fromExpress).toHaveLength(2);
