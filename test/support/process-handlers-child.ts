@@ -8,13 +8,16 @@ import { pino } from 'pino';
 import { installProcessHandlers } from '../../src/process-handlers';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+// The marks go through the handlers' own logger: one stream, so the test can rely on their order
+// (console.log and pino's writes to the same pipe can interleave either way).
+const logger = pino({ level: 'info' });
 installProcessHandlers({
-  logger: pino({ level: 'info' }),
+  logger,
   service: {
     stop: async () => {
-      console.log('stop began');
+      logger.info('stop began');
       await sleep(300);
-      console.log('stopped in order');
+      logger.info('stopped in order');
     },
   },
   exiting: null,
@@ -25,10 +28,10 @@ setInterval(() => {}, 1000);
 if (process.argv[2] === 'rejection') {
   void Promise.reject(new Error('nobody awaited this'));
   setTimeout(() => {
-    console.log('still running');
+    logger.info('still running');
     setTimeout(() => {
       throw new Error('state unknown');
     }, 10);
   }, 200);
 }
-console.log('ready');
+logger.info('ready');
