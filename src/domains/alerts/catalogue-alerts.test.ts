@@ -182,4 +182,41 @@ describe('alerts from the shared package catalogue', () => {
     );
     expect(await kinds(user)).toHaveLength(before);
   });
+
+  it('a first health snapshot can alert: a package that starts below the threshold is heard of', async () => {
+    const newcomer = await t.createTenant('enterprise', 'Newcomer');
+    const repository = await insertRepository(t, newcomer.tenantId, 'fresh');
+    await scanWith(t, newcomer.tenantId, repository, [{ name: 'fresh-pkg', version: '1.0.0' }]);
+    const fresh = await t.database.system
+      .selectFrom('packages')
+      .select('id')
+      .where('name', '=', 'fresh-pkg')
+      .executeTakeFirstOrThrow();
+    const rule = await t.as(newcomer.token, {
+      method: 'POST',
+      url: '/api/v1/alert-rules',
+      payload: { name: 'unhealthy', kind: 'health_score', settings: { below: 100 } },
+    });
+    expect(rule.statusCode, rule.body).toBe(201);
+    next = answer({ name: 'fresh-pkg', purl: 'pkg:npm/fresh-pkg', versions: ['1.0.0'] });
+    await enrichPackages(
+      {
+        db: t.database.system,
+        clients: { npm: client },
+        settings: { staleAfterHours: 24, refreshBatchSize: 10, fetchConcurrency: 1 },
+        onChange: emitCatalogueEvents,
+      },
+      [{ id: fresh.id, ecosystem: 'npm', name: 'fresh-pkg' }],
+    );
+    await t.runJobs();
+    const res = await t.as(newcomer.token, {
+      method: 'GET',
+      url: '/api/v1/alerts?kind=health_score',
+    });
+    const items = res.json().items as { subject: string; payload: Record<string, unknown> }[];
+    expect(items).toHaveLength(1);
+    expect(items[0]?.subject).toBe(fresh.id);
+    expect(items[0]?.payload).toMatchObject({ name: 'fresh-pkg', previousScore: null });
+    expect(items[0]?.payload.score).toEqual(expect.any(Number));
+  });
 });

@@ -400,6 +400,16 @@ describe('vulnerability exposures', () => {
       url: '/api/v1/audit-log?action=vulnerability_exposure.acceptance_expired',
     });
     expect(audit.json().items.map((e: { resourceId: string }) => e.resourceId)).toContain(id);
+    // The reopening is an event like any other reopening, so alert rules hear of it.
+    const reopenedEvents = await t.database.pool.query(
+      `SELECT data FROM job_outbox WHERE job_name LIKE '%exposures.reopened' AND data::text LIKE $1`,
+      [`%${id}%`],
+    );
+    expect(reopenedEvents.rows).toHaveLength(1);
+    expect(reopenedEvents.rows[0].data).toMatchObject({
+      scanId: null,
+      exposures: [{ exposureId: id, packageName: 'life-pkg' }],
+    });
 
     const expires = new Date(Date.now() + 86_400_000).toISOString();
     expect(

@@ -2,6 +2,7 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import type { FindingKind, SeverityRating } from '../../intel/osv/types';
+import { type ChangedExposure, emitExposureEvents } from './events';
 import type { ExposureStatus, VulnerabilityExposureTable } from './tables';
 
 export interface ExposureFilter {
@@ -138,17 +139,20 @@ export async function lockExposure(db: Kysely<DB>, id: string) {
 
 /**
  * Reopens the tenant's acceptances whose expiry has passed (status `open`, acceptance kept in
- * the audit entry), each with an audit entry by the system. One statement, so it is atomic even
- * on a read session. Returns how many reopened.
+ * the audit entry), each with an audit entry by the system, and emits `exposures.reopened` for
+ * them in the same transaction (an alert rule on reopened exposures hears of it). The update and
+ * its audit entries are one statement, so they are atomic even on a read session. Returns how
+ * many reopened.
  */
 export async function reopenExpiredAcceptances(db: Kysely<DB>, tenantId: string): Promise<number> {
-  const result = await sql<{ n: number }>`
+  const { rows } = await sql<ReopenedRow>`
     WITH reopened AS (
       UPDATE vulnerability_exposures
       SET status = 'open', status_changed_at = now(), status_changed_by_token_id = NULL,
         updated_at = now()
       WHERE status = 'accepted_risk' AND accepted_until <= now()
-      RETURNING id, accepted_until, status_reason
+      RETURNING id, accepted_until, status_reason, repository_id, package_id, ecosystem,
+        package_name, version, vulnerability_id
     ), audited AS (
       INSERT INTO audit_log (tenant_id, id, actor_token_id, action, resource_type, resource_id,
         outcome, status_code, ip, correlation_id, details)
@@ -160,8 +164,35 @@ export async function reopenExpiredAcceptances(db: Kysely<DB>, tenantId: string)
       FROM reopened r
       RETURNING 1
     )
-    SELECT count(*)::int AS n FROM audited`.execute(db);
-  return Number(result.rows[0]?.n ?? 0);
+    SELECT id, repository_id, package_id, ecosystem, package_name, version, vulnerability_id
+    FROM reopened`.execute(db);
+  const byRepository = new Map<string, ChangedExposure[]>();
+  for (const row of rows) {
+    const list = byRepository.get(row.repository_id) ?? [];
+    list.push({
+      exposureId: row.id,
+      packageId: row.package_id,
+      ecosystem: row.ecosystem,
+      packageName: row.package_name,
+      version: row.version,
+      vulnerabilityId: row.vulnerability_id,
+    });
+    byRepository.set(row.repository_id, list);
+  }
+  for (const [repositoryId, reopened] of byRepository) {
+    await emitExposureEvents(db, { tenantId, repositoryId }, { opened: [], reopened });
+  }
+  return rows.length;
+}
+
+interface ReopenedRow {
+  id: string;
+  repository_id: string;
+  package_id: string;
+  ecosystem: string;
+  package_name: string;
+  version: string;
+  vulnerability_id: string;
 }
 
 export interface StatusChange {

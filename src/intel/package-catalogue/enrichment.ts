@@ -84,7 +84,7 @@ function emptySummary(): EnrichmentSummary {
 /**
  * Computes and stores today's health-signal snapshot of a package from the stored metadata. With
  * `onChange`, the snapshot is written in a transaction that also tells it when the default-weights
- * score moved from the previous snapshot's (a first snapshot is no change).
+ * score moved from the previous snapshot's, or is the first score (previousScore null).
  */
 export async function refreshHealthSnapshot(
   db: Kysely<DB>,
@@ -108,8 +108,9 @@ export async function refreshHealthSnapshot(
   await db.transaction().execute(async (trx) => {
     const previous = await latestScore(trx, pkg.id);
     await saveHealthSnapshot(trx, pkg.id, now, signals, score);
-    if (previous === undefined || previous === null || score === null || score === previous) return;
-    await onChange(trx, { package: pkg, health: { previousScore: previous, score } });
+    // A first score is a change from nothing: a package that starts below a threshold alerts.
+    if (score === null || score === previous) return;
+    await onChange(trx, { package: pkg, health: { previousScore: previous ?? null, score } });
   });
 }
 
