@@ -32,6 +32,21 @@ function declared(
   };
 }
 
+/** The project's own package (composer.json `name`): scope self, never direct. */
+function own(name: string, version: string | null, line: number): ExtractedDependency {
+  return {
+    name,
+    version,
+    purl: `pkg:composer/${name}${version === null ? '' : `@${version}`}`,
+    scope: 'self',
+    direct: false,
+    resolution: version === null ? 'unpinned' : 'resolved',
+    line,
+    parents: [],
+    source: { kind: 'path', path: '.' },
+  };
+}
+
 describe('composer/composer-json', () => {
   it('claims composer.json only', () => {
     expect(composerJsonExtractor.matches('x/composer.json')).toBe(true);
@@ -42,6 +57,7 @@ describe('composer/composer-json', () => {
   it('reads require and require-dev, without platform packages', () => {
     expect(run('platform-and-dev.json')).toEqual({
       dependencies: [
+        own('example/platform-and-dev', null, 2),
         declared('monolog/monolog', '3.7.0', 10, 'resolved'),
         declared('symfony/console', 'v6.4.11', 11, 'resolved'),
         declared('symfony/yaml', '6.4.8', 12, 'resolved'),
@@ -63,9 +79,24 @@ describe('composer/composer-json', () => {
 
   it('lowercases names', () => {
     expect(run('small-app.json').dependencies.map((d) => d.name)).toEqual([
+      'example/small-app',
       'guzzlehttp/guzzle',
       'phpunit/phpunit',
     ]);
+  });
+
+  it.each([
+    // A written release version makes it matchable; the name is lower-cased like any other.
+    ['own-package-versioned.json', [own('acme/http-client', '2.3.0', 2)]],
+    // A branch names no release: unpinned, as when no version is written at all.
+    ['own-package-branch-version.json', [own('acme/tooling', null, 2)]],
+    // Not vendor/package (or not a string): nothing to report, and no error (a root may be unnamed).
+    ['own-package-invalid-name.json', []],
+    ['own-package-unnamed.json', []],
+  ])('own package: %s', (file, expected) => {
+    const result = run(file);
+    expect(result.dependencies.filter((d) => d.scope === 'self')).toEqual(expected);
+    expect(result.errors).toEqual([]);
   });
 
   it('fails a file that is not JSON', () => {

@@ -45,6 +45,40 @@ export function classifyConstraint(text: string): {
   return { version: text, resolution: 'declared' };
 }
 
+/**
+ * The project's own package (scope `self`): composer.json's `name`, at its `version` when one is
+ * written and valid (rare: Composer takes it from the VCS tag), else unpinned. An invalid name is
+ * no package of the project's (a root with no name, or a placeholder) and is skipped silently.
+ */
+function ownPackage(
+  root: Record<string, unknown>,
+  line: number | null,
+): ExtractedDependency | null {
+  if (typeof root.name !== 'string') return null;
+  const name = normaliseComposerName(root.name);
+  if (!isValidPackageName(name) || isPlatformPackage(name)) return null;
+  const written = typeof root.version === 'string' ? root.version.trim() : '';
+  // A branch (`dev-main`, `2.x-dev`) names no release: unpinned, like no version at all.
+  const version =
+    written !== '' &&
+    !isBranch(written) &&
+    !written.endsWith('-dev') &&
+    normaliseVersion(written) !== null
+      ? written
+      : null;
+  return {
+    name,
+    version,
+    purl: composerPurl(name, version),
+    scope: 'self',
+    direct: false,
+    resolution: version === null ? 'unpinned' : 'resolved',
+    line,
+    parents: [],
+    source: { kind: 'path', path: '.' },
+  };
+}
+
 export function extractComposerJson(input: ExtractInput): ExtractionResult {
   const parsed = parseJson(input.text, 'composer.json');
   if (!parsed.ok) return { dependencies: [], errors: [parsed.error] };
@@ -59,6 +93,8 @@ export function extractComposerJson(input: ExtractInput): ExtractionResult {
   const errors: ExtractionError[] = [];
   const dependencies: ExtractedDependency[] = [];
   const seen = new Set<string>();
+  const own = ownPackage(root, lines.get(pathKey('name')) ?? null);
+  if (own) dependencies.push(own);
 
   for (const [section, scope] of SECTIONS) {
     const requires = root[section];
@@ -108,7 +144,7 @@ export function extractComposerJson(input: ExtractInput): ExtractionResult {
 
 export const composerJsonExtractor: Extractor = {
   name: 'composer/composer-json',
-  version: 1,
+  version: 2,
   kind: 'manifest',
   matches: (path) => /(?:^|\/)composer\.json$/.test(path),
   extract: extractComposerJson,

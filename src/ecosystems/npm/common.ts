@@ -225,3 +225,30 @@ export const MANIFEST_SCOPES = [
   ['optionalDependencies', 'optional'],
   ['devDependencies', 'development'],
 ] as const;
+
+/**
+ * The project's own package (scope `self`) named by a package.json: its `name`, and its `version`
+ * when that is an exact version (resolved), else unpinned. Null when the manifest has no name (an
+ * unnamed private root has nothing to report). `path` is the project's folder relative to the
+ * lockfile's directory (`.` for the root). docs/extraction.md "The project's own package".
+ */
+export function manifestSelf(
+  manifest: Record<string, unknown> | null,
+  path: string,
+  line: number | null,
+): ExtractedDependency | null {
+  if (!manifest || typeof manifest.name !== 'string' || manifest.name.trim() === '') return null;
+  const version =
+    typeof manifest.version === 'string' && parseNpmVersion(manifest.version.trim())
+      ? manifest.version.trim()
+      : null;
+  return makeDependency({
+    name: manifest.name,
+    version,
+    resolution: version === null ? 'unpinned' : 'resolved',
+    scope: 'self',
+    direct: false,
+    line,
+    source: { kind: 'path', path },
+  });
+}

@@ -288,6 +288,53 @@ describe('npm/pnpm-lock scenarios', () => {
     expect(rows(result.dependencies)).toEqual(V9);
   });
 
+  it("pnpm-v9-peers with the projects' package.json files: each importer is the project itself", () => {
+    const input = inputOf('web/pnpm-lock.yaml', fixture('pnpm-v9-peers.yaml'), {
+      'web/package.json': fixture('pnpm-v9-peers.package.json'),
+      'web/packages/config/package.json': fixture('pnpm-v9-peers.config.package.json'),
+    });
+    const result = pnpmLockExtractor.extract(input);
+    expect(result.errors).toEqual([]);
+    expect(rows(result.dependencies)).toEqual([
+      ['acme-web', '2.1.0', 'self', false, 'resolved', 9, [], 'path .', 'pkg:npm/acme-web@2.1.0'],
+      // Not a version: the member is reported unpinned (and so never matched).
+      [
+        '@acme/config',
+        null,
+        'self',
+        false,
+        'unpinned',
+        38,
+        [],
+        'path packages/config',
+        'pkg:npm/%40acme/config',
+      ],
+      // The ordinary dependencies are exactly those read without the manifests.
+      ...V9,
+    ]);
+  });
+
+  it('pnpm-v5 root-level importer with its package.json: the project, with no line', () => {
+    const input = inputOf('pnpm-lock.yaml', fixture('pnpm-v5.yaml'), {
+      'package.json': JSON.stringify({ name: 'legacy-app', version: '0.3.1' }),
+    });
+    const result = pnpmLockExtractor.extract(input);
+    expect(rows(result.dependencies)).toEqual([
+      [
+        'legacy-app',
+        '0.3.1',
+        'self',
+        false,
+        'resolved',
+        null,
+        [],
+        'path .',
+        'pkg:npm/legacy-app@0.3.1',
+      ],
+      ...V5,
+    ]);
+  });
+
   it('describes the lockfile version', () => {
     expect(pnpmLockExtractor.describe?.(inputOf('pnpm-lock.yaml', fixture('pnpm-v5.yaml')))).toBe(
       'pnpm-lock.yaml v5.4',

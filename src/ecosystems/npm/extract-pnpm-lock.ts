@@ -1,6 +1,7 @@
 import type {
   DependencyScope,
   DependencySource,
+  ExtractedDependency,
   ExtractInput,
   ExtractionError,
   ExtractionResult,
@@ -10,7 +11,9 @@ import {
   errorMessage,
   fileError,
   isRecord,
+  manifestSelf,
   REGISTRY,
+  readManifest,
   sourceFromResolved,
   splitDescriptor,
   stringEntries,
@@ -25,7 +28,8 @@ import { NESTED_KEY, readYamlEntries } from './yaml-entries';
  *
  * One dependency per `packages` key; peer variants of one name@version (5/6) merge. Workspace
  * projects are `importers`, not packages: what they declare is direct, and their `link:`
- * dependencies (sibling workspaces) are not reported. Scope: 5/6 `dev`/`optional` flags where
+ * dependencies (sibling workspaces) are not reported as dependencies: each project is reported
+ * once as the project's own package (scope `self`) when its package.json is in the tree. Scope: 5/6 `dev`/`optional` flags where
  * present, else reachability from the importers' dependencies / optionalDependencies /
  * devDependencies.
  */
@@ -133,8 +137,30 @@ function extract(input: ExtractInput): ExtractionResult {
   } else {
     for (const [index, entry] of entries.entries()) if (entry) addEdges(read, index, entry);
   }
-  addImporters(read, isRecord(data.importers) ? data.importers : { '.': data });
-  return { dependencies: read.graph.toDependencies(), errors };
+  const importers = isRecord(data.importers) ? data.importers : { '.': data };
+  addImporters(read, importers);
+  const own = ownPackages(input, read, Object.keys(importers), isRecord(data.importers));
+  return { dependencies: [...own, ...read.graph.toDependencies()], errors };
+}
+
+/**
+ * The workspace projects themselves (scope `self`): each importer (`.` the root, `packages/a` a
+ * member) named by its package.json when the scanned tree has it; the lockfile records no names.
+ */
+function ownPackages(
+  input: ExtractInput,
+  read: PnpmRead,
+  importers: string[],
+  listed: boolean,
+): ExtractedDependency[] {
+  const out: ExtractedDependency[] = [];
+  for (const key of importers) {
+    const path = key === '' ? '.' : key;
+    const line = listed ? read.line('importers', key) : null;
+    const own = manifestSelf(readManifest(input, path), path, line);
+    if (own) out.push(own);
+  }
+  return out;
 }
 
 /** Every `packages` entry as a graph node; the entries by node index. */
@@ -252,7 +278,7 @@ function addImporters(read: PnpmRead, importers: Json): void {
 
 export const pnpmLockExtractor: Extractor = {
   name: 'npm/pnpm-lock',
-  version: 1,
+  version: 2,
   kind: 'lockfile',
   matches: (path) => path === 'pnpm-lock.yaml' || path.endsWith('/pnpm-lock.yaml'),
   extract: (input) => {

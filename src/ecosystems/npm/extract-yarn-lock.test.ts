@@ -8,6 +8,8 @@ const extract = (path: string, text: string, files: Record<string, string> = {})
 const MY_FORK_SHA = '5f4c3b2a1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a';
 
 const V1_MULTIPLE: Row[] = [
+  // The project itself, from the package.json beside the lock (v1 has no line for it).
+  ['web', null, 'self', false, 'unpinned', null, [], 'path .', 'pkg:npm/web'],
   // One block, two descriptors: one dependency.
   [
     '@babel/code-frame',
@@ -92,18 +94,20 @@ const V1_MULTIPLE: Row[] = [
 ];
 
 const BERRY: Row[] = [
-  // Workspace member: a path source, first-party; `0.0.0-use.local` is Yarn's "no version".
+  // The workspaces are the project itself (scope self). `0.0.0-use.local` is Yarn's "no version":
+  // the member's version comes from its package.json, the root has none.
   [
     '@acme/lib',
-    null,
-    'runtime',
-    true,
-    'unpinned',
+    '1.4.0',
+    'self',
+    false,
+    'resolved',
     8,
     [],
     'path packages/lib',
-    'pkg:npm/%40acme/lib',
+    'pkg:npm/%40acme/lib@1.4.0',
   ],
+  ['acme-monorepo', null, 'self', false, 'unpinned', 21, [], 'path .', 'pkg:npm/acme-monorepo'],
   [
     'chalk',
     '4.1.2',
@@ -283,7 +287,8 @@ describe('npm/yarn-lock berry', () => {
   it('without the workspaces package.json files every declaration is runtime', () => {
     const result = extract('repo/yarn.lock', fixture('berry-workspace.lock'));
     expect(result.dependencies.map((d) => d.scope)).toEqual([
-      'runtime',
+      'self',
+      'self',
       'runtime',
       'optional',
       'runtime',

@@ -15,6 +15,7 @@ import {
   isGitSpec,
   isRecord,
   MANIFEST_SCOPES,
+  manifestSelf,
   readManifest,
   setOwn,
   sourceFromResolved,
@@ -243,7 +244,10 @@ function extractV1(input: ExtractInput): ExtractionResult {
     // declare shows up only as packages nothing in the lockfile depends on: count those as direct.
     if (manifest.workspaces !== undefined) graph.rootOrphans();
   }
-  return { dependencies: graph.toDependencies(), errors };
+  // The project itself: v1 records no workspaces, so only the root package.json can name it.
+  const own = manifestSelf(manifest, '.', null);
+  const dependencies = graph.toDependencies();
+  return { dependencies: own ? [own, ...dependencies] : dependencies, errors };
 }
 
 function isBerry(text: string): boolean {
@@ -252,7 +256,7 @@ function isBerry(text: string): boolean {
 
 export const yarnLockExtractor: Extractor = {
   name: 'npm/yarn-lock',
-  version: 1,
+  version: 2,
   kind: 'lockfile',
   matches: (path) => path === 'yarn.lock' || path.endsWith('/yarn.lock'),
   extract: (input) => {

@@ -20,6 +20,8 @@ export interface LockPackage {
   optional?: boolean;
   /** First-party (a workspace): always direct. */
   workspace?: boolean;
+  /** The project's own package (a workspace root or member): reported with scope `self`. */
+  self?: boolean;
 }
 
 interface Edge {
@@ -139,8 +141,10 @@ export class LockGraph {
           name: pkg.name,
           version: pkg.version,
           resolution: pkg.version === null ? 'unpinned' : 'resolved',
-          scope: scopes[index] as DependencyScope,
-          direct: this.direct[index] === true || (!this.hasProjectRoots && !this.incoming[index]),
+          scope: pkg.self ? 'self' : (scopes[index] as DependencyScope),
+          direct:
+            !pkg.self &&
+            (this.direct[index] === true || (!this.hasProjectRoots && !this.incoming[index])),
           line: pkg.line,
           parents: this.parents[index],
           source: pkg.source,

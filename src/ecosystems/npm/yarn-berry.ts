@@ -4,6 +4,7 @@ import {
   isGitSpec,
   isRecord,
   MANIFEST_SCOPES,
+  manifestSelf,
   REGISTRY,
   readManifest,
   sourceFromResolved,
@@ -100,6 +101,11 @@ function patchedDescriptor(descriptor: string): string | null {
   }
 }
 
+/** A workspace's own version from its package.json (Yarn locks every workspace as `0.0.0-use.local`). */
+function workspaceVersion(input: ExtractInput, workspace: string): string | null {
+  return manifestSelf(readManifest(input, workspace || '.'), '.', null)?.version ?? null;
+}
+
 /** Workspace path of a `name@workspace:<path>` resolution, or null. */
 function workspacePath(reference: string): string | null {
   return reference.startsWith('workspace:')
@@ -133,10 +139,11 @@ export function extractBerry(input: ExtractInput): ExtractionResult {
           : null;
     const index = graph.add({
       name: split.name,
-      version,
+      version: workspace === null ? version : (workspaceVersion(input, workspace) ?? version),
       line: entry.line,
-      source,
+      source: workspace === null ? source : { kind: 'path', path: workspace || '.' },
       workspace: workspace !== null,
+      self: workspace !== null,
     });
     if (workspace === '.' || workspace === '') rootIndex = index;
     nodes.push({ index, entry, workspace, name: split.name });
@@ -183,5 +190,5 @@ export function extractBerry(input: ExtractInput): ExtractionResult {
       graph.root(to, scope, projectName);
     }
   }
-  return { dependencies: graph.toDependencies((index) => index !== rootIndex), errors };
+  return { dependencies: graph.toDependencies(), errors };
 }
