@@ -13,6 +13,7 @@ import { apiTokenRoutes } from './domains/api-tokens/routes';
 import type { TokenUsageTracker } from './domains/api-tokens/usage-tracker';
 import { auditLogRoutes } from './domains/audit-log/routes';
 import { insertAuditEntry, outcomeFor } from './domains/audit-log/store';
+import { craRoutes } from './domains/cra/routes';
 import { driftRoutes } from './domains/drift/routes';
 import { exposureRoutes } from './domains/exposures/routes';
 import { integrationRoutes } from './domains/integrations/routes';
@@ -229,6 +230,7 @@ async function registerDomainRoutes(
   await app.register(violationRoutes());
   await app.register(exceptionRoutes(deps.config.policies));
   await app.register(analyticsRoutes());
+  await app.register(craRoutes());
   await app.register(
     statusRoutes({ database: deps.database, responseWindow: deps.responseWindow, operatorCheck }),
   );

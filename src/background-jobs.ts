@@ -1,6 +1,7 @@
 import { withTenant } from './db/tenant-scope';
 import { alertJobs, alertSubscriptions } from './domains/alerts/jobs';
 import { analyticsJobs, REFRESH_REPOSITORY_ROLLUPS_JOB } from './domains/analytics/jobs';
+import { craJobs, craSubscriptions } from './domains/cra/jobs';
 import { MATCH_DEPENDENCIES_JOB, vulnerabilityJobs } from './domains/exposures/jobs';
 import { INTEGRATION_TARGET } from './domains/integrations/deliver';
 import { integrationDeliveryTarget } from './domains/integrations/service';
@@ -51,6 +52,7 @@ export const EVENT_SUBSCRIPTIONS: EventSubscriptions = mergeSubscriptions(
     'integration.disabled': [],
   },
   alertSubscriptions(),
+  craSubscriptions(),
 );
 
 /**
@@ -78,6 +80,7 @@ export function jobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
     ...outboundDeliveryJobs(deps, outboundDeliveries(deps)),
     ...policyJobs(deps),
     ...alertJobs(deps),
+    ...craJobs(deps),
   ];
   const observe = deps.observe;
   return observe ? definitions.map((d) => observed(deps, observe, d)) : definitions;

@@ -2,6 +2,7 @@ import type { AlertTables } from '../domains/alerts/tables';
 import type { AnalyticsTables } from '../domains/analytics/tables';
 import type { ApiTokenTables } from '../domains/api-tokens/tables';
 import type { AuditLogTables } from '../domains/audit-log/tables';
+import type { CraTables } from '../domains/cra/tables';
 import type { DriftTables } from '../domains/drift/tables';
 import type { ExposureTables } from '../domains/exposures/tables';
 import type { IntegrationTables } from '../domains/integrations/tables';
@@ -42,4 +43,5 @@ export interface DB
     AlertTables,
     OnboardingTables,
     AnalyticsTables,
-    StatusTables {}
+    StatusTables,
+    CraTables {}

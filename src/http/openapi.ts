@@ -30,6 +30,11 @@ export const OPENAPI_TAGS = [
   { name: 'Onboarding', description: "The tenant's onboarding steps, done or skipped" },
   { name: 'Analytics', description: 'Dashboards and trends served from rollups' },
   { name: 'Status', description: 'The public status surface: components, incidents, changelog' },
+  {
+    name: 'CRA',
+    description:
+      'EU Cyber Resilience Act: products, findings, duties, Annex I, clocks, report packs',
+  },
 ] as const;
 
 export type OpenApiTag = (typeof OPENAPI_TAGS)[number]['name'];

@@ -58,6 +58,8 @@ export interface EventPayloads {
   'integration.disabled': IntegrationDisabled;
   /** The vulnerability matcher refreshed a repository's exposures (after a scan or an advisory change). */
   'exposures.refreshed': ExposuresRefreshed;
+  /** A CRA product's vulnerability is on the known-exploited list; once per product and vulnerability. */
+  'cra.actively_exploited': CraActivelyExploited;
 }
 
 export type EventName = keyof EventPayloads;
@@ -66,6 +68,15 @@ export interface IntegrationDisabled {
   integrationId: string;
   name: string;
   reason: 'gone' | 'failing';
+}
+
+export interface CraActivelyExploited {
+  tenantId: string;
+  productId: string;
+  vulnerabilityId: string;
+  cveId: string;
+  exposureId: string;
+  detectedAt: string;
 }
 
 export interface ExposuresRefreshed {
