@@ -9,6 +9,7 @@ import type { Database } from './db/connection';
 import { newId } from './db/ids';
 import { alertRoutes } from './domains/alerts/routes';
 import { analyticsRoutes } from './domains/analytics/routes';
+import { analyticsExportRoutes } from './domains/analytics-export/routes';
 import { apiTokenRoutes } from './domains/api-tokens/routes';
 import type { TokenUsageTracker } from './domains/api-tokens/usage-tracker';
 import { auditLogRoutes } from './domains/audit-log/routes';
@@ -231,6 +232,7 @@ async function registerDomainRoutes(
   await app.register(exceptionRoutes(deps.config.policies));
   await app.register(analyticsRoutes());
   await app.register(craRoutes());
+  await app.register(analyticsExportRoutes(deps));
   await app.register(
     statusRoutes({ database: deps.database, responseWindow: deps.responseWindow, operatorCheck }),
   );

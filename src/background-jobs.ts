@@ -1,6 +1,7 @@
 import { withTenant } from './db/tenant-scope';
 import { alertJobs, alertSubscriptions } from './domains/alerts/jobs';
 import { analyticsJobs, REFRESH_REPOSITORY_ROLLUPS_JOB } from './domains/analytics/jobs';
+import { analyticsExportJobs } from './domains/analytics-export/jobs';
 import { craJobs, craSubscriptions } from './domains/cra/jobs';
 import { MATCH_DEPENDENCIES_JOB, vulnerabilityJobs } from './domains/exposures/jobs';
 import { INTEGRATION_TARGET } from './domains/integrations/deliver';
@@ -77,6 +78,7 @@ export function jobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
     ...vulnerabilityJobs(deps),
     ...packageJobs(deps),
     ...analyticsJobs(deps),
+    ...analyticsExportJobs(deps),
     ...outboundDeliveryJobs(deps, outboundDeliveries(deps)),
     ...policyJobs(deps),
     ...alertJobs(deps),

@@ -16,6 +16,7 @@ export const FEATURES = {
   quantum: 'Post-quantum readiness findings',
   compliance_evidence: 'Compliance control evidence',
   benchmarks: 'Peer benchmarks',
+  warehouse_export: 'Warehouse export of analytics facts to PostgreSQL or HTTPS destinations',
 } as const;
 export type Feature = keyof typeof FEATURES;
 

@@ -1,5 +1,6 @@
 import type { AlertTables } from '../domains/alerts/tables';
 import type { AnalyticsTables } from '../domains/analytics/tables';
+import type { AnalyticsExportTables } from '../domains/analytics-export/tables';
 import type { ApiTokenTables } from '../domains/api-tokens/tables';
 import type { AuditLogTables } from '../domains/audit-log/tables';
 import type { CraTables } from '../domains/cra/tables';
@@ -43,5 +44,6 @@ export interface DB
     AlertTables,
     OnboardingTables,
     AnalyticsTables,
+    AnalyticsExportTables,
     StatusTables,
     CraTables {}

@@ -14,6 +14,8 @@ import { type SelfSignedCertificate, selfSignedCertificate } from './tls-certifi
 export interface ReceivedRequest {
   headers: Record<string, string>;
   body: string;
+  /** The body's bytes as received (a gzip body is not text). */
+  raw: Buffer;
   at: number;
   /** The status the receiver answered. */
   answered: number;
@@ -80,6 +82,7 @@ export async function startWebhookReceiver(
             receiver.received.push({
               headers,
               body: Buffer.concat(chunks).toString('utf8'),
+              raw: Buffer.concat(chunks),
               at: Date.now(),
               answered: typeof answer === 'number' ? answer : answer.status,
             });

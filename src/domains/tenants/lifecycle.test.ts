@@ -106,6 +106,12 @@ describe('DELETE /api/v1/tenants/current', () => {
     expect(res.body).toBe('');
     expect((await get(tenant.token, '/api/v1/feature-flags')).statusCode).toBe(401);
     expect((await get(viewer, '/api/v1/feature-flags')).statusCode).toBe(401);
+    // The "404 afterwards" meets the contract's token rules: the old token is revoked,
+    // so a repeat DELETE with it is a 401 (identity unknown), not a 404 (api-spec.md,
+    // Authentication 7); the 404 is what a deletion that finds the tenant already marked gets.
+    const again = await t.as(tenant.token, { method: 'DELETE', url: '/api/v1/tenants/current' });
+    expect(again.statusCode).toBe(401);
+    expect(again.headers['content-type']).toContain('application/problem+json');
     const left = await tenantRowCounts(t, tenant.tenantId);
     expect(Object.values(left).every((n) => n === 0)).toBe(true);
     const row = await t.database.system
@@ -167,6 +173,9 @@ describe('DELETE /api/v1/tenants/current', () => {
     });
     // Before the purge has run, every token is already dead.
     expect((await get(tenant.token, '/api/v1/feature-flags')).statusCode).toBe(401);
+    expect(
+      (await t.as(tenant.token, { method: 'DELETE', url: '/api/v1/tenants/current' })).statusCode,
+    ).toBe(401);
     await expect(
       requestTenantDeletion(t.database, tenant.tenantId, tenant.tokenId),
     ).rejects.toMatchObject({

@@ -100,6 +100,7 @@ describe('GET /api/v1/feature-flags', () => {
       'integrations',
       'policies',
       'sbom_export',
+      'warehouse_export',
     ]);
   });
 
