@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import PgBoss from 'pg-boss';
 import { type Database, patientPool } from '../db/connection';
 
@@ -70,6 +71,9 @@ export class QueueStoppingError extends Error {
   }
 }
 
+// Arbitrary constant naming the queue-creation lock among advisory locks (PostgreSQL).
+const QUEUE_CREATION_LOCK_ID = 7_301_946_553;
+
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function createJobQueue(
@@ -83,13 +87,16 @@ export async function createJobQueue(
   const pool = patientPool(database.jobs.pool);
   const statements = new Set<Promise<unknown>>();
   let released = false;
+  // While queues are created on PostgreSQL, pg-boss's statements run on one client that holds
+  // QUEUE_CREATION_LOCK_ID (see withCreationLock).
+  let pinned: pg.PoolClient | null = null;
   const executeSql = (text: string, values?: unknown[]) => {
     // Only completions of jobs abandoned at the stop bound get here: dropping them leaves the
     // jobs active until they expire and are retried, exactly as after a crash.
     if (released) return Promise.resolve({ rows: [] });
     // A statement still waiting for a connection when the pool closes fails after the release:
     // dropped for the same reason.
-    const statement = pool.query(text, values).catch((error: Error) => {
+    const statement = (pinned ?? pool).query(text, values).catch((error: Error) => {
       if (released) return { rows: [] };
       throw error;
     });
@@ -112,11 +119,44 @@ export async function createJobQueue(
   const created = new Set<string>();
   const running = new Set<Promise<void>>();
   let stopping = false;
-  const ensureQueue = async (name: string) => {
-    if (created.has(name)) return;
-    await boss.createQueue(name);
-    created.add(name);
+  /**
+   * pg-boss's create_queue deadlocks when two processes create the same queue at once (two
+   * replicas starting together on a new database): on PostgreSQL, creation is serialised across
+   * processes by an advisory lock held by the client pg-boss's statements run on meanwhile (one
+   * client, so a job pool of one connection cannot wait on itself). One process, one lock holder
+   * at a time: callers in this process queue behind `creating`.
+   */
+  let creating: Promise<unknown> = Promise.resolve();
+  const withCreationLock = (create: () => Promise<void>): Promise<void> => {
+    if (database.engine === 'embedded') return create();
+    const run = creating.then(async () => {
+      const client = await pool.connect();
+      try {
+        await client.query('SELECT pg_advisory_lock($1)', [QUEUE_CREATION_LOCK_ID]);
+        pinned = client;
+        await create();
+      } finally {
+        pinned = null;
+        await client
+          .query('SELECT pg_advisory_unlock($1)', [QUEUE_CREATION_LOCK_ID])
+          .catch(() => {});
+        client.release();
+      }
+    });
+    creating = run.catch(() => {});
+    return run;
   };
+  const createQueues = (names: string[]) => {
+    const missing = names.filter((name) => !created.has(name));
+    if (missing.length === 0) return Promise.resolve();
+    return withCreationLock(async () => {
+      for (const name of missing) {
+        await boss.createQueue(name);
+        created.add(name);
+      }
+    });
+  };
+  const ensureQueue = (name: string) => createQueues([name]);
   const handleBatch = (definition: JobDefinition<unknown>, jobs: { data: unknown }[]) => {
     // A fetch that was in flight when stopping began still delivers its jobs: none starts.
     if (stopping) return Promise.reject(new QueueStoppingError());
@@ -146,11 +186,11 @@ export async function createJobQueue(
       });
     },
     async prepare() {
-      for (const name of definitions.keys()) await ensureQueue(name);
+      await createQueues([...definitions.keys()]);
     },
     async work() {
+      await createQueues([...definitions.keys()]);
       for (const definition of definitions.values()) {
-        await boss.createQueue(definition.name);
         await boss.work<JobEnvelope<unknown>>(
           definition.name,
           { batchSize: 4, pollingIntervalSeconds: 2 },
