@@ -17,6 +17,7 @@ import { insertAuditEntry, outcomeFor } from './domains/audit-log/store';
 import { craRoutes } from './domains/cra/routes';
 import { driftRoutes } from './domains/drift/routes';
 import { exposureRoutes } from './domains/exposures/routes';
+import { ideVerdictRoutes } from './domains/ide-verdicts/routes';
 import { integrationRoutes } from './domains/integrations/routes';
 import { onboardingRoutes } from './domains/onboarding/routes';
 import { packageRoutes } from './domains/packages/routes';
@@ -230,6 +231,12 @@ async function registerDomainRoutes(
   await app.register(onboardingRoutes());
   await app.register(violationRoutes());
   await app.register(exceptionRoutes(deps.config.policies));
+  await app.register(
+    ideVerdictRoutes({
+      policies: deps.config.policies,
+      packageIntel: deps.config.packageIntel,
+    }),
+  );
   await app.register(analyticsRoutes());
   await app.register(craRoutes());
   await app.register(analyticsExportRoutes(deps));

@@ -103,6 +103,10 @@ export interface Config {
   policies: {
     /** Furthest ahead an exception may expire (422 beyond). */
     exceptionMaxDays: number;
+    /** Packages one IDE verdict batch may ask about (413 above). */
+    verdictMaxPackages: number;
+    /** Largest accepted IDE verdict batch body (413 above). */
+    verdictBodyLimitBytes: number;
   };
 }
 
@@ -355,6 +359,12 @@ export const SETTINGS = [
   ['SBOM_IMPORT_MAX_BYTES', '20971520', 'largest accepted SBOM import body (413 above)'],
   ['SBOM_MAX_COMPONENTS', '50000', 'components one SBOM import may carry (422 above)'],
   ['POLICY_EXCEPTION_MAX_DAYS', '365', 'furthest ahead a policy exception may expire (422 beyond)'],
+  ['IDE_VERDICTS_MAX_PACKAGES', '500', 'packages one IDE verdict batch may ask about (413 above)'],
+  [
+    'IDE_VERDICTS_BODY_LIMIT_BYTES',
+    '262144',
+    'largest accepted IDE verdict batch body (413 above)',
+  ],
 ] as const;
 
 const OSV_ECOSYSTEM_NAMES: Record<string, string> = {
@@ -747,7 +757,11 @@ export function loadConfig(
       importMaxBytes: int('SBOM_IMPORT_MAX_BYTES', 20 * 1024 * 1024, 1024, 1024 ** 3),
       maxComponents: int('SBOM_MAX_COMPONENTS', 50_000, 1, 10_000_000),
     },
-    policies: { exceptionMaxDays: int('POLICY_EXCEPTION_MAX_DAYS', 365, 1, 36_500) },
+    policies: {
+      exceptionMaxDays: int('POLICY_EXCEPTION_MAX_DAYS', 365, 1, 36_500),
+      verdictMaxPackages: int('IDE_VERDICTS_MAX_PACKAGES', 500, 1, 10_000),
+      verdictBodyLimitBytes: int('IDE_VERDICTS_BODY_LIMIT_BYTES', 256 * 1024, 1024, 64 * 1024 ** 2),
+    },
     // After `registries` and `osv`: their evaluation fills the origins in.
     origins: { registries: registryOrigins, osvFeed: osv.origin, warnings: machine.warnings },
   };

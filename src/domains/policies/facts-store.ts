@@ -59,7 +59,8 @@ async function dependencyRows(db: Kysely<DB>, repositoryId: string) {
   return result.rows;
 }
 
-interface ExposureRow {
+/** One vulnerability of a dependency: an exposure row, or a match of the advisory store. */
+export interface ExposureRow {
   package_id: string;
   version: string;
   status: string;
@@ -80,7 +81,8 @@ async function exposureRows(db: Kysely<DB>, repositoryId: string) {
   return result.rows;
 }
 
-interface DriftRow {
+/** Drift of a dependency: a stored snapshot row, or one computed from the catalogue. */
+export interface DriftRow {
   package_id: string;
   used_version: string;
   state: string;
@@ -103,7 +105,8 @@ async function driftRows(db: Kysely<DB>, repositoryId: string, scanId: string) {
   return result.rows;
 }
 
-interface CatalogueRow {
+/** Health, licence and publication of one used (package, version). */
+export interface CatalogueRow {
   package_id: string;
   version: string;
   health_score: number | null;
@@ -113,13 +116,8 @@ interface CatalogueRow {
   published_at: Date | null;
 }
 
-/** Health (latest snapshot), licence and publication date of each used (package, version). */
-async function catalogueRows(db: Kysely<DB>, repositoryId: string) {
-  const result = await sql<CatalogueRow>`
-    WITH used AS (
-      SELECT DISTINCT package_id, coalesce(version, '') AS version
-      FROM repository_dependencies WHERE repository_id = ${repositoryId}
-    ), health AS (
+/** The catalogue part after a `used (package_id, version)` CTE. */
+const catalogueSelect = sql`, health AS (
       SELECT DISTINCT ON (s.package_id) s.package_id, s.default_score, s.signals
       FROM package_health_snapshots s
       WHERE s.package_id IN (SELECT package_id FROM used)
@@ -130,11 +128,36 @@ async function catalogueRows(db: Kysely<DB>, repositoryId: string) {
     FROM used u
     LEFT JOIN health h ON h.package_id = u.package_id
     LEFT JOIN package_versions pv ON pv.package_id = u.package_id AND pv.version = u.version
-    LEFT JOIN package_metadata m ON m.package_id = u.package_id`.execute(db);
+    LEFT JOIN package_metadata m ON m.package_id = u.package_id`;
+
+/** Health (latest snapshot), licence and publication date of each used (package, version). */
+async function catalogueRows(db: Kysely<DB>, repositoryId: string) {
+  const result = await sql<CatalogueRow>`
+    WITH used AS (
+      SELECT DISTINCT package_id, coalesce(version, '') AS version
+      FROM repository_dependencies WHERE repository_id = ${repositoryId}
+    )
+    ${catalogueSelect}`.execute(db);
   return result.rows;
 }
 
-function vulnerabilityFacts(rows: ExposureRow[]): DependencyFacts['vulnerabilities'] {
+/** The same for given (package, version) pairs (a batch of IDE verdicts). */
+export async function catalogueRowsFor(
+  db: Kysely<DB>,
+  pairs: readonly { packageId: string; version: string }[],
+): Promise<CatalogueRow[]> {
+  if (pairs.length === 0) return [];
+  const result = await sql<CatalogueRow>`
+    WITH used AS (
+      SELECT DISTINCT package_id, version
+      FROM unnest(${pairs.map((p) => p.packageId)}::uuid[], ${pairs.map((p) => p.version)}::text[])
+        AS wanted(package_id, version)
+    )
+    ${catalogueSelect}`.execute(db);
+  return result.rows;
+}
+
+function vulnerabilityFacts(rows: readonly ExposureRow[]): DependencyFacts['vulnerabilities'] {
   const items: VulnerabilityFact[] = rows.map((row) => ({
     id: row.canonical_id,
     aliases: row.aliases ?? [],
@@ -212,6 +235,32 @@ function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
   return groups;
 }
 
+/** What the sources know of one dependency (absent: unknown). */
+export interface FactSources {
+  exposures: readonly ExposureRow[];
+  drift: DriftRow | undefined;
+  catalogue: CatalogueRow | undefined;
+}
+
+/**
+ * The facts of one dependency from its sources: the one builder behind violations, dry runs,
+ * IDE verdicts and the offline gate (docs/policies.md#facts).
+ */
+export function assembleFacts(
+  dependency: DependencyFacts['dependency'],
+  sources: FactSources,
+  repository: DependencyFacts['repository'],
+  now: Date,
+): DependencyFacts {
+  return {
+    dependency,
+    vulnerabilities: vulnerabilityFacts(sources.exposures),
+    drift: driftFacts(sources.drift),
+    ...catalogueFacts(sources.catalogue, now),
+    repository,
+  };
+}
+
 /** The facts of each (package, version) of the repository's latest dependencies. */
 export async function repositoryFacts(
   db: Kysely<DB>,
@@ -236,29 +285,33 @@ export async function repositoryFacts(
   const out: DependencyWithFacts[] = [];
   for (const [key, rows] of groupBy(dependencies, (row) => keyOf(row.package_id, row.version))) {
     const head = rows[0] as DependencyRow;
+    const dependency = {
+      ecosystem: head.ecosystem,
+      name: head.name,
+      version: head.version,
+      purl: head.purl,
+      direct: rows.some((row) => row.direct),
+      scope: head.scope,
+      resolution: head.resolution,
+      file: head.file,
+      files: [...new Set(rows.map((row) => row.file))],
+    };
     out.push({
       packageId: head.package_id,
       version: head.version,
       ecosystem: head.ecosystem,
       packageName: head.name,
       packageUrl: head.package_purl,
-      facts: {
-        dependency: {
-          ecosystem: head.ecosystem,
-          name: head.name,
-          version: head.version,
-          purl: head.purl,
-          direct: rows.some((row) => row.direct),
-          scope: head.scope,
-          resolution: head.resolution,
-          file: head.file,
-          files: [...new Set(rows.map((row) => row.file))],
+      facts: assembleFacts(
+        dependency,
+        {
+          exposures: exposuresOf.get(key) ?? [],
+          drift: driftOf.get(key),
+          catalogue: catalogueOf.get(key),
         },
-        vulnerabilities: vulnerabilityFacts(exposuresOf.get(key) ?? []),
-        drift: driftFacts(driftOf.get(key)),
-        ...catalogueFacts(catalogueOf.get(key), now),
-        repository: repositoryPart,
-      },
+        repositoryPart,
+        now,
+      ),
     });
   }
   return out;

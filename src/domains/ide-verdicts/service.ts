@@ -1,0 +1,296 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config';
+import { notFound } from '../../core/problem';
+import type { DB } from '../../db/schema';
+import { loadIndex } from '../../intel/advisory-store/lookup';
+import { isMaliciousId } from '../../intel/osv/types';
+import { type Catalogue, type DriftOutcome, driftOf, loadCatalogue } from '../drift/service';
+import { conditionOf } from '../policies/cel';
+import { appliesTo, loadRepository } from '../policies/evaluation';
+import type { DependencyFacts } from '../policies/facts-definition';
+import {
+  assembleFacts,
+  type CatalogueRow,
+  catalogueRowsFor,
+  type DriftRow,
+  type ExposureRow,
+  type RepositoryForFacts,
+} from '../policies/facts-store';
+import { allPolicies, type PolicyRow } from '../policies/store';
+import type { AskedPackage } from './inputs';
+import { exposureKey, exposureStatuses, knownPackages, vulnerabilityRows } from './store';
+
+/**
+ * IDE verdicts (docs/policies.md#ide-verdicts): the tenant's enabled policies evaluated over the
+ * facts of each asked-about package, built by the same builder as violations from what the
+ * service knows (advisory store, catalogue, health). One set-based statement per source.
+ */
+
+export type Verdict = 'allow' | 'warn' | 'block';
+
+export type VerdictSettings = Config['packageIntel'];
+
+interface Matched {
+  vulnerabilityId: string;
+  malicious: boolean;
+  exact: boolean;
+  fixed: Set<string>;
+}
+
+const keyOf = (ecosystem: string, name: string) => `${ecosystem}\u0000${name}`;
+
+/** Without a repository only the policies that narrow no repository apply (scope ecosystems does). */
+function applicablePolicies(policies: PolicyRow[], repository: RepositoryForFacts | undefined) {
+  if (repository) return policies.filter((policy) => appliesTo(policy, repository));
+  return policies.filter(
+    (p) =>
+      p.enabled &&
+      p.scope.repositoryIds.length === 0 &&
+      p.scope.businessCriticalities.length === 0 &&
+      p.scope.lifecycleStatuses.length === 0,
+  );
+}
+
+/** Advisory matches of each asked package by vulnerability (several advisories, one flaw). */
+async function matchAll(db: Kysely<DB>, asked: readonly AskedPackage[]) {
+  const keys = new Map(
+    asked.map((a) => [keyOf(a.ecosystem.id, a.name), { ecosystem: a.ecosystem.id, name: a.name }]),
+  );
+  const { index, vulnerabilityOf } = await loadIndex(db, [...keys.values()]);
+  return asked.map((a) => {
+    const byVulnerability = new Map<string, Matched>();
+    const matches = index.match({
+      ecosystem: a.ecosystem.id,
+      name: a.name,
+      version: a.version,
+      resolution: a.resolution,
+    });
+    for (const match of matches) {
+      const vulnerabilityId = vulnerabilityOf.get(match.advisory.id) as string;
+      const entry = byVulnerability.get(vulnerabilityId) ?? {
+        vulnerabilityId,
+        malicious: false,
+        exact: false,
+        fixed: new Set<string>(),
+      };
+      entry.malicious ||= isMaliciousId(match.advisory.id);
+      entry.exact ||= match.status === 'affected';
+      for (const version of match.fixedVersions) entry.fixed.add(version);
+      byVulnerability.set(vulnerabilityId, entry);
+    }
+    return [...byVulnerability.values()];
+  });
+}
+
+function driftRow(outcome: DriftOutcome | undefined): DriftRow | undefined {
+  if (outcome?.state !== 'measured') return undefined;
+  return {
+    package_id: '',
+    used_version: '',
+    state: 'measured',
+    latest_stable: outcome.latestStable,
+    libyear: outcome.libyear,
+    major_behind: outcome.behind?.major ?? null,
+    minor_behind: outcome.behind?.minor ?? null,
+    patch_behind: outcome.behind?.patch ?? null,
+    deprecated: outcome.deprecated,
+    yanked: outcome.yanked,
+    end_of_life: outcome.endOfLife,
+  };
+}
+
+interface Known {
+  packageIds: Map<string, string>;
+  catalogue: Catalogue;
+  catalogueRows: Map<string, CatalogueRow>;
+  statuses: Map<string, string>;
+  vulnerabilities: Map<string, Awaited<ReturnType<typeof vulnerabilityRows>>[number]>;
+}
+
+/** Everything the service knows about the batch, one statement per source. */
+async function lookUp(
+  db: Kysely<DB>,
+  asked: readonly AskedPackage[],
+  matched: Matched[][],
+  repositoryId: string | null,
+): Promise<Known> {
+  const rows = await knownPackages(
+    db,
+    asked.map((a) => ({ ecosystem: a.ecosystem.id, name: a.name })),
+  );
+  const packageIds = new Map(rows.map((row) => [keyOf(row.ecosystem, row.name), row.id]));
+  const ids = [...new Set(packageIds.values())];
+  const catalogue = await loadCatalogue(db, ids);
+  const pairs = asked.flatMap((a) => {
+    const packageId = packageIds.get(keyOf(a.ecosystem.id, a.name));
+    return packageId ? [{ packageId, version: a.version ?? '' }] : [];
+  });
+  const catalogueRows = new Map(
+    (await catalogueRowsFor(db, pairs)).map((row) => [
+      `${row.package_id}\u0000${row.version}`,
+      row,
+    ]),
+  );
+  const statuses = repositoryId ? await exposureStatuses(db, repositoryId, ids) : new Map();
+  const vulnerabilityIds = [...new Set(matched.flat().map((m) => m.vulnerabilityId))];
+  const vulnerabilities = new Map(
+    (await vulnerabilityRows(db, vulnerabilityIds)).map((row) => [row.id, row]),
+  );
+  return { packageIds, catalogue, catalogueRows, statuses, vulnerabilities };
+}
+
+/** One exposure-like row per matched vulnerability the store knows, with its match. */
+function exposureRows(
+  matched: Matched[],
+  known: Known,
+  packageId: string | undefined,
+  version: string,
+): { row: ExposureRow; match: Matched }[] {
+  return matched.flatMap((m) => {
+    const vulnerability = known.vulnerabilities.get(m.vulnerabilityId);
+    if (!vulnerability) return [];
+    const status =
+      (packageId && known.statuses.get(exposureKey(packageId, version, m.vulnerabilityId))) ||
+      'open';
+    const row: ExposureRow = {
+      package_id: packageId ?? '',
+      version,
+      status,
+      fixed_versions: [...m.fixed],
+      canonical_id: vulnerability.canonical_id,
+      aliases: vulnerability.aliases ?? [],
+      severity_rating: vulnerability.severity_rating,
+      severity_score: vulnerability.severity_score,
+    };
+    return [{ row, match: m }];
+  });
+}
+
+export interface PackageVerdictResult {
+  asked: AskedPackage;
+  packageId: string | null;
+  facts: DependencyFacts;
+  /** The match behind each of `facts.vulnerabilities.items`, in the same order. */
+  matches: Matched[];
+  firing: PolicyRow[];
+  knowledge: { registryMetadata: boolean; versionListed: boolean; health: boolean };
+  verdict: Verdict;
+  reasons: string[];
+}
+
+/** block: a block policy fires or a malicious package; warn: a warn policy or a vulnerability. */
+function decide(
+  firing: PolicyRow[],
+  facts: DependencyFacts,
+  malicious: boolean,
+): { verdict: Verdict; reasons: string[] } {
+  const reasons = firing.map((p) => `policy "${p.name}" (${p.action}, ${p.severity})`);
+  if (malicious) reasons.unshift('a malicious-package advisory names this package');
+  const vulnerable = facts.vulnerabilities.count > 0;
+  if (vulnerable) {
+    reasons.push(
+      `${facts.vulnerabilities.count} known vulnerabilities (highest ${facts.vulnerabilities.maxSeverity})`,
+    );
+  }
+  if (facts.health.known) reasons.push(`health score ${facts.health.score}`);
+  if (malicious || firing.some((p) => p.action === 'block')) return { verdict: 'block', reasons };
+  if (vulnerable || firing.some((p) => p.action === 'warn')) return { verdict: 'warn', reasons };
+  return { verdict: 'allow', reasons };
+}
+
+function judgeOne(
+  asked: AskedPackage,
+  matched: Matched[],
+  known: Known,
+  context: { policies: PolicyRow[]; repository: DependencyFacts['repository']; now: Date },
+  settings: VerdictSettings,
+): PackageVerdictResult {
+  const packageId = known.packageIds.get(keyOf(asked.ecosystem.id, asked.name));
+  const version = asked.version ?? '';
+  const outcome = packageId
+    ? driftOf(
+        {
+          packageId,
+          ecosystem: asked.ecosystem.id,
+          version: asked.version,
+          resolution: asked.resolution,
+          source: { kind: 'registry' },
+        },
+        known.catalogue,
+        settings,
+        context.now,
+      )
+    : undefined;
+  const catalogue = packageId ? known.catalogueRows.get(`${packageId}\u0000${version}`) : undefined;
+  const exposures = exposureRows(matched, known, packageId, version);
+  const facts = assembleFacts(
+    {
+      ecosystem: asked.ecosystem.id,
+      name: asked.name,
+      version,
+      purl: asked.purl,
+      direct: true,
+      scope: 'runtime',
+      resolution: asked.resolution,
+      file: '',
+      files: [],
+    },
+    {
+      exposures: exposures.map((e) => e.row),
+      drift: driftRow(outcome),
+      catalogue,
+    },
+    context.repository,
+    context.now,
+  );
+  const firing = context.policies.filter(
+    (p) =>
+      (p.scope.ecosystems.length === 0 || p.scope.ecosystems.includes(asked.ecosystem.id)) &&
+      conditionOf(p).holds(facts),
+  );
+  const malicious = matched.some((m) => m.malicious && m.exact);
+  const listed = packageId ? (known.catalogue.versions.get(packageId) ?? []) : [];
+  return {
+    asked,
+    packageId: packageId ?? null,
+    facts,
+    matches: exposures.map((e) => e.match),
+    firing,
+    knowledge: {
+      registryMetadata: packageId ? known.catalogue.metadata.has(packageId) : false,
+      versionListed: listed.some((row) => row.version === asked.version),
+      health: facts.health.known,
+    },
+    ...decide(firing, facts, malicious),
+  };
+}
+
+/** Verdicts for a batch, in the tenant's transaction. */
+export async function judgePackages(
+  db: Kysely<DB>,
+  input: { packages: readonly AskedPackage[]; repositoryId: string | null },
+  settings: VerdictSettings,
+  now = new Date(),
+): Promise<{ results: PackageVerdictResult[]; policies: number }> {
+  let repository: RepositoryForFacts | undefined;
+  if (input.repositoryId) {
+    repository = await loadRepository(db, input.repositoryId);
+    if (!repository) throw notFound('The repository');
+  }
+  const policies = applicablePolicies(await allPolicies(db), repository);
+  const matched = await matchAll(db, input.packages);
+  const known = await lookUp(db, input.packages, matched, input.repositoryId);
+  const context = {
+    policies,
+    now,
+    repository: {
+      name: repository?.name ?? '',
+      criticality: repository?.business_criticality ?? '',
+      lifecycle: repository?.lifecycle_status ?? '',
+    },
+  };
+  const results = input.packages.map((asked, i) =>
+    judgeOne(asked, matched[i] ?? [], known, context, settings),
+  );
+  return { results, policies: policies.length };
+}
