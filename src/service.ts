@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { buildApp } from './app';
 import { EVENT_SUBSCRIPTIONS, jobDefinitions, outboundDeliveries } from './background-jobs';
 import type { Config, ServiceRole } from './config';
-import { type Database, openDatabase } from './db/connection';
+import { type Database, openDatabase, patientPool } from './db/connection';
 import { embeddedDatabaseExists } from './db/embedded';
 import { migrate } from './db/migrate';
 import {
@@ -114,7 +114,8 @@ export async function openServiceDatabase(
       config.databaseUrl ? `connected to ${where}` : `${creating ? 'created' : 'opened'} ${where}`,
     );
     const migrating = step('migrating the database');
-    const { applied, skipped } = await migrate(database.pool);
+    // Patient: on a loaded machine the first connection may take longer than a request's wait.
+    const { applied, skipped } = await migrate(patientPool(database.pool));
     migrating(`migrated: ${applied.length} applied, ${skipped.length} already applied`);
   } catch (error) {
     await database.close();
