@@ -6,6 +6,7 @@ import { UsageError } from '../errors';
 
 const USAGE = `Usage: driftwatch admin create-tenant --name NAME --plan PLAN
        driftwatch admin import-osv <file-or-dir-or-url> [...] [--json]
+       driftwatch admin import-kev <file> [--json]
        driftwatch admin status [--json]
 
 create-tenant creates a tenant and prints its first owner token once. Plans: ${PLANS.join(', ')}.
@@ -19,6 +20,7 @@ goes through it; otherwise it opens the directory itself. Standard error names t
 export async function run(argv: string[], options: CommandOptions): Promise<number> {
   const [action, ...rest] = argv;
   if (action === 'import-osv') return (await import('./import-osv')).run(rest, options);
+  if (action === 'import-kev') return (await import('./import-kev')).run(rest, options);
   if (action === 'status') return status(rest);
   if (action === 'create-tenant') return createTenant(rest);
   if (action === '--help' || action === '-h' || action === 'help') {

@@ -1,6 +1,7 @@
 import { isAbsolute } from 'node:path';
 import { isPlan, PLANS, type Plan } from '../core/plans';
 import type { Database } from '../db/connection';
+import { importKevFile, type KevImportSummary, KevInputError } from '../domains/cra/kev';
 import { ADVISORY_CHANGES } from '../domains/exposures/rematch-request';
 import { countTenants, createTenantWithOwner } from '../domains/tenants/service';
 import { type ImportSummary, importPath } from '../intel/advisory-store/import';
@@ -72,6 +73,25 @@ const importOsv: Operation<{ source: string }, ImportSummary> = {
       : importPath(database, source, ADVISORY_CHANGES),
 };
 
+const importKev: Operation<{ source: string }, KevImportSummary> = {
+  parse: (input) => {
+    const source = field(input, 'source');
+    if (typeof source !== 'string' || !isAbsolute(source) || source.length > 4096) {
+      throw new OperationInputError('source must be an absolute path to a KEV catalogue file');
+    }
+    return { source };
+  },
+  run: async ({ database }, { source }) => {
+    try {
+      return await importKevFile(database, source);
+    } catch (error) {
+      // A file that is missing or not a KEV catalogue is the caller's input, not a failure.
+      if (error instanceof KevInputError) throw new OperationInputError(error.message);
+      throw error;
+    }
+  },
+};
+
 export interface StatusResult {
   engine: Database['engine'];
   dataDir: string;
@@ -100,6 +120,7 @@ const status: Operation<Record<string, never>, StatusResult> = {
 export const OPERATIONS = {
   'create-tenant': createTenant,
   'import-osv': importOsv,
+  'import-kev': importKev,
   status,
 };
 

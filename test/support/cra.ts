@@ -30,3 +30,32 @@ export async function createCraProduct(
   expect(res.statusCode, res.body).toBe(201);
   return res.json().productId as string;
 }
+
+/** A KEV catalogue entry as CISA publishes them (the values are made up for tests). */
+export function kevEntry(cveID: string, fields: Record<string, unknown> = {}) {
+  return {
+    cveID,
+    vendorProject: 'Example Vendor',
+    product: 'Example Product',
+    vulnerabilityName: `Example Vendor ${cveID} flaw`,
+    dateAdded: '2026-03-02',
+    shortDescription: 'A made-up entry for tests.',
+    requiredAction: 'Apply mitigations per vendor instructions.',
+    dueDate: '2026-03-23',
+    knownRansomwareCampaignUse: 'Unknown',
+    notes: '',
+    cwes: ['CWE-787'],
+    ...fields,
+  };
+}
+
+/** A KEV catalogue document with these entries. */
+export function kevCatalogue(entries: unknown[], catalogVersion = '2026.03.02') {
+  return {
+    title: 'Test Known Exploited Vulnerabilities Catalog',
+    catalogVersion,
+    dateReleased: '2026-03-02T15:00:00.000Z',
+    count: entries.length,
+    vulnerabilities: entries,
+  };
+}

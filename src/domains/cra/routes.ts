@@ -3,6 +3,7 @@ import { pageOf, parseEnum } from '../../http/query';
 import type { RouteApp } from '../../http/route-app';
 import { NoContent, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
+import { FINDING_STATES, listFindings } from './findings';
 import {
   changeProduct,
   createProduct,
@@ -13,6 +14,8 @@ import {
 import { listProducts } from './products-store';
 import {
   CreateProductRequest,
+  FindingListQuery,
+  FindingPage,
   Product,
   ProductIdParam,
   ProductListQuery,
@@ -132,10 +135,41 @@ function productItemRoutes(app: RouteApp): void {
   );
 }
 
+function findingRoutes(app: RouteApp): void {
+  app.get(
+    '/api/v1/cra/findings',
+    {
+      schema: {
+        tags: [CRA_TAG],
+        summary:
+          "Findings of the tenant's products: exposures and policy violations of their repositories, with the CRA state, active exploitation and fix availability (newest first)",
+        querystring: FindingListQuery,
+        response: withErrors({ 200: FindingPage }),
+      },
+      config: { role: 'viewer', feature: 'cra' },
+    },
+    async (request) => {
+      const query = request.query;
+      const page = pageOf(query);
+      const { items, total } = await listFindings(
+        tenantDb(request),
+        {
+          productId: query.productId,
+          classification: parseEnum('class', query.class, CRA_CLASSIFICATIONS),
+          state: parseEnum('state', query.state, FINDING_STATES),
+        },
+        page,
+      );
+      return { items, totalEstimate: total, ...page };
+    },
+  );
+}
+
 /** The CRA module (docs/cra.md). */
 export function craRoutes(): FastifyPluginAsyncTypebox {
   return async (app) => {
     productCollectionRoutes(app);
     productItemRoutes(app);
+    findingRoutes(app);
   };
 }

@@ -1,6 +1,14 @@
 import { Type } from 'typebox';
 import { enumQuery, TakeSkipQuery } from '../../http/query';
-import { DateTime, NullableString, TotalEstimatePage, Uuid, UuidParam } from '../../http/schemas';
+import {
+  DateTime,
+  NullableDateTime,
+  NullableString,
+  TotalEstimatePage,
+  Uuid,
+  UuidParam,
+} from '../../http/schemas';
+import { FINDING_STATES } from './findings';
 import { CRA_CLASSIFICATIONS } from './tables';
 
 /** Request and response shapes of the CRA product endpoints (docs/cra.md#products). */
@@ -109,3 +117,45 @@ export const ProductListQuery = Type.Object({
 });
 
 export const ProductIdParam = UuidParam('productId');
+
+export const FindingListQuery = Type.Object({
+  ...TakeSkipQuery,
+  class: enumQuery(CRA_CLASSIFICATIONS, "The product's CRA class:"),
+  state: enumQuery(FINDING_STATES, 'State:'),
+  productId: Type.Optional(Uuid),
+});
+
+export const Finding = Type.Object({
+  findingId: Uuid,
+  source: Type.String({ description: 'vulnerability (an exposure) or policy_violation' }),
+  productId: Uuid,
+  productClass: Type.String(),
+  repositoryId: Uuid,
+  ecosystem: Type.String(),
+  packageName: Type.String(),
+  version: NullableString,
+  vulnerabilityId: Type.Union([Uuid, Type.Null()]),
+  canonicalId: NullableString,
+  policyId: Type.Union([Uuid, Type.Null()]),
+  severity: NullableString,
+  state: Type.String({ description: FINDING_STATES.join(', ') }),
+  justification: NullableString,
+  sourceStatus: Type.String(),
+  activelyExploited: Type.Boolean(),
+  knownExploited: Type.Union([
+    Type.Object({
+      cveId: Type.String(),
+      dateAdded: Type.String(),
+      dueDate: NullableString,
+      knownRansomwareCampaignUse: NullableString,
+    }),
+    Type.Null(),
+  ]),
+  fixReleased: Type.Union([Type.Boolean(), Type.Null()]),
+  fixedVersions: Type.Array(Type.String()),
+  detectedAtUtc: DateTime,
+  remediatedAtUtc: NullableDateTime,
+  reportedAtUtc: NullableDateTime,
+});
+
+export const FindingPage = TotalEstimatePage(Finding);
