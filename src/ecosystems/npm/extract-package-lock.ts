@@ -20,6 +20,7 @@ import {
   sourceFromResolved,
   splitDescriptor,
 } from './common';
+import { readLockPackages } from './package-lock-reader';
 
 /**
  * package-lock.json v1, v2, v3 and npm-shrinkwrap.json (same format).
@@ -568,6 +569,28 @@ function salvage(input: ExtractInput, error: unknown): ExtractionResult {
   return { dependencies: fromV1(section, text, input, errors), errors };
 }
 
+/**
+ * From this many characters on, a lock is read entry by entry (./package-lock-reader.ts): the
+ * same result with a fraction of the memory. Smaller ones are parsed whole (faster).
+ */
+export const INCREMENTAL_FROM_CHARS = 4 * 1024 * 1024;
+
+/** `incrementalFrom` is for tests, which check both paths give the same answer on every lock. */
+export function extractPackageLock(
+  input: ExtractInput,
+  incrementalFrom = INCREMENTAL_FROM_CHARS,
+): ExtractionResult {
+  const read = input.text.length >= incrementalFrom ? readLockPackages(input.text) : null;
+  if (!read) return extract(input);
+  const errors: ExtractionError[] = [];
+  if (typeof read.lockfileVersion !== 'number') errors.push(VERSION_MISSING());
+  const lines = packagesLines(input.text, read.packages);
+  return { dependencies: fromPackages(read.packages, lines, input, errors), errors };
+}
+
+const VERSION_MISSING = () =>
+  fileError('lockfileVersion is missing or not a number; reading the file as far as it goes');
+
 function extract(input: ExtractInput): ExtractionResult {
   let data: unknown;
   try {
@@ -582,11 +605,7 @@ function extract(input: ExtractInput): ExtractionResult {
     };
   }
   const errors: ExtractionError[] = [];
-  if (typeof data.lockfileVersion !== 'number') {
-    errors.push(
-      fileError('lockfileVersion is missing or not a number; reading the file as far as it goes'),
-    );
-  }
+  if (typeof data.lockfileVersion !== 'number') errors.push(VERSION_MISSING());
   if (isRecord(data.packages)) {
     const lines = packagesLines(input.text, data.packages);
     return { dependencies: fromPackages(data.packages, lines, input, errors), errors };
@@ -607,7 +626,7 @@ export const packageLockExtractor: Extractor = {
     const base = baseName(path);
     return base === 'package-lock.json' || base === 'npm-shrinkwrap.json';
   },
-  extract,
+  extract: (input) => extractPackageLock(input),
   describe: (input) => {
     const match = /"lockfileVersion"\s*:\s*(\d+)/.exec(input.text.slice(0, 4096));
     const base = baseName(input.path);

@@ -3,7 +3,8 @@ import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema';
 import { canonicalId, MALICIOUS_SEVERITY } from '../osv/aliases';
 import { type Advisory, isMaliciousId, type SeverityRating } from '../osv/types';
-import { assignGroups } from './groups';
+import { keyOf, writeAdvisoryRows, writeAliasAndAffectedRows } from './bulk-writes';
+import { assignGroups, type GroupAssignment } from './groups';
 
 /**
  * Writes parsed OSV advisories into the shared store (system connection, inside the caller's
@@ -50,18 +51,6 @@ export function contentHash(raw: unknown): string {
   return createHash('sha256').update(JSON.stringify(raw)).digest('hex');
 }
 
-const keyOf = (p: PackageKey) => `${p.ecosystem}\u0000${p.name}`;
-
-function fixedVersionsOf(affected: Advisory['affected'][number]): string[] {
-  const fixed = new Set<string>();
-  for (const range of affected.ranges) {
-    if (range.type === 'GIT') continue;
-    for (const event of range.events)
-      if (event.kind === 'fixed' && event.version) fixed.add(event.version);
-  }
-  return [...fixed];
-}
-
 /** Stores one batch; returns what changed. Duplicate ids in a batch: the newest wins. */
 export async function storeAdvisoryBatch(
   db: Kysely<DB>,
@@ -83,12 +72,17 @@ export async function storeAdvisoryBatch(
 
   const packages = new Map<string, PackageKey>();
   const changedIds = changed.map((item) => item.advisory.id);
-  const before = await db
-    .selectFrom('osv_affected')
-    .select(['ecosystem', 'name'])
-    .where('advisory_id', 'in', changedIds)
-    .execute();
-  for (const row of before) packages.set(keyOf(row), { ecosystem: row.ecosystem, name: row.name });
+  // Only advisories stored before can have affected rows (and aliases) to replace.
+  const replacedIds = changedIds.filter((id) => existing.has(id));
+  if (replacedIds.length > 0) {
+    const before = await db
+      .selectFrom('osv_affected')
+      .select(['ecosystem', 'name'])
+      .where('advisory_id', 'in', replacedIds)
+      .execute();
+    for (const row of before)
+      packages.set(keyOf(row), { ecosystem: row.ecosystem, name: row.name });
+  }
 
   const groups = await assignGroups(db, {
     changed: new Map(
@@ -102,23 +96,14 @@ export async function storeAdvisoryBatch(
     ),
   });
 
-  if (groups.created.size > 0) {
-    await db
-      .insertInto('vulnerabilities')
-      .values(
-        [...groups.created].map((id) => ({
-          id,
-          canonical_id: id,
-          modified_at: new Date(),
-        })),
-      )
-      .execute();
-  }
-
-  await writeAdvisories(db, changed, groups.vulnerabilityOf);
-  await writeAliasesAndAffected(db, changed, changedIds, packages);
+  const derivedNow = await createVulnerabilities(db, groups, changed);
+  await writeAdvisoryRows(db, changed, groups.vulnerabilityOf);
+  await writeAliasAndAffectedRows(db, changed, replacedIds, packages);
   await applyGroupChanges(db, groups, packages);
-  const raised = await refreshVulnerabilities(db, [...groups.touched]);
+  const raised = await refreshVulnerabilities(
+    db,
+    [...groups.touched].filter((id) => !derivedNow.has(id)),
+  );
   result.severityRaised = await withPackages(
     db,
     raised.filter((r) => !groups.created.has(r.vulnerabilityId)),
@@ -126,6 +111,106 @@ export async function storeAdvisoryBatch(
   result.changedPackages = [...packages.values()];
   result.changedVulnerabilities = [...groups.touched];
   return result;
+}
+
+/** A score numeric(3, 1) stores as given (so members read back from the store compare the same). */
+const EXACT_SCORE = /^\d{1,2}(\.\d)?$/;
+
+/**
+ * Inserts the groups this batch created. A group whose members are all in the batch gets its
+ * derived columns at once, computed by `derivedColumns` from the incoming records exactly as
+ * `refreshVulnerabilities` would from the stored rows; the others (a split that moved stored
+ * advisories into a new group) get a placeholder row that the refresh completes. Returns the ids
+ * already derived.
+ */
+async function createVulnerabilities(
+  db: Kysely<DB>,
+  groups: GroupAssignment,
+  changed: readonly IncomingAdvisory[],
+): Promise<Set<string>> {
+  const derivedNow = new Set<string>();
+  if (groups.created.size === 0) return derivedNow;
+  const incoming = new Map(changed.map((item) => [item.advisory.id, item]));
+  const membersOf = new Map<string, IncomingAdvisory[]>();
+  const complete = new Set(groups.created);
+  for (const [advisoryId, vulnerabilityId] of groups.vulnerabilityOf) {
+    if (!complete.has(vulnerabilityId)) continue;
+    const item = incoming.get(advisoryId);
+    const score = item?.advisory.severity.score;
+    if (!item || (score !== null && score !== undefined && !EXACT_SCORE.test(String(score)))) {
+      complete.delete(vulnerabilityId);
+      continue;
+    }
+    const list = membersOf.get(vulnerabilityId);
+    if (list) list.push(item);
+    else membersOf.set(vulnerabilityId, [item]);
+  }
+  const rows: object[] = [];
+  for (const id of complete) {
+    const derived = derivedColumns(id, ...membersInMemory(id, membersOf.get(id) ?? []));
+    if (!derived) continue;
+    rows.push(derived);
+    derivedNow.add(id);
+  }
+  const placeholders = [...groups.created].filter((id) => !derivedNow.has(id));
+  if (placeholders.length > 0) {
+    await db
+      .insertInto('vulnerabilities')
+      .values(placeholders.map((id) => ({ id, canonical_id: id, modified_at: new Date() })))
+      .execute();
+  }
+  for (let i = 0; i < rows.length; i += 500) await insertDerived(db, rows.slice(i, i + 500));
+  return derivedNow;
+}
+
+/** Incoming records in the shape `loadMembers` reads them back from the store. */
+function membersInMemory(vulnerabilityId: string, items: readonly IncomingAdvisory[]) {
+  const advisories: Members['advisories'] = [];
+  const aliases: Members['aliases'] = [];
+  const affected: Members['affected'] = [];
+  const date = (value: string | null) => (value ? new Date(value) : null);
+  for (const { advisory: a } of items) {
+    advisories.push({
+      id: a.id,
+      vulnerability_id: vulnerabilityId,
+      summary: a.summary,
+      details: a.details,
+      severity_rating: a.severity.rating,
+      severity_score: a.severity.score,
+      severity_vector: a.severity.vector,
+      severity_type: a.severity.source,
+      published_at: date(a.published),
+      modified_at: new Date(a.modified),
+      withdrawn_at: date(a.withdrawn),
+    });
+    for (const alias of new Set(a.aliases)) {
+      if (alias !== a.id) aliases.push({ advisory_id: a.id, alias });
+    }
+    for (const entry of a.affected) {
+      affected.push({
+        advisory_id: a.id,
+        ecosystem: entry.ecosystem ?? entry.osvEcosystem,
+        name: entry.name,
+      });
+    }
+  }
+  return [advisories, aliases, affected] as const;
+}
+
+async function insertDerived(db: Kysely<DB>, rows: object[]): Promise<void> {
+  await sql`
+    INSERT INTO vulnerabilities (id, canonical_id, aliases, kind, summary, details,
+      severity_rating, severity_score, severity_vector, severity_type, published_at, modified_at,
+      withdrawn_at, ecosystems, search_text)
+    SELECT x.id, x.canonical_id, ARRAY(SELECT jsonb_array_elements_text(x.aliases)), x.kind,
+      x.summary, x.details, x.severity_rating, x.severity_score, x.severity_vector,
+      x.severity_type, x.published_at, x.modified_at, x.withdrawn_at,
+      ARRAY(SELECT jsonb_array_elements_text(x.ecosystems)), x.search_text
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(
+      id uuid, canonical_id text, aliases jsonb, kind text, summary text, details text,
+      severity_rating text, severity_score numeric, severity_vector text, severity_type text,
+      published_at timestamptz, modified_at timestamptz, withdrawn_at timestamptz,
+      ecosystems jsonb, search_text text)`.execute(db);
 }
 
 function newestPerId(batch: IncomingAdvisory[]): Map<string, IncomingAdvisory> {
@@ -166,105 +251,6 @@ async function changedAdvisories(
     else result.added++;
   }
   return { changed, existing };
-}
-
-/** Upserts the changed advisories, each pointing at its group's vulnerability. */
-async function writeAdvisories(
-  db: Kysely<DB>,
-  changed: IncomingAdvisory[],
-  vulnerabilityOf: Map<string, string>,
-): Promise<void> {
-  const advisoryRows = changed.map((item) => {
-    const a = item.advisory;
-    return {
-      id: a.id,
-      vulnerability_id: vulnerabilityOf.get(a.id) as string,
-      modified_at: new Date(a.modified),
-      published_at: a.published ? new Date(a.published) : null,
-      withdrawn_at: a.withdrawn ? new Date(a.withdrawn) : null,
-      summary: a.summary,
-      details: a.details,
-      severity_rating: a.severity.rating,
-      severity_score: a.severity.score,
-      severity_vector: a.severity.vector,
-      severity_type: a.severity.source,
-      refs: JSON.stringify(a.references),
-      raw: JSON.stringify(item.raw),
-      content_hash: contentHash(item.raw),
-      source: item.source,
-    };
-  });
-  for (let i = 0; i < advisoryRows.length; i += 100) {
-    await db
-      .insertInto('osv_advisories')
-      .values(advisoryRows.slice(i, i + 100))
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet((eb) => ({
-          vulnerability_id: eb.ref('excluded.vulnerability_id'),
-          modified_at: eb.ref('excluded.modified_at'),
-          published_at: eb.ref('excluded.published_at'),
-          withdrawn_at: eb.ref('excluded.withdrawn_at'),
-          summary: eb.ref('excluded.summary'),
-          details: eb.ref('excluded.details'),
-          severity_rating: eb.ref('excluded.severity_rating'),
-          severity_score: eb.ref('excluded.severity_score'),
-          severity_vector: eb.ref('excluded.severity_vector'),
-          severity_type: eb.ref('excluded.severity_type'),
-          refs: eb.ref('excluded.refs'),
-          raw: eb.ref('excluded.raw'),
-          content_hash: eb.ref('excluded.content_hash'),
-          source: eb.ref('excluded.source'),
-          updated_at: sql<Date>`now()`,
-        })),
-      )
-      .execute();
-  }
-}
-
-/** Replaces the changed advisories' aliases and affected packages; notes the packages named. */
-async function writeAliasesAndAffected(
-  db: Kysely<DB>,
-  changed: IncomingAdvisory[],
-  changedIds: string[],
-  packages: Map<string, PackageKey>,
-): Promise<void> {
-  await db.deleteFrom('osv_advisory_aliases').where('advisory_id', 'in', changedIds).execute();
-  await db.deleteFrom('osv_affected').where('advisory_id', 'in', changedIds).execute();
-  const aliasRows = changed.flatMap((item) =>
-    [...new Set(item.advisory.aliases)]
-      .filter((alias) => alias !== item.advisory.id)
-      .map((alias) => ({ advisory_id: item.advisory.id, alias })),
-  );
-  for (let i = 0; i < aliasRows.length; i += 1000) {
-    await db
-      .insertInto('osv_advisory_aliases')
-      .values(aliasRows.slice(i, i + 1000))
-      .execute();
-  }
-  const affectedRows = changed.flatMap((item) =>
-    item.advisory.affected.map((affected, ordinal) => {
-      const ecosystem = affected.ecosystem ?? affected.osvEcosystem;
-      packages.set(keyOf({ ecosystem, name: affected.name }), { ecosystem, name: affected.name });
-      return {
-        advisory_id: item.advisory.id,
-        ordinal,
-        ecosystem,
-        osv_ecosystem: affected.osvEcosystem,
-        name: affected.name,
-        osv_name: affected.rawName,
-        ranges: JSON.stringify(affected.ranges),
-        versions: affected.versions,
-        fixed_versions: fixedVersionsOf(affected),
-        withdrawn: item.advisory.withdrawn !== null,
-      };
-    }),
-  );
-  for (let i = 0; i < affectedRows.length; i += 500) {
-    await db
-      .insertInto('osv_affected')
-      .values(affectedRows.slice(i, i + 500))
-      .execute();
-  }
 }
 
 /** Moves advisories between groups and merges vulnerabilities as the alias groups say. */
@@ -323,15 +309,39 @@ export async function refreshVulnerabilities(
       list.push(a);
       byGroup.set(a.vulnerability_id, list);
     }
+    // Each group's alias and affected rows, in the order read (derivedColumns filters by member).
+    const groupOf = new Map(advisories.map((a) => [a.id, a.vulnerability_id]));
+    const aliasesOf = bucket(aliases, groupOf);
+    const affectedOf = bucket(affected, groupOf);
     const updates: object[] = [];
     for (const id of part) {
-      const derived = derivedColumns(id, byGroup.get(id) ?? [], aliases, affected);
+      const derived = derivedColumns(
+        id,
+        byGroup.get(id) ?? [],
+        aliasesOf.get(id) ?? [],
+        affectedOf.get(id) ?? [],
+      );
       if (derived) updates.push(derived);
     }
     // One statement per chunk: the derived columns travel as JSON.
     if (updates.length > 0) raised.push(...(await writeDerivedColumns(db, updates)));
   }
   return raised;
+}
+
+function bucket<T extends { advisory_id: string }>(
+  rows: readonly T[],
+  groupOf: ReadonlyMap<string, string>,
+): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const row of rows) {
+    const group = groupOf.get(row.advisory_id);
+    if (group === undefined) continue;
+    const list = out.get(group);
+    if (list) list.push(row);
+    else out.set(group, [row]);
+  }
+  return out;
 }
 
 /** The packages the live advisories of each raised vulnerability name. */

@@ -1,0 +1,185 @@
+import { createHash } from 'node:crypto';
+import { type Kysely, sql } from 'kysely';
+import type { DB } from '../../db/schema';
+import type { Advisory } from '../osv/types';
+
+/**
+ * The advisory store's writes as one statement per table and batch (docs/vulnerabilities.md,
+ * "Importing the whole OSV database"): the rows travel as one JSON document that PostgreSQL
+ * decomposes with `jsonb_to_recordset`, or as parallel arrays through `unnest`, instead of one
+ * bound parameter per column and row in statements of 100. Each record's JSON text is produced
+ * once and serves both the content hash and the stored `raw` column. What is stored is the same as
+ * with row-by-row values: the same columns, the same conversions (timestamps as ISO text with
+ * milliseconds, numbers as their shortest decimal text, JSON columns parsed by the server).
+ */
+
+/** What store.ts calls IncomingAdvisory and PackageKey (declared here too: store.ts imports this file). */
+interface IncomingAdvisory {
+  advisory: Advisory;
+  raw: unknown;
+  source: string;
+}
+
+interface PackageKey {
+  ecosystem: string;
+  name: string;
+}
+
+/** Rows per statement: bounds one statement's JSON document (a few MB) whatever the batch. */
+const ROWS_PER_STATEMENT = 500;
+
+export const keyOf = (p: PackageKey) => `${p.ecosystem}\u0000${p.name}`;
+
+export function contentHashOfText(rawText: string): string {
+  return createHash('sha256').update(rawText).digest('hex');
+}
+
+function fixedVersionsOf(affected: Advisory['affected'][number]): string[] {
+  const fixed = new Set<string>();
+  for (const range of affected.ranges) {
+    if (range.type === 'GIT') continue;
+    for (const event of range.events)
+      if (event.kind === 'fixed' && event.version) fixed.add(event.version);
+  }
+  return [...fixed];
+}
+
+const iso = (value: string | null) => (value ? new Date(value).toISOString() : null);
+
+/** One `osv_advisories` row as JSON text; `raw` is spliced in as the record's own text. */
+function advisoryRowJson(item: IncomingAdvisory, vulnerabilityId: string, rawText: string) {
+  const a = item.advisory;
+  const row = {
+    id: a.id,
+    vulnerability_id: vulnerabilityId,
+    modified_at: iso(a.modified),
+    published_at: iso(a.published),
+    withdrawn_at: iso(a.withdrawn),
+    summary: a.summary,
+    details: a.details,
+    severity_rating: a.severity.rating,
+    severity_score: a.severity.score,
+    severity_vector: a.severity.vector,
+    severity_type: a.severity.source,
+    refs: a.references,
+    content_hash: contentHashOfText(rawText),
+    source: item.source,
+  };
+  const text = JSON.stringify(row);
+  return `${text.slice(0, -1)},"raw":${rawText}}`;
+}
+
+function chunks<T>(items: readonly T[], size = ROWS_PER_STATEMENT): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Upserts the changed advisories, each pointing at its group's vulnerability. */
+export async function writeAdvisoryRows(
+  db: Kysely<DB>,
+  changed: readonly IncomingAdvisory[],
+  vulnerabilityOf: ReadonlyMap<string, string>,
+): Promise<void> {
+  for (const part of chunks(changed)) {
+    const rows = part.map((item) =>
+      advisoryRowJson(
+        item,
+        vulnerabilityOf.get(item.advisory.id) as string,
+        JSON.stringify(item.raw),
+      ),
+    );
+    await sql`
+      INSERT INTO osv_advisories (id, vulnerability_id, modified_at, published_at, withdrawn_at,
+        summary, details, severity_rating, severity_score, severity_vector, severity_type, refs,
+        raw, content_hash, source)
+      SELECT x.id, x.vulnerability_id, x.modified_at, x.published_at, x.withdrawn_at, x.summary,
+        x.details, x.severity_rating, x.severity_score, x.severity_vector, x.severity_type,
+        x.refs, x.raw, x.content_hash, x.source
+      FROM jsonb_to_recordset(${`[${rows.join(',')}]`}::jsonb) AS x(
+        id text, vulnerability_id uuid, modified_at timestamptz, published_at timestamptz,
+        withdrawn_at timestamptz, summary text, details text, severity_rating text,
+        severity_score numeric, severity_vector text, severity_type text, refs jsonb, raw jsonb,
+        content_hash text, source text)
+      ON CONFLICT (id) DO UPDATE SET
+        vulnerability_id = excluded.vulnerability_id,
+        modified_at = excluded.modified_at,
+        published_at = excluded.published_at,
+        withdrawn_at = excluded.withdrawn_at,
+        summary = excluded.summary,
+        details = excluded.details,
+        severity_rating = excluded.severity_rating,
+        severity_score = excluded.severity_score,
+        severity_vector = excluded.severity_vector,
+        severity_type = excluded.severity_type,
+        refs = excluded.refs,
+        raw = excluded.raw,
+        content_hash = excluded.content_hash,
+        source = excluded.source,
+        updated_at = now()`.execute(db);
+  }
+}
+
+/**
+ * Replaces the changed advisories' aliases and affected packages; notes the packages named.
+ * `replacedIds` are those already stored (only they can have rows to delete).
+ */
+export async function writeAliasAndAffectedRows(
+  db: Kysely<DB>,
+  changed: readonly IncomingAdvisory[],
+  replacedIds: readonly string[],
+  packages: Map<string, PackageKey>,
+): Promise<void> {
+  for (const part of chunks(replacedIds, 2000)) {
+    await db.deleteFrom('osv_advisory_aliases').where('advisory_id', 'in', part).execute();
+    await db.deleteFrom('osv_affected').where('advisory_id', 'in', part).execute();
+  }
+  const aliasIds: string[] = [];
+  const aliases: string[] = [];
+  for (const item of changed) {
+    for (const alias of new Set(item.advisory.aliases)) {
+      if (alias === item.advisory.id) continue;
+      aliasIds.push(item.advisory.id);
+      aliases.push(alias);
+    }
+  }
+  for (let i = 0; i < aliases.length; i += 5 * ROWS_PER_STATEMENT) {
+    const end = i + 5 * ROWS_PER_STATEMENT;
+    await sql`
+      INSERT INTO osv_advisory_aliases (advisory_id, alias)
+      SELECT * FROM unnest(${aliasIds.slice(i, end)}::text[], ${aliases.slice(i, end)}::text[])`.execute(
+      db,
+    );
+  }
+  const affectedRows = changed.flatMap((item) =>
+    item.advisory.affected.map((affected, ordinal) => {
+      const ecosystem = affected.ecosystem ?? affected.osvEcosystem;
+      packages.set(keyOf({ ecosystem, name: affected.name }), { ecosystem, name: affected.name });
+      return {
+        advisory_id: item.advisory.id,
+        ordinal,
+        ecosystem,
+        osv_ecosystem: affected.osvEcosystem,
+        name: affected.name,
+        osv_name: affected.rawName,
+        ranges: affected.ranges,
+        versions: affected.versions,
+        fixed_versions: fixedVersionsOf(affected),
+        withdrawn: item.advisory.withdrawn !== null,
+      };
+    }),
+  );
+  for (const part of chunks(affectedRows)) {
+    await sql`
+      INSERT INTO osv_affected (advisory_id, ordinal, ecosystem, osv_ecosystem, name, osv_name,
+        ranges, versions, fixed_versions, withdrawn)
+      SELECT x.advisory_id, x.ordinal, x.ecosystem, x.osv_ecosystem, x.name, x.osv_name, x.ranges,
+        ARRAY(SELECT jsonb_array_elements_text(x.versions)),
+        ARRAY(SELECT jsonb_array_elements_text(x.fixed_versions)), x.withdrawn
+      FROM jsonb_to_recordset(${JSON.stringify(part)}::jsonb) AS x(
+        advisory_id text, ordinal integer, ecosystem text, osv_ecosystem text, name text,
+        osv_name text, ranges jsonb, versions jsonb, fixed_versions jsonb, withdrawn boolean)`.execute(
+      db,
+    );
+  }
+}
