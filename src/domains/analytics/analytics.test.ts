@@ -5,7 +5,7 @@ import { createTestApp, type TestApp, type TestTenant } from '../../../test/supp
 import { tokenWithRole } from '../../../test/support/workspace';
 import { withTenant } from '../../db/tenant-scope';
 import { npmRange, osvRecord } from '../../intel/advisory-store/test-records';
-import { DAILY_ROLLUPS_JOB } from './jobs';
+import { DAILY_ROLLUPS_JOB, runDailyRollups } from './jobs';
 import { ALL_REPOSITORIES, utcDay } from './rollups';
 import { bucketStart, bucketsOf } from './trends';
 
@@ -211,5 +211,33 @@ describe('GET /api/v1/analytics/trends', () => {
     const yesterday = utcDay(new Date(Date.now() - 86_400_000));
     expect(rows.map((row) => row.day)).toEqual([yesterday, today()]);
     expect(rows.at(-1)?.dependencies).toBe(1);
+  });
+});
+
+describe('the per-tenant summary', () => {
+  test('the dashboard reads the summary the rollups wrote; a refresh rewrites it', async () => {
+    const viewer = tenant.token;
+    const stored = await withTenant(t.database, tenant.tenantId, (db) =>
+      db.selectFrom('analytics_tenant_summary').select('data').executeTakeFirstOrThrow(),
+    );
+    const summary = stored.data as { totals: { dependencies: number } };
+    const before = (await get(viewer, '/api/v1/dashboards/global')).json();
+    expect(summary.totals.dependencies).toBe(before.dependencies.total);
+    // Served from the stored row: a change to it shows, the state rows are not summed again.
+    await withTenant(t.database, tenant.tenantId, (db) =>
+      db
+        .updateTable('analytics_tenant_summary')
+        .set({
+          data: JSON.stringify({ ...summary, totals: { ...summary.totals, dependencies: 999 } }),
+        })
+        .execute(),
+    );
+    expect((await get(viewer, '/api/v1/dashboards/global')).json().dependencies.total).toBe(999);
+    await runDailyRollups(t.jobDeps, tenant.tenantId);
+    const after = (await get(viewer, '/api/v1/dashboards/global')).json();
+    expect(after.dependencies.total).toBe(before.dependencies.total);
+    // Another tenant has its own row (or none): never this one's numbers.
+    const other = await t.createTenant('team');
+    expect((await get(other.token, '/api/v1/dashboards/global')).json().dependencies.total).toBe(0);
   });
 });

@@ -1,26 +1,10 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
-import { EXPOSURE_STATUSES } from '../exposures/tables';
-import { ALL_REPOSITORIES, REPOSITORY_ROW, utcDay } from './rollups';
+import { ALL_REPOSITORIES, utcDay } from './rollups';
+import { type RankedRepository, readSummary } from './summary';
 
 const CRITICALITIES = ['critical', 'high', 'medium', 'low'] as const;
 const SCAN_STATES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
-
-interface StateTotals {
-  dependencies: number;
-  direct: number;
-  critical: number;
-  high: number;
-  medium: number;
-  low: number;
-  unrated: number;
-  libyear: number;
-  major_behind: number;
-  minor_behind: number;
-  patch_behind: number;
-  deprecated: number;
-  end_of_life: number;
-}
 
 /** Repositories by criticality and by the state of their last scan (live: one row each). */
 async function repositoryCounts(db: Kysely<DB>) {
@@ -54,76 +38,34 @@ async function repositoryCounts(db: Kysely<DB>) {
   return { total, byCriticality, byLastScanState };
 }
 
-async function stateTotals(db: Kysely<DB>) {
-  const { rows } = await sql<StateTotals & { ecosystem: string | null }>`
-    SELECT CASE WHEN grouping(ecosystem) = 1 THEN NULL ELSE ecosystem END AS ecosystem,
-      coalesce(sum(dependencies), 0)::int AS dependencies, coalesce(sum(direct), 0)::int AS direct,
-      coalesce(sum(exposures_critical), 0)::int AS critical, coalesce(sum(exposures_high), 0)::int AS high,
-      coalesce(sum(exposures_medium), 0)::int AS medium, coalesce(sum(exposures_low), 0)::int AS low,
-      coalesce(sum(exposures_unrated), 0)::int AS unrated, coalesce(sum(libyear), 0)::float8 AS libyear,
-      coalesce(sum(major_behind), 0)::int AS major_behind, coalesce(sum(minor_behind), 0)::int AS minor_behind,
-      coalesce(sum(patch_behind), 0)::int AS patch_behind, coalesce(sum(deprecated), 0)::int AS deprecated,
-      coalesce(sum(end_of_life), 0)::int AS end_of_life
-    FROM analytics_repository_state GROUP BY GROUPING SETS ((ecosystem), ())`.execute(db);
-  const total = rows.find((row) => row.ecosystem === null);
-  const byEcosystem = rows
-    .filter((row) => row.ecosystem !== null && row.ecosystem !== REPOSITORY_ROW)
-    .map((row) => ({
-      ecosystem: row.ecosystem as string,
-      total: row.dependencies,
-      direct: row.direct,
-      transitive: row.dependencies - row.direct,
-    }))
-    .sort((a, b) => b.total - a.total || a.ecosystem.localeCompare(b.ecosystem));
-  return { total, byEcosystem };
-}
-
-/** Summed per known status (one pass, no row per JSON key: measured cheaper on 30,000 rows). */
-async function exposuresByStatus(db: Kysely<DB>): Promise<Record<string, number>> {
-  const sums = EXPOSURE_STATUSES.map(
-    (status) =>
-      sql`coalesce(sum((exposures_by_status ->> ${status})::int), 0)::int AS ${sql.ref(status)}`,
-  );
-  const { rows } = await sql<Record<string, number>>`SELECT ${sql.join(sums)}
-    FROM analytics_repository_state`.execute(db);
-  const totals = rows[0] ?? {};
-  return Object.fromEntries(
-    EXPOSURE_STATUSES.filter((status) => (totals[status] ?? 0) > 0).map((status) => [
-      status,
-      totals[status] ?? 0,
-    ]),
-  );
-}
-
-async function topRepositories(db: Kysely<DB>) {
-  const byLibyear = await db
-    .selectFrom('analytics_repository_state as s')
-    .innerJoin('repositories as r', 'r.id', 's.repository_id')
-    .select(['s.repository_id', 'r.name', 's.libyear'])
-    .where('s.ecosystem', '=', REPOSITORY_ROW)
-    .where('s.libyear', '>', 0)
-    .orderBy('s.libyear', 'desc')
-    .orderBy('s.repository_id')
-    .limit(10)
-    .execute();
-  const byCritical = await sql<{ repository_id: string; name: string; critical: number }>`
-    SELECT s.repository_id, r.name, s.critical FROM (
-      SELECT repository_id, sum(exposures_critical)::int AS critical
-      FROM analytics_repository_state GROUP BY repository_id
-      HAVING sum(exposures_critical) > 0 ORDER BY 2 DESC, 1 LIMIT 10) s
-    JOIN repositories r ON r.id = s.repository_id ORDER BY s.critical DESC, s.repository_id`.execute(
-    db,
-  );
+/** The ranked repositories with their current names (read live: a rename shows at once). */
+async function namedTop(
+  db: Kysely<DB>,
+  byLibyear: RankedRepository[],
+  byCritical: RankedRepository[],
+) {
+  const ids = [...new Set([...byLibyear, ...byCritical].map((row) => row.repositoryId))];
+  const names = new Map<string, string>();
+  if (ids.length > 0) {
+    const rows = await db
+      .selectFrom('repositories')
+      .select(['id', 'name'])
+      .where('id', 'in', ids)
+      .execute();
+    for (const row of rows) names.set(row.id, row.name);
+  }
+  // A repository deleted since the summary was written is left out.
+  const named = (row: RankedRepository) => names.has(row.repositoryId);
   return {
-    byLibyear: byLibyear.map((row) => ({
-      repositoryId: row.repository_id,
-      name: row.name,
-      libyear: row.libyear,
+    byLibyear: byLibyear.filter(named).map((row) => ({
+      repositoryId: row.repositoryId,
+      name: names.get(row.repositoryId) as string,
+      libyear: row.value,
     })),
-    byCriticalExposures: byCritical.rows.map((row) => ({
-      repositoryId: row.repository_id,
-      name: row.name,
-      critical: row.critical,
+    byCriticalExposures: byCritical.filter(named).map((row) => ({
+      repositoryId: row.repositoryId,
+      name: names.get(row.repositoryId) as string,
+      critical: row.value,
     })),
   };
 }
@@ -184,11 +126,10 @@ const change = (current: number, then: number | null | undefined) =>
 /** GET /api/v1/dashboards/global: from the rollups, plus the live counts that are cheap. */
 export async function globalDashboard(db: Kysely<DB>, now = new Date()) {
   const repositories = await repositoryCounts(db);
-  const state = await stateTotals(db);
-  const byStatus = await exposuresByStatus(db);
-  const top = await topRepositories(db);
+  const summary = await readSummary(db);
+  const top = await namedTop(db, summary.topByLibyear, summary.topByCritical);
   const { violations, alerts } = await openViolationsAndAlerts(db);
-  const totals = state.total;
+  const totals = summary.totals;
   const unresolved = totals
     ? totals.critical + totals.high + totals.medium + totals.low + totals.unrated
     : 0;
@@ -213,7 +154,7 @@ export async function globalDashboard(db: Kysely<DB>, now = new Date()) {
       total: totals?.dependencies ?? 0,
       direct: totals?.direct ?? 0,
       transitive: (totals?.dependencies ?? 0) - (totals?.direct ?? 0),
-      byEcosystem: state.byEcosystem,
+      byEcosystem: summary.byEcosystem,
     },
     exposures: {
       unresolved,
@@ -224,7 +165,7 @@ export async function globalDashboard(db: Kysely<DB>, now = new Date()) {
         low: totals?.low ?? 0,
         unrated: totals?.unrated ?? 0,
       },
-      byStatus,
+      byStatus: summary.byStatus,
     },
     violations,
     alerts,

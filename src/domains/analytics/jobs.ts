@@ -3,6 +3,7 @@ import { withTenant } from '../../db/tenant-scope';
 import type { JobDefinition, JobEnvelope } from '../../jobs/queue';
 import type { JobDeps } from '../job-deps';
 import { refreshRepositoryState, utcDay, writeDailyRows } from './rollups';
+import { refreshTenantSummary } from './summary';
 
 /**
  * Subscribed to `dependencies.changed` and `exposures.refreshed`: one repository's rollups and
@@ -29,6 +30,8 @@ export async function refreshRepositoryRollups(
       await writeDailyRows(db, utcDay(now), { kind: 'repository', repositoryId });
     }
     await writeDailyRows(db, utcDay(now), { kind: 'tenant' });
+    // Also when the repository is gone: its state rows went with it.
+    await refreshTenantSummary(db);
   });
 }
 
@@ -37,6 +40,7 @@ export async function runDailyRollups(deps: JobDeps, tenantId: string, now = new
   const yesterday = utcDay(new Date(now.getTime() - 86_400_000));
   await withTenant(deps.database, tenantId, async (db) => {
     await refreshRepositoryState(db, null);
+    await refreshTenantSummary(db);
     await writeDailyRows(db, yesterday, { kind: 'all' });
     await writeDailyRows(db, utcDay(now), { kind: 'all' });
   });

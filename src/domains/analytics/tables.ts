@@ -41,7 +41,14 @@ export interface AnalyticsDailyTable {
   scans: Generated<number>;
 }
 
+export interface AnalyticsTenantSummaryTable {
+  tenant_id: TenantColumn;
+  data: JSONColumnType<Record<string, unknown>, string, string>;
+  updated_at: Generated<Date>;
+}
+
 export interface AnalyticsTables {
+  analytics_tenant_summary: AnalyticsTenantSummaryTable;
   analytics_repository_state: AnalyticsRepositoryStateTable;
   analytics_daily: AnalyticsDailyTable;
 }

@@ -84,7 +84,7 @@ describe('GET /api/v1/feature-flags', () => {
     expect(onEnterprise.sbom_export).toBe(true);
     expect(onEnterprise.audit_log_export).toBe(true);
     // The plan has it, but no route of this service needs it: off.
-    expect(onEnterprise.cra).toBe(false);
+    expect(onEnterprise.quantum).toBe(false);
     // Routes exist but the plan lacks it: off.
     expect((await flagsOf(t, free.token)).sbom_export).toBe(false);
     expect((await flagsOf(t, free.token)).policies).toBe(false);
@@ -97,6 +97,7 @@ describe('GET /api/v1/feature-flags', () => {
       'alert_rules',
       'api_tokens',
       'audit_log_export',
+      'cra',
       'integrations',
       'policies',
       'sbom_export',
