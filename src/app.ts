@@ -13,6 +13,8 @@ import { analyticsExportRoutes } from './domains/analytics-export/routes';
 import { apiTokenRoutes } from './domains/api-tokens/routes';
 import type { TokenUsageTracker } from './domains/api-tokens/usage-tracker';
 import { auditLogRoutes } from './domains/audit-log/routes';
+import { craReportRoutes } from './domains/cra-reporting/report-routes';
+import { craReportingRoutes } from './domains/cra-reporting/routes';
 import { insertAuditEntry, outcomeFor } from './domains/audit-log/store';
 import { craRoutes } from './domains/cra/routes';
 import { driftRoutes } from './domains/drift/routes';
@@ -240,6 +242,8 @@ async function registerDomainRoutes(
   await app.register(analyticsRoutes());
   await app.register(craRoutes());
   await app.register(analyticsExportRoutes(deps));
+  await app.register(craReportingRoutes);
+  await app.register(craReportRoutes);
   await app.register(
     statusRoutes({ database: deps.database, responseWindow: deps.responseWindow, operatorCheck }),
   );

@@ -3,6 +3,7 @@ import { alertJobs, alertSubscriptions } from './domains/alerts/jobs';
 import { analyticsJobs, REFRESH_REPOSITORY_ROLLUPS_JOB } from './domains/analytics/jobs';
 import { analyticsExportJobs } from './domains/analytics-export/jobs';
 import { craJobs, craSubscriptions } from './domains/cra/jobs';
+import { craReportingJobs, craReportingSubscriptions } from './domains/cra-reporting/jobs';
 import { MATCH_DEPENDENCIES_JOB, vulnerabilityJobs } from './domains/exposures/jobs';
 import { INTEGRATION_TARGET } from './domains/integrations/deliver';
 import { integrationDeliveryTarget } from './domains/integrations/service';
@@ -54,6 +55,7 @@ export const EVENT_SUBSCRIPTIONS: EventSubscriptions = mergeSubscriptions(
   },
   alertSubscriptions(),
   craSubscriptions(),
+  craReportingSubscriptions(),
 );
 
 /**
@@ -83,6 +85,7 @@ export function jobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
     ...policyJobs(deps),
     ...alertJobs(deps),
     ...craJobs(deps),
+    ...craReportingJobs(deps),
   ];
   const observe = deps.observe;
   return observe ? definitions.map((d) => observed(deps, observe, d)) : definitions;

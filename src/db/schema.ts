@@ -4,6 +4,7 @@ import type { AnalyticsExportTables } from '../domains/analytics-export/tables';
 import type { ApiTokenTables } from '../domains/api-tokens/tables';
 import type { AuditLogTables } from '../domains/audit-log/tables';
 import type { CraTables } from '../domains/cra/tables';
+import type { CraReportingTables } from '../domains/cra-reporting/tables';
 import type { DriftTables } from '../domains/drift/tables';
 import type { ExposureTables } from '../domains/exposures/tables';
 import type { IntegrationTables } from '../domains/integrations/tables';
@@ -46,4 +47,5 @@ export interface DB
     AnalyticsTables,
     AnalyticsExportTables,
     StatusTables,
-    CraTables {}
+    CraTables,
+    CraReportingTables {}

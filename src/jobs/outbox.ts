@@ -60,6 +60,8 @@ export interface EventPayloads {
   'exposures.refreshed': ExposuresRefreshed;
   /** A CRA product's vulnerability is on the known-exploited list; once per product and vulnerability. */
   'cra.actively_exploited': CraActivelyExploited;
+  /** An Article 14 clock falls due soon (`due_soon`) or passed its due time unmet (`missed`). */
+  'cra.clock_due': CraClockDue;
 }
 
 export type EventName = keyof EventPayloads;
@@ -77,6 +79,17 @@ export interface CraActivelyExploited {
   cveId: string;
   exposureId: string;
   detectedAt: string;
+}
+
+export interface CraClockDue {
+  clockId: string;
+  productId: string;
+  trigger: 'vulnerability' | 'incident';
+  kind: 'early_warning' | 'notification' | 'final_report';
+  stage: 'due_soon' | 'missed';
+  dueAt: string;
+  vulnerabilityId: string | null;
+  incidentId: string | null;
 }
 
 export interface ExposuresRefreshed {

@@ -88,7 +88,7 @@ export function clocksAtAwareness(
 }
 
 /** A submission on or before the due time meets the clock; a later one is recorded, but missed. */
-export function stateAfterSubmission(due: Date, submittedAt: Date): ClockState {
+export function stateAfterSubmission(due: Date, submittedAt: Date): 'met' | 'missed' {
   return submittedAt.getTime() <= due.getTime() ? 'met' : 'missed';
 }
 

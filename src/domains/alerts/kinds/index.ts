@@ -1,4 +1,5 @@
 import type { EventName } from '../../../jobs/outbox';
+import { craClockDue } from './cra';
 import { exposureOpened, exposureReopened } from './exposures';
 import {
   advisorySeverityRaised,
@@ -32,6 +33,7 @@ export const ALERT_KINDS: readonly RegisteredKind[] = [
   packageReleased,
   scanFailed,
   integrationDisabled,
+  craClockDue,
 ];
 
 export const ALERT_KIND_NAMES: readonly string[] = ALERT_KINDS.map((k) => k.kind);

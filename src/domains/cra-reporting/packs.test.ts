@@ -1,0 +1,222 @@
+import { execFileSync } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inflateSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCraProduct, tokenWithRole } from '../../../test/support/cra';
+import { insertRepository, scanWith } from '../../../test/support/exposures';
+import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import { newId } from '../../db/ids';
+import { CRA_CATEGORIES } from '../cra/classification';
+import { GENERATE_PACK_JOB } from './jobs';
+
+const PDFTOPPM = '/usr/bin/pdftoppm';
+
+/** The fraction of rows of a grey 8-bit PNG (pdftoppm -gray) with a pixel darker than white. */
+function inkedFraction(png: Buffer): number {
+  const width = png.readUInt32BE(16);
+  const height = png.readUInt32BE(20);
+  const chunks: Buffer[] = [];
+  for (let at = 8; at < png.length; ) {
+    const length = png.readUInt32BE(at);
+    if (png.toString('latin1', at + 4, at + 8) === 'IDAT') {
+      chunks.push(png.subarray(at + 8, at + 8 + length));
+    }
+    at += 12 + length;
+  }
+  const raw = inflateSync(Buffer.concat(chunks));
+  let previous = Buffer.alloc(width);
+  let inked = 0;
+  for (let row = 0; row < height; row++) {
+    const filter = raw[row * (width + 1)];
+    const line = Buffer.from(raw.subarray(row * (width + 1) + 1, (row + 1) * (width + 1)));
+    for (let x = 0; x < width; x++) {
+      const left = x > 0 ? (line[x - 1] as number) : 0;
+      const up = previous[x] as number;
+      const upLeft = x > 0 ? (previous[x - 1] as number) : 0;
+      const p = left + up - upLeft;
+      const paeth =
+        Math.abs(p - left) <= Math.abs(p - up) && Math.abs(p - left) <= Math.abs(p - upLeft)
+          ? left
+          : Math.abs(p - up) <= Math.abs(p - upLeft)
+            ? up
+            : upLeft;
+      const predictor = [0, left, up, (left + up) >> 1, paeth][filter as number] as number;
+      line[x] = ((line[x] as number) + predictor) & 0xff;
+    }
+    if (line.some((value) => value < 250)) inked++;
+    previous = line;
+  }
+  return inked / height;
+}
+
+describe('CRA report packs', () => {
+  let t: TestApp;
+  let a: TestTenant;
+  let b: TestTenant;
+  let team: TestTenant;
+  let viewer: string;
+  let productId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    a = await t.createTenant('enterprise', 'A');
+    b = await t.createTenant('enterprise', 'B');
+    team = await t.createTenant('team', 'Team');
+    viewer = await tokenWithRole(t, a, 'viewer');
+    const repositoryId = await insertRepository(t, a.tenantId, 'firmware');
+    const deps = Array.from({ length: 70 }, (_, i) => ({ name: `lib-${i}`, version: `1.${i}.0` }));
+    await scanWith(t, a.tenantId, repositoryId, deps, []);
+    productId = await createCraProduct(t, a.token, {
+      name: 'Gateway',
+      classification: 'important_class_i',
+      category: Object.keys(CRA_CATEGORIES.important_class_i)[0],
+      supportPeriodEnd: '2031-12-31',
+      securityContact: 'security@acme.test',
+      cvdPolicyUrl: 'https://acme.test/cvd',
+      repositoryIds: [repositoryId],
+    });
+  }, 240_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const pack = (token: string, packId: string, format?: string) =>
+    t.as(token, {
+      method: 'GET',
+      url: `/api/v1/cra/reports/${packId}${format ? `?format=${format}` : ''}`,
+    });
+
+  it('queues a pack (202), answers 409 until generated and 400 for another format', async () => {
+    const forbidden = await t.as(viewer, {
+      method: 'POST',
+      url: '/api/v1/cra/reports',
+      payload: { productId },
+    });
+    expect(forbidden.statusCode).toBe(403);
+    const planless = await t.as(team.token, {
+      method: 'POST',
+      url: '/api/v1/cra/reports',
+      payload: { productId },
+    });
+    expect(planless.statusCode).toBe(403);
+    const other = await t.as(b.token, {
+      method: 'POST',
+      url: '/api/v1/cra/reports',
+      payload: { productId },
+    });
+    expect(other.statusCode).toBe(404);
+    const res = await t.as(a.token, {
+      method: 'POST',
+      url: '/api/v1/cra/reports',
+      payload: { productId },
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    const { packId } = res.json();
+    expect(res.headers.location).toBe(`/api/v1/cra/reports/${packId}`);
+    expect(res.json()).toMatchObject({ state: 'queued', productId });
+    for (const format of ['json', 'markdown', 'pdf', 'csv']) {
+      const early = await pack(viewer, packId, format);
+      expect(early.statusCode, format).toBe(409);
+      expect(early.headers['content-type']).toContain('application/problem+json');
+    }
+    const bad = await pack(viewer, packId, 'xml');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors).toHaveProperty('format');
+    expect((await pack(b.token, packId)).statusCode).toBe(404);
+    expect((await pack(b.token, packId, 'json')).statusCode).toBe(404);
+    expect((await pack(a.token, newId(), 'json')).statusCode).toBe(404);
+    expect((await pack(team.token, packId, 'json')).statusCode).toBe(403);
+
+    expect(await t.runJobs()).toContain(GENERATE_PACK_JOB);
+    expect((await pack(viewer, packId)).json().state).toBe('ready');
+    const list = await t.as(viewer, {
+      method: 'GET',
+      url: `/api/v1/cra/reports?productId=${productId}`,
+    });
+    expect(list.json().items.map((p: { packId: string }) => p.packId)).toEqual([packId]);
+    expect(
+      (await t.as(b.token, { method: 'GET', url: '/api/v1/cra/reports' })).json().items,
+    ).toEqual([]);
+
+    const json = await pack(viewer, packId, 'json');
+    expect(json.statusCode).toBe(200);
+    const content = json.json();
+    expect(content.product).toMatchObject({ name: 'Gateway', classification: 'important_class_i' });
+    expect(content.conformityRoute.legalBasis).toBe('Art. 32(2)');
+    expect(content.repositories[0].sbom).toMatchObject({
+      bomFormat: 'CycloneDX',
+      specVersion: '1.6',
+    });
+    expect(content.repositories[0].componentCount).toBe(70);
+
+    const markdown = await pack(viewer, packId, 'markdown');
+    expect(markdown.headers['content-type']).toContain('text/markdown');
+    expect(markdown.body).toContain('# CRA report pack: Gateway 2.x');
+    expect(markdown.body).toContain('| lib-0 | 1.0.0 |');
+
+    const csv = await pack(viewer, packId, 'CSV');
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.body.split('\r\n')[0]).toBe(
+      'section,column_1,column_2,column_3,column_4,column_5,column_6',
+    );
+    expect(csv.body).toContain('product,Manufacturer,Acme GmbH,,,,');
+
+    const pdf = await pack(viewer, packId, 'pdf');
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    checkPdfPages(pdf.rawPayload);
+  });
+});
+
+/** Renders the PDF with pdftoppm: several pages, none blank; keeps page 1 for docs/images. */
+function checkPdfPages(pdf: Buffer): void {
+  if (!existsSync(PDFTOPPM)) {
+    console.warn(`${PDFTOPPM} is absent (Debian's poppler-utils): the PDF pages are not rendered`);
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'cra-pdf-'));
+  try {
+    const file = join(dir, 'pack.pdf');
+    writeFileSync(file, pdf);
+    execFileSync(PDFTOPPM, ['-png', '-gray', '-r', '60', file, join(dir, 'page')]);
+    const pages = readdirSync(dir)
+      .filter((name) => name.endsWith('.png'))
+      .sort();
+    // Title page, identity, the SBOM of 70 components over more than one page.
+    expect(pages.length).toBeGreaterThanOrEqual(4);
+    for (const page of pages) {
+      expect(inkedFraction(readFileSync(join(dir, page))), page).toBeGreaterThan(0.05);
+    }
+    // CRA_KEEP_PAGE_IMAGE=docs/images/cra-report-page.png refreshes the image in docs/cra.md.
+    const keep = process.env.CRA_KEEP_PAGE_IMAGE;
+    if (keep) {
+      execFileSync(PDFTOPPM, [
+        '-png',
+        '-r',
+        '90',
+        '-f',
+        '2',
+        '-l',
+        '2',
+        '-singlefile',
+        file,
+        join(dir, 'keep'),
+      ]);
+      copyFileSync(join(dir, 'keep.png'), keep);
+      copyFileSync(file, `${keep}.pdf`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
