@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCraProduct, tokenWithRole } from '../../../test/support/cra';
@@ -5,10 +8,10 @@ import { importJsonl, insertRepository, scanWith } from '../../../test/support/e
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { jobDefinitions } from '../../background-jobs';
 import { newId } from '../../db/ids';
-import { CRA_CATEGORIES } from '../cra/classification';
 import { withTenant } from '../../db/tenant-scope';
 import { npmRange, osvRecord } from '../../intel/advisory-store/test-records';
 import { emitEvent } from '../../jobs/outbox';
+import { CRA_CATEGORIES } from '../cra/classification';
 import { START_CLOCKS_JOB, SWEEP_CLOCKS_JOB } from './jobs';
 
 const HOUR = 3_600_000;
@@ -22,6 +25,28 @@ interface ClockBody {
   startedAtUtc: string;
   overdue: boolean;
   submission: { reference: string } | null;
+}
+
+const addFormats =
+  (addFormatsModule as unknown as { default: typeof addFormatsModule }).default ?? addFormatsModule;
+
+/** The pending `cra.clock_due` events satisfy the schema in docs/events.md; `count` of them. */
+async function checkDocumentedEvents(t: TestApp, count: number): Promise<void> {
+  const text = readFileSync(new URL('../../../docs/events.md', import.meta.url), 'utf8');
+  const match = /^## `cra\.clock_due`[^\n]*\n[\s\S]*?```json\n([\s\S]*?)\n```/m.exec(text);
+  expect(match, 'docs/events.md documents cra.clock_due').not.toBeNull();
+  const validate = addFormats(new Ajv({ allErrors: true, strict: true })).compile(
+    JSON.parse(match?.[1] as string),
+  );
+  const rows = await t.database.system
+    .selectFrom('job_outbox')
+    .select('data')
+    .where('job_name', '=', 'event:cra.clock_due')
+    .execute();
+  expect(rows).toHaveLength(count);
+  for (const { data } of rows) {
+    expect(validate(data), JSON.stringify(validate.errors)).toBe(true);
+  }
 }
 
 describe('CRA Article 14 clocks and incidents', () => {
@@ -230,6 +255,8 @@ describe('CRA Article 14 clocks and incidents', () => {
     const run = () =>
       sweep?.handle({ data: {}, tenantId: null, correlationId: null, version: 1 } as never);
     await run();
+    // The incident's early warning and its final report (due February 2026) are missed.
+    await checkDocumentedEvents(t, 2);
     await t.runJobs();
     // The incident's early warning (2026) is missed; the vulnerability notification is not due.
     let clocks = await productClocks(productA);
@@ -243,8 +270,10 @@ describe('CRA Article 14 clocks and incidents', () => {
       t.database.system,
     );
     await run();
+    await checkDocumentedEvents(t, 1);
     await t.runJobs();
     await run();
+    await checkDocumentedEvents(t, 0);
     await t.runJobs();
     clocks = await productClocks(productA);
     expect(byKind('notification', 'vulnerability').state).toBe('running');

@@ -197,7 +197,9 @@ export function renderPdf(content: ReportContent): Promise<Buffer> {
     .fontSize(9)
     .fillColor('#000000')
     .text(content.conformityRoute.description, MARGIN);
-  tables.forEach((table, i) => drawTable(doc, table, i + 2));
+  tables.forEach((table, i) => {
+    drawTable(doc, table, i + 2);
+  });
   footers(doc, content);
   doc.end();
   return done;
