@@ -21,6 +21,11 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
       return { run: (argv) => run(argv) };
     },
   },
+  gate: {
+    summary:
+      'fail a CI build on blocking policy violations (--repository ID | DIR --policy FILE; --json, --sarif)',
+    load: () => import('./commands/gate'),
+  },
   admin: {
     summary:
       'administration: create-tenant --name NAME --plan PLAN | import-osv <file|dir|url> | import-kev <file> | status',
