@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
+import { listFindings } from '../cra/findings';
 
 /** One row of the findings, Annex I and duties sections, the same shape in every format. */
 export interface ReportItem {
@@ -12,19 +13,14 @@ export interface ReportItem {
 
 /**
  * The compliance sections of a pack, from what the CRA domain holds for the product: its
- * actively exploited vulnerabilities and the Annex I and Article 13 assessments recorded.
+ * findings (derived from exposures and policy violations) and the Annex I and Article 13
+ * assessments a person recorded.
  */
 export async function complianceSections(
   db: Kysely<DB>,
   productId: string,
 ): Promise<{ findings: ReportItem[]; annexI: ReportItem[]; duties: ReportItem[] }> {
-  const exploited = await db
-    .selectFrom('cra_exploitations as x')
-    .innerJoin('vulnerabilities as v', 'v.id', 'x.vulnerability_id')
-    .select(['x.cve_id', 'x.detected_at', 'x.reported_at', 'v.summary', 'v.severity_rating'])
-    .where('x.product_id', '=', productId)
-    .orderBy('x.detected_at')
-    .execute();
+  const { items: findings } = await listFindings(db, { productId });
   const assessments = await db
     .selectFrom('cra_assessments')
     .select(['area', 'item', 'status', 'note', 'evidence_url', 'assessed_at'])
@@ -43,11 +39,26 @@ export async function complianceSections(
           .join(' | '),
       }));
   return {
-    findings: exploited.map((row) => ({
-      ref: row.cve_id,
-      title: row.summary ?? row.cve_id,
-      state: row.reported_at ? 'reported' : 'actively_exploited',
-      detail: `severity ${row.severity_rating ?? 'unknown'}; detected ${row.detected_at.toISOString()}`,
+    findings: findings.map((f) => ({
+      ref: f.canonicalId ?? `policy ${f.policyId ?? ''}`.trim(),
+      title: `${f.packageName}${f.version ? `@${f.version}` : ''}${f.activelyExploited ? ' (actively exploited)' : ''}`,
+      state: f.state,
+      detail: [
+        `severity ${f.severity ?? 'unknown'}`,
+        f.fixReleased === null
+          ? null
+          : f.fixReleased
+            ? `fix released (${f.fixedVersions.join(', ')})`
+            : 'no fix released',
+        f.knownExploited
+          ? `KEV ${f.knownExploited.cveId} added ${f.knownExploited.dateAdded}`
+          : null,
+        f.justification,
+        `detected ${f.detectedAtUtc}`,
+        f.reportedAtUtc ? `reported ${f.reportedAtUtc}` : null,
+      ]
+        .filter(Boolean)
+        .join('; '),
     })),
     annexI: assessed('annex_i'),
     duties: assessed('duty'),
