@@ -3,6 +3,7 @@ import { pageOf, parseEnum } from '../../http/query';
 import type { RouteApp } from '../../http/route-app';
 import { NoContent, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
+import { annexIStatus, listDuties, recordAssessment } from './assessments';
 import { FINDING_STATES, listFindings } from './findings';
 import {
   changeProduct,
@@ -13,13 +14,19 @@ import {
 } from './products';
 import { listProducts } from './products-store';
 import {
+  AssessedItemList,
+  AssessedItemSchema,
+  AssessmentListQuery,
+  AssessmentRequest,
   CreateProductRequest,
+  DutyIdParam,
   FindingListQuery,
   FindingPage,
   Product,
   ProductIdParam,
   ProductListQuery,
   ProductPage,
+  RequirementIdParam,
   UpdateProductRequest,
 } from './schemas';
 import { CRA_CLASSIFICATIONS } from './tables';
@@ -165,11 +172,108 @@ function findingRoutes(app: RouteApp): void {
   );
 }
 
+function assessmentRoutes(app: RouteApp): void {
+  app.get(
+    '/api/v1/cra/duties',
+    {
+      schema: {
+        tags: [CRA_TAG],
+        summary:
+          'The Article 13 duties of a product (or of every product), each with a state and the evidence held',
+        querystring: AssessmentListQuery,
+        response: withErrors({ 200: AssessedItemList }, [404]),
+      },
+      config: { role: 'viewer', feature: 'cra' },
+    },
+    async (request) => ({ items: await listDuties(tenantDb(request), request.query.productId) }),
+  );
+  app.get(
+    '/api/v1/cra/annex-i',
+    {
+      schema: {
+        tags: [CRA_TAG],
+        summary:
+          'The Annex I Part I and Part II requirements of a product (or of every product), each with a status and its evidence',
+        querystring: AssessmentListQuery,
+        response: withErrors({ 200: AssessedItemList }, [404]),
+      },
+      config: { role: 'viewer', feature: 'cra' },
+    },
+    async (request) => ({ items: await annexIStatus(tenantDb(request), request.query.productId) }),
+  );
+  app.patch(
+    '/api/v1/cra/annex-i/:requirementId',
+    {
+      schema: {
+        tags: [CRA_TAG],
+        summary:
+          'Set the status of an Annex I requirement the data cannot show (a note is required)',
+        params: RequirementIdParam,
+        body: AssessmentRequest,
+        response: withErrors({ 200: AssessedItemSchema }, [404, 413, 415, 422]),
+      },
+      config: {
+        role: 'admin',
+        feature: 'cra',
+        audit: { action: 'cra_annex_i.assess', resourceType: 'cra_product' },
+      },
+    },
+    async (request) => {
+      request.auditResourceId = request.body.productId;
+      request.auditDetails = {
+        item: request.params.requirementId,
+        status: request.body.status,
+        note: request.body.note,
+      };
+      return recordAssessment(
+        tenantDb(request),
+        principalOf(request),
+        'annex_i',
+        request.params.requirementId,
+        request.body,
+      );
+    },
+  );
+  app.patch(
+    '/api/v1/cra/duties/:dutyId',
+    {
+      schema: {
+        tags: [CRA_TAG],
+        summary: 'Set the state of an Article 13 duty the data cannot show (a note is required)',
+        params: DutyIdParam,
+        body: AssessmentRequest,
+        response: withErrors({ 200: AssessedItemSchema }, [404, 413, 415, 422]),
+      },
+      config: {
+        role: 'admin',
+        feature: 'cra',
+        audit: { action: 'cra_duty.assess', resourceType: 'cra_product' },
+      },
+    },
+    async (request) => {
+      request.auditResourceId = request.body.productId;
+      request.auditDetails = {
+        item: request.params.dutyId,
+        status: request.body.status,
+        note: request.body.note,
+      };
+      return recordAssessment(
+        tenantDb(request),
+        principalOf(request),
+        'duty',
+        request.params.dutyId,
+        request.body,
+      );
+    },
+  );
+}
+
 /** The CRA module (docs/cra.md). */
 export function craRoutes(): FastifyPluginAsyncTypebox {
   return async (app) => {
     productCollectionRoutes(app);
     productItemRoutes(app);
     findingRoutes(app);
+    assessmentRoutes(app);
   };
 }

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { enumQuery, TakeSkipQuery } from '../../http/query';
 import {
   DateTime,
+  ItemsList,
   NullableDateTime,
   NullableString,
   TotalEstimatePage,
@@ -9,7 +10,7 @@ import {
   UuidParam,
 } from '../../http/schemas';
 import { FINDING_STATES } from './findings';
-import { CRA_CLASSIFICATIONS } from './tables';
+import { ASSESSMENT_STATUSES, CRA_CLASSIFICATIONS } from './tables';
 
 /** Request and response shapes of the CRA product endpoints (docs/cra.md#products). */
 
@@ -159,3 +160,37 @@ export const Finding = Type.Object({
 });
 
 export const FindingPage = TotalEstimatePage(Finding);
+
+export const AssessmentListQuery = Type.Object({ productId: Type.Optional(Uuid) });
+
+export const AssessedItemSchema = Type.Object({
+  productId: Uuid,
+  id: Type.String(),
+  reference: Type.String(),
+  title: Type.String(),
+  status: Type.String({ description: ASSESSMENT_STATUSES.join(', ') }),
+  basis: Type.String({ description: 'computed (from the data), assessed (by a person) or none' }),
+  evidence: Type.Array(Type.String()),
+  note: NullableString,
+  evidenceUrl: NullableString,
+  assessedAtUtc: NullableDateTime,
+  assessedByTokenId: Type.Union([Uuid, Type.Null()]),
+});
+
+export const AssessedItemList = ItemsList(AssessedItemSchema);
+
+export const AssessmentRequest = Type.Object(
+  {
+    productId: Uuid,
+    status: Type.Union(
+      ASSESSMENT_STATUSES.map((s) => Type.Literal(s)),
+      { description: ASSESSMENT_STATUSES.join(', ') },
+    ),
+    note: Type.String({ minLength: 1, maxLength: 2000, description: 'Why: required' }),
+    evidenceUrl: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 2000 }))),
+  },
+  { additionalProperties: false },
+);
+
+export const RequirementIdParam = Type.Object({ requirementId: Type.String({ maxLength: 20 }) });
+export const DutyIdParam = Type.Object({ dutyId: Type.String({ maxLength: 60 }) });
