@@ -245,6 +245,11 @@ async function registerDomainRoutes(
   await app.register(craReportingRoutes);
   await app.register(craReportRoutes);
   await app.register(
-    statusRoutes({ database: deps.database, responseWindow: deps.responseWindow, operatorCheck }),
+    statusRoutes({
+      database: deps.database,
+      responseWindow: deps.responseWindow,
+      operatorCheck,
+      subscriptions: { config: deps.config, secretBox: deps.secretBox },
+    }),
   );
 }

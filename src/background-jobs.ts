@@ -17,6 +17,8 @@ import { SBOM_IMPORT_JOB } from './domains/sbom/service';
 import { scanJobs } from './domains/scans/jobs';
 import { RUN_SCAN_JOB } from './domains/scans/service';
 import { findScan } from './domains/scans/store';
+import { statusJobs } from './domains/status/jobs';
+import { STATUS_WEBHOOK_TARGET, statusWebhookTarget } from './domains/status/subscriptions';
 import { tenantJobs } from './domains/tenants/jobs';
 import type { EventName, EventSubscriptions } from './jobs/outbox';
 import type { JobDefinition, JobEnvelope } from './jobs/queue';
@@ -67,7 +69,11 @@ export function outboundDeliveries(deps: JobDeps): DeliveryContext {
     database: deps.database,
     config: deps.config,
     log: deps.log,
-    targets: { [INTEGRATION_TARGET]: integrationDeliveryTarget(deps.secretBox) },
+    targets: {
+      [INTEGRATION_TARGET]: integrationDeliveryTarget(deps.secretBox),
+      // System-owned deliveries (docs/decisions/0007-system-owned-deliveries.md).
+      [STATUS_WEBHOOK_TARGET]: statusWebhookTarget(deps.secretBox),
+    },
   });
 }
 
@@ -86,6 +92,7 @@ export function jobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
     ...alertJobs(deps),
     ...craJobs(deps),
     ...craReportingJobs(deps),
+    ...statusJobs(deps),
   ];
   const observe = deps.observe;
   return observe ? definitions.map((d) => observed(deps, observe, d)) : definitions;

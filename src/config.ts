@@ -92,6 +92,8 @@ export interface Config {
   outbound: OutboundConfig;
   /** Outbound webhook deliveries (docs/integrations.md). */
   webhooks: WebhookDeliveryConfig;
+  /** E-mail to status subscribers (docs/status.md#subscriptions). */
+  statusMail: StatusMailConfig;
   /** SBOM import and export (docs/sbom.md). */
   sbom: {
     /** Largest accepted SBOM import body (413 above); larger than the general body limit. */
@@ -108,6 +110,23 @@ export interface Config {
     /** Largest accepted IDE verdict batch body (413 above). */
     verdictBodyLimitBytes: number;
   };
+}
+
+/** E-mail to status subscribers: SMTP, the sender, the links' base and the sending retries. */
+export interface StatusMailConfig {
+  /** `smtp://` or `smtps://` (credentials in the URL); null: messages stay in the outbox table. */
+  smtpUrl: string | null;
+  /** The From address. */
+  from: string;
+  /** Where people reach this service: confirm and unsubscribe links start with it. */
+  publicBaseUrl: string;
+  maxAttempts: number;
+  retryBaseMs: number;
+  retryMaxDelayMs: number;
+  /** How often a worker looks for mail due to be sent. */
+  pollMs: number;
+  /** A pending address gets another confirmation mail only after this long. */
+  confirmResendMinutes: number;
 }
 
 /** API bases of the four providers (self-hosted instances set their own) and the scm-a app. */
@@ -356,6 +375,17 @@ export const SETTINGS = [
   ['WEBHOOK_RETRY_MAX_DELAY_MS', '10800000', 'longest delay between two attempts'],
   ['WEBHOOK_POLL_MS', '250', 'how often a worker looks for due webhook deliveries'],
   ['WEBHOOK_CA_FILE', '(unset)', 'PEM bundle of extra CAs webhook receivers may use'],
+  ['SMTP_URL', '(unset: outbox only)', 'smtp:// or smtps:// server for status subscriber mail'],
+  ['MAIL_FROM', 'Driftwatch status <status@localhost>', 'sender of status subscriber mail'],
+  [
+    'PUBLIC_BASE_URL',
+    'http://localhost:8080',
+    'where people reach the service (links in status mail)',
+  ],
+  ['MAIL_MAX_ATTEMPTS', '8', 'attempts per status mail before it is given up'],
+  ['MAIL_RETRY_BASE_MS', '60000', 'first retry delay of a status mail (doubles, plus jitter)'],
+  ['MAIL_RETRY_MAX_DELAY_MS', '3600000', 'longest delay between two attempts of a status mail'],
+  ['MAIL_POLL_MS', '1000', 'how often a worker looks for status mail due to be sent'],
   ['SBOM_IMPORT_MAX_BYTES', '20971520', 'largest accepted SBOM import body (413 above)'],
   ['SBOM_MAX_COMPONENTS', '50000', 'components one SBOM import may carry (422 above)'],
   ['POLICY_EXCEPTION_MAX_DAYS', '365', 'furthest ahead a policy exception may expire (422 beyond)'],
@@ -752,6 +782,18 @@ export function loadConfig(
       retryMaxDelayMs: int('WEBHOOK_RETRY_MAX_DELAY_MS', 3 * 3600_000, 1, 7 * 24 * 3600_000),
       pollMs: int('WEBHOOK_POLL_MS', 250, 10, 3600_000),
       caFile: env.WEBHOOK_CA_FILE || null,
+    },
+    statusMail: {
+      smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']),
+      from: env.MAIL_FROM || 'Driftwatch status <status@localhost>',
+      publicBaseUrl: (
+        url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? 'http://localhost:8080'
+      ).replace(/\/+$/, ''),
+      maxAttempts: int('MAIL_MAX_ATTEMPTS', 8, 1, 100),
+      retryBaseMs: int('MAIL_RETRY_BASE_MS', 60_000, 1, 24 * 3600_000),
+      retryMaxDelayMs: int('MAIL_RETRY_MAX_DELAY_MS', 3600_000, 1, 7 * 24 * 3600_000),
+      pollMs: int('MAIL_POLL_MS', 1000, 10, 3600_000),
+      confirmResendMinutes: 10,
     },
     sbom: {
       importMaxBytes: int('SBOM_IMPORT_MAX_BYTES', 20 * 1024 * 1024, 1024, 1024 ** 3),

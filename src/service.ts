@@ -20,6 +20,7 @@ import {
   SWEEP_STALE_SCANS_JOB,
   startStaleScanSweeper,
 } from './domains/scans/recovery';
+import { startStatusMailDispatcher } from './domains/status/jobs';
 import { readBuildInfo, readCliVersion } from './domains/system/build-info';
 import type { ServiceState } from './domains/system/readiness';
 import { type CreatedTenant, countTenants, createTenantWithOwner } from './domains/tenants/service';
@@ -272,7 +273,14 @@ async function startWorkers(
   // And then at an interval derived from the stale threshold (docs/repositories-and-scans.md).
   const sweeper = startStaleScanSweeper(jobDeps);
   // Webhook retries fall due at their own times (docs/integrations.md#retries).
-  const dispatcher = startDeliveryDispatcher(outboundDeliveries(jobDeps));
+  const deliveries = startDeliveryDispatcher(outboundDeliveries(jobDeps));
+  // Status subscriber mail, likewise (docs/status.md#e-mail).
+  const mail = startStatusMailDispatcher(jobDeps);
+  const dispatcher: DeliveryDispatcher = {
+    stop: async () => {
+      await Promise.all([deliveries.stop(), mail.stop()]);
+    },
+  };
   starting('started the job workers');
   return { sweeper, dispatcher };
 }

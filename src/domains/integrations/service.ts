@@ -221,6 +221,8 @@ export function integrationDeliveryTarget(secretBox: SecretBox): DeliveryTargetK
     },
     attempted: async (db, report) => {
       await markDeliveryOutcome(db, report.targetId, report.outcome === 'succeeded');
+      // Integrations are tenant-owned: their deliveries always carry the tenant.
+      if (report.tenantId === null) return;
       if (report.outcome === 'gone') {
         await disableAutomatically(db, report.tenantId, report.targetId, 'gone');
       } else if (report.exhausted) {

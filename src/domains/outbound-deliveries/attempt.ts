@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+import type { Kysely } from 'kysely';
 import type { Config } from '../../config';
 import type { Database } from '../../db/connection';
+import type { DB } from '../../db/schema';
 import { withTenant } from '../../db/tenant-scope';
 import { outboundPolicy, type Resolver } from '../../security/outbound-guard';
 import { retryDelayMs } from './schedule';
@@ -38,9 +40,19 @@ const LEASE_MARGIN_MS = 30_000;
 
 type Claimed = { delivery: ClaimedDelivery; target: DeliveryTarget } | null;
 
-async function claim(context: DeliveryContext, tenantId: string, deliveryId: string) {
+/** A transaction in the delivery's scope: its tenant's, or the system connection's (no tenant). */
+function inScope<T>(
+  context: DeliveryContext,
+  tenantId: string | null,
+  work: (db: Kysely<DB>) => Promise<T>,
+): Promise<T> {
+  if (tenantId === null) return context.database.system.transaction().execute(work);
+  return withTenant(context.database, tenantId, work);
+}
+
+async function claim(context: DeliveryContext, tenantId: string | null, deliveryId: string) {
   const leaseMs = context.config.webhooks.timeoutMs + LEASE_MARGIN_MS;
-  return withTenant(context.database, tenantId, async (db): Promise<Claimed> => {
+  return inScope(context, tenantId, async (db): Promise<Claimed> => {
     const delivery = await claimDelivery(db, deliveryId, leaseMs);
     if (!delivery) return null;
     const owner = context.targets[delivery.target_kind];
@@ -56,7 +68,7 @@ async function claim(context: DeliveryContext, tenantId: string, deliveryId: str
 
 async function record(
   context: DeliveryContext,
-  tenantId: string,
+  tenantId: string | null,
   claimed: NonNullable<Claimed>,
   result: SendResult,
 ): Promise<void> {
@@ -72,7 +84,7 @@ async function record(
             status: 'pending' as const,
             retryAt: new Date(Date.now() + retryDelayMs(settings, delivery.attempt_count)),
           };
-  await withTenant(context.database, tenantId, async (db) => {
+  await inScope(context, tenantId, async (db) => {
     // Deleted with its target while the request was out: nothing left to record.
     if (!(await lockDelivery(db, delivery.id))) return;
     await recordAttempt(db, delivery, result, next);
@@ -93,7 +105,7 @@ async function record(
  */
 export async function attemptDelivery(
   context: DeliveryContext,
-  tenantId: string,
+  tenantId: string | null,
   deliveryId: string,
 ): Promise<boolean> {
   const claimed = await claim(context, tenantId, deliveryId);

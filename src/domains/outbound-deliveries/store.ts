@@ -13,7 +13,8 @@ export interface AttemptDeliveriesJob {
 }
 
 export interface QueueDeliveriesInput {
-  tenantId: string;
+  /** Null: system-owned deliveries (written through the system connection). */
+  tenantId: string | null;
   targetKind: string;
   targetIds: readonly string[];
   eventType: string;
@@ -24,6 +25,8 @@ export interface QueueDeliveriesInput {
 /**
  * One pending delivery per target, and the outbox job that attempts them, in the caller's
  * transaction: they exist exactly when the change that caused them commits. Returns their ids.
+ * System-owned deliveries (no tenant) have no outbox job (the job outbox is tenant data): the
+ * workers' dispatcher takes them within `webhooks.pollMs`, being due at once.
  */
 export async function queueDeliveries(
   db: Kysely<DB>,
@@ -32,6 +35,7 @@ export async function queueDeliveries(
   if (input.targetIds.length === 0) return [];
   const payload = JSON.stringify(input.payload);
   const rows = input.targetIds.map((targetId) => ({
+    ...(input.tenantId === null ? { tenant_id: null } : {}),
     id: newId(),
     target_kind: input.targetKind,
     target_id: targetId,
@@ -41,6 +45,7 @@ export async function queueDeliveries(
   }));
   await db.insertInto('outbound_deliveries').values(rows).execute();
   const deliveryIds = rows.map((row) => row.id);
+  if (input.tenantId === null) return deliveryIds;
   await enqueueJob<AttemptDeliveriesJob>(db, {
     tenantId: input.tenantId,
     name: ATTEMPT_DELIVERIES_JOB,
@@ -221,11 +226,14 @@ export async function listDeliveries(
   return { rows, total: Number(count.n) };
 }
 
-/** Due deliveries of every tenant (the system connection; each is then claimed in its scope). */
+/**
+ * Due deliveries of every tenant and the system-owned ones (the system connection; each is then
+ * claimed in its own scope).
+ */
 export async function dueDeliveries(
   system: Kysely<DB>,
   limit: number,
-): Promise<Array<{ tenant_id: string; id: string }>> {
+): Promise<Array<{ tenant_id: string | null; id: string }>> {
   return system
     .selectFrom('outbound_deliveries')
     .select(['tenant_id', 'id'])

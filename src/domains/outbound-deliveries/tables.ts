@@ -1,5 +1,10 @@
-import type { Generated, JSONColumnType } from 'kysely';
-import type { TenantColumn } from '../../db/tenant-column';
+import type { ColumnType, Generated, JSONColumnType } from 'kysely';
+
+/**
+ * The owning tenant, filled from the scope like every tenant column; null for the system-owned
+ * deliveries of status webhook subscribers (docs/decisions/0007-system-owned-deliveries.md).
+ */
+export type DeliveryOwnerColumn = ColumnType<string | null, string | null | undefined, never>;
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -8,7 +13,7 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export type AttemptOutcome = 'succeeded' | 'gone' | 'failed';
 
 export interface OutboundDeliveryTable {
-  tenant_id: TenantColumn;
+  tenant_id: DeliveryOwnerColumn;
   id: string;
   target_kind: string;
   target_id: string;
@@ -26,7 +31,7 @@ export interface OutboundDeliveryTable {
 }
 
 export interface OutboundDeliveryAttemptTable {
-  tenant_id: TenantColumn;
+  tenant_id: DeliveryOwnerColumn;
   delivery_id: string;
   attempt: number;
   started_at: Date;

@@ -20,7 +20,8 @@ export interface DeliveryTarget {
 }
 
 export interface AttemptReport {
-  tenantId: string;
+  /** Null for system-owned deliveries (status webhook subscribers). */
+  tenantId: string | null;
   targetId: string;
   deliveryId: string;
   outcome: AttemptOutcome;
@@ -29,7 +30,10 @@ export interface AttemptReport {
 }
 
 export interface DeliveryTargetKind {
-  /** The target as it is now, in a tenant-scoped transaction; null when it no longer exists. */
+  /**
+   * The target as it is now, in a transaction of the delivery's scope (its tenant's, or the
+   * system connection for system-owned kinds); null when it no longer exists.
+   */
   load: (db: Kysely<DB>, targetId: string) => Promise<DeliveryTarget | null>;
   /** After each attempt, in the transaction that records it. */
   attempted: (db: Kysely<DB>, report: AttemptReport) => Promise<void>;

@@ -1,6 +1,8 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/connection';
+import type { DB } from '../../db/schema';
 import { readAll } from './measurements';
+import type { Notifier } from './notify';
 import type { ResponseWindow } from './response-window';
 import {
   COMPONENTS,
@@ -61,7 +63,7 @@ export function nextHeld(held: Held | undefined, raw: MeasuredState): Held {
 export async function evaluateComponents(
   database: Database,
   window: ResponseWindow,
-  options: { force?: boolean; now?: number } = {},
+  options: { force?: boolean; now?: number; notify?: Notifier | null } = {},
 ): Promise<void> {
   const now = options.now ?? Date.now();
   const isFresh = (rows: { evaluated_at: Date }[]) =>
@@ -108,7 +110,48 @@ export async function evaluateComponents(
             .doUpdateSet(changed ? { ...values, changed_at: new Date(now) } : values),
         )
         .execute();
+      if (changed && row && options.notify) {
+        const override = activeOverride(row, now);
+        await announce(trx, options.notify, component, {
+          before: override ?? row.measured_state,
+          after: override ?? held.state,
+          detail: reading.detail,
+        });
+      }
     }
+  });
+}
+
+type StoredComponent = {
+  override_state: OverrideState | null;
+  override_until: Date | null;
+  measured_state: MeasuredState;
+  detail: string;
+};
+
+const activeOverride = (row: StoredComponent, now: number) =>
+  row.override_state && (!row.override_until || row.override_until.getTime() > now)
+    ? row.override_state
+    : null;
+
+/** Tells subscribers of a state people see change (leaving or entering `unknown` aside). */
+async function announce(
+  trx: Kysely<DB>,
+  notify: Notifier,
+  component: ComponentId,
+  change: { before: ComponentState; after: ComponentState; detail: string },
+): Promise<void> {
+  if (change.before === change.after) return;
+  if (change.before === 'unknown' || change.after === 'unknown') return;
+  await notify(trx, {
+    type: 'status.component.changed',
+    component: {
+      componentId: component,
+      name: COMPONENT_NAMES[component],
+      state: change.after,
+      previousState: change.before,
+      detail: change.detail,
+    },
   });
 }
 
@@ -134,10 +177,7 @@ export async function listComponents(
   return COMPONENTS.flatMap((component) => {
     const row = rows.find((candidate) => candidate.component === component);
     if (!row) return [];
-    const override =
-      row.override_state && (!row.override_until || row.override_until.getTime() > now)
-        ? row.override_state
-        : null;
+    const override = activeOverride(row, now);
     return [
       {
         componentId: component,
@@ -170,15 +210,32 @@ export async function setOverride(
   window: ResponseWindow,
   component: ComponentId,
   override: { state: OverrideState; reason: string; until: Date | null } | null,
+  notify: Notifier | null = null,
 ): Promise<void> {
-  await evaluateComponents(database, window);
-  await database.system
-    .updateTable('status_components')
-    .set({
-      override_state: override?.state ?? null,
-      override_reason: override?.reason ?? null,
-      override_until: override?.until ?? null,
-    })
-    .where('component', '=', component)
-    .execute();
+  await evaluateComponents(database, window, { notify });
+  await database.system.transaction().execute(async (trx) => {
+    const before = await trx
+      .selectFrom('status_components')
+      .selectAll()
+      .where('component', '=', component)
+      .forUpdate()
+      .executeTakeFirst();
+    const after = await trx
+      .updateTable('status_components')
+      .set({
+        override_state: override?.state ?? null,
+        override_reason: override?.reason ?? null,
+        override_until: override?.until ?? null,
+      })
+      .where('component', '=', component)
+      .returningAll()
+      .executeTakeFirst();
+    if (!before || !after || !notify) return;
+    const now = Date.now();
+    await announce(trx, notify, component, {
+      before: activeOverride(before, now) ?? before.measured_state,
+      after: activeOverride(after, now) ?? after.measured_state,
+      detail: override ? override.reason : after.detail,
+    });
+  });
 }

@@ -2,7 +2,7 @@ import type { ComponentView } from './components';
 import type { ChangelogView, IncidentView } from './store';
 import type { ComponentState } from './tables';
 
-const escapeHtml = (text: string) =>
+export const escapeHtml = (text: string) =>
   text
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')
@@ -127,6 +127,28 @@ ol.history{display:flex;gap:2px;list-style:none;padding:0}ol.history li{flex:1;h
 <section><h2>Changelog</h2>${changes === '' ? '<p>No entries yet.</p>' : `<ul>${changes}</ul>`}</section>
 ${form}
 <p><small>Updated ${input.now.toISOString().slice(0, 16).replace('T', ' ')} UTC · <a href="/api/v1/status/public">JSON</a></small></p>
+</body>
+</html>
+`;
+}
+
+/**
+ * A short page answering a form post or a link from a mail (subscribe, confirm, unsubscribe):
+ * what happened in one sentence and the way back to the status page; no script.
+ */
+export function renderAnswerPage(title: string, message: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · Driftwatch status</title>
+<style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#1f2328}</style>
+</head>
+<body>
+<h1>${escapeHtml(title)}</h1>
+<p id="message">${escapeHtml(message)}</p>
+<p><a href="/status">Back to the status page</a></p>
 </body>
 </html>
 `;

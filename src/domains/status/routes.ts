@@ -7,6 +7,7 @@ import { ItemsList, NoContent, withErrors } from '../../http/schemas';
 import type { OperatorCheck } from '../../security/operator-token';
 import { evaluateComponents, listComponents, overallState, setOverride } from './components';
 import { renderAtomFeed } from './feed';
+import { type Notifier, subscriberNotifier } from './notify';
 import { renderStatusPage } from './page';
 import type { ResponseWindow } from './response-window';
 import {
@@ -29,6 +30,8 @@ import {
   listChangelog,
   listIncidents,
 } from './store';
+import { subscriptionRoutes } from './subscription-routes';
+import type { SubscriptionContext } from './subscriptions';
 import type { ComponentState } from './tables';
 
 /** How far back the incident history reaches (the status page shows 90 days). */
@@ -48,18 +51,23 @@ export interface StatusDeps {
   responseWindow: ResponseWindow;
   /** Null: no operator token configured, so no operator routes. */
   operatorCheck: OperatorCheck | null;
+  /** Mail settings and the secret box of subscriptions (docs/status.md#subscriptions). */
+  subscriptions: SubscriptionContext;
 }
+
+type RouteDeps = StatusDeps & { notify: Notifier };
 
 const PUBLIC = { auth: false } as const;
 const TAGS: OpenApiTag[] = ['Status'];
 
 /** The current components (evaluated again when the last evaluation is stale). */
-export async function currentComponents(deps: StatusDeps) {
-  await evaluateComponents(deps.database, deps.responseWindow);
+export async function currentComponents(deps: StatusDeps & { notify?: Notifier }) {
+  await evaluateComponents(deps.database, deps.responseWindow, { notify: deps.notify ?? null });
   return listComponents(deps.database);
 }
 
-export function statusRoutes(deps: StatusDeps): FastifyPluginAsyncTypebox {
+export function statusRoutes(statusDeps: StatusDeps): FastifyPluginAsyncTypebox {
+  const deps: RouteDeps = { ...statusDeps, notify: subscriberNotifier(statusDeps.subscriptions) };
   return async (app) => {
     app.get(
       '/api/v1/status/public',
@@ -132,6 +140,7 @@ export function statusRoutes(deps: StatusDeps): FastifyPluginAsyncTypebox {
     );
 
     await app.register(feedAndPageRoutes(deps));
+    await app.register(subscriptionRoutes(deps));
 
     if (deps.operatorCheck)
       await app.register(operatorRoutes({ ...deps, operatorCheck: deps.operatorCheck }));
@@ -139,7 +148,7 @@ export function statusRoutes(deps: StatusDeps): FastifyPluginAsyncTypebox {
 }
 
 /** The Atom feed and the HTML page: the same incidents and changelog, for readers and people. */
-function feedAndPageRoutes(deps: StatusDeps): FastifyPluginAsyncTypebox {
+function feedAndPageRoutes(deps: RouteDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/status/feed.atom',
@@ -191,7 +200,7 @@ function feedAndPageRoutes(deps: StatusDeps): FastifyPluginAsyncTypebox {
         changelog,
         days: HISTORY_DAYS,
         now: new Date(),
-        subscribe: false,
+        subscribe: true,
       });
     });
   };
@@ -202,7 +211,7 @@ const latest = (times: string[]) =>
 
 /** Incidents, changelog and overrides: the operator token only (docs/status.md#operators). */
 function operatorRoutes(
-  deps: StatusDeps & { operatorCheck: OperatorCheck },
+  deps: RouteDeps & { operatorCheck: OperatorCheck },
 ): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.addHook('onRequest', async (request) => {
@@ -221,13 +230,17 @@ function operatorRoutes(
       },
       async (request, reply) => {
         const { body } = request;
-        const id = await insertIncident(system, {
-          title: body.title,
-          impact: body.impact,
-          status: body.status ?? 'investigating',
-          components: body.components ?? [],
-          body: body.body,
-        });
+        const id = await insertIncident(
+          system,
+          {
+            title: body.title,
+            impact: body.impact,
+            status: body.status ?? 'investigating',
+            components: body.components ?? [],
+            body: body.body,
+          },
+          deps.notify,
+        );
         return reply.code(201).send({ id });
       },
     );
@@ -244,7 +257,12 @@ function operatorRoutes(
         config: PUBLIC,
       },
       async (request, reply) => {
-        const found = await insertIncidentUpdate(system, request.params.incidentId, request.body);
+        const found = await insertIncidentUpdate(
+          system,
+          request.params.incidentId,
+          request.body,
+          deps.notify,
+        );
         if (!found) throw notFound('The incident');
         return reply.code(201).send({ id: request.params.incidentId });
       },
@@ -282,11 +300,13 @@ function operatorRoutes(
       },
       async (request, reply) => {
         const { state, reason, untilUtc } = request.body;
-        await setOverride(deps.database, deps.responseWindow, request.params.componentId, {
-          state,
-          reason,
-          until: untilUtc ? new Date(untilUtc) : null,
-        });
+        await setOverride(
+          deps.database,
+          deps.responseWindow,
+          request.params.componentId,
+          { state, reason, until: untilUtc ? new Date(untilUtc) : null },
+          deps.notify,
+        );
         return reply.code(204).send();
       },
     );
@@ -298,7 +318,13 @@ function operatorRoutes(
         config: PUBLIC,
       },
       async (request, reply) => {
-        await setOverride(deps.database, deps.responseWindow, request.params.componentId, null);
+        await setOverride(
+          deps.database,
+          deps.responseWindow,
+          request.params.componentId,
+          null,
+          deps.notify,
+        );
         return reply.code(204).send();
       },
     );

@@ -110,3 +110,42 @@ export const OverrideRequest = Type.Object(
 export const ComponentParam = Type.Object({ componentId: literals(COMPONENTS) });
 export const IncidentParam = Type.Object({ incidentId: Type.String({ format: 'uuid' }) });
 export const Created = Type.Object({ id: Type.String({ format: 'uuid' }) });
+
+export const SubscribeRequest = Type.Object(
+  { email: Type.String({ maxLength: 320, description: 'The address to notify (double opt-in)' }) },
+  { additionalProperties: false },
+);
+export const SubscribeResponse = Type.Object({
+  status: Type.Literal('pending-confirmation'),
+  message: Type.String(),
+});
+export const TokenQuery = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
+export const TokenAnswer = Type.Object({
+  status: Type.Unsafe<'confirmed' | 'unsubscribed'>({
+    type: 'string',
+    enum: ['confirmed', 'unsubscribed'],
+  }),
+});
+export const WebhookSubscriptionRequest = Type.Object(
+  { url: Type.String({ maxLength: 4096, description: 'A public https URL' }) },
+  { additionalProperties: false },
+);
+export const WebhookSubscriptionResponse = Type.Object({
+  subscriptionId: Type.String({ format: 'uuid' }),
+  url: Type.String(),
+  secret: Type.String({ description: 'Standard Webhooks signing secret (whsec_…), shown once' }),
+  unsubscribeToken: Type.String({ description: 'Shown once' }),
+  unsubscribeUrl: Type.String(),
+  createdAtUtc: DateTime,
+});
+export const OutboxMessage = Type.Object({
+  messageId: Type.String({ format: 'uuid' }),
+  recipient: Type.String(),
+  subject: Type.String(),
+  body: Type.String(),
+  state: Type.String(),
+  attempts: Type.Integer(),
+  lastError: NullableString,
+  createdAtUtc: DateTime,
+  sentAtUtc: NullableDateTime,
+});

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/connection';
 import { newId } from '../../db/ids';
+import type { Notifier } from './notify';
 import type { ChangelogKind, IncidentImpact, IncidentStatus } from './tables';
 
 type System = Database['system'];
@@ -26,7 +27,7 @@ export interface ChangelogView {
   publishedAtUtc: string;
 }
 
-/** Inserts an incident and its first update in one transaction. */
+/** Inserts an incident and its first update, and tells subscribers, in one transaction. */
 export async function insertIncident(
   db: System,
   input: {
@@ -36,6 +37,7 @@ export async function insertIncident(
     components: string[];
     body: string;
   },
+  notify: Notifier | null = null,
 ): Promise<string> {
   const id = newId();
   await db.transaction().execute(async (trx) => {
@@ -54,18 +56,33 @@ export async function insertIncident(
       .insertInto('status_incident_updates')
       .values({ id: newId(), incident_id: id, status: input.status, body: input.body })
       .execute();
+    await notify?.(trx, {
+      type: input.status === 'resolved' ? 'status.incident.resolved' : 'status.incident.created',
+      incident: {
+        incidentId: id,
+        title: input.title,
+        impact: input.impact,
+        status: input.status,
+        components: input.components,
+        update: { status: input.status, body: input.body },
+      },
+    });
   });
   return id;
 }
 
-/** Appends an update and moves the incident to its status; false when there is no such incident. */
+/**
+ * Appends an update, moves the incident to its status and tells subscribers; false when there
+ * is no such incident.
+ */
 export async function insertIncidentUpdate(
   db: System,
   incidentId: string,
   input: { status: IncidentStatus; body: string },
+  notify: Notifier | null = null,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const updated = await trx
+    const incident = await trx
       .updateTable('status_incidents')
       .set({
         status: input.status,
@@ -73,12 +90,17 @@ export async function insertIncidentUpdate(
         resolved_at: input.status === 'resolved' ? sql<Date>`COALESCE(resolved_at, now())` : null,
       })
       .where('id', '=', incidentId)
+      .returning(['title', 'impact', 'components'])
       .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) return false;
+    if (!incident) return false;
     await trx
       .insertInto('status_incident_updates')
       .values({ id: newId(), incident_id: incidentId, status: input.status, body: input.body })
       .execute();
+    await notify?.(trx, {
+      type: input.status === 'resolved' ? 'status.incident.resolved' : 'status.incident.updated',
+      incident: { incidentId, ...incident, status: input.status, update: input },
+    });
     return true;
   });
 }

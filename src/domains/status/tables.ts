@@ -77,8 +77,11 @@ export interface StatusEmailSubscriptionTable {
   state: 'pending' | 'confirmed' | 'unsubscribed';
   confirm_token_hash: Buffer | null;
   unsubscribe_token_hash: Buffer;
+  /** The unsubscribe token sealed with the secret box: every notification carries the link. */
+  unsubscribe_token_sealed: string | null;
   created_at: Generated<Date>;
   confirmed_at: Date | null;
+  confirm_sent_at: Date | null;
   unsubscribed_at: Date | null;
 }
 
@@ -87,8 +90,15 @@ export interface StatusEmailOutboxTable {
   recipient: string;
   subject: string;
   body: string;
+  /** The List-Unsubscribe URL (notifications), null for the confirmation mail. */
+  list_unsubscribe: string | null;
+  attempt_count: Generated<number>;
+  next_attempt_at: Date | null;
+  lease_until: Date | null;
+  last_error: string | null;
   created_at: Generated<Date>;
   sent_at: Date | null;
+  failed_at: Date | null;
 }
 
 export interface StatusWebhookSubscriptionTable {
