@@ -76,6 +76,51 @@ const QUEUE_CREATION_LOCK_ID = 7_301_946_553;
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Puts a definition's cron schedule (if any) into pg-boss; a scheduled run has no tenant. */
+async function scheduleJob(boss: PgBoss, definition: JobDefinition<unknown>): Promise<void> {
+  if (!definition.schedule) return;
+  await boss.schedule(
+    definition.name,
+    definition.schedule,
+    { version: 1, tenantId: null, correlationId: null, data: {} },
+    { expireInSeconds: definition.expireInSeconds, retryLimit: definition.retryLimit },
+  );
+}
+
+/**
+ * pg-boss's create_queue deadlocks when two processes create the same queue at once (two
+ * replicas starting together on a new database): on PostgreSQL, creation is serialised across
+ * processes by an advisory lock, and while it is held pg-boss's statements run on the client that
+ * holds it (`target`; one client, so a job pool of one connection cannot wait on itself). In this
+ * process, callers of `run` queue behind each other.
+ */
+function queueCreationLock(database: Database, pool: pg.Pool) {
+  let pinned: pg.PoolClient | null = null;
+  let creating: Promise<unknown> = Promise.resolve();
+  return {
+    target: (): pg.Pool | pg.PoolClient => pinned ?? pool,
+    run(create: () => Promise<void>): Promise<void> {
+      if (database.engine === 'embedded') return create();
+      const run = creating.then(async () => {
+        const client = await pool.connect();
+        try {
+          await client.query('SELECT pg_advisory_lock($1)', [QUEUE_CREATION_LOCK_ID]);
+          pinned = client;
+          await create();
+        } finally {
+          pinned = null;
+          await client
+            .query('SELECT pg_advisory_unlock($1)', [QUEUE_CREATION_LOCK_ID])
+            .catch(() => {});
+          client.release();
+        }
+      });
+      creating = run.catch(() => {});
+      return run;
+    },
+  };
+}
+
 export async function createJobQueue(
   database: Database,
   options: JobQueueOptions = {},
@@ -87,19 +132,20 @@ export async function createJobQueue(
   const pool = patientPool(database.jobs.pool);
   const statements = new Set<Promise<unknown>>();
   let released = false;
-  // While queues are created on PostgreSQL, pg-boss's statements run on one client that holds
-  // QUEUE_CREATION_LOCK_ID (see withCreationLock).
-  let pinned: pg.PoolClient | null = null;
+  const creationLock = queueCreationLock(database, pool);
   const executeSql = (text: string, values?: unknown[]) => {
     // Only completions of jobs abandoned at the stop bound get here: dropping them leaves the
     // jobs active until they expire and are retried, exactly as after a crash.
     if (released) return Promise.resolve({ rows: [] });
     // A statement still waiting for a connection when the pool closes fails after the release:
     // dropped for the same reason.
-    const statement = (pinned ?? pool).query(text, values).catch((error: Error) => {
-      if (released) return { rows: [] };
-      throw error;
-    });
+    const statement = creationLock
+      .target()
+      .query(text, values)
+      .catch((error: Error) => {
+        if (released) return { rows: [] };
+        throw error;
+      });
     statements.add(statement);
     const settled = () => statements.delete(statement);
     statement.then(settled, settled);
@@ -119,37 +165,10 @@ export async function createJobQueue(
   const created = new Set<string>();
   const running = new Set<Promise<void>>();
   let stopping = false;
-  /**
-   * pg-boss's create_queue deadlocks when two processes create the same queue at once (two
-   * replicas starting together on a new database): on PostgreSQL, creation is serialised across
-   * processes by an advisory lock held by the client pg-boss's statements run on meanwhile (one
-   * client, so a job pool of one connection cannot wait on itself). One process, one lock holder
-   * at a time: callers in this process queue behind `creating`.
-   */
-  let creating: Promise<unknown> = Promise.resolve();
-  const withCreationLock = (create: () => Promise<void>): Promise<void> => {
-    if (database.engine === 'embedded') return create();
-    const run = creating.then(async () => {
-      const client = await pool.connect();
-      try {
-        await client.query('SELECT pg_advisory_lock($1)', [QUEUE_CREATION_LOCK_ID]);
-        pinned = client;
-        await create();
-      } finally {
-        pinned = null;
-        await client
-          .query('SELECT pg_advisory_unlock($1)', [QUEUE_CREATION_LOCK_ID])
-          .catch(() => {});
-        client.release();
-      }
-    });
-    creating = run.catch(() => {});
-    return run;
-  };
   const createQueues = (names: string[]) => {
     const missing = names.filter((name) => !created.has(name));
     if (missing.length === 0) return Promise.resolve();
-    return withCreationLock(async () => {
+    return creationLock.run(async () => {
       for (const name of missing) {
         await boss.createQueue(name);
         created.add(name);
@@ -196,17 +215,7 @@ export async function createJobQueue(
           { batchSize: 4, pollingIntervalSeconds: 2 },
           (jobs) => handleBatch(definition, jobs),
         );
-        if (definition.schedule) {
-          await boss.schedule(
-            definition.name,
-            definition.schedule,
-            { version: 1, tenantId: null, correlationId: null, data: {} },
-            {
-              expireInSeconds: definition.expireInSeconds,
-              retryLimit: definition.retryLimit,
-            },
-          );
-        }
+        await scheduleJob(boss, definition);
       }
     },
     async stop(timeoutMs = 10_000) {
