@@ -1,0 +1,313 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { goImports } from './go-imports';
+import { jsImports } from './js-imports';
+import {
+  goModuleOf,
+  isGoStdlib,
+  isPythonStdlib,
+  npmPackageOf,
+  pythonDistributionsOf,
+} from './package-names';
+import { pythonImports } from './python-imports';
+import {
+  DEFAULT_REACHABILITY_LIMITS,
+  listSourceFiles,
+  type ReachabilityLimits,
+  readSource,
+  type SourceFiles,
+  timeoutFor,
+} from './source-tree';
+
+/**
+ * Import-level reachability of a checked-out repository (docs/reachability.md): for npm, PyPI
+ * and Go, whether each dependency is imported by the repository's own code, directly or through
+ * the dependency chain those imports pull in (the lockfile's edges). No call graph.
+ */
+
+export type Reachability = 'imported' | 'not_imported' | 'unknown';
+export const REACHABILITIES: readonly Reachability[] = ['imported', 'not_imported', 'unknown'];
+
+export interface ReachabilityEvidence {
+  /** The first-party file and 1-based line of the first import (files in path order). */
+  file: string;
+  line: number;
+  /** The import as written (`lodash/fp`, `yaml`, `golang.org/x/text/language`). */
+  import: string;
+  /** From the directly imported package down to this one (`[express, body-parser, qs]`). */
+  chain: string[];
+}
+
+export interface ReachabilityFact {
+  ecosystem: 'npm' | 'PyPI' | 'Go';
+  name: string;
+  reachability: Reachability;
+  evidence: ReachabilityEvidence | null;
+  /** Why not_imported or unknown (what was not read, a computed import, no edges...). */
+  reason: string | null;
+}
+
+export interface ReachabilityDependency {
+  ecosystem: string;
+  name: string;
+  scope: string;
+  parents: readonly string[];
+}
+
+type Analysed = ReachabilityFact['ecosystem'];
+
+interface Site {
+  file: string;
+  line: number;
+  import: string;
+}
+
+/** What one language's imports say: the packages imported directly, and what makes it partial. */
+interface Direct {
+  imported: Map<string, Site>;
+  /** Set when not_imported cannot be said for a package without evidence. */
+  incomplete: string | null;
+  /** Source files of the language read. */
+  files: number;
+}
+
+const LANGUAGE: Record<Analysed, keyof SourceFiles['files']> = {
+  npm: 'js',
+  PyPI: 'python',
+  Go: 'go',
+};
+const LANGUAGE_LABEL: Record<Analysed, string> = {
+  npm: 'JavaScript/TypeScript',
+  PyPI: 'Python',
+  Go: 'Go',
+};
+
+function bySite(a: Site, b: Site): number {
+  return a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line;
+}
+
+function remember(imported: Map<string, Site>, name: string, site: Site): void {
+  const seen = imported.get(name);
+  if (!seen || bySite(site, seen) < 0) imported.set(name, site);
+}
+
+function skippedReason(sources: SourceFiles, language: keyof SourceFiles['files']): string | null {
+  const skipped = sources.skipped[language];
+  if (skipped.length === 0) return null;
+  return `${skipped.length} source file(s) not read (size or count limits), first ${skipped[0]}`;
+}
+
+async function npmDirect(
+  root: string,
+  sources: SourceFiles,
+  names: ReadonlySet<string>,
+  limits: ReachabilityLimits,
+): Promise<Direct> {
+  const files = sources.files.js;
+  const result = await jsImports(root, files, timeoutFor(sources.bytes.js, limits));
+  if (result.timedOut) {
+    return { imported: new Map(), incomplete: 'the JavaScript parse ran out of time', files: 0 };
+  }
+  const imported = new Map<string, Site>();
+  for (const site of result.imports) {
+    const name = npmPackageOf(site.specifier);
+    if (name !== null && names.has(name)) {
+      remember(imported, name, { file: site.file, line: site.line, import: site.specifier });
+    }
+  }
+  const computed = result.computed.sort((a, b) =>
+    bySite({ ...a, import: '' }, { ...b, import: '' }),
+  )[0];
+  const incomplete =
+    (result.failed.length > 0 ? `${result.failed[0]} could not be parsed` : null) ??
+    (computed ? `computed import at ${computed.file}:${computed.line}` : null) ??
+    skippedReason(sources, 'js');
+  return { imported, incomplete, files: files.length };
+}
+
+/** Top-level module names the repository defines itself (its own packages and modules). */
+function firstPartyModules(files: readonly string[]): Set<string> {
+  const own = new Set<string>();
+  for (const file of files) {
+    const parts = file.split('/');
+    const base = (parts.pop() as string).replace(/\.py$/, '');
+    own.add(base);
+    for (const part of parts) own.add(part);
+  }
+  return own;
+}
+
+async function pythonDirect(
+  root: string,
+  sources: SourceFiles,
+  names: ReadonlySet<string>,
+  limits: ReachabilityLimits,
+): Promise<Direct> {
+  const files = sources.files.python;
+  const own = firstPartyModules(files);
+  const imported = new Map<string, Site>();
+  const deadline = Date.now() + timeoutFor(sources.bytes.python, limits);
+  let incomplete: string | null = null;
+  let unresolved: Site | null = null;
+  for (const file of files) {
+    if (Date.now() > deadline)
+      return { imported, incomplete: 'the Python parse ran out of time', files: 0 };
+    const text = await readSource(root, file);
+    if (text === null) {
+      incomplete ??= `${file} could not be read`;
+      continue;
+    }
+    const found = pythonImports(text);
+    if (found.computed.length > 0) incomplete ??= `computed import at ${file}:${found.computed[0]}`;
+    for (const { module, line } of found.imports) {
+      const top = module.split('.')[0] as string;
+      if (isPythonStdlib(top) || own.has(top)) continue;
+      const site = { file, line, import: module };
+      const matches = pythonDistributionsOf(top).filter((name) => names.has(name));
+      for (const name of matches) remember(imported, name, site);
+      if (matches.length === 0 && (!unresolved || bySite(site, unresolved) < 0)) unresolved = site;
+    }
+    await yieldToEventLoop();
+  }
+  incomplete ??= skippedReason(sources, 'python');
+  if (unresolved) {
+    incomplete ??= `import ${unresolved.import} (${unresolved.file}:${unresolved.line}) names no known distribution`;
+  }
+  return { imported, incomplete, files: files.length };
+}
+
+async function goDirect(
+  root: string,
+  sources: SourceFiles,
+  names: ReadonlySet<string>,
+  limits: ReachabilityLimits,
+): Promise<Direct> {
+  const files = sources.files.go;
+  const modules = [...names];
+  const imported = new Map<string, Site>();
+  const deadline = Date.now() + timeoutFor(sources.bytes.go, limits);
+  let incomplete: string | null = null;
+  for (const file of files) {
+    if (Date.now() > deadline)
+      return { imported, incomplete: 'the Go parse ran out of time', files: 0 };
+    const text = await readSource(root, file);
+    if (text === null) {
+      incomplete ??= `${file} could not be read`;
+      continue;
+    }
+    for (const { path, line } of goImports(text)) {
+      if (isGoStdlib(path)) continue;
+      const module = goModuleOf(path, modules);
+      if (module !== null) remember(imported, module, { file, line, import: path });
+    }
+    await yieldToEventLoop();
+  }
+  return { imported, incomplete: incomplete ?? skippedReason(sources, 'go'), files: files.length };
+}
+
+/**
+ * Packages reachable from the directly imported ones through the dependency edges (a package's
+ * `parents`), breadth first from the imports in file order, with the chain to each.
+ */
+function closure(direct: Map<string, Site>, dependencies: readonly ReachabilityDependency[]) {
+  const children = new Map<string, Set<string>>();
+  for (const dependency of dependencies) {
+    for (const parent of dependency.parents) {
+      const set = children.get(parent) ?? new Set<string>();
+      set.add(dependency.name);
+      children.set(parent, set);
+    }
+  }
+  const reached = new Map<string, { site: Site; chain: string[] }>();
+  const queue = [...direct.entries()].sort((a, b) => bySite(a[1], b[1]));
+  for (const [name, site] of queue) reached.set(name, { site, chain: [name] });
+  for (let head = 0; head < queue.length; head++) {
+    const [name] = queue[head] as [string, Site];
+    const from = reached.get(name) as { site: Site; chain: string[] };
+    for (const child of [...(children.get(name) ?? [])].sort()) {
+      if (reached.has(child)) continue;
+      reached.set(child, { site: from.site, chain: [...from.chain, child] });
+      queue.push([child, from.site]);
+    }
+  }
+  return reached;
+}
+
+function facts(
+  ecosystem: Analysed,
+  dependencies: readonly ReachabilityDependency[],
+  direct: Direct,
+): ReachabilityFact[] {
+  const reached = closure(direct.imported, dependencies);
+  const hasEdges = dependencies.some((d) => d.parents.length > 0);
+  const out = new Map<string, ReachabilityFact>();
+  for (const { name, scope } of dependencies) {
+    if (out.has(name)) continue;
+    const hit = reached.get(name);
+    let fact: ReachabilityFact;
+    if (hit) {
+      const evidence = { ...hit.site, chain: hit.chain };
+      fact = { ecosystem, name, reachability: 'imported', evidence, reason: null };
+    } else if (scope === 'self') {
+      const reason = "the project's own package: its code is the repository itself";
+      fact = { ecosystem, name, reachability: 'unknown', evidence: null, reason };
+    } else {
+      fact = { ecosystem, name, ...notImported(ecosystem, direct, hasEdges) };
+    }
+    out.set(name, fact);
+  }
+  return [...out.values()];
+}
+
+function notImported(
+  ecosystem: Analysed,
+  direct: Direct,
+  hasEdges: boolean,
+): Pick<ReachabilityFact, 'reachability' | 'evidence' | 'reason'> {
+  const unknown = (reason: string) => ({
+    reachability: 'unknown' as const,
+    evidence: null,
+    reason,
+  });
+  if (direct.incomplete) return unknown(direct.incomplete);
+  if (direct.files === 0) return unknown(`no ${LANGUAGE_LABEL[ecosystem]} source files were read`);
+  if (!hasEdges) {
+    return unknown(
+      'the dependency files record no edges: use through another package cannot be ruled out',
+    );
+  }
+  const reason = `no ${LANGUAGE_LABEL[ecosystem]} file imports it or a package that depends on it`;
+  return { reachability: 'not_imported', evidence: null, reason };
+}
+
+/** The reachability of every npm, PyPI and Go dependency of the tree at `root`. */
+export async function analyseReachability(
+  root: string,
+  dependencies: readonly ReachabilityDependency[],
+  limits: ReachabilityLimits = DEFAULT_REACHABILITY_LIMITS,
+): Promise<ReachabilityFact[]> {
+  const groups = new Map<Analysed, ReachabilityDependency[]>();
+  for (const dependency of dependencies) {
+    if (
+      dependency.ecosystem !== 'npm' &&
+      dependency.ecosystem !== 'PyPI' &&
+      dependency.ecosystem !== 'Go'
+    )
+      continue;
+    const list = groups.get(dependency.ecosystem) ?? [];
+    list.push(dependency);
+    groups.set(dependency.ecosystem, list);
+  }
+  if (groups.size === 0) return [];
+  const sources = await listSourceFiles(root, limits);
+  const out: ReachabilityFact[] = [];
+  for (const [ecosystem, list] of groups) {
+    const names = new Set(list.filter((d) => d.scope !== 'self').map((d) => d.name));
+    const read = ecosystem === 'npm' ? npmDirect : ecosystem === 'PyPI' ? pythonDirect : goDirect;
+    const direct =
+      sources.files[LANGUAGE[ecosystem]].length === 0
+        ? { imported: new Map(), incomplete: skippedReason(sources, LANGUAGE[ecosystem]), files: 0 }
+        : await read(root, sources, names, limits);
+    out.push(...facts(ecosystem, list, direct));
+  }
+  return out;
+}
