@@ -8,6 +8,7 @@ import type { PackageKey } from '../../intel/advisory-store/store';
 import { namesEveryVersion } from '../../intel/osv/match';
 import { isMaliciousId } from '../../intel/osv/types';
 import { type ChangedExposure, emitExposureEvents } from './events';
+import { applyReachability } from './reachability';
 import type { FixedReason, MatchedEntry } from './tables';
 
 /**
@@ -72,6 +73,7 @@ export async function refreshExposures(
   if (!byKey) return result;
   const changes = await writeMatches(db, input, computed, byKey, result);
   await closeUnmatched(db, groups, byKey, result);
+  await applyReachability(db, input.repositoryId);
   await emitExposureEvents(db, input, changes);
   return result;
 }

@@ -5,6 +5,7 @@ import { pageOf, parseEnum } from '../../http/query';
 import { UuidParam, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
 import { FINDING_KINDS, SEVERITY_RATINGS } from '../../intel/osv/types';
+import { REACHABILITIES } from '../../intel/reachability/analyse';
 import { Exposure, ExposureListQuery, ExposurePage, TriageRequest } from './schemas';
 import { triageExposure } from './service';
 import { type ExposureRow, findExposure, listExposures, reopenExpiredAcceptances } from './store';
@@ -23,6 +24,9 @@ export function presentExposure(row: ExposureRow) {
     version: row.version === '' ? null : row.version,
     resolution: row.resolution,
     kind: row.kind,
+    reachability: row.reachability,
+    reachabilityEvidence: row.reachability_evidence ?? null,
+    reachabilityReason: row.reachability_reason,
     possiblyAffected: row.possibly_affected,
     possiblyAffectedReason: row.possibly_affected_reason,
     vulnerabilityId: row.vulnerability_id,
@@ -72,6 +76,7 @@ export function exposureRoutes(): FastifyPluginAsyncTypebox {
           packageId: query.packageId,
           vulnerabilityId: query.vulnerabilityId,
           possiblyAffected: query.possiblyAffected,
+          reachability: parseEnum('reachability', query.reachability, REACHABILITIES),
           kind: parseEnum('kind', query.kind, FINDING_KINDS),
           severity: parseEnum('severity', query.severity, SEVERITY_RATINGS),
           status: parseEnum('status', query.status, EXPOSURE_STATUSES),

@@ -3,6 +3,7 @@ import { ECOSYSTEMS } from '../../ecosystems/types';
 import { enumQuery, TakeSkipQuery } from '../../http/query';
 import { DateTime, NullableDateTime, TotalEstimatePage, Uuid } from '../../http/schemas';
 import { FINDING_KINDS, SEVERITY_RATINGS } from '../../intel/osv/types';
+import { REACHABILITIES } from '../../intel/reachability/analyse';
 import { TRIAGE_STATUSES, VEX_JUSTIFICATIONS } from './state-machine';
 import { EXPOSURE_STATUSES } from './tables';
 
@@ -23,6 +24,10 @@ export const ExposureListQuery = Type.Object({
       description:
         'true: only declared ranges and unpinned dependencies; false: only exact versions',
     }),
+  ),
+  reachability: enumQuery(
+    REACHABILITIES,
+    "Import-level reachability (imported: the repository's code imports the package, directly or through its dependency chain):",
   ),
 });
 
@@ -63,6 +68,21 @@ export const Exposure = Type.Object({
         'why a matched version is only possibly affected: "replaced by <module>" for a Go module swapped out by replace',
     }),
   ),
+  reachability: Type.String({
+    description:
+      "imported, not_imported or unknown: whether the repository's own code imports the package, directly or through the dependency chain (npm, PyPI and Go; docs/reachability.md)",
+  }),
+  reachabilityEvidence: Nullable(
+    Type.Object({
+      file: Type.String({ description: 'First-party file of the first import' }),
+      line: Type.Integer({ description: '1-based line of that import' }),
+      import: Type.String({ description: 'The import as written' }),
+      chain: Type.Array(Type.String(), {
+        description: 'From the directly imported package down to this one',
+      }),
+    }),
+  ),
+  reachabilityReason: Nullable(Type.String({ description: 'Why not_imported or unknown' })),
   vulnerabilityId: Uuid,
   canonicalId: Type.String({ description: 'Canonical identifier (CVE, GHSA, ...)' }),
   aliases: Type.Array(Type.String()),

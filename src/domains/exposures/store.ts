@@ -2,6 +2,7 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import type { FindingKind, SeverityRating } from '../../intel/osv/types';
+import type { Reachability } from '../../intel/reachability/analyse';
 import { type ChangedExposure, emitExposureEvents } from './events';
 import type { ExposureStatus, VulnerabilityExposureTable } from './tables';
 
@@ -14,6 +15,7 @@ export interface ExposureFilter {
   vulnerabilityId?: string;
   possiblyAffected?: boolean;
   kind?: FindingKind;
+  reachability?: Reachability;
 }
 
 export type ExposureRow = Selectable<VulnerabilityExposureTable> & {
@@ -42,6 +44,7 @@ function filtered(db: Kysely<DB>, filter: ExposureFilter) {
   if (filter.ecosystem) query = query.where('e.ecosystem', '=', filter.ecosystem);
   if (filter.packageId) query = query.where('e.package_id', '=', filter.packageId);
   if (filter.kind) query = query.where('v.kind', '=', filter.kind);
+  if (filter.reachability) query = query.where('e.reachability', '=', filter.reachability);
   if (filter.possiblyAffected !== undefined) {
     query = query.where('e.possibly_affected', '=', filter.possiblyAffected);
   }
@@ -73,6 +76,9 @@ const COLUMNS = [
   'e.resolution',
   'e.possibly_affected',
   'e.possibly_affected_reason',
+  'e.reachability',
+  'e.reachability_evidence',
+  'e.reachability_reason',
   'e.vulnerability_id',
   'e.advisory_ids',
   'e.affected_ranges',

@@ -1,7 +1,8 @@
-import type { Generated, JSONColumnType } from 'kysely';
+import type { ColumnType, Generated, JSONColumnType } from 'kysely';
 import type { TenantColumn } from '../../db/tenant-column';
 import type { Resolution } from '../../ecosystems/types';
 import type { StoredRange } from '../../intel/advisory-store/tables';
+import type { Reachability, ReachabilityEvidence } from '../../intel/reachability/analyse';
 
 export const EXPOSURE_STATUSES = [
   'open',
@@ -36,6 +37,14 @@ export interface VulnerabilityExposureTable {
   /** Why a matched version is only possibly affected (`replaced by <module>`), else null. */
   possibly_affected_reason: Generated<string | null>;
   vulnerability_id: string;
+  /** Import-level reachability copied from the repository's latest scan (docs/reachability.md). */
+  reachability: Generated<Reachability>;
+  reachability_evidence: ColumnType<
+    ReachabilityEvidence | null,
+    string | null | undefined,
+    string | null
+  >;
+  reachability_reason: Generated<string | null>;
   advisory_ids: string[];
   affected_ranges: JSONColumnType<MatchedEntry[]>;
   fixed_versions: string[];

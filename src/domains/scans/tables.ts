@@ -1,5 +1,6 @@
 import type { Generated, JSONColumnType } from 'kysely';
 import type { TenantColumn } from '../../db/tenant-column';
+import type { ReachabilityEvidence } from '../../intel/reachability/analyse';
 
 export type ScanState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 export type ScanTrigger = 'manual' | 'push' | 'sbom' | 'retry';
@@ -45,8 +46,21 @@ export interface DependencyGenerationTable {
   updated_at: Generated<Date>;
 }
 
+/** One npm / PyPI / Go package's import-level reachability (docs/reachability.md). */
+export interface RepositoryReachabilityTable {
+  tenant_id: TenantColumn;
+  repository_id: string;
+  scan_id: string;
+  ecosystem: string;
+  name: string;
+  reachability: 'imported' | 'not_imported' | 'unknown';
+  evidence: JSONColumnType<ReachabilityEvidence | null, string | null, string | null>;
+  reason: string | null;
+}
+
 export interface ScanTables {
   scans: ScanTable;
+  repository_reachability: RepositoryReachabilityTable;
   scan_logs: ScanLogTable;
   dependency_generations: DependencyGenerationTable;
 }

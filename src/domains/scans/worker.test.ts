@@ -94,7 +94,15 @@ describe('scan worker', () => {
     expect(done.started_at).not.toBeNull();
     expect(done.finished_at).not.toBeNull();
     const steps = (await logsOf(scan.id)).map((line) => line.step);
-    expect(steps).toEqual(['start', 'checkout', 'checkout', 'extract', 'store', 'cleanup']);
+    expect(steps).toEqual([
+      'start',
+      'checkout',
+      'checkout',
+      'extract',
+      'reachability',
+      'store',
+      'cleanup',
+    ]);
     const deps = await withTenant(t.database, tenant.tenantId, (db) =>
       db
         .selectFrom('repository_dependencies')
@@ -136,7 +144,7 @@ describe('scan worker', () => {
       data: { scanId: scan.id, repositoryId },
     });
     expect((await scanOf(scan.id)).attempt).toBe(1);
-    expect((await logsOf(scan.id)).length).toBe(6);
+    expect((await logsOf(scan.id)).length).toBe(7);
   });
 
   it("fails with git's reason when the branch does not exist, and removes the checkout", async () => {

@@ -5,12 +5,14 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
 import { withTenant } from '../../db/tenant-scope';
 import type { TreeExtraction } from '../../ecosystems/extract-tree';
+import type { ReachabilityFact } from '../../intel/reachability/analyse';
 import type { JobEnvelope } from '../../jobs/queue';
 import { GitCheckoutError, redactUrl, shallowCheckout } from '../../sources/git';
 import type { JobDeps } from '../job-deps';
 import { cloneAccessFor } from '../repositories/clone-access';
 import { DEFAULT_EXTRACTION_LIMITS, extractInWorker } from './extraction';
 import { countDependencies, dropReplacedGeneration, stageGeneration } from './generations';
+import { computeReachability, replaceReachability } from './reachability';
 import { CHECKOUT_PREFIX } from './recovery';
 import { ScanLogBuffer } from './scan-log';
 import { RUN_SCAN_JOB, type RunScanJob, switchToGeneration } from './service';
@@ -187,6 +189,35 @@ async function extract(deps: JobDeps, run: Run, checkout: Checkout): Promise<Tre
 }
 
 /**
+ * Import-level reachability on the checked-out tree (docs/reachability.md). A failure costs only
+ * the facts (exposures stay `unknown`), never the scan.
+ */
+async function analyseImports(
+  deps: JobDeps,
+  run: Run,
+  checkout: Checkout,
+  extraction: TreeExtraction,
+): Promise<ReachabilityFact[] | null> {
+  run.step = 'reachability';
+  await ensureOwned(deps, run, 'reachability');
+  try {
+    const facts = await computeReachability(checkout.directory, extraction.files);
+    const imported = facts.filter((f) => f.reachability === 'imported').length;
+    const unknown = facts.filter((f) => f.reachability === 'unknown').length;
+    await note(
+      deps,
+      run,
+      'info',
+      `reachability: ${imported} imported, ${facts.length - imported - unknown} not imported, ${unknown} unknown`,
+    );
+    return facts;
+  } catch (error) {
+    await note(deps, run, 'warn', `reachability not computed: ${(error as Error).message}`);
+    return null;
+  }
+}
+
+/**
  * Stores the dependencies as a new generation in short chunked transactions, then switches to
  * it, completes the scan and writes the remaining log lines in one short transaction, then
  * deletes the replaced generation in chunks (./generations.ts).
@@ -197,6 +228,7 @@ async function store(
   repository: Repository,
   checkout: Checkout,
   extraction: TreeExtraction,
+  reachability: readonly ReachabilityFact[] | null,
 ): Promise<void> {
   run.step = 'store';
   const target = { tenantId: run.tenantId, repositoryId: repository.id, scanId: run.scanId };
@@ -208,6 +240,8 @@ async function store(
   const switched = await withTenant(deps.database, run.tenantId, async (db) => {
     // Locked: a cancel arriving now waits, then finds the scan completed (409).
     if (!(await fence(db))) return undefined;
+    // Before the switch's dependencies.changed event: the exposure refresh it triggers reads them.
+    if (reachability) await replaceReachability(db, target, reachability);
     const previous = await switchToGeneration(db, { ...target, correlationId: run.correlationId });
     await completeScan(db, run, { commitSha: checkout.commitSha, ...result });
     run.logs.add(
@@ -329,7 +363,8 @@ export async function runScanJob(deps: JobDeps, envelope: JobEnvelope<RunScanJob
     workDirectory = await mkdtemp(join(tmpdir(), CHECKOUT_PREFIX));
     const checkout = await checkOut(deps, run, repository, branch, workDirectory);
     const extraction = await extract(deps, run, checkout);
-    await store(deps, run, repository, checkout, extraction);
+    const reachability = await analyseImports(deps, run, checkout, extraction);
+    await store(deps, run, repository, checkout, extraction, reachability);
   } catch (error) {
     await settleFailure(deps, run, error);
   } finally {
