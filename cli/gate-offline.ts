@@ -67,6 +67,7 @@ function exposureOf(finding: AuditFinding): ExposureRow {
     aliases: finding.aliases,
     severity_rating: finding.kind === 'malicious' ? 'critical' : finding.severity,
     severity_score: finding.score,
+    kind: finding.kind,
   };
 }
 

@@ -38,6 +38,7 @@ import { systemRoutes } from './domains/system/routes';
 import { tenantSettingsRoutes } from './domains/tenant-settings/routes';
 import { tenantLifecycleRoutes } from './domains/tenants/lifecycle-routes';
 import { tenantRoutes } from './domains/tenants/routes';
+import { triageRuleRoutes } from './domains/triage-rules/routes';
 import { vulnerabilityRoutes } from './domains/vulnerabilities/routes';
 import { webhookRoutes } from './domains/webhooks/routes';
 import { registerEdgeRules } from './http/edge-rules';
@@ -219,6 +220,7 @@ async function registerDomainRoutes(
   await app.register(auditLogRoutes());
   await app.register(vulnerabilityRoutes());
   await app.register(exposureRoutes());
+  await app.register(triageRuleRoutes());
   await app.register(sourceControlRoutes(deps));
   await app.register(repositoryRoutes(deps));
   await app.register(scanRoutes());

@@ -19,6 +19,7 @@ import type { SourceControlTables } from '../domains/source-control/tables';
 import type { StatusTables } from '../domains/status/tables';
 import type { TenantSettingsTables } from '../domains/tenant-settings/tables';
 import type { TenantTables } from '../domains/tenants/tables';
+import type { TriageRuleTables } from '../domains/triage-rules/tables';
 import type { AdvisoryStoreTables } from '../intel/advisory-store/tables';
 import type { PackageCatalogueTables } from '../intel/package-catalogue/tables';
 import type { JobTables } from '../jobs/tables';
@@ -48,4 +49,5 @@ export interface DB
     AnalyticsExportTables,
     StatusTables,
     CraTables,
-    CraReportingTables {}
+    CraReportingTables,
+    TriageRuleTables {}

@@ -20,6 +20,10 @@ export const OPENAPI_TAGS = [
   { name: 'Packages', description: 'The package catalogue as the tenant sees it' },
   { name: 'Vulnerabilities', description: 'Known vulnerabilities and the packages they affect' },
   { name: 'Vulnerability exposures', description: "Where a vulnerability meets a tenant's code" },
+  {
+    name: 'Triage rules',
+    description: 'Triage decisions that carry across versions and exposures, and VEX in and out',
+  },
   { name: 'Webhooks', description: 'Push deliveries from source-control providers' },
   {
     name: 'Policies',

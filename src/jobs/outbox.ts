@@ -38,6 +38,8 @@ export interface EventPayloads {
   'exposures.opened': ExposuresChanged;
   /** Exposures closed as fixed came back (the version was reintroduced). */
   'exposures.reopened': ExposuresChanged;
+  /** A refresh opened or reopened malicious-package exposures (MAL- records). */
+  'exposures.malicious_found': MaliciousExposuresFound;
   /** An advisory import raised a vulnerability's severity; one event per tenant using it. */
   'vulnerability.severity_raised': VulnerabilitySeverityRaised;
   /** A policy opened a violation. */
@@ -110,12 +112,21 @@ export interface ExposureSummary {
   vulnerabilityId: string;
   canonicalId: string;
   severity: string | null;
+  /** `malicious` when the vulnerability has a live MAL- record, else `vulnerability`. */
+  kind: 'vulnerability' | 'malicious';
 }
 
 export interface ExposuresChanged {
   repositoryId: string;
   scanId: string | null;
   exposures: ExposureSummary[];
+}
+
+export interface MaliciousExposuresFound {
+  repositoryId: string;
+  scanId: string | null;
+  /** `reintroduced`: a malicious version closed as fixed came back. */
+  exposures: (ExposureSummary & { reintroduced: boolean })[];
 }
 
 export interface PackageRef {

@@ -38,6 +38,7 @@ const EVENTS: EventName[] = [
   'exposures.refreshed',
   'exposures.opened',
   'exposures.reopened',
+  'exposures.malicious_found',
   'vulnerability.severity_raised',
   'package.deprecated',
   'package.versions_yanked',
@@ -126,6 +127,7 @@ describe('docs/events.md', () => {
     const { integrationId, secret } = hook.json() as { integrationId: string; secret: string };
     for (const kind of [
       'exposure_opened',
+      'malicious_package',
       'scan_failed',
       'package_deprecated',
       'policy_violation_opened',
@@ -147,7 +149,16 @@ describe('docs/events.md', () => {
         affected: [npmRange('evt-pkg', '0', '9.0.0')],
       }),
     ]);
-    const dependency = [{ name: 'evt-pkg', version: '1.0.0' }];
+    await importJsonl(t, [
+      osvRecord({
+        id: 'MAL-2026-99001',
+        affected: [{ ecosystem: 'npm', name: 'evt-evil', versions: ['6.6.6'] }],
+      }),
+    ]);
+    const dependency = [
+      { name: 'evt-pkg', version: '1.0.0' },
+      { name: 'evt-evil', version: '6.6.6' },
+    ];
     await scanWith(t, tenant.tenantId, repositoryId, dependency, 'all');
     await scanWith(t, tenant.tenantId, repositoryId, [], 'all');
     await scanWith(t, tenant.tenantId, repositoryId, dependency, 'all');

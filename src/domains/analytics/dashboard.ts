@@ -131,7 +131,12 @@ export async function globalDashboard(db: Kysely<DB>, now = new Date()) {
   const { violations, alerts } = await openViolationsAndAlerts(db);
   const totals = summary.totals;
   const unresolved = totals
-    ? totals.critical + totals.high + totals.medium + totals.low + totals.unrated
+    ? totals.critical +
+      totals.high +
+      totals.medium +
+      totals.low +
+      totals.unrated +
+      (totals.malicious ?? 0)
     : 0;
   const current: Headline = {
     dependencies: totals?.dependencies ?? 0,
@@ -164,6 +169,10 @@ export async function globalDashboard(db: Kysely<DB>, now = new Date()) {
         medium: totals?.medium ?? 0,
         low: totals?.low ?? 0,
         unrated: totals?.unrated ?? 0,
+      },
+      malicious: {
+        unresolved: totals?.malicious ?? 0,
+        repositories: totals?.malicious_repositories ?? 0,
       },
       byStatus: summary.byStatus,
     },

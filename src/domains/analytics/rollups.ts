@@ -8,6 +8,8 @@ export const ALL_REPOSITORIES = '00000000-0000-0000-0000-000000000000';
 export const REPOSITORY_ROW = '*';
 
 const UNRESOLVED = sql`('open', 'investigating', 'affected')`;
+/** An unresolved vulnerability (malicious packages are counted apart: `exposures_malicious`). */
+const VULN = sql`e.status IN ${UNRESOLVED} AND v.kind IS DISTINCT FROM 'malicious'`;
 
 /**
  * Recomputes the current-state rollup of one repository (or all of them) from the stored
@@ -30,12 +32,13 @@ export async function refreshRepositoryState(
       FROM repository_dependencies WHERE ${only(sql.ref('repository_id'))} GROUP BY 1, 2
     ), exposures AS (
       SELECT e.repository_id, e.ecosystem,
-        count(*) FILTER (WHERE e.status IN ${UNRESOLVED} AND v.severity_rating = 'critical')::int AS critical,
-        count(*) FILTER (WHERE e.status IN ${UNRESOLVED} AND v.severity_rating = 'high')::int AS high,
-        count(*) FILTER (WHERE e.status IN ${UNRESOLVED} AND v.severity_rating = 'medium')::int AS medium,
-        count(*) FILTER (WHERE e.status IN ${UNRESOLVED} AND v.severity_rating = 'low')::int AS low,
-        count(*) FILTER (WHERE e.status IN ${UNRESOLVED} AND (v.severity_rating IS NULL
-          OR v.severity_rating NOT IN ('critical', 'high', 'medium', 'low')))::int AS unrated
+        count(*) FILTER (WHERE ${VULN} AND v.severity_rating = 'critical')::int AS critical,
+        count(*) FILTER (WHERE ${VULN} AND v.severity_rating = 'high')::int AS high,
+        count(*) FILTER (WHERE ${VULN} AND v.severity_rating = 'medium')::int AS medium,
+        count(*) FILTER (WHERE ${VULN} AND v.severity_rating = 'low')::int AS low,
+        count(*) FILTER (WHERE ${VULN} AND (v.severity_rating IS NULL
+          OR v.severity_rating NOT IN ('critical', 'high', 'medium', 'low')))::int AS unrated,
+        count(*) FILTER (WHERE e.status IN ${UNRESOLVED} AND v.kind = 'malicious')::int AS malicious
       FROM vulnerability_exposures e LEFT JOIN vulnerabilities v ON v.id = e.vulnerability_id
       WHERE ${only(sql.ref('e.repository_id'))} GROUP BY 1, 2
     ), statuses AS (
@@ -59,10 +62,10 @@ export async function refreshRepositoryState(
     )
     INSERT INTO analytics_repository_state (repository_id, ecosystem, dependencies, direct,
       exposures_critical, exposures_high, exposures_medium, exposures_low, exposures_unrated,
-      exposures_by_status, libyear, major_behind, minor_behind, patch_behind, deprecated, end_of_life)
+      exposures_malicious, exposures_by_status, libyear, major_behind, minor_behind, patch_behind, deprecated, end_of_life)
     SELECT k.repository_id, k.ecosystem, coalesce(deps.dependencies, 0), coalesce(deps.direct, 0),
       coalesce(x.critical, 0), coalesce(x.high, 0), coalesce(x.medium, 0), coalesce(x.low, 0),
-      coalesce(x.unrated, 0), coalesce(s.by_status, '{}'::jsonb), coalesce(d.libyear, 0),
+      coalesce(x.unrated, 0), coalesce(x.malicious, 0), coalesce(s.by_status, '{}'::jsonb), coalesce(d.libyear, 0),
       coalesce(d.major_behind, 0), coalesce(d.minor_behind, 0), coalesce(d.patch_behind, 0),
       coalesce(d.deprecated, 0), coalesce(d.end_of_life, 0)
     FROM keys k
@@ -171,7 +174,7 @@ export async function writeDailyRows(
   >`
     SELECT ${keys}, coalesce(sum(dependencies), 0)::int AS deps, coalesce(sum(direct), 0)::int AS direct,
       CASE WHEN grouping(ecosystem) = 1 THEN coalesce(sum(libyear), 0)::float8 END AS libyear,
-      coalesce(sum(exposures_critical + exposures_high + exposures_medium + exposures_low + exposures_unrated), 0)::int AS unresolved,
+      coalesce(sum(exposures_critical + exposures_high + exposures_medium + exposures_low + exposures_unrated + exposures_malicious), 0)::int AS unresolved,
       coalesce(sum(exposures_critical), 0)::int AS critical
     FROM analytics_repository_state WHERE ${filter}
     GROUP BY ${groupingSets(scope)} HAVING ${realEcosystem}`.execute(db);

@@ -31,8 +31,16 @@ export const GlobalDashboard = Type.Object({
     ),
   }),
   exposures: Type.Object({
-    unresolved: Type.Integer(),
+    unresolved: Type.Integer({
+      description: 'Unresolved vulnerability and malicious-package exposures',
+    }),
     bySeverity: Counts,
+    malicious: Type.Object({
+      unresolved: Type.Integer({
+        description: 'Unresolved malicious-package exposures (not in bySeverity)',
+      }),
+      repositories: Type.Integer({ description: 'Repositories with at least one of them' }),
+    }),
     byStatus: Counts,
   }),
   violations: Type.Object({ open: Type.Integer(), bySeverity: Counts }),

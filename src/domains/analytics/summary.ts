@@ -16,6 +16,9 @@ export interface StateTotals {
   medium: number;
   low: number;
   unrated: number;
+  /** Malicious-package exposures, kept out of the severities; absent in summaries from before. */
+  malicious?: number;
+  malicious_repositories?: number;
   libyear: number;
   major_behind: number;
   minor_behind: number;
@@ -43,7 +46,10 @@ async function stateTotals(db: Kysely<DB>) {
       coalesce(sum(dependencies), 0)::int AS dependencies, coalesce(sum(direct), 0)::int AS direct,
       coalesce(sum(exposures_critical), 0)::int AS critical, coalesce(sum(exposures_high), 0)::int AS high,
       coalesce(sum(exposures_medium), 0)::int AS medium, coalesce(sum(exposures_low), 0)::int AS low,
-      coalesce(sum(exposures_unrated), 0)::int AS unrated, coalesce(sum(libyear), 0)::float8 AS libyear,
+      coalesce(sum(exposures_unrated), 0)::int AS unrated,
+      coalesce(sum(exposures_malicious), 0)::int AS malicious,
+      count(DISTINCT repository_id) FILTER (WHERE exposures_malicious > 0)::int AS malicious_repositories,
+      coalesce(sum(libyear), 0)::float8 AS libyear,
       coalesce(sum(major_behind), 0)::int AS major_behind, coalesce(sum(minor_behind), 0)::int AS minor_behind,
       coalesce(sum(patch_behind), 0)::int AS patch_behind, coalesce(sum(deprecated), 0)::int AS deprecated,
       coalesce(sum(end_of_life), 0)::int AS end_of_life

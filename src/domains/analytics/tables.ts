@@ -12,6 +12,7 @@ export interface AnalyticsRepositoryStateTable {
   exposures_medium: number;
   exposures_low: number;
   exposures_unrated: number;
+  exposures_malicious: Generated<number>;
   exposures_by_status: JSONColumnType<Record<string, number>, string, string>;
   libyear: number;
   major_behind: number;

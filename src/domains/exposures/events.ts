@@ -17,7 +17,8 @@ const CHUNK = 500;
 /**
  * Emits `exposures.opened` and `exposures.reopened` for what one refresh changed, in its
  * transaction (docs/events.md): one event per kind of change and 500 exposures, each exposure
- * with its vulnerability's canonical id and severity as they are now.
+ * with its vulnerability's canonical id, severity and kind as they are now; and
+ * `exposures.malicious_found` for the malicious-package ones among both.
  */
 export async function emitExposureEvents(
   db: Kysely<DB>,
@@ -27,8 +28,13 @@ export async function emitExposureEvents(
   const all = [...changes.opened, ...changes.reopened];
   if (all.length === 0) return;
   const ids = [...new Set(all.map((e) => e.vulnerabilityId))];
-  const { rows } = await sql<{ id: string; canonical_id: string; severity_rating: string | null }>`
-    SELECT id, canonical_id, severity_rating FROM vulnerabilities
+  const { rows } = await sql<{
+    id: string;
+    canonical_id: string;
+    severity_rating: string | null;
+    kind: string;
+  }>`
+    SELECT id, canonical_id, severity_rating, kind FROM vulnerabilities
     WHERE id = ANY(${ids}::uuid[])`.execute(db);
   const names = new Map(rows.map((row) => [row.id, row]));
   const summary = (e: ChangedExposure): ExposureSummary => ({
@@ -40,7 +46,12 @@ export async function emitExposureEvents(
     vulnerabilityId: e.vulnerabilityId,
     canonicalId: names.get(e.vulnerabilityId)?.canonical_id ?? e.vulnerabilityId,
     severity: names.get(e.vulnerabilityId)?.severity_rating ?? null,
+    kind: names.get(e.vulnerabilityId)?.kind === 'malicious' ? 'malicious' : 'vulnerability',
   });
+  const malicious = [
+    ...changes.opened.map((e) => ({ ...summary(e), reintroduced: false })),
+    ...changes.reopened.map((e) => ({ ...summary(e), reintroduced: true })),
+  ].filter((e) => e.kind === 'malicious');
   const events = [
     ['exposures.opened', changes.opened],
     ['exposures.reopened', changes.reopened],
@@ -56,5 +67,15 @@ export async function emitExposureEvents(
         },
       });
     }
+  }
+  for (let i = 0; i < malicious.length; i += CHUNK) {
+    await emitEvent(db, 'exposures.malicious_found', {
+      tenantId: scope.tenantId,
+      data: {
+        repositoryId: scope.repositoryId,
+        scanId: scope.scanId ?? null,
+        exposures: malicious.slice(i, i + CHUNK),
+      },
+    });
   }
 }

@@ -7,6 +7,7 @@ import { loadIndex } from '../../intel/advisory-store/lookup';
 import type { PackageKey } from '../../intel/advisory-store/store';
 import { namesEveryVersion } from '../../intel/osv/match';
 import { isMaliciousId } from '../../intel/osv/types';
+import { applyTriageRules } from '../triage-rules/apply';
 import { type ChangedExposure, emitExposureEvents } from './events';
 import { applyReachability } from './reachability';
 import type { FixedReason, MatchedEntry } from './tables';
@@ -32,6 +33,8 @@ export interface RefreshResult {
   reopened: number;
   seen: number;
   fixed: number;
+  /** Open exposures a triage rule settled (docs/triage.md). */
+  settledByRules?: number;
 }
 
 const SUPPORTED = new Set<string>(ECOSYSTEMS);
@@ -74,7 +77,14 @@ export async function refreshExposures(
   const changes = await writeMatches(db, input, computed, byKey, result);
   await closeUnmatched(db, groups, byKey, result);
   await applyReachability(db, input.repositoryId);
-  await emitExposureEvents(db, input, changes);
+  // Rules carry triage to new and reopened exposures; what they settle raises no event.
+  const settled = await applyTriageRules(db, input.tenantId, { repositoryId: input.repositoryId });
+  const unsettled = (list: ChangedExposure[]) => list.filter((e) => !settled.has(e.exposureId));
+  result.settledByRules = settled.size;
+  await emitExposureEvents(db, input, {
+    opened: unsettled(changes.opened),
+    reopened: unsettled(changes.reopened),
+  });
   return result;
 }
 
@@ -351,6 +361,7 @@ async function writeMatches(
         status_changed_at = CASE WHEN x.reopen THEN now() ELSE e.status_changed_at END,
         status_changed_by_token_id =
           CASE WHEN x.reopen THEN NULL ELSE e.status_changed_by_token_id END,
+        triage_rule_id = CASE WHEN x.reopen THEN NULL ELSE e.triage_rule_id END,
         reintroduced_count = e.reintroduced_count + CASE WHEN x.reopen THEN 1 ELSE 0 END
       FROM jsonb_to_recordset(${JSON.stringify(updates.slice(i, i + 500))}::jsonb) AS x(
         id uuid, resolution text, possibly_affected boolean, reason text, advisory_ids jsonb,

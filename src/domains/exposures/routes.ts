@@ -52,6 +52,7 @@ export function presentExposure(row: ExposureRow) {
     fixedUtc: iso(row.fixed_at),
     reintroducedCount: row.reintroduced_count,
     lastScanId: row.last_scan_id,
+    triageRuleId: row.triage_rule_id,
   };
 }
 
@@ -75,6 +76,7 @@ export function exposureRoutes(): FastifyPluginAsyncTypebox {
           repositoryId: query.repositoryId,
           packageId: query.packageId,
           vulnerabilityId: query.vulnerabilityId,
+          triageRuleId: query.triageRuleId,
           possiblyAffected: query.possiblyAffected,
           reachability: parseEnum('reachability', query.reachability, REACHABILITIES),
           kind: parseEnum('kind', query.kind, FINDING_KINDS),

@@ -18,6 +18,7 @@ export const ExposureListQuery = Type.Object({
   ecosystem: enumQuery(ECOSYSTEMS, 'Ecosystem:'),
   packageId: Type.Optional(Uuid),
   vulnerabilityId: Type.Optional(Uuid),
+  triageRuleId: Type.Optional(Uuid),
   kind: enumQuery(FINDING_KINDS, 'Kind (malicious: a package published to do harm):'),
   possiblyAffected: Type.Optional(
     Type.Boolean({
@@ -106,6 +107,9 @@ export const Exposure = Type.Object({
   fixedUtc: NullableDateTime,
   reintroducedCount: Type.Integer(),
   lastScanId: Nullable(Uuid),
+  triageRuleId: Type.Union([Uuid, Type.Null()], {
+    description: 'The triage rule whose decision this exposure carries (docs/triage.md), else null',
+  }),
 });
 
 export const ExposurePage = TotalEstimatePage(Exposure);

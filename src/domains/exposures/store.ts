@@ -16,6 +16,7 @@ export interface ExposureFilter {
   possiblyAffected?: boolean;
   kind?: FindingKind;
   reachability?: Reachability;
+  triageRuleId?: string;
 }
 
 export type ExposureRow = Selectable<VulnerabilityExposureTable> & {
@@ -45,6 +46,7 @@ function filtered(db: Kysely<DB>, filter: ExposureFilter) {
   if (filter.packageId) query = query.where('e.package_id', '=', filter.packageId);
   if (filter.kind) query = query.where('v.kind', '=', filter.kind);
   if (filter.reachability) query = query.where('e.reachability', '=', filter.reachability);
+  if (filter.triageRuleId) query = query.where('e.triage_rule_id', '=', filter.triageRuleId);
   if (filter.possiblyAffected !== undefined) {
     query = query.where('e.possibly_affected', '=', filter.possiblyAffected);
   }
@@ -96,6 +98,7 @@ const COLUMNS = [
   'e.fixed_at',
   'e.reintroduced_count',
   'e.last_scan_id',
+  'e.triage_rule_id',
   'e.created_at',
   'e.updated_at',
   'v.kind',
@@ -155,7 +158,7 @@ export async function reopenExpiredAcceptances(db: Kysely<DB>, tenantId: string)
     WITH reopened AS (
       UPDATE vulnerability_exposures
       SET status = 'open', status_changed_at = now(), status_changed_by_token_id = NULL,
-        updated_at = now()
+        triage_rule_id = NULL, updated_at = now()
       WHERE status = 'accepted_risk' AND accepted_until <= now()
       RETURNING id, accepted_until, status_reason, repository_id, package_id, ecosystem,
         package_name, version, vulnerability_id
@@ -223,6 +226,8 @@ export async function updateExposureStatus(
       accepted_until: change.acceptedUntil,
       status_changed_at: sql<Date>`now()`,
       status_changed_by_token_id: change.actorTokenId,
+      // A person's decision replaces the rule's.
+      triage_rule_id: null,
       updated_at: sql<Date>`now()`,
     })
     .where('id', '=', id)

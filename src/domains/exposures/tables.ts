@@ -61,6 +61,8 @@ export interface VulnerabilityExposureTable {
   fixed_at: Date | null;
   reintroduced_count: Generated<number>;
   last_scan_id: string | null;
+  /** The triage rule whose decision this exposure carries (docs/triage.md). */
+  triage_rule_id: Generated<string | null>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }

@@ -161,6 +161,7 @@ function exposureRows(
       aliases: vulnerability.aliases ?? [],
       severity_rating: vulnerability.severity_rating,
       severity_score: vulnerability.severity_score,
+      kind: m.malicious ? 'malicious' : 'vulnerability',
     };
     return [{ row, match: m }];
   });

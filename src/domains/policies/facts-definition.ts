@@ -39,6 +39,11 @@ export const VULNERABILITY_FIELDS = {
     description:
       'Exposure status: open, investigating, affected, accepted_risk, not_affected, false_positive',
   },
+  kind: {
+    type: 'string',
+    description:
+      'vulnerability, or malicious (an OSV MAL- record: listed here, never counted; see malicious)',
+  },
 } as const satisfies Record<string, FactField>;
 
 export const FACT_GROUPS = {
@@ -61,7 +66,7 @@ export const FACT_GROUPS = {
   },
   vulnerabilities: {
     description:
-      'Vulnerability exposures of this version in this repository, without fixed ones; the counts and maxima leave out not_affected and false_positive',
+      'Vulnerability exposures of this version in this repository, without fixed ones; the counts, ids and maxima leave out not_affected, false_positive and malicious-package findings (see malicious)',
     fields: {
       count: { type: 'int', description: 'Vulnerabilities that count' },
       ids: { type: 'list<string>', description: 'Their identifiers and aliases' },
@@ -78,7 +83,28 @@ export const FACT_GROUPS = {
       statuses: { type: 'list<string>', description: 'Exposure statuses of all items' },
       items: {
         type: 'list<Vulnerability>',
-        description: 'Each vulnerability (fields below), including not_affected and false_positive',
+        description:
+          'Each finding (fields below), including not_affected, false_positive and malicious ones',
+      },
+    },
+  },
+  malicious: {
+    description:
+      'Malicious-package findings (OSV MAL- records) of this version in this repository, without fixed ones',
+    fields: {
+      flagged: {
+        type: 'bool',
+        description:
+          'A malicious-package record matches this version and nobody dismissed it (not_affected, false_positive)',
+      },
+      ids: {
+        type: 'list<string>',
+        description:
+          'Identifiers (MAL-, GHSA, ...) of the records that flag it and are not dismissed',
+      },
+      statuses: {
+        type: 'list<string>',
+        description: 'Exposure statuses of all its malicious findings',
       },
     },
   },

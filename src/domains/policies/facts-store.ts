@@ -69,12 +69,13 @@ export interface ExposureRow {
   aliases: string[];
   severity_rating: string | null;
   severity_score: string | number | null;
+  kind: string;
 }
 
 async function exposureRows(db: Kysely<DB>, repositoryId: string) {
   const result = await sql<ExposureRow>`
     SELECT e.package_id, e.version, e.status, e.fixed_versions, v.canonical_id, v.aliases,
-      v.severity_rating, v.severity_score
+      v.severity_rating, v.severity_score, v.kind
     FROM vulnerability_exposures e JOIN vulnerabilities v ON v.id = e.vulnerability_id
     WHERE e.repository_id = ${repositoryId} AND e.status <> 'fixed'
     ORDER BY v.canonical_id`.execute(db);
@@ -166,8 +167,12 @@ function vulnerabilityFacts(rows: readonly ExposureRow[]): DependencyFacts['vuln
     fixAvailable: (row.fixed_versions ?? []).length > 0,
     fixedVersions: row.fixed_versions ?? [],
     status: row.status,
+    kind: row.kind === 'malicious' ? 'malicious' : 'vulnerability',
   }));
-  const counted = items.filter((item) => !NOT_COUNTED.has(item.status));
+  // Malicious findings are listed but never counted among vulnerabilities (see `malicious`).
+  const counted = items.filter(
+    (item) => !NOT_COUNTED.has(item.status) && item.kind !== 'malicious',
+  );
   const level = Math.max(0, ...counted.map((item) => SEVERITY_LEVEL[item.severity] ?? 0));
   return {
     count: counted.length,
@@ -178,6 +183,16 @@ function vulnerabilityFacts(rows: readonly ExposureRow[]): DependencyFacts['vuln
     fixAvailable: counted.some((item) => item.fixAvailable),
     statuses: [...new Set(items.map((item) => item.status))],
     items,
+  };
+}
+
+/** Malicious findings stand apart from vulnerabilities (docs/policies.md#facts). */
+function maliciousFacts(rows: readonly ExposureRow[]): DependencyFacts['malicious'] {
+  const live = rows.filter((row) => !NOT_COUNTED.has(row.status));
+  return {
+    flagged: live.length > 0,
+    ids: [...new Set(live.flatMap((row) => [row.canonical_id, ...(row.aliases ?? [])]))],
+    statuses: [...new Set(rows.map((row) => row.status))],
   };
 }
 
@@ -254,7 +269,10 @@ export function assembleFacts(
 ): DependencyFacts {
   return {
     dependency,
-    vulnerabilities: vulnerabilityFacts(sources.exposures),
+    vulnerabilities: vulnerabilityFacts(
+      sources.exposures.filter((row) => row.kind !== 'malicious'),
+    ),
+    malicious: maliciousFacts(sources.exposures.filter((row) => row.kind === 'malicious')),
     drift: driftFacts(sources.drift),
     ...catalogueFacts(sources.catalogue, now),
     repository,

@@ -1,6 +1,6 @@
 import type { EventName } from '../../../jobs/outbox';
 import { craClockDue } from './cra';
-import { exposureOpened, exposureReopened } from './exposures';
+import { exposureOpened, exposureReopened, maliciousPackage } from './exposures';
 import {
   advisorySeverityRaised,
   integrationDisabled,
@@ -24,6 +24,7 @@ import type { RegisteredKind } from './types';
 export const ALERT_KINDS: readonly RegisteredKind[] = [
   exposureOpened,
   exposureReopened,
+  maliciousPackage,
   advisorySeverityRaised,
   policyViolationOpened,
   packageDeprecated,

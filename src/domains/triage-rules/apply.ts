@@ -1,0 +1,219 @@
+import { type Kysely, sql } from 'kysely';
+import { newId } from '../../db/ids';
+import type { DB } from '../../db/schema';
+import { getEcosystem } from '../../ecosystems/ecosystem-list';
+import { ECOSYSTEMS, type Ecosystem } from '../../ecosystems/types';
+import type { TriageRuleTable } from './tables';
+import { parseVers, versContains } from './vers';
+
+/**
+ * Applying triage rules to exposures (docs/triage.md). A rule settles an exposure that is `open`
+ * and whose status no person set (a new match, a reopened one, one reopened by a rule's
+ * revocation or an expired acceptance): the oldest active rule that covers it wins. An exposure
+ * a person triaged is never overridden. Each exposure a rule settles is audited
+ * (`vulnerability_exposure.triage_rule_applied`, no actor, the rule in `details`).
+ */
+export interface ApplyScope {
+  repositoryId?: string;
+  exposureIds?: string[];
+  /** Only this rule's package (a new rule): the exposures of (ecosystem, name). */
+  packageOf?: { ecosystem: string; packageName: string };
+}
+
+type RuleRow = Pick<
+  TriageRuleTable,
+  | 'id'
+  | 'vulnerability_ref'
+  | 'ecosystem'
+  | 'package_name'
+  | 'version_range'
+  | 'status'
+  | 'justification'
+  | 'reason'
+  | 'expires_at'
+> & { repository_ids: string[] };
+
+interface Candidate {
+  id: string;
+  repository_id: string;
+  ecosystem: string;
+  package_name: string;
+  version: string;
+  resolution: string;
+  canonical_id: string;
+  aliases: string[];
+}
+
+const SUPPORTED = new Set<string>(ECOSYSTEMS);
+
+/** Open exposures no person has set, in scope, with their vulnerability's identifiers. */
+async function candidates(db: Kysely<DB>, scope: ApplyScope): Promise<Candidate[]> {
+  let query = db
+    .selectFrom('vulnerability_exposures as e')
+    .innerJoin('vulnerabilities as v', 'v.id', 'e.vulnerability_id')
+    .select([
+      'e.id',
+      'e.repository_id',
+      'e.ecosystem',
+      'e.package_name',
+      'e.version',
+      'e.resolution',
+      'v.canonical_id',
+      'v.aliases',
+    ])
+    .where('e.status', '=', 'open')
+    .where('e.status_changed_by_token_id', 'is', null);
+  if (scope.repositoryId) query = query.where('e.repository_id', '=', scope.repositoryId);
+  if (scope.exposureIds) {
+    if (scope.exposureIds.length === 0) return [];
+    query = query.where('e.id', 'in', scope.exposureIds);
+  }
+  if (scope.packageOf) {
+    query = query
+      .where('e.ecosystem', '=', scope.packageOf.ecosystem)
+      .where('e.package_name', '=', scope.packageOf.packageName);
+  }
+  return query.execute();
+}
+
+/** Active rules (not revoked, not expired) naming one of the packages, oldest first. */
+async function activeRules(db: Kysely<DB>, found: Candidate[]): Promise<RuleRow[]> {
+  const ecosystems = [...new Set(found.map((c) => c.ecosystem))];
+  const names = [...new Set(found.map((c) => c.package_name))];
+  return db
+    .selectFrom('triage_rules')
+    .select([
+      'id',
+      'vulnerability_ref',
+      'ecosystem',
+      'package_name',
+      'version_range',
+      'repository_ids',
+      'status',
+      'justification',
+      'reason',
+      'expires_at',
+    ])
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
+    .where('ecosystem', 'in', ecosystems)
+    .where('package_name', 'in', names)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** Whether a rule covers an exposure: its vulnerability, package, repository and version. */
+export function ruleCovers(rule: RuleRow, exposure: Candidate): boolean {
+  if (rule.ecosystem !== exposure.ecosystem || rule.package_name !== exposure.package_name) {
+    return false;
+  }
+  const ref = rule.vulnerability_ref.toUpperCase();
+  const ids = [exposure.canonical_id, ...(exposure.aliases ?? [])].map((id) => id.toUpperCase());
+  if (!ids.includes(ref)) return false;
+  if (rule.repository_ids.length > 0 && !rule.repository_ids.includes(exposure.repository_id)) {
+    return false;
+  }
+  if (rule.version_range === null) return true;
+  // A range speaks of exact versions: a declared range or an unpinned dependency is not proven in it.
+  if (exposure.resolution !== 'resolved' || exposure.version === '') return false;
+  if (!SUPPORTED.has(exposure.ecosystem)) return false;
+  const parsed = parseVers(rule.version_range);
+  if (!parsed.ok) return false;
+  const ordering = getEcosystem(exposure.ecosystem as Ecosystem).versioning;
+  return versContains(parsed.value, exposure.version, ordering);
+}
+
+/**
+ * Settles the open, untouched exposures in scope that an active rule covers. Returns the ids of
+ * the exposures it settled (the refresh leaves them out of its opened/reopened events).
+ */
+export async function applyTriageRules(
+  db: Kysely<DB>,
+  tenantId: string,
+  scope: ApplyScope,
+): Promise<Set<string>> {
+  const settled = new Set<string>();
+  const found = await candidates(db, scope);
+  if (found.length === 0) return settled;
+  const rules = await activeRules(db, found);
+  if (rules.length === 0) return settled;
+  const updates: object[] = [];
+  for (const exposure of found) {
+    const rule = rules.find((r) => ruleCovers(r, exposure));
+    if (!rule) continue;
+    settled.add(exposure.id);
+    updates.push({
+      id: exposure.id,
+      rule_id: rule.id,
+      status: rule.status,
+      justification: rule.status === 'not_affected' ? rule.justification : null,
+      reason: rule.reason,
+      accepted_until: rule.status === 'accepted_risk' ? rule.expires_at : null,
+    });
+  }
+  for (let i = 0; i < updates.length; i += 500) {
+    await settleChunk(db, tenantId, updates.slice(i, i + 500));
+  }
+  return settled;
+}
+
+/** One statement: the status change and its audit entries. */
+async function settleChunk(db: Kysely<DB>, tenantId: string, chunk: object[]): Promise<void> {
+  await sql`
+    WITH settled AS (
+      UPDATE vulnerability_exposures e SET
+        status = x.status, justification = x.justification, status_reason = x.reason,
+        accepted_until = x.accepted_until, status_changed_at = now(),
+        status_changed_by_token_id = NULL, triage_rule_id = x.rule_id, updated_at = now()
+      FROM jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) AS x(
+        id uuid, rule_id uuid, status text, justification text, reason text,
+        accepted_until timestamptz)
+      WHERE e.id = x.id AND e.status = 'open' AND e.status_changed_by_token_id IS NULL
+      RETURNING e.id, x.rule_id, x.status
+    )
+    INSERT INTO audit_log (tenant_id, id, actor_token_id, action, resource_type, resource_id,
+      outcome, status_code, ip, correlation_id, details)
+    SELECT ${tenantId}::uuid, ${sql.raw('gen_random_uuid()')}, NULL,
+      'vulnerability_exposure.triage_rule_applied', 'vulnerability_exposure', s.id::text,
+      'success', 200, NULL, ${newId()},
+      jsonb_build_object('ruleId', s.rule_id, 'from', 'open', 'to', s.status)
+    FROM settled s`.execute(db);
+}
+
+/**
+ * Revokes a rule's decisions: exposures still carrying it in the status it gave go back to
+ * `open` (triage cleared, audited `vulnerability_exposure.triage_rule_revoked`), then other
+ * active rules get their chance. Returns how many reopened.
+ */
+export async function withdrawRule(
+  db: Kysely<DB>,
+  tenantId: string,
+  rule: { id: string; status: string },
+): Promise<number> {
+  const { rows } = await sql<{ id: string }>`
+    WITH reopened AS (
+      UPDATE vulnerability_exposures SET
+        status = 'open', justification = NULL, status_reason = NULL, accepted_until = NULL,
+        status_changed_at = now(), status_changed_by_token_id = NULL, triage_rule_id = NULL,
+        updated_at = now()
+      WHERE triage_rule_id = ${rule.id}::uuid AND status = ${rule.status}
+      RETURNING id
+    ), audited AS (
+      INSERT INTO audit_log (tenant_id, id, actor_token_id, action, resource_type, resource_id,
+        outcome, status_code, ip, correlation_id, details)
+      SELECT ${tenantId}::uuid, ${sql.raw('gen_random_uuid()')}, NULL,
+        'vulnerability_exposure.triage_rule_revoked', 'vulnerability_exposure', r.id::text,
+        'success', 200, NULL, ${newId()},
+        jsonb_build_object('ruleId', ${rule.id}::text, 'from', ${rule.status}::text, 'to', 'open')
+      FROM reopened r
+    )
+    SELECT id FROM reopened`.execute(db);
+  await db
+    .updateTable('vulnerability_exposures')
+    .set({ triage_rule_id: null })
+    .where('triage_rule_id', '=', rule.id)
+    .execute();
+  await applyTriageRules(db, tenantId, { exposureIds: rows.map((row) => row.id) });
+  return rows.length;
+}
