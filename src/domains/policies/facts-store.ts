@@ -269,9 +269,7 @@ export function assembleFacts(
 ): DependencyFacts {
   return {
     dependency,
-    vulnerabilities: vulnerabilityFacts(
-      sources.exposures.filter((row) => row.kind !== 'malicious'),
-    ),
+    vulnerabilities: vulnerabilityFacts(sources.exposures),
     malicious: maliciousFacts(sources.exposures.filter((row) => row.kind === 'malicious')),
     drift: driftFacts(sources.drift),
     ...catalogueFacts(sources.catalogue, now),
