@@ -15,7 +15,7 @@ import {
 } from './schemas';
 import { findPackSummary, listPacks } from './store';
 
-const TAG = 'CRA reporting';
+const TAG = 'CRA';
 
 /** CRA report packs (docs/cra.md#report-packs). */
 export const craReportRoutes: FastifyPluginAsyncTypebox = async (app) => {

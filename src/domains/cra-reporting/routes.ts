@@ -29,7 +29,7 @@ import {
   productExists,
 } from './store';
 
-const TAG = 'CRA reporting';
+const TAG = 'CRA';
 const HOUR_MS = 3_600_000;
 
 /** Article 14 clocks: what falls due, one clock, the clocks of a product, submissions. */
