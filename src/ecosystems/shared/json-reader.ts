@@ -1,5 +1,5 @@
 /**
- * An incremental JSON reader over text already in memory (docs/decisions/0012-incremental-json-reader.md):
+ * An incremental JSON reader over text already in memory (docs/decisions/0008-incremental-json-reader.md):
  * it checks the whole text against the JSON grammar (RFC 8259, exactly what `JSON.parse` accepts)
  * without building any value, and hands out the members of an object one at a time as spans of
  * the text, so a caller can parse only the values it needs, one small value at a time, instead of
