@@ -17,6 +17,7 @@ import { insertRepository, scanWith } from '../../../test/support/exposures';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { newId } from '../../db/ids';
 import { CRA_CATEGORIES } from '../cra/classification';
+import { ANNEX_I_REQUIREMENTS, CRA_DUTIES } from '../cra/requirements';
 import { GENERATE_PACK_JOB } from './jobs';
 
 const PDFTOPPM = '/usr/bin/pdftoppm';
@@ -158,6 +159,13 @@ describe('CRA report packs', () => {
       specVersion: '1.6',
     });
     expect(content.repositories[0].componentCount).toBe(70);
+    // Every Annex I requirement and duty, as the CRA routes show them: computed where the data
+    // can tell (an SBOM of a scanned repository exists → Part II (1) is not left unassessed).
+    expect(content.annexI).toHaveLength(ANNEX_I_REQUIREMENTS.length);
+    expect(content.duties).toHaveLength(CRA_DUTIES.length);
+    const sbomItem = content.annexI.find((i: { ref: string }) => i.ref === 'Annex I Part II (1)');
+    expect(sbomItem?.detail).toContain('basis computed');
+    expect(sbomItem?.state).not.toBe('not_assessed');
 
     const markdown = await pack(viewer, packId, 'markdown');
     expect(markdown.headers['content-type']).toContain('text/markdown');

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
+import { type AssessedItem, annexIStatus, listDuties } from '../cra/assessments';
 import { listFindings } from '../cra/findings';
 
 /** One row of the findings, Annex I and duties sections, the same shape in every format. */
@@ -13,31 +14,31 @@ export interface ReportItem {
 
 /**
  * The compliance sections of a pack, from what the CRA domain holds for the product: its
- * findings (derived from exposures and policy violations) and the Annex I and Article 13
- * assessments a person recorded.
+ * findings (derived from exposures and policy violations) and every Annex I requirement and
+ * Article 13 duty with its status as the CRA routes show it (computed from the data where it
+ * can be, else what a person recorded, else not assessed), with the evidence.
  */
 export async function complianceSections(
   db: Kysely<DB>,
   productId: string,
 ): Promise<{ findings: ReportItem[]; annexI: ReportItem[]; duties: ReportItem[] }> {
   const { items: findings } = await listFindings(db, { productId });
-  const assessments = await db
-    .selectFrom('cra_assessments')
-    .select(['area', 'item', 'status', 'note', 'evidence_url', 'assessed_at'])
-    .where('product_id', '=', productId)
-    .orderBy('item')
-    .execute();
-  const assessed = (area: 'annex_i' | 'duty') =>
-    assessments
-      .filter((row) => row.area === area)
-      .map((row) => ({
-        ref: row.item,
-        title: row.item,
-        state: row.status,
-        detail: [row.note, row.evidence_url, `assessed ${row.assessed_at.toISOString()}`]
-          .filter(Boolean)
-          .join(' | '),
-      }));
+  const item = (row: AssessedItem): ReportItem => ({
+    ref: row.reference,
+    title: row.title,
+    state: row.status,
+    detail: [
+      `basis ${row.basis}`,
+      ...row.evidence,
+      row.note,
+      row.evidenceUrl,
+      row.assessedAtUtc ? `assessed ${row.assessedAtUtc}` : null,
+    ]
+      .filter(Boolean)
+      .join(' | '),
+  });
+  const annexI = (await annexIStatus(db, productId)).map(item);
+  const duties = (await listDuties(db, productId)).map(item);
   return {
     findings: findings.map((f) => ({
       ref: f.canonicalId ?? `policy ${f.policyId ?? ''}`.trim(),
@@ -60,7 +61,7 @@ export async function complianceSections(
         .filter(Boolean)
         .join('; '),
     })),
-    annexI: assessed('annex_i'),
-    duties: assessed('duty'),
+    annexI,
+    duties,
   };
 }
