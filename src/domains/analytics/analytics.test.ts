@@ -78,6 +78,48 @@ describe('GET /api/v1/dashboards/global', () => {
     expect(empty.drift.libyearTotal).toBe(0);
   });
 
+  test('health score distribution: the packages in use, each once, by latest score', async () => {
+    const ids = await t.database.system
+      .selectFrom('packages')
+      .select(['id', 'name'])
+      .where('name', 'in', ['left-pad', 'lodash'])
+      .execute();
+    const idOf = (name: string) => ids.find((row) => row.name === name)?.id as string;
+    const snapshot = (name: string, day: string, score: number) => ({
+      package_id: idOf(name),
+      snapshot_date: day,
+      computed_at: new Date(),
+      signals: '{}',
+      default_score: score,
+    });
+    await t.database.system
+      .insertInto('package_health_snapshots')
+      .values([
+        snapshot('left-pad', '2026-01-01', 90),
+        snapshot('left-pad', utcDay(new Date()), 15),
+        snapshot('lodash', utcDay(new Date()), 85),
+      ])
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    await runDailyRollups(t.jobDeps, tenant.tenantId);
+    const body = (await get(tenant.token, '/api/v1/dashboards/global')).json();
+    // left-pad's latest score (15), not its older 90; requests has no score yet.
+    expect(body.healthScores).toEqual({
+      packages: 3,
+      buckets: [
+        { from: 0, to: 19, packages: 1 },
+        { from: 20, to: 39, packages: 0 },
+        { from: 40, to: 59, packages: 0 },
+        { from: 60, to: 79, packages: 0 },
+        { from: 80, to: 100, packages: 1 },
+      ],
+      unscored: 1,
+    });
+    const stranger = await t.createTenant('team');
+    const theirs = (await get(stranger.token, '/api/v1/dashboards/global')).json();
+    expect(theirs.healthScores.packages).toBe(0);
+  });
+
   test('changes over 7 and 30 days compare with the daily rollup of that day', async () => {
     const other = await t.createTenant('team');
     await storeScan(

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
 import { ALL_REPOSITORIES, utcDay } from './rollups';
-import { type RankedRepository, readSummary } from './summary';
+import { healthScoreDistribution, type RankedRepository, readSummary } from './summary';
 
 const CRITICALITIES = ['critical', 'high', 'medium', 'low'] as const;
 const SCAN_STATES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
@@ -186,6 +186,7 @@ export async function globalDashboard(db: Kysely<DB>, now = new Date()) {
       deprecated: totals?.deprecated ?? 0,
       endOfLife: totals?.end_of_life ?? 0,
     },
+    healthScores: summary.healthScores ?? (await healthScoreDistribution(db)),
     topRepositories: top,
     changes: {
       dependencies: headline('dependencies'),

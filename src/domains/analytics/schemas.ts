@@ -53,6 +53,17 @@ export const GlobalDashboard = Type.Object({
     deprecated: Type.Integer(),
     endOfLife: Type.Integer(),
   }),
+  healthScores: Type.Object(
+    {
+      packages: Type.Integer({ description: 'Distinct packages the tenant depends on' }),
+      buckets: Type.Array(
+        Type.Object({ from: Type.Integer(), to: Type.Integer(), packages: Type.Integer() }),
+        { description: 'Packages by latest health score (default weights), 0–19 … 80–100' },
+      ),
+      unscored: Type.Integer({ description: 'Packages without a health score yet' }),
+    },
+    { description: 'The health score distribution of the packages in use' },
+  ),
   topRepositories: Type.Object({
     byLibyear: Type.Array(
       Type.Object({ repositoryId: Type.String(), name: Type.String(), libyear: Type.Number() }),

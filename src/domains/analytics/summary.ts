@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema';
+import { COUNTED_DEPENDENCY_SQL } from '../../ecosystems/dependency-list';
 import { EXPOSURE_STATUSES } from '../exposures/tables';
 import { REPOSITORY_ROW } from './rollups';
 
@@ -38,7 +39,24 @@ export interface DashboardSummary {
   byStatus: Record<string, number>;
   topByLibyear: RankedRepository[];
   topByCritical: RankedRepository[];
+  /** Absent in summaries written before it existed. */
+  healthScores?: HealthScoreDistribution;
 }
+
+/** Distinct packages the tenant depends on, by their latest health score (default weights). */
+export interface HealthScoreDistribution {
+  packages: number;
+  buckets: Array<{ from: number; to: number; packages: number }>;
+  unscored: number;
+}
+
+const HEALTH_BUCKETS = [
+  [0, 19],
+  [20, 39],
+  [40, 59],
+  [60, 79],
+  [80, 100],
+] as const;
 
 async function stateTotals(db: Kysely<DB>) {
   const { rows } = await sql<StateTotals & { ecosystem: string | null }>`
@@ -107,12 +125,44 @@ async function topRepositories(db: Kysely<DB>) {
   };
 }
 
+/**
+ * The health score distribution of the packages the tenant depends on (the project's own
+ * packages left out): each package once, at its latest snapshot's default-weights score; a
+ * package never scored (no registry metadata yet) is `unscored`.
+ */
+export async function healthScoreDistribution(db: Kysely<DB>): Promise<HealthScoreDistribution> {
+  const { rows } = await sql<{ bucket: number | null; packages: number }>`
+    WITH used AS (
+      SELECT DISTINCT package_id FROM repository_dependencies WHERE ${sql.raw(COUNTED_DEPENDENCY_SQL)}
+    ), latest AS (
+      SELECT u.package_id, (
+        SELECT h.default_score FROM package_health_snapshots h
+        WHERE h.package_id = u.package_id ORDER BY h.snapshot_date DESC LIMIT 1) AS score
+      FROM used u
+    )
+    SELECT CASE WHEN score IS NULL THEN NULL ELSE least(score::int / 20, 4) END AS bucket,
+      count(*)::int AS packages
+    FROM latest GROUP BY 1`.execute(db);
+  const count = (bucket: number | null) => rows.find((row) => row.bucket === bucket)?.packages ?? 0;
+  return {
+    packages: rows.reduce((sum, row) => sum + row.packages, 0),
+    buckets: HEALTH_BUCKETS.map(([from, to], i) => ({ from, to, packages: count(i) })),
+    unscored: count(null),
+  };
+}
+
 /** The summary computed from the state rows now. */
 export async function computeSummary(db: Kysely<DB>): Promise<DashboardSummary> {
   const state = await stateTotals(db);
   const byStatus = await exposuresByStatus(db);
   const top = await topRepositories(db);
-  return { totals: state.total ?? null, byEcosystem: state.byEcosystem, byStatus, ...top };
+  return {
+    totals: state.total ?? null,
+    byEcosystem: state.byEcosystem,
+    byStatus,
+    ...top,
+    healthScores: await healthScoreDistribution(db),
+  };
 }
 
 /** Rewrites the tenant's summary (in the rollup job's tenant transaction). */
