@@ -3,6 +3,7 @@ import { importJsonl } from '../../../test/support/exposures';
 import { storeScan } from '../../../test/support/package-scans';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { tokenWithRole } from '../../../test/support/workspace';
+import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
 import { npmRange, osvRecord } from '../../intel/advisory-store/test-records';
 import { DAILY_ROLLUPS_JOB, runDailyRollups } from './jobs';
@@ -205,6 +206,77 @@ describe('GET /api/v1/analytics/trends', () => {
     expect((await get(stranger.token, url(`repositoryId=${repositoryId}`))).statusCode).toBe(404);
     const theirs = (await get(stranger.token, url('interval=month'))).json();
     expect(theirs.points.every((p: { dependencies: number | null }) => !p.dependencies)).toBe(true);
+  });
+
+  test("libyear per ecosystem: each ecosystem its dependencies' years, all of them the total once", async () => {
+    const drifting = await t.createTenant('team');
+    const scanned = await storeScan(
+      t,
+      drifting,
+      'old',
+      [
+        { ecosystem: 'npm', name: 'aged-npm', version: '1.0.0' },
+        { ecosystem: 'PyPI', name: 'aged-py', version: '1.0.0' },
+      ],
+      new Date(),
+      false,
+    );
+    await t.runJobs();
+    const packages = await t.database.system
+      .selectFrom('packages')
+      .select(['id', 'name'])
+      .where('name', 'in', ['aged-npm', 'aged-py'])
+      .execute();
+    const idOf = (name: string) => packages.find((row) => row.name === name)?.id as string;
+    const scanId = newId();
+    await withTenant(t.database, drifting.tenantId, async (db) => {
+      const counts = { major_behind: 0, minor_behind: 0, patch_behind: 0 };
+      await db
+        .insertInto('repository_drift')
+        .values({
+          repository_id: scanned.repositoryId,
+          scan_id: scanId,
+          scanned_at: new Date(),
+          computed_at: new Date(),
+          dependency_count: 2,
+          measured_count: 2,
+          pending_count: 0,
+          outdated_count: 2,
+          libyear_total: 3.5,
+          ...counts,
+          deprecated_count: 0,
+          yanked_count: 0,
+          end_of_life_count: 0,
+        })
+        .execute();
+      const drift = (name: string, libyear: number) => ({
+        repository_id: scanned.repositoryId,
+        scan_id: scanId,
+        package_id: idOf(name),
+        used_version: '1.0.0',
+        resolution: 'exact',
+        state: 'measured' as const,
+        compared_version: '1.0.0',
+        latest_stable: '2.0.0',
+        libyear,
+        ...counts,
+        deprecated: false,
+        yanked: false,
+        end_of_life: false,
+      });
+      await db
+        .insertInto('dependency_drift')
+        .values([drift('aged-npm', 1.25), drift('aged-py', 2.25)])
+        .execute();
+    });
+    await runDailyRollups(t.jobDeps, drifting.tenantId);
+    const libyearOf = async (query: string) =>
+      (await get(drifting.token, url(query))).json().points.at(-1).libyear;
+    expect(await libyearOf('ecosystem=npm')).toBe(1.25);
+    expect(await libyearOf('ecosystem=PyPI')).toBe(2.25);
+    expect(await libyearOf('interval=day')).toBe(3.5);
+    const dashboard = (await get(drifting.token, '/api/v1/dashboards/global')).json();
+    expect(dashboard.drift.libyearTotal).toBe(3.5);
   });
 
   test('bad parameters are 400 problems naming the field', async () => {

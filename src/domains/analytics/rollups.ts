@@ -55,17 +55,27 @@ export async function refreshRepositoryState(
       LEFT JOIN LATERAL (SELECT * FROM repository_drift x WHERE x.repository_id = r.id
                          ORDER BY x.scanned_at DESC LIMIT 1) d ON true
       WHERE ${only(sql.ref('r.id'))}
+    ), ecosystem_drift AS (
+      SELECT r.id AS repository_id, p.ecosystem, coalesce(sum(dd.libyear), 0)::float8 AS libyear
+      FROM repositories r
+      JOIN LATERAL (SELECT scan_id FROM repository_drift x WHERE x.repository_id = r.id
+                    ORDER BY x.scanned_at DESC LIMIT 1) d ON true
+      JOIN dependency_drift dd ON dd.repository_id = r.id AND dd.scan_id = d.scan_id
+      JOIN packages p ON p.id = dd.package_id
+      WHERE ${only(sql.ref('r.id'))} GROUP BY 1, 2
     ), keys AS (
       SELECT repository_id, ecosystem FROM deps
       UNION SELECT repository_id, ecosystem FROM exposures
       UNION SELECT repository_id, ecosystem FROM drift
+      UNION SELECT repository_id, ecosystem FROM ecosystem_drift
     )
     INSERT INTO analytics_repository_state (repository_id, ecosystem, dependencies, direct,
       exposures_critical, exposures_high, exposures_medium, exposures_low, exposures_unrated,
-      exposures_malicious, exposures_by_status, libyear, major_behind, minor_behind, patch_behind, deprecated, end_of_life)
+      exposures_malicious, exposures_by_status, libyear, ecosystem_libyear, major_behind, minor_behind, patch_behind, deprecated, end_of_life)
     SELECT k.repository_id, k.ecosystem, coalesce(deps.dependencies, 0), coalesce(deps.direct, 0),
       coalesce(x.critical, 0), coalesce(x.high, 0), coalesce(x.medium, 0), coalesce(x.low, 0),
       coalesce(x.unrated, 0), coalesce(x.malicious, 0), coalesce(s.by_status, '{}'::jsonb), coalesce(d.libyear, 0),
+      coalesce(ed.libyear, 0),
       coalesce(d.major_behind, 0), coalesce(d.minor_behind, 0), coalesce(d.patch_behind, 0),
       coalesce(d.deprecated, 0), coalesce(d.end_of_life, 0)
     FROM keys k
@@ -73,7 +83,8 @@ export async function refreshRepositoryState(
     LEFT JOIN deps USING (repository_id, ecosystem)
     LEFT JOIN exposures x USING (repository_id, ecosystem)
     LEFT JOIN statuses s USING (repository_id, ecosystem)
-    LEFT JOIN drift d USING (repository_id, ecosystem)`.execute(db);
+    LEFT JOIN drift d USING (repository_id, ecosystem)
+    LEFT JOIN ecosystem_drift ed USING (repository_id, ecosystem)`.execute(db);
 }
 
 /** Which daily rows to write: the tenant's sums, one repository's, or every repository's too. */
@@ -173,7 +184,9 @@ export async function writeDailyRows(
     }
   >`
     SELECT ${keys}, coalesce(sum(dependencies), 0)::int AS deps, coalesce(sum(direct), 0)::int AS direct,
-      CASE WHEN grouping(ecosystem) = 1 THEN coalesce(sum(libyear), 0)::float8 END AS libyear,
+      -- All ecosystems: the repositories' drift totals; one ecosystem: its dependencies' libyear.
+      CASE WHEN grouping(ecosystem) = 1 THEN coalesce(sum(libyear), 0)
+        ELSE coalesce(sum(ecosystem_libyear), 0) END::float8 AS libyear,
       coalesce(sum(exposures_critical + exposures_high + exposures_medium + exposures_low + exposures_unrated + exposures_malicious), 0)::int AS unresolved,
       coalesce(sum(exposures_critical), 0)::int AS critical
     FROM analytics_repository_state WHERE ${filter}

@@ -15,6 +15,8 @@ export interface AnalyticsRepositoryStateTable {
   exposures_malicious: Generated<number>;
   exposures_by_status: JSONColumnType<Record<string, number>, string, string>;
   libyear: number;
+  /** Summed libyear of this ecosystem's dependencies (0 on the repository row). */
+  ecosystem_libyear: Generated<number>;
   major_behind: number;
   minor_behind: number;
   patch_behind: number;
