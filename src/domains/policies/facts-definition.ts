@@ -44,6 +44,11 @@ export const VULNERABILITY_FIELDS = {
     description:
       'vulnerability, or malicious (an OSV MAL- record: listed here, never counted; see malicious)',
   },
+  reachability: {
+    type: 'string',
+    description:
+      'Whether first-party code imports the package (npm, PyPI, Go): imported, not_imported or unknown (docs/reachability.md)',
+  },
 } as const satisfies Record<string, FactField>;
 
 export const FACT_GROUPS = {

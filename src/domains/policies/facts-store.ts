@@ -70,12 +70,14 @@ export interface ExposureRow {
   severity_rating: string | null;
   severity_score: string | number | null;
   kind: string;
+  /** The exposure's import-level reachability; absent where none was analysed (unknown). */
+  reachability?: string | null;
 }
 
 async function exposureRows(db: Kysely<DB>, repositoryId: string) {
   const result = await sql<ExposureRow>`
     SELECT e.package_id, e.version, e.status, e.fixed_versions, v.canonical_id, v.aliases,
-      v.severity_rating, v.severity_score, v.kind
+      v.severity_rating, v.severity_score, v.kind, e.reachability
     FROM vulnerability_exposures e JOIN vulnerabilities v ON v.id = e.vulnerability_id
     WHERE e.repository_id = ${repositoryId} AND e.status <> 'fixed'
     ORDER BY v.canonical_id`.execute(db);
@@ -168,6 +170,7 @@ function vulnerabilityFacts(rows: readonly ExposureRow[]): DependencyFacts['vuln
     fixedVersions: row.fixed_versions ?? [],
     status: row.status,
     kind: row.kind === 'malicious' ? 'malicious' : 'vulnerability',
+    reachability: row.reachability ?? 'unknown',
   }));
   // Malicious findings are listed but never counted among vulnerabilities (see `malicious`).
   const counted = items.filter(

@@ -111,4 +111,28 @@ describe('scan: import-level reachability on exposures', () => {
     expect((await list(a.token, '&reachability=maybe')).status).toBe(400);
     expect((await list(b.token, '')).items).toEqual([]);
   });
+
+  it('policies see it: a condition on reachability fires for the imported package only', async () => {
+    const created = await t.as(a.token, {
+      method: 'POST',
+      url: '/api/v1/policies',
+      payload: {
+        name: 'Imported and vulnerable',
+        condition: 'vulnerabilities.items.exists(v, v.reachability == "imported")',
+        severity: 'high',
+        action: 'warn',
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    await t.runJobs();
+    const res = await t.as(a.token, {
+      method: 'GET',
+      url: `/api/v1/policy-violations?policyId=${created.json().policyId}`,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const names = (res.json().items as { packageName?: string; package?: { name: string } }[]).map(
+      (v) => v.packageName ?? v.package?.name,
+    );
+    expect(names).toEqual(['qs']);
+  });
 });
