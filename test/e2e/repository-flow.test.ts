@@ -127,6 +127,7 @@ describe('repository flow over HTTP', () => {
     expect(logs.body.items.map((l: { step: string }) => l.step)).toEqual([
       'cleanup',
       'store',
+      'reachability',
       'extract',
       'checkout',
       'checkout',

@@ -134,6 +134,7 @@ describe('scans API', () => {
     expect(logs.items.map((l: { step: string }) => l.step)).toEqual([
       'cleanup',
       'store',
+      'reachability',
       'extract',
       'checkout',
       'checkout',
