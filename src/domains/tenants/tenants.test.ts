@@ -116,7 +116,7 @@ describe('GET /api/v1/feature-flags', () => {
             { config: { feature: 'alert_rules' } },
             async () => ({}),
           );
-          app.get('/api/v1/cra/products', { config: { feature: 'cra' } }, async () => ({}));
+          app.get('/api/v1/cra-probe', { config: { feature: 'cra' } }, async () => ({}));
         },
       },
     );
