@@ -8,6 +8,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    globalSetup: ['test/support/global-setup.ts'],
     // The bundled `driftwatch audit` keeps an advisory index in the user's cache, and the
     // service and CLI keep their data in the user's data directory by default: tests (and the
     // processes they spawn with this environment) keep theirs out of the home directory.

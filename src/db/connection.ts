@@ -38,6 +38,8 @@ export interface DatabaseOptions {
   url: string | null;
   /** Embedded data directory; null keeps the embedded database in memory (tests). */
   dataDir: string | null;
+  /** In-memory embedded database only: start from this snapshot (`EmbeddedServer.snapshot`). */
+  embeddedSnapshot?: Blob;
   poolSize: number;
   /**
    * PostgreSQL: connections of the job pool. The service passes its settings
@@ -158,7 +160,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.url) {
     poolConfig = { connectionString: options.url };
   } else {
-    embedded = await startEmbeddedServer(options.dataDir);
+    embedded = await startEmbeddedServer(options.dataDir, options.embeddedSnapshot);
     poolConfig = { host: embedded.socketDir, port: 5432, user: 'postgres', database: 'postgres' };
   }
   const acquireTimeoutMs = options.acquireTimeoutMs ?? 10_000;

@@ -23,6 +23,8 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 export interface EmbeddedServer {
   /** Directory holding the socket file `.s.PGSQL.5432`, usable as `host` for `pg`. */
   socketDir: string;
+  /** The whole database as a tarball, to start another in-memory database from (tests). */
+  snapshot: () => Promise<Blob>;
   stop: () => Promise<void>;
 }
 
@@ -182,8 +184,15 @@ export function embeddedDatabaseExists(dataDir: string): boolean {
   return existsSync(join(dataDir, 'pgdata', 'PG_VERSION'));
 }
 
-/** Starts PGlite on `dataDir/pgdata` (or in memory when `dataDir` is null) behind a Unix socket. */
-export async function startEmbeddedServer(dataDir: string | null): Promise<EmbeddedServer> {
+/**
+ * Starts PGlite on `dataDir/pgdata` (or in memory when `dataDir` is null) behind a Unix socket.
+ * An in-memory database can start from `snapshot` (another's `snapshot()`): tests open each
+ * file's database from one migrated copy instead of running initdb and every migration again.
+ */
+export async function startEmbeddedServer(
+  dataDir: string | null,
+  snapshot?: Blob,
+): Promise<EmbeddedServer> {
   let releaseLock = () => {};
   let pgdata: string | undefined;
   if (dataDir) {
@@ -197,7 +206,11 @@ export async function startEmbeddedServer(dataDir: string | null): Promise<Embed
       await fresh.close();
     }
   }
-  const db = await PGlite.create({ dataDir: pgdata, ...embeddedOptions });
+  const db = await PGlite.create({
+    dataDir: pgdata,
+    ...(snapshot && !pgdata ? { loadDataDir: snapshot } : {}),
+    ...embeddedOptions,
+  });
   // Short socket path: Unix socket paths are limited to ~107 bytes, data dirs can be longer.
   const socketDir = mkdtempSync(join(tmpdir(), 'dw-pg-'));
   const server = new PGLiteSocketServer({
@@ -208,6 +221,7 @@ export async function startEmbeddedServer(dataDir: string | null): Promise<Embed
   await server.start();
   return {
     socketDir,
+    snapshot: () => db.dumpDataDir('none'),
     stop: async () => {
       await server.stop();
       await db.close();

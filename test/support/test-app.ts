@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { inject } from 'vitest';
 import { buildApp } from '../../src/app';
 import { EVENT_SUBSCRIPTIONS, jobDefinitions } from '../../src/background-jobs';
 import { type Config, loadConfig } from '../../src/config';
@@ -21,6 +23,15 @@ import { createSecretBox, type SecretBox } from '../../src/security/secret-box';
 import { TEST_REPOSITORY_ROOT } from './git-fixtures';
 import { createScratchDatabase } from './service-process';
 
+/** The run's migrated embedded database (test/support/global-setup.ts); null outside vitest. */
+function migratedSnapshotPath(): string | null {
+  try {
+    return inject('embeddedSnapshotPath') ?? null;
+  } catch {
+    return null; // benches and scripts import this module outside a vitest worker
+  }
+}
+
 /**
  * A fresh database for one test file: PGlite in memory by default, or a new database on the
  * server named by TEST_DATABASE_URL (created here, dropped on close).
@@ -28,7 +39,10 @@ import { createScratchDatabase } from './service-process';
 export async function openTestDatabase(poolSize = 10): Promise<Database> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
-    const database = await openDatabase({ url: null, dataDir: null, poolSize });
+    const snapshotPath = migratedSnapshotPath();
+    const embeddedSnapshot = snapshotPath ? new Blob([readFileSync(snapshotPath)]) : undefined;
+    const database = await openDatabase({ url: null, dataDir: null, poolSize, embeddedSnapshot });
+    // A no-op on the snapshot (every migration recorded); the whole run outside vitest.
     await migrate(database.pool);
     return database;
   }
