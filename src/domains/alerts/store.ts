@@ -1,4 +1,5 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import { type TakeSkip, type TakeSkipPage, takeSkipPage } from '../../db/paging';
 import type { DB } from '../../db/schema';
 import type { AlertRuleTable, AlertStatus, AlertTable } from './tables';
 
@@ -153,19 +154,13 @@ function filtered(db: Kysely<DB>, filter: AlertFilter) {
 export async function listAlerts(
   db: Kysely<DB>,
   filter: AlertFilter,
-  page: { take: number; skip: number },
-): Promise<{ rows: AlertRow[]; total: number }> {
-  const rows = await filtered(db, filter)
-    .selectAll()
-    .orderBy('raised_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.take)
-    .offset(page.skip)
-    .execute();
-  const count = await filtered(db, filter)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
+  page: TakeSkip,
+): Promise<TakeSkipPage<AlertRow>> {
+  return takeSkipPage(
+    filtered(db, filter),
+    (query) => query.selectAll().orderBy('raised_at', 'desc').orderBy('id', 'desc'),
+    page,
+  );
 }
 
 export async function findAlert(

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { newId } from '../../db/ids';
+import { type TakeSkip, takeSkipPage } from '../../db/paging';
 import type { DB } from '../../db/schema';
 
 export type AuditOutcome =
@@ -102,24 +103,12 @@ function filtered(db: Kysely<DB>, filter: AuditFilter) {
   return query;
 }
 
-export async function listAuditEntries(
-  db: Kysely<DB>,
-  filter: AuditFilter,
-  page: { take: number; skip: number },
-) {
-  const [rows, count] = await Promise.all([
-    filtered(db, filter)
-      .selectAll()
-      .orderBy('occurred_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.take)
-      .offset(page.skip)
-      .execute(),
-    filtered(db, filter)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+export async function listAuditEntries(db: Kysely<DB>, filter: AuditFilter, page: TakeSkip) {
+  return takeSkipPage(
+    filtered(db, filter),
+    (query) => query.selectAll().orderBy('occurred_at', 'desc').orderBy('id', 'desc'),
+    page,
+  );
 }
 
 /** Keyset batches, newest first, for the NDJSON export (runs inside one repeatable-read snapshot). */

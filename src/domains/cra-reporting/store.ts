@@ -1,4 +1,5 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import { type TakeSkip, type TakeSkipPage, takeSkipPage } from '../../db/paging';
 import type { DB } from '../../db/schema';
 import type { ClockKind } from './clock-rules';
 import type { CraClockTable, CraIncidentTable, CraReportPackTable } from './tables';
@@ -137,21 +138,15 @@ export async function findIncident(
 export async function listIncidents(
   db: Kysely<DB>,
   filter: { productId?: string },
-  page: { take: number; skip: number },
-): Promise<{ rows: IncidentRow[]; total: number }> {
+  page: TakeSkip,
+): Promise<TakeSkipPage<IncidentRow>> {
   let query = db.selectFrom('cra_incidents');
   if (filter.productId) query = query.where('product_id', '=', filter.productId);
-  const [rows, count] = await Promise.all([
-    query
-      .selectAll()
-      .orderBy('aware_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.take)
-      .offset(page.skip)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return takeSkipPage(
+    query,
+    (filtered) => filtered.selectAll().orderBy('aware_at', 'desc').orderBy('id', 'desc'),
+    page,
+  );
 }
 
 export async function clocksOfIncidents(
@@ -274,21 +269,15 @@ export async function findPackDocuments(
 export async function listPacks(
   db: Kysely<DB>,
   filter: { productId?: string },
-  page: { take: number; skip: number },
-): Promise<{ rows: PackSummaryRow[]; total: number }> {
+  page: TakeSkip,
+): Promise<TakeSkipPage<PackSummaryRow>> {
   let query = db.selectFrom('cra_report_packs');
   if (filter.productId) query = query.where('product_id', '=', filter.productId);
-  const [rows, count] = await Promise.all([
-    query
-      .select(PACK_SUMMARY)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.take)
-      .offset(page.skip)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return takeSkipPage(
+    query,
+    (filtered) => filtered.select(PACK_SUMMARY).orderBy('created_at', 'desc').orderBy('id', 'desc'),
+    page,
+  );
 }
 
 /** queued → generating; undefined when the pack is gone or not queued (a retry after a crash). */

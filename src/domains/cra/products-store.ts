@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { type TakeSkip, type TakeSkipPage, takeSkipPage } from '../../db/paging';
 import type { DB } from '../../db/schema';
 import type { CraClassification } from './tables';
 
@@ -42,8 +43,12 @@ function columns(values: ProductValues) {
   };
 }
 
-function selectProducts(db: Kysely<DB>) {
-  return db.selectFrom('cra_products as p').select([
+function products(db: Kysely<DB>) {
+  return db.selectFrom('cra_products as p');
+}
+
+function withColumns(query: ReturnType<typeof products>) {
+  return query.select([
     'p.id',
     'p.name',
     'p.version_line',
@@ -75,28 +80,21 @@ export async function findProduct(
       .executeTakeFirst();
     if (!locked) return undefined;
   }
-  return selectProducts(db).where('p.id', '=', id).executeTakeFirst();
+  return withColumns(products(db)).where('p.id', '=', id).executeTakeFirst();
 }
 
 export async function listProducts(
   db: Kysely<DB>,
   filters: { classification?: CraClassification },
-  page: { take: number; skip: number },
-): Promise<{ rows: ProductRow[]; total: number }> {
-  let query = selectProducts(db);
-  let count = db.selectFrom('cra_products as p').select((eb) => eb.fn.countAll<number>().as('n'));
-  if (filters.classification) {
-    query = query.where('p.classification', '=', filters.classification);
-    count = count.where('p.classification', '=', filters.classification);
-  }
-  const rows = await query
-    .orderBy('p.created_at', 'desc')
-    .orderBy('p.id', 'desc')
-    .limit(page.take)
-    .offset(page.skip)
-    .execute();
-  const total = await count.executeTakeFirstOrThrow();
-  return { rows, total: Number(total.n) };
+  page: TakeSkip,
+): Promise<TakeSkipPage<ProductRow>> {
+  let query = products(db);
+  if (filters.classification) query = query.where('p.classification', '=', filters.classification);
+  return takeSkipPage(
+    query,
+    (filtered) => withColumns(filtered).orderBy('p.created_at', 'desc').orderBy('p.id', 'desc'),
+    page,
+  );
 }
 
 export async function insertProduct(db: Kysely<DB>, id: string, values: ProductValues) {

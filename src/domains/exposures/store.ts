@@ -1,5 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { newId } from '../../db/ids';
+import { type TakeSkip, type TakeSkipPage, takeSkipPage } from '../../db/paging';
 import type { DB } from '../../db/schema';
 import type { FindingKind, SeverityRating } from '../../intel/osv/types';
 import type { Reachability } from '../../intel/reachability/analyse';
@@ -114,21 +115,14 @@ const COLUMNS = [
 export async function listExposures(
   db: Kysely<DB>,
   filter: ExposureFilter,
-  page: { take: number; skip: number },
-): Promise<{ rows: ExposureRow[]; total: number }> {
-  const [rows, count] = await Promise.all([
-    filtered(db, filter)
-      .select(COLUMNS)
-      .orderBy('e.first_seen_at', 'desc')
-      .orderBy('e.id', 'desc')
-      .limit(page.take)
-      .offset(page.skip)
-      .execute(),
-    filtered(db, filter)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows as ExposureRow[], total: Number(count.n) };
+  page: TakeSkip,
+): Promise<TakeSkipPage<ExposureRow>> {
+  const listed = await takeSkipPage(
+    filtered(db, filter),
+    (query) => query.select(COLUMNS).orderBy('e.first_seen_at', 'desc').orderBy('e.id', 'desc'),
+    page,
+  );
+  return { rows: listed.rows as ExposureRow[], total: listed.total };
 }
 
 export async function findExposure(db: Kysely<DB>, id: string): Promise<ExposureRow | undefined> {

@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { type TakeSkip, type TakeSkipPage, takeSkipPage } from '../../db/paging';
 import type { DB } from '../../db/schema';
 import type { VulnerabilityTable } from '../../intel/advisory-store/tables';
 import type { SeverityRating } from '../../intel/osv/types';
@@ -35,21 +36,13 @@ function filtered(db: Kysely<DB>, filter: VulnerabilityFilter) {
 export async function listVulnerabilities(
   db: Kysely<DB>,
   filter: VulnerabilityFilter,
-  page: { take: number; skip: number },
-): Promise<{ rows: VulnerabilityRow[]; total: number }> {
-  const [rows, count] = await Promise.all([
-    filtered(db, filter)
-      .selectAll()
-      .orderBy(sql`published_at DESC NULLS LAST`)
-      .orderBy('id')
-      .limit(page.take)
-      .offset(page.skip)
-      .execute(),
-    filtered(db, filter)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  page: TakeSkip,
+): Promise<TakeSkipPage<VulnerabilityRow>> {
+  return takeSkipPage(
+    filtered(db, filter),
+    (query) => query.selectAll().orderBy(sql`published_at DESC NULLS LAST`).orderBy('id'),
+    page,
+  );
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
