@@ -6,7 +6,7 @@ import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import type { DependencySource, Ecosystem, Resolution } from '../../ecosystems/types';
 import { computeDependencyDrift, type DependencyDrift, totalDrift } from '../../intel/drift/drift';
 import { driftFacts } from '../../intel/package-catalogue/facts';
-import type { MetadataRow, VersionRow } from '../../intel/package-catalogue/store';
+import { type Catalogue, loadCatalogue } from './catalogue';
 import type { DependencyDriftState } from './tables';
 
 /**
@@ -14,41 +14,6 @@ import type { DependencyDriftState } from './tables';
  * dependencies, recomputed when registry metadata they were waiting for arrives. Every query
  * here runs in the tenant's transaction.
  */
-
-export interface Catalogue {
-  metadata: Map<string, MetadataRow>;
-  versions: Map<string, VersionRow[]>;
-}
-
-export async function loadCatalogue(
-  db: Kysely<DB>,
-  packageIds: readonly string[],
-): Promise<Catalogue> {
-  const catalogue: Catalogue = { metadata: new Map(), versions: new Map() };
-  const ids = [...new Set(packageIds)];
-  for (let i = 0; i < ids.length; i += 500) {
-    const chunk = ids.slice(i, i + 500);
-    const metadata = await db
-      .selectFrom('package_metadata')
-      .selectAll()
-      .where('package_id', 'in', chunk)
-      .execute();
-    for (const row of metadata) catalogue.metadata.set(row.package_id, row);
-    const versions = await db
-      .selectFrom('package_versions')
-      .selectAll()
-      .where('package_id', 'in', chunk)
-      .orderBy('package_id')
-      .orderBy('ordinal')
-      .execute();
-    for (const row of versions) {
-      const list = catalogue.versions.get(row.package_id);
-      if (list) list.push(row);
-      else catalogue.versions.set(row.package_id, [row]);
-    }
-  }
-  return catalogue;
-}
 
 export interface UsedDependency {
   packageId: string;

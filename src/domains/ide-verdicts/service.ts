@@ -4,8 +4,9 @@ import { notFound } from '../../core/problem';
 import type { DB } from '../../db/schema';
 import { loadIndex } from '../../intel/advisory-store/lookup';
 import { isMaliciousId } from '../../intel/osv/types';
-import { type Catalogue, type DriftOutcome, driftOf, loadCatalogue } from '../drift/service';
-import { conditionOf } from '../policies/cel';
+import { type Catalogue, loadCatalogueByName } from '../drift/catalogue';
+import { type DriftOutcome, driftOf } from '../drift/service';
+import { type CompiledCondition, conditionOf } from '../policies/cel';
 import { appliesTo, loadRepository } from '../policies/evaluation';
 import type { DependencyFacts } from '../policies/facts-definition';
 import {
@@ -16,9 +17,9 @@ import {
   type ExposureRow,
   type RepositoryForFacts,
 } from '../policies/facts-store';
-import { allPolicies, type PolicyRow } from '../policies/store';
+import { enabledPolicies, type PolicyRow } from '../policies/store';
 import type { AskedPackage } from './inputs';
-import { exposureKey, exposureStatuses, knownPackages, vulnerabilityRows } from './store';
+import { exposureKey, exposureStatuses, vulnerabilityRows } from './store';
 
 /**
  * IDE verdicts (docs/policies.md#ide-verdicts): the tenant's enabled policies evaluated over the
@@ -114,13 +115,12 @@ async function lookUp(
   matched: Matched[][],
   repositoryId: string | null,
 ): Promise<Known> {
-  const rows = await knownPackages(
+  const names = new Map(asked.map((a) => [keyOf(a.ecosystem.id, a.name), a]));
+  const { packageIds, catalogue } = await loadCatalogueByName(
     db,
-    asked.map((a) => ({ ecosystem: a.ecosystem.id, name: a.name })),
+    [...names.values()].map((a) => ({ ecosystem: a.ecosystem.id, name: a.name })),
   );
-  const packageIds = new Map(rows.map((row) => [keyOf(row.ecosystem, row.name), row.id]));
   const ids = [...new Set(packageIds.values())];
-  const catalogue = await loadCatalogue(db, ids);
   const pairs = asked.flatMap((a) => {
     const packageId = packageIds.get(keyOf(a.ecosystem.id, a.name));
     return packageId ? [{ packageId, version: a.version ?? '' }] : [];
@@ -199,11 +199,17 @@ function decide(
   return { verdict: 'allow', reasons };
 }
 
+/** A policy with its compiled condition, looked up once per batch (not per package). */
+interface CompiledPolicy {
+  policy: PolicyRow;
+  holds: CompiledCondition['holds'];
+}
+
 function judgeOne(
   asked: AskedPackage,
   matched: Matched[],
   known: Known,
-  context: { policies: PolicyRow[]; repository: DependencyFacts['repository']; now: Date },
+  context: { policies: CompiledPolicy[]; repository: DependencyFacts['repository']; now: Date },
   settings: VerdictSettings,
 ): PackageVerdictResult {
   const packageId = known.packageIds.get(keyOf(asked.ecosystem.id, asked.name));
@@ -244,11 +250,13 @@ function judgeOne(
     context.repository,
     context.now,
   );
-  const firing = context.policies.filter(
-    (p) =>
-      (p.scope.ecosystems.length === 0 || p.scope.ecosystems.includes(asked.ecosystem.id)) &&
-      conditionOf(p).holds(facts),
-  );
+  const firing = context.policies
+    .filter(
+      ({ policy: p, holds }) =>
+        (p.scope.ecosystems.length === 0 || p.scope.ecosystems.includes(asked.ecosystem.id)) &&
+        holds(facts),
+    )
+    .map(({ policy }) => policy);
   const malicious = matched.some((m) => m.malicious && m.exact);
   const listed = packageId ? (known.catalogue.versions.get(packageId) ?? []) : [];
   return {
@@ -278,11 +286,11 @@ export async function judgePackages(
     repository = await loadRepository(db, input.repositoryId);
     if (!repository) throw notFound('The repository');
   }
-  const policies = applicablePolicies(await allPolicies(db), repository);
+  const policies = applicablePolicies(await enabledPolicies(db), repository);
   const matched = await matchAll(db, input.packages);
   const known = await lookUp(db, input.packages, matched, input.repositoryId);
   const context = {
-    policies,
+    policies: policies.map((policy) => ({ policy, holds: conditionOf(policy).holds })),
     now,
     repository: {
       name: repository?.name ?? '',

@@ -1,30 +1,7 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
 
 /** The lookups of one verdict batch: each one set-based statement, whatever the batch size. */
-
-export interface KnownPackage {
-  id: string;
-  ecosystem: string;
-  name: string;
-  purl: string;
-}
-
-/** The catalogue's packages among (ecosystem, name) pairs. */
-export async function knownPackages(
-  db: Kysely<DB>,
-  keys: readonly { ecosystem: string; name: string }[],
-): Promise<KnownPackage[]> {
-  if (keys.length === 0) return [];
-  const result = await sql<KnownPackage>`
-    SELECT p.id, p.ecosystem, p.name, p.purl
-    FROM packages p
-    JOIN unnest(${keys.map((k) => k.ecosystem)}::text[], ${keys.map((k) => k.name)}::text[])
-      AS wanted(ecosystem, name) ON wanted.ecosystem = p.ecosystem AND wanted.name = p.name`.execute(
-    db,
-  );
-  return result.rows;
-}
 
 export interface VulnerabilityRow {
   id: string;

@@ -20,7 +20,8 @@ import {
 } from '../../intel/package-catalogue/store';
 import { curatedMapping, replacementCandidates } from '../../intel/replacements/replacements';
 import { type RiskIndicator, riskIndicators } from '../../intel/risk/indicators';
-import { type DriftOutcome, driftOf, loadCatalogue } from '../drift/service';
+import { loadCatalogue } from '../drift/catalogue';
+import { type DriftOutcome, driftOf } from '../drift/service';
 import { loadScoringWeights } from '../tenant-settings/store';
 import {
   findVisiblePackage,

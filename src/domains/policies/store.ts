@@ -61,6 +61,11 @@ export async function allPolicies(db: Kysely<DB>): Promise<PolicyRow[]> {
   return db.selectFrom('policies').selectAll().orderBy('id').execute();
 }
 
+/** The tenant's enabled policies (IDE verdicts: disabled ones are never evaluated). */
+export async function enabledPolicies(db: Kysely<DB>): Promise<PolicyRow[]> {
+  return db.selectFrom('policies').selectAll().where('enabled', '=', true).orderBy('id').execute();
+}
+
 /** Replaces the values and increments the version (compiled conditions are cached by it). */
 export async function updatePolicy(
   db: Kysely<DB>,

@@ -1,4 +1,5 @@
 import { parse, type SemVer, satisfies as semverSatisfies, validRange } from 'semver';
+import { memoByString } from '../../core/memo';
 import type { Versioning } from '../types';
 
 /**
@@ -16,8 +17,15 @@ export function parseNpmVersion(version: string): SemVer | null {
   }
 }
 
+/**
+ * Parses shared by the read-only operations below: drift and matching compare the same few
+ * version strings over and over, and parsing dominated them. The cached objects never leave this
+ * module, so nobody can change one (SemVer's `inc` mutates).
+ */
+const parsedVersion = memoByString(parseNpmVersion);
+
 function isValid(version: string): boolean {
-  return parseNpmVersion(version) !== null;
+  return parsedVersion(version) !== null;
 }
 
 /**
@@ -25,8 +33,8 @@ function isValid(version: string): boolean {
  * string order, so a mixed list still sorts deterministically and nothing throws.
  */
 function compare(a: string, b: string): number {
-  const pa = parseNpmVersion(a);
-  const pb = parseNpmVersion(b);
+  const pa = parsedVersion(a);
+  const pb = parsedVersion(b);
   if (pa && pb) return pa.compare(pb);
   if (pa) return -1;
   if (pb) return 1;
@@ -34,7 +42,7 @@ function compare(a: string, b: string): number {
 }
 
 function isPrerelease(version: string): boolean {
-  const parsed = parseNpmVersion(version);
+  const parsed = parsedVersion(version);
   return parsed !== null && parsed.prerelease.length > 0;
 }
 
@@ -43,7 +51,7 @@ function isPrerelease(version: string): boolean {
  * of the same major.minor.patch (`includePrerelease: false`). Invalid input is simply false.
  */
 function satisfies(version: string, range: string): boolean {
-  const parsed = parseNpmVersion(version);
+  const parsed = parsedVersion(version);
   if (!parsed) return false;
   try {
     return semverSatisfies(parsed, range.trim(), { includePrerelease: false });
@@ -55,7 +63,7 @@ function satisfies(version: string, range: string): boolean {
 /** True for any valid range that is not one exact version (`^1.2.3`, `1.x`, `*`, `>=1 <2`). */
 function isRange(spec: string): boolean {
   const text = spec.trim();
-  if (parseNpmVersion(text)) return false;
+  if (parsedVersion(text)) return false;
   // `=1.2.3` is one exact version written as a comparator.
   if (/^=\s*v?\d/.test(text) && parseNpmVersion(text.replace(/^=\s*/, ''))) return false;
   try {

@@ -1,3 +1,4 @@
+import { memoByString } from '../../core/memo';
 import type { Versioning } from '../../ecosystems/types';
 
 /**
@@ -66,7 +67,9 @@ export interface DependencyDrift {
 const YEAR_MS = 365.25 * 24 * 3600 * 1000;
 
 /** Leading numeric release components (`v1.2.3-rc1` → [1,2,3]; PyPI `1!2.0` → [2,0,0]). */
-export function releaseComponents(version: string): [number, number, number] | null {
+export const releaseComponents = memoByString(parseReleaseComponents);
+
+function parseReleaseComponents(version: string): readonly [number, number, number] | null {
   const trimmed = version.trim().replace(/^[vV]/, '').replace(/^\d+!/, '');
   const match = /^(\d{1,15})(?:\.(\d{1,15}))?(?:\.(\d{1,15}))?/.exec(trimmed);
   if (!match) return null;

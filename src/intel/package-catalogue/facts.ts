@@ -17,7 +17,20 @@ export function registrySource(ecosystem: string): string {
   return `${ecosystem} registry`;
 }
 
-export function driftFacts(metadata: MetadataRow, versions: readonly VersionRow[]): PackageFacts {
+/** What drift reads of the catalogue: never the registry document (`raw`), which can be large. */
+export type DriftMetadataRow = Pick<
+  MetadataRow,
+  'package_id' | 'status' | 'latest_stable' | 'deprecated'
+>;
+export type DriftVersionRow = Pick<
+  VersionRow,
+  'version' | 'published_at' | 'deprecated' | 'yanked' | 'prerelease'
+>;
+
+export function driftFacts(
+  metadata: DriftMetadataRow,
+  versions: readonly DriftVersionRow[],
+): PackageFacts {
   return {
     latestStable: metadata.latest_stable,
     deprecated: metadata.deprecated,
