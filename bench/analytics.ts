@@ -1,25 +1,34 @@
 /**
  * `npm run bench:analytics`: dashboards and trends of a large tenant on PostgreSQL.
  *
- * Generates one tenant with 10,000 repositories, one completed scan each and 1,000,000
- * dependency rows (100 per repository, two ecosystems), a drift snapshot per repository, builds
+ * Generates one tenant (bench/analytics-data.ts) with 10,000 repositories, one completed scan
+ * each, 1,000,000 dependency rows (100 per repository, two ecosystems), a drift snapshot per
+ * repository, 200,000 policy violations (160,000 open) and 20,000 alerts (13,334 open), builds
  * the rollups with the daily pass (src/domains/analytics), and copies the day's rows back over
  * the previous days (a year of tenant rows, BENCH_REPO_HISTORY_DAYS of per-repository rows) so
  * that the trend queries read a realistic history. Then measures p50/p99 through the whole HTTP
  * pipeline (auth, tenant scope, validation, serialisation) of GET /api/v1/dashboards/global and
  * GET /api/v1/analytics/trends in several shapes, against an authenticated one-row read
  * (GET /api/v1/tenants/current/scoring-weights) as the baseline. Needs TEST_DATABASE_URL.
+ * BENCH_EXPLAIN=1 prints every query of the dashboard and of each trend shape with its
+ * EXPLAIN ANALYZE plan at this size (bench/analytics-explain.ts) before measuring.
  * Results go to docs/benchmarks.md, section "Analytics (npm run bench:analytics)".
  */
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { runDailyRollups } from '../src/domains/analytics/jobs';
 import { utcDay } from '../src/domains/analytics/rollups';
+import type { TrendInterval, TrendQuery } from '../src/domains/analytics/trends';
 import { createTestApp } from '../test/support/test-app';
+import { generateAnalyticsTenant } from './analytics-data';
+import { explainAnalytics } from './analytics-explain';
 import { writeBenchmarkSection } from './report';
 
 const REPOSITORIES = Number(process.env.BENCH_REPOSITORIES ?? 10_000);
 const DEPS_PER_REPOSITORY = Number(process.env.BENCH_DEPS_PER_REPOSITORY ?? 100);
+const VIOLATIONS_PER_REPOSITORY = Number(process.env.BENCH_VIOLATIONS_PER_REPOSITORY ?? 20);
+const ALERTS = Number(process.env.BENCH_ALERTS ?? 20_000);
 const REPO_HISTORY_DAYS = Number(process.env.BENCH_REPO_HISTORY_DAYS ?? 30);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const WARMUP = 20;
@@ -48,37 +57,12 @@ async function main(): Promise<void> {
     const db = t.database.system;
     const tenantId = tenant.tenantId;
     let started = performance.now();
-    await sql`INSERT INTO packages (id, ecosystem, name, purl)
-      SELECT gen_random_uuid(), CASE WHEN i % 4 = 0 THEN 'PyPI' ELSE 'npm' END, 'bench-' || i,
-        CASE WHEN i % 4 = 0 THEN 'pkg:pypi/bench-' ELSE 'pkg:npm/bench-' END || i
-      FROM generate_series(1, 20000) i`.execute(db);
-    await sql`INSERT INTO repositories (tenant_id, id, provider, name, full_name, clone_url, business_criticality)
-      SELECT ${tenantId}::uuid, gen_random_uuid(), 'git', 'repo-' || i, 'bench/repo-' || i,
-        'https://git.example.test/bench/repo-' || i || '.git',
-        (ARRAY['low', 'medium', 'high', 'critical'])[1 + i % 4]
-      FROM generate_series(1, ${REPOSITORIES}) i`.execute(db);
-    await sql`INSERT INTO scans (tenant_id, id, repository_id, state, trigger, queued_at, started_at, finished_at, counts_by_ecosystem)
-      SELECT tenant_id, gen_random_uuid(), id, 'completed', 'manual', now(), now(), now(), '{"npm": 75, "PyPI": 25}'
-      FROM repositories WHERE tenant_id = ${tenantId}::uuid`.execute(db);
-    await sql`UPDATE repositories r SET last_scan_id = s.id, dependency_scan_id = s.id, last_scanned_at = now()
-      FROM scans s WHERE s.tenant_id = r.tenant_id AND s.repository_id = r.id AND r.tenant_id = ${tenantId}::uuid`.execute(
-      db,
-    );
-    await sql`INSERT INTO repository_dependency_rows (tenant_id, id, repository_id, scan_id, package_id,
-        ecosystem, name, version, resolution, purl, scope, direct, file)
-      SELECT s.tenant_id, gen_random_uuid(), s.repository_id, s.id, p.id, p.ecosystem, p.name, '1.0.0',
-        'resolved', p.purl || '@1.0.0', 'runtime', n % 5 = 0, 'package-lock.json'
-      FROM scans s
-      CROSS JOIN LATERAL generate_series(1, ${DEPS_PER_REPOSITORY}) n
-      JOIN LATERAL (SELECT id, ecosystem, name, purl FROM packages
-                    WHERE name = 'bench-' || (1 + (abs(hashtext(s.repository_id::text)) + n * 37) % 20000)) p ON true
-      WHERE s.tenant_id = ${tenantId}::uuid`.execute(db);
-    await sql`INSERT INTO repository_drift (tenant_id, repository_id, scan_id, scanned_at, computed_at,
-        dependency_count, measured_count, pending_count, outdated_count, libyear_total, major_behind,
-        minor_behind, patch_behind, deprecated_count, yanked_count, end_of_life_count)
-      SELECT tenant_id, repository_id, id, now(), now(), ${DEPS_PER_REPOSITORY}, ${DEPS_PER_REPOSITORY}, 0,
-        40, random() * 200, 10, 15, 15, 2, 0, 1
-      FROM scans WHERE tenant_id = ${tenantId}::uuid`.execute(db);
+    await generateAnalyticsTenant(db, tenantId, {
+      repositories: REPOSITORIES,
+      dependenciesPerRepository: DEPS_PER_REPOSITORY,
+      violationsPerRepository: VIOLATIONS_PER_REPOSITORY,
+      alerts: ALERTS,
+    });
     await sql`ANALYZE`.execute(db);
     const generated = (performance.now() - started) / 1000;
     const deps = await sql<{ n: string }>`SELECT count(*) AS n FROM repository_dependencies
@@ -115,8 +99,29 @@ async function main(): Promise<void> {
       ],
       ['trends, 30 days, one repository', `/api/v1/analytics/trends?repositoryId=${repositoryId}`],
     ];
+    if (process.env.BENCH_EXPLAIN) {
+      const now = new Date();
+      const since = (days: number) => new Date(now.getTime() - days * 86_400_000);
+      const query = (days: number, interval: TrendInterval, more: Partial<TrendQuery> = {}) => ({
+        from: since(days),
+        to: now,
+        interval,
+        repositoryId: undefined,
+        ecosystem: undefined,
+        ...more,
+      });
+      console.info(
+        await explainAnalytics(t.database, tenantId, [
+          ['trends, 30 days by day', query(30, 'day')],
+          ['trends, a year by week', query(365, 'week')],
+          ['trends, a year by day, ecosystem=PyPI', query(365, 'day', { ecosystem: 'PyPI' })],
+          ['trends, 30 days, one repository', query(30, 'day', { repositoryId })],
+        ]),
+      );
+    }
+    const loadBefore = loadavg()[0] ?? 0;
     lines.push(
-      `Tenant: ${REPOSITORIES.toLocaleString('en')} repositories, ${Number(deps.rows[0]?.n).toLocaleString('en')} dependency rows (generated in ${generated.toFixed(0)} s); daily pass (state + two days of rows for every scope) ${dailyPass.toFixed(1)} s; ${Number(rollupRows.rows[0]?.n).toLocaleString('en')} daily rollup rows (a year of tenant rows, ${REPO_HISTORY_DAYS} days of per-repository rows). ${REQUESTS} requests per shape after ${WARMUP} warm-up, sequential, through \`app.inject\` (the whole pipeline), PostgreSQL on 127.0.0.1, machine shared with other work.`,
+      `Tenant: ${REPOSITORIES.toLocaleString('en')} repositories, ${Number(deps.rows[0]?.n).toLocaleString('en')} dependency rows, ${(REPOSITORIES * VIOLATIONS_PER_REPOSITORY).toLocaleString('en')} policy violations, ${ALERTS.toLocaleString('en')} alerts (generated in ${generated.toFixed(0)} s); daily pass (state + two days of rows for every scope) ${dailyPass.toFixed(1)} s; ${Number(rollupRows.rows[0]?.n).toLocaleString('en')} daily rollup rows (a year of tenant rows, ${REPO_HISTORY_DAYS} days of per-repository rows). ${REQUESTS} requests per shape after ${WARMUP} warm-up, sequential, through \`app.inject\` (the whole pipeline), PostgreSQL on 127.0.0.1, machine shared with other work.`,
       '',
       '| Request | p50 ms | p99 ms | under 100 ms p99 |',
       '|---|---|---|---|',
@@ -139,6 +144,10 @@ async function main(): Promise<void> {
         `| ${label} | ${percentile(times, 50).toFixed(1)} | ${p99.toFixed(1)} | ${ok ? 'yes' : 'no'} |`,
       );
     }
+    lines.push(
+      '',
+      `Machine load average (1 min, 2 cores): ${loadBefore.toFixed(1)} when the measurement started, ${(loadavg()[0] ?? 0).toFixed(1)} when it ended.`,
+    );
     console.info(lines.join('\n'));
     writeBenchmarkSection('Analytics (npm run bench:analytics)', lines.join('\n'));
     if (failed) process.exitCode = 1;

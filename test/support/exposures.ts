@@ -21,7 +21,10 @@ import { jsonl } from '../../src/intel/advisory-store/test-records';
 import type { TestApp } from './test-app';
 
 type RepositoryColumns = Partial<
-  Pick<Insertable<DB['repositories']>, 'full_name' | 'clone_url' | 'web_url' | 'default_branch'>
+  Pick<
+    Insertable<DB['repositories']>,
+    'full_name' | 'clone_url' | 'web_url' | 'default_branch' | 'business_criticality'
+  >
 >;
 
 /** Test helpers shared by the exposure, vulnerability, scan and SBOM tests. */

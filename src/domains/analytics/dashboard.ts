@@ -1,42 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
+import { readCounts } from './counts';
 import { ALL_REPOSITORIES, utcDay } from './rollups';
 import { healthScoreDistribution, type RankedRepository, readSummary } from './summary';
-
-const CRITICALITIES = ['critical', 'high', 'medium', 'low'] as const;
-const SCAN_STATES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
-
-/** Repositories by criticality and by the state of their last scan (live: one row each). */
-async function repositoryCounts(db: Kysely<DB>) {
-  const rows = await db
-    .selectFrom('repositories as r')
-    .leftJoin('scans as s', 's.id', 'r.last_scan_id')
-    .select(['r.business_criticality as criticality', 's.state as state'])
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .groupBy(['r.business_criticality', 's.state'])
-    .execute();
-  const byCriticality: Record<string, number> = {
-    critical: 0,
-    high: 0,
-    medium: 0,
-    low: 0,
-    unset: 0,
-  };
-  const byLastScanState: Record<string, number> = { never: 0 };
-  for (const state of SCAN_STATES) byLastScanState[state] = 0;
-  let total = 0;
-  for (const row of rows) {
-    const n = Number(row.n);
-    total += n;
-    const criticality = (CRITICALITIES as readonly string[]).includes(row.criticality ?? '')
-      ? (row.criticality as string)
-      : 'unset';
-    byCriticality[criticality] = (byCriticality[criticality] ?? 0) + n;
-    const state = row.state ?? 'never';
-    byLastScanState[state] = (byLastScanState[state] ?? 0) + n;
-  }
-  return { total, byCriticality, byLastScanState };
-}
 
 /** The ranked repositories with their current names (read live: a rename shows at once). */
 async function namedTop(
@@ -70,28 +36,6 @@ async function namedTop(
   };
 }
 
-/** Open violations by severity and open alerts (the tables of the policies and alerts domains). */
-async function openViolationsAndAlerts(db: Kysely<DB>) {
-  const violations = await db
-    .selectFrom('policy_violations')
-    .select(['severity', (eb) => eb.fn.countAll<string>().as('n')])
-    .where('status', '=', 'open')
-    .groupBy('severity')
-    .execute();
-  const alerts = await db
-    .selectFrom('alerts')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('status', '=', 'open')
-    .executeTakeFirstOrThrow();
-  const bySeverity: Record<string, number> = { critical: 0, high: 0, medium: 0, low: 0 };
-  let open = 0;
-  for (const row of violations) {
-    bySeverity[row.severity] = (bySeverity[row.severity] ?? 0) + Number(row.n);
-    open += Number(row.n);
-  }
-  return { violations: { open, bySeverity }, alerts: { open: Number(alerts.n) } };
-}
-
 interface Headline {
   dependencies: number;
   exposures_unresolved: number;
@@ -123,12 +67,14 @@ async function headlineAt(db: Kysely<DB>, day: string): Promise<Headline | null>
 const change = (current: number, then: number | null | undefined) =>
   then === null || then === undefined ? null : Math.round((current - then) * 1000) / 1000;
 
-/** GET /api/v1/dashboards/global: from the rollups, plus the live counts that are cheap. */
+/**
+ * GET /api/v1/dashboards/global: from the rollups only (the summary row, the trigger-kept counts,
+ * two daily rows) plus the names of the top repositories, each an indexed read.
+ */
 export async function globalDashboard(db: Kysely<DB>, now = new Date()) {
-  const repositories = await repositoryCounts(db);
+  const { repositories, violations, alerts } = await readCounts(db);
   const summary = await readSummary(db);
   const top = await namedTop(db, summary.topByLibyear, summary.topByCritical);
-  const { violations, alerts } = await openViolationsAndAlerts(db);
   const totals = summary.totals;
   const unresolved = totals
     ? totals.critical +

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { withTenant } from '../../db/tenant-scope';
 import type { JobDefinition, JobEnvelope } from '../../jobs/queue';
 import type { JobDeps } from '../job-deps';
+import { foldCountChanges, recountCounts } from './counts';
 import { refreshRepositoryState, utcDay, writeDailyRows } from './rollups';
 import { refreshTenantSummary } from './summary';
 
@@ -33,6 +34,8 @@ export async function refreshRepositoryRollups(
     // Also when the repository is gone: its state rows went with it.
     await refreshTenantSummary(db);
   });
+  // Its own short transaction: the fold's lock is not held through the refresh above.
+  await withTenant(deps.database, tenantId, foldCountChanges);
 }
 
 /** The daily pass of one tenant: yesterday's flows are final, today's row starts. */
@@ -44,6 +47,7 @@ export async function runDailyRollups(deps: JobDeps, tenantId: string, now = new
     await writeDailyRows(db, yesterday, { kind: 'all' });
     await writeDailyRows(db, utcDay(now), { kind: 'all' });
   });
+  await withTenant(deps.database, tenantId, recountCounts);
 }
 
 export function analyticsJobs(deps: JobDeps): JobDefinition<unknown>[] {

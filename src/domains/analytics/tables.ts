@@ -50,7 +50,33 @@ export interface AnalyticsTenantSummaryTable {
   updated_at: Generated<Date>;
 }
 
+/**
+ * Counts kept by triggers (migration 0028): `analytics_counts` holds the folded totals,
+ * `analytics_count_changes` each statement's change since the last fold.
+ */
+export type CountMetric =
+  | 'repositories_by_criticality'
+  | 'repositories_by_last_scan'
+  | 'violations_open'
+  | 'alerts_open';
+
+export interface AnalyticsCountsTable {
+  tenant_id: TenantColumn;
+  metric: CountMetric;
+  key: string;
+  n: number;
+}
+
+export interface AnalyticsCountChangesTable {
+  tenant_id: TenantColumn;
+  metric: CountMetric;
+  key: string;
+  delta: number;
+}
+
 export interface AnalyticsTables {
+  analytics_counts: AnalyticsCountsTable;
+  analytics_count_changes: AnalyticsCountChangesTable;
   analytics_tenant_summary: AnalyticsTenantSummaryTable;
   analytics_repository_state: AnalyticsRepositoryStateTable;
   analytics_daily: AnalyticsDailyTable;
