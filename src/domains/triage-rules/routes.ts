@@ -18,6 +18,7 @@ import {
 import { createTriageRule, revokeTriageRule } from './service';
 import { findTriageRule, listTriageRules, type TriageRuleRow } from './store';
 import { RULE_STATUSES } from './tables';
+import { vexRoutes } from './vex-routes';
 
 const TAG = 'Triage rules';
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -152,5 +153,6 @@ export function triageRuleRoutes(): FastifyPluginAsyncTypebox {
   return async (app) => {
     collectionRoutes(app);
     itemRoutes(app);
+    await app.register(vexRoutes());
   };
 }

@@ -95,3 +95,47 @@ export const TriageRuleListQuery = Type.Object({
 });
 
 export const TriageRulePage = TotalEstimatePage(TriageRule);
+
+export const VexImportQuery = Type.Object({
+  acceptedRiskExpiresAtUtc: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description:
+        'When the accepted_risk rules this import creates end (a VEX document carries no expiry); without it, accepted statements are skipped',
+    }),
+  ),
+});
+
+const VexImportResult = Type.Object({
+  statement: Type.Integer({
+    description: 'Position of the statement (OpenVEX) or vulnerability (CycloneDX)',
+  }),
+  vulnerability: Nullable(Type.String()),
+  status: Nullable(Type.String({ description: 'The status as the document gives it' })),
+  purl: Nullable(Type.String()),
+  versionRange: Nullable(Type.String()),
+  repositoryIds: Type.Array(Uuid),
+  outcome: Type.String({ description: 'created | updated | unchanged | skipped' }),
+  triageRuleId: Nullable(Uuid),
+  replacedTriageRuleId: Nullable(Uuid),
+  reason: Nullable(Type.String({ description: 'Why it was skipped' })),
+});
+
+export const VexImportSummary = Type.Object({
+  format: Type.String({ description: 'openvex | cyclonedx' }),
+  specVersion: Type.String(),
+  statements: Type.Integer(),
+  created: Type.Integer(),
+  updated: Type.Integer({ description: 'Live rules replaced by a different decision' }),
+  unchanged: Type.Integer({ description: 'Live rules that already said the same' }),
+  skipped: Type.Integer(),
+  exposuresSettled: Type.Integer(),
+  results: Type.Array(VexImportResult, {
+    description: 'One per (statement, package, version range), in statement order',
+  }),
+});
+
+export const VexExportQuery = Type.Object({
+  format: Type.Optional(Type.String({ description: 'openvex (default) or cyclonedx' })),
+  repositoryId: Type.Optional(Uuid),
+});

@@ -35,7 +35,7 @@ export interface CreateRuleBody {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** CVE-2021-44228, GHSA-xxxx-xxxx-xxxx, MAL-2024-1, PYSEC-2021-1, GO-2022-0001, RUSTSEC-... */
-const IDENTIFIER = /^[A-Za-z][A-Za-z0-9]*-[A-Za-z0-9][A-Za-z0-9._:-]{0,120}$/;
+export const ADVISORY_IDENTIFIER = /^[A-Za-z][A-Za-z0-9]*-[A-Za-z0-9][A-Za-z0-9._:-]{0,120}$/;
 
 interface PackageRef {
   ecosystem: Ecosystem;
@@ -76,7 +76,7 @@ async function vulnerabilityRef(
     if (!canonical) errors.add('vulnerability', 'no vulnerability has this id');
     return canonical ?? null;
   }
-  if (!IDENTIFIER.test(text)) {
+  if (!ADVISORY_IDENTIFIER.test(text)) {
     errors.add(
       'vulnerability',
       'must be an advisory identifier (CVE-..., GHSA-..., MAL-...) or a vulnerability id',
