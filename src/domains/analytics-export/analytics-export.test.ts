@@ -197,6 +197,21 @@ describe('a PostgreSQL destination', () => {
           ).rows[0].n,
         );
       expect(await count('driftwatch_scans')).toBe(2);
+      const sent = await client.query(
+        'SELECT scan_id, state, finished_at FROM driftwatch_scans WHERE tenant_id = $1',
+        [tenant.tenantId],
+      );
+      for (const row of sent.rows) {
+        expect(row.state).toBe('completed');
+        expect(row.finished_at).toBeInstanceOf(Date);
+      }
+      const scopes = await client.query(
+        'SELECT DISTINCT scope_repository_id, scope_ecosystem FROM driftwatch_daily WHERE tenant_id = $1',
+        [tenant.tenantId],
+      );
+      // The tenant's own row (every repository, every ecosystem) and per-repository rows.
+      expect(scopes.rows).toContainEqual({ scope_repository_id: '*', scope_ecosystem: '*' });
+      expect(scopes.rows.some((row) => row.scope_repository_id !== '*')).toBe(true);
       // Created on the first run even with no rows yet.
       expect(await count('driftwatch_exposures_opened')).toBe(0);
 

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../../db/schema';
 import { ALL_REPOSITORIES } from '../analytics/rollups';
 
@@ -39,31 +39,38 @@ export interface Fact {
   ) => Promise<FactRow[]>;
 }
 
+type SourceValue = string | number | boolean | null | Date;
+
+/**
+ * A fact's source query: rows in `(at, id)` order after `mark`, each with the watermark columns
+ * `at` and `id` and every destination column but `tenant_id`, named as in the destination.
+ */
+type FactQuery = (mark: Watermark, limit: number) => RawBuilder<Record<string, SourceValue>>;
+
 const EPOCH = '1970-01-01 00:00:00+00';
 
-function after(watermark: Watermark | null) {
-  const mark = watermark ?? { at: EPOCH, id: '' };
-  return { at: mark.at, id: mark.id };
+function fact(definition: Omit<Fact, 'read'> & { query: FactQuery }): Fact {
+  const { query, ...described } = definition;
+  const sent = definition.columns
+    .map((column) => column.name)
+    .filter((name) => name !== 'tenant_id');
+  return {
+    ...described,
+    read: async (db, tenantId, watermark, limit) => {
+      const { rows } = await query(watermark ?? { at: EPOCH, id: '' }, limit).execute(db);
+      return rows.map((row) => {
+        const values: FactRow['values'] = { tenant_id: tenantId };
+        for (const name of sent) {
+          const value = row[name] ?? null;
+          values[name] = value instanceof Date ? value.toISOString() : value;
+        }
+        return { at: String(row.at), id: String(row.id), values };
+      });
+    },
+  };
 }
 
-const iso = (value: Date | null) => (value ? value.toISOString() : null);
-
-interface ScanFactRow {
-  at: string;
-  id: string;
-  repository_id: string;
-  state: string;
-  trigger: string;
-  branch: string | null;
-  commit_sha: string | null;
-  queued_at: Date;
-  started_at: Date | null;
-  finished_at: Date;
-  dependency_count: number;
-  file_count: number;
-}
-
-const scans: Fact = {
+const scans = fact({
   name: 'scans',
   table: 'driftwatch_scans',
   columns: [
@@ -81,50 +88,17 @@ const scans: Fact = {
     { name: 'file_count', type: 'integer NOT NULL' },
   ],
   key: ['tenant_id', 'scan_id'],
-  read: async (db, tenantId, watermark, limit) => {
-    const mark = after(watermark);
-    const { rows } = await sql<ScanFactRow>`
-      SELECT finished_at::text AS at, id, repository_id, state, trigger, branch, commit_sha, queued_at, started_at,
-        finished_at, dependency_count, file_count
-      FROM scans
-      WHERE finished_at IS NOT NULL AND state IN ('completed', 'failed', 'cancelled')
-        AND (finished_at, id::text) > (${mark.at}::timestamptz, ${mark.id})
-      ORDER BY finished_at, id::text
-      LIMIT ${limit}`.execute(db);
-    return rows.map((row) => ({
-      at: row.at,
-      id: row.id,
-      values: {
-        tenant_id: tenantId,
-        scan_id: row.id,
-        repository_id: row.repository_id,
-        state: row.state,
-        trigger: row.trigger,
-        branch: row.branch,
-        commit_sha: row.commit_sha,
-        queued_at: iso(row.queued_at),
-        started_at: iso(row.started_at),
-        finished_at: iso(row.finished_at),
-        dependency_count: row.dependency_count,
-        file_count: row.file_count,
-      },
-    }));
-  },
-};
+  query: (mark, limit) => sql`
+    SELECT finished_at::text AS at, id, id AS scan_id, repository_id, state, trigger, branch,
+      commit_sha, queued_at, started_at, finished_at, dependency_count, file_count
+    FROM scans
+    WHERE finished_at IS NOT NULL AND state IN ('completed', 'failed', 'cancelled')
+      AND (finished_at, id::text) > (${mark.at}::timestamptz, ${mark.id})
+    ORDER BY finished_at, id::text
+    LIMIT ${limit}`,
+});
 
-interface ExposureFactRow {
-  at: string;
-  id: string;
-  repository_id: string;
-  ecosystem: string;
-  package_name: string;
-  version: string;
-  vulnerability_id: string;
-  severity: string | null;
-  first_seen_at: Date;
-}
-
-const exposures: Fact = {
+const exposures = fact({
   name: 'exposures',
   table: 'driftwatch_exposures_opened',
   columns: [
@@ -139,53 +113,21 @@ const exposures: Fact = {
     { name: 'first_seen_at', type: 'timestamptz NOT NULL' },
   ],
   key: ['tenant_id', 'exposure_id'],
-  read: async (db, tenantId, watermark, limit) => {
-    const mark = after(watermark);
-    const { rows } = await sql<ExposureFactRow>`
-      SELECT e.first_seen_at::text AS at, e.id, e.repository_id, e.ecosystem, e.package_name, e.version, e.vulnerability_id,
-        v.severity_rating AS severity, e.first_seen_at
-      FROM vulnerability_exposures e
-      LEFT JOIN vulnerabilities v ON v.id = e.vulnerability_id
-      WHERE (e.first_seen_at, e.id::text) > (${mark.at}::timestamptz, ${mark.id})
-      ORDER BY e.first_seen_at, e.id::text
-      LIMIT ${limit}`.execute(db);
-    return rows.map((row) => ({
-      at: row.at,
-      id: row.id,
-      values: {
-        tenant_id: tenantId,
-        exposure_id: row.id,
-        repository_id: row.repository_id,
-        ecosystem: row.ecosystem,
-        package_name: row.package_name,
-        version: row.version,
-        vulnerability_id: row.vulnerability_id,
-        severity: row.severity,
-        first_seen_at: iso(row.first_seen_at),
-      },
-    }));
-  },
-};
+  query: (mark, limit) => sql`
+    SELECT e.first_seen_at::text AS at, e.id, e.id AS exposure_id, e.repository_id, e.ecosystem,
+      e.package_name, e.version, e.vulnerability_id, v.severity_rating AS severity, e.first_seen_at
+    FROM vulnerability_exposures e
+    LEFT JOIN vulnerabilities v ON v.id = e.vulnerability_id
+    WHERE (e.first_seen_at, e.id::text) > (${mark.at}::timestamptz, ${mark.id})
+    ORDER BY e.first_seen_at, e.id::text
+    LIMIT ${limit}`,
+});
 
-interface DailyFactRow {
-  at: string;
-  key: string;
-  day: string;
-  repository_id: string;
-  ecosystem: string;
-  dependencies: number;
-  direct: number;
-  libyear: number | null;
-  exposures_unresolved: number;
-  exposures_critical: number;
-  violations_open: number;
-  exposures_opened: number;
-  exposures_fixed: number;
-  scans: number;
-}
-
-/** Finished days only (before today, UTC): a day's row is final once it is sent. */
-const daily: Fact = {
+/**
+ * Finished days only (before today, UTC): a day's row is final once it is sent. '*' is every
+ * repository (every ecosystem): the tenant's own row.
+ */
+const daily = fact({
   name: 'daily',
   table: 'driftwatch_daily',
   columns: [
@@ -204,42 +146,21 @@ const daily: Fact = {
     { name: 'scans', type: 'integer NOT NULL' },
   ],
   key: ['tenant_id', 'day', 'scope_repository_id', 'scope_ecosystem'],
-  read: async (db, tenantId, watermark, limit) => {
-    const mark = after(watermark);
-    const { rows } = await sql<DailyFactRow>`
-      SELECT at_time::text AS at, d.* FROM (
-        SELECT (day::timestamp AT TIME ZONE 'UTC') AS at_time,
-          repository_id::text || '/' || ecosystem AS key, to_char(day, 'YYYY-MM-DD') AS day,
-          repository_id::text AS repository_id, ecosystem, dependencies, direct, libyear,
-          exposures_unresolved, exposures_critical, violations_open, exposures_opened,
-          exposures_fixed, scans
-        FROM analytics_daily
-        WHERE day < (now() AT TIME ZONE 'UTC')::date
-      ) d
-      WHERE (at_time, key) > (${mark.at}::timestamptz, ${mark.id})
-      ORDER BY at_time, key
-      LIMIT ${limit}`.execute(db);
-    return rows.map((row) => ({
-      at: row.at,
-      id: row.key,
-      values: {
-        tenant_id: tenantId,
-        day: row.day,
-        // '*' is every repository (every ecosystem): the tenant's own row.
-        scope_repository_id: row.repository_id === ALL_REPOSITORIES ? '*' : row.repository_id,
-        scope_ecosystem: row.ecosystem === '' ? '*' : row.ecosystem,
-        dependencies: row.dependencies,
-        direct: row.direct,
-        libyear: row.libyear,
-        exposures_unresolved: row.exposures_unresolved,
-        exposures_critical: row.exposures_critical,
-        violations_open: row.violations_open,
-        exposures_opened: row.exposures_opened,
-        exposures_fixed: row.exposures_fixed,
-        scans: row.scans,
-      },
-    }));
-  },
-};
+  query: (mark, limit) => sql`
+    SELECT at_time::text AS at, d.* FROM (
+      SELECT (day::timestamp AT TIME ZONE 'UTC') AS at_time,
+        repository_id::text || '/' || ecosystem AS id, to_char(day, 'YYYY-MM-DD') AS day,
+        CASE WHEN repository_id = ${ALL_REPOSITORIES} THEN '*' ELSE repository_id::text END
+          AS scope_repository_id,
+        CASE WHEN ecosystem = '' THEN '*' ELSE ecosystem END AS scope_ecosystem,
+        dependencies, direct, libyear, exposures_unresolved, exposures_critical, violations_open,
+        exposures_opened, exposures_fixed, scans
+      FROM analytics_daily
+      WHERE day < (now() AT TIME ZONE 'UTC')::date
+    ) d
+    WHERE (at_time, id) > (${mark.at}::timestamptz, ${mark.id})
+    ORDER BY at_time, id
+    LIMIT ${limit}`,
+});
 
 export const FACTS: readonly Fact[] = [scans, exposures, daily];
