@@ -174,11 +174,10 @@ export async function writeAliasAndAffectedRows(
       INSERT INTO osv_affected (advisory_id, ordinal, ecosystem, osv_ecosystem, name, osv_name,
         ranges, versions, fixed_versions, withdrawn)
       SELECT x.advisory_id, x.ordinal, x.ecosystem, x.osv_ecosystem, x.name, x.osv_name, x.ranges,
-        ARRAY(SELECT jsonb_array_elements_text(x.versions)),
-        ARRAY(SELECT jsonb_array_elements_text(x.fixed_versions)), x.withdrawn
+        x.versions, x.fixed_versions, x.withdrawn
       FROM jsonb_to_recordset(${JSON.stringify(part)}::jsonb) AS x(
         advisory_id text, ordinal integer, ecosystem text, osv_ecosystem text, name text,
-        osv_name text, ranges jsonb, versions jsonb, fixed_versions jsonb, withdrawn boolean)`.execute(
+        osv_name text, ranges jsonb, versions text[], fixed_versions text[], withdrawn boolean)`.execute(
       db,
     );
   }

@@ -202,15 +202,15 @@ async function insertDerived(db: Kysely<DB>, rows: object[]): Promise<void> {
     INSERT INTO vulnerabilities (id, canonical_id, aliases, kind, summary, details,
       severity_rating, severity_score, severity_vector, severity_type, published_at, modified_at,
       withdrawn_at, ecosystems, search_text)
-    SELECT x.id, x.canonical_id, ARRAY(SELECT jsonb_array_elements_text(x.aliases)), x.kind,
+    SELECT x.id, x.canonical_id, x.aliases, x.kind,
       x.summary, x.details, x.severity_rating, x.severity_score, x.severity_vector,
       x.severity_type, x.published_at, x.modified_at, x.withdrawn_at,
-      ARRAY(SELECT jsonb_array_elements_text(x.ecosystems)), x.search_text
+      x.ecosystems, x.search_text
     FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(
-      id uuid, canonical_id text, aliases jsonb, kind text, summary text, details text,
+      id uuid, canonical_id text, aliases text[], kind text, summary text, details text,
       severity_rating text, severity_score numeric, severity_vector text, severity_type text,
       published_at timestamptz, modified_at timestamptz, withdrawn_at timestamptz,
-      ecosystems jsonb, search_text text)`.execute(db);
+      ecosystems text[], search_text text)`.execute(db);
 }
 
 function newestPerId(batch: IncomingAdvisory[]): Map<string, IncomingAdvisory> {
@@ -499,7 +499,7 @@ async function writeDerivedColumns(
   }>`
     UPDATE vulnerabilities v SET
       canonical_id = x.canonical_id,
-      aliases = ARRAY(SELECT jsonb_array_elements_text(x.aliases)),
+      aliases = x.aliases,
       kind = x.kind,
       summary = x.summary,
       details = x.details,
@@ -510,15 +510,15 @@ async function writeDerivedColumns(
       published_at = x.published_at,
       modified_at = x.modified_at,
       withdrawn_at = x.withdrawn_at,
-      ecosystems = ARRAY(SELECT jsonb_array_elements_text(x.ecosystems)),
+      ecosystems = x.ecosystems,
       search_text = x.search_text,
       merged_into = NULL,
       updated_at = now()
     FROM jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) AS x(
-      id uuid, canonical_id text, aliases jsonb, kind text, summary text, details text,
+      id uuid, canonical_id text, aliases text[], kind text, summary text, details text,
       severity_rating text, severity_score numeric, severity_vector text, severity_type text,
       published_at timestamptz, modified_at timestamptz, withdrawn_at timestamptz,
-      ecosystems jsonb, search_text text), vulnerabilities old
+      ecosystems text[], search_text text), vulnerabilities old
     WHERE v.id = x.id AND old.id = v.id
     RETURNING v.id, v.canonical_id, old.severity_rating AS previous, v.severity_rating AS severity`.execute(
     db,
