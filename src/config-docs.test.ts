@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SETTINGS } from './config';
+import { SETTINGS } from './config-settings';
 
 describe('configuration documentation', () => {
   it('documents every setting in the README table', () => {

@@ -1,6 +1,14 @@
 import { createPrivateKey } from 'node:crypto';
 import { homedir } from 'node:os';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
+import {
+  cidrList,
+  fileRoots,
+  operatorToken,
+  osvEcosystems,
+  type TenantAllowCidrs,
+  tenantCidrs,
+} from './config-values';
 import type { Ecosystem } from './ecosystems/names';
 import type { RegistriesSettings } from './ecosystems/registry-types';
 import {
@@ -10,7 +18,6 @@ import {
   REGISTRY_SETTINGS,
   type SettingOrigin,
 } from './registry-defaults/index';
-import { parseCidr } from './security/outbound-guard-ranges';
 
 /**
  * Every setting of the service, parsed and validated once from the environment and injected into
@@ -156,8 +163,7 @@ export interface SourcesConfig {
  */
 export interface OutboundConfig {
   allow: { git: string[]; webhooks: string[] };
-  /** Tenant id → its own additions. */
-  tenantAllow: Record<string, { git?: string[]; webhooks?: string[] }>;
+  tenantAllow: TenantAllowCidrs;
 }
 
 /**
@@ -209,287 +215,6 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
-
-/** Long enough not to be guessed by the per-IP rate limit's allowance of tries. */
-function operatorToken(raw: string | undefined, problems: string[]): string | null {
-  const token = raw?.trim();
-  if (!token) return null;
-  if (token.length < 16 || /\s/.test(token)) {
-    problems.push('DRIFTWATCH_OPERATOR_TOKEN must be at least 16 characters without spaces');
-    return null;
-  }
-  return token;
-}
-
-/** Settings, their defaults and documentation — the README table is written from this list. */
-export const SETTINGS = [
-  ['PORT', '8080', 'HTTP port'],
-  ['HOST', '0.0.0.0', 'interface to listen on'],
-  [
-    'DATABASE_URL',
-    '(unset: embedded)',
-    'PostgreSQL connection string; unset runs the embedded database',
-  ],
-  [
-    'DATA_DIR',
-    '$XDG_DATA_HOME/driftwatch or ~/.local/share/driftwatch',
-    'embedded database files, lock file, operator socket record and generated master key',
-  ],
-  ['REDIS_URL', '(unset)', 'Redis for rate-limit counters shared by several processes'],
-  [
-    'DRIFTWATCH_MASTER_KEY',
-    '(embedded: generated)',
-    'base64 32-byte key encrypting provider secrets',
-  ],
-  ['LOG_LEVEL', 'info', 'fatal, error, warn, info, debug, trace or silent'],
-  ['LOG_FORMAT', 'auto', 'auto (readable lines in a terminal, JSON otherwise), pretty or json'],
-  ['DRIFTWATCH_ENV', 'development', 'environment name reported by /api/v1/version'],
-  ['DRIFTWATCH_ROLE', 'all', 'api, worker or all (also `driftwatch serve --role`)'],
-  ['BODY_LIMIT_BYTES', '1048576', 'largest accepted request body (413 above)'],
-  ['TRUST_PROXY', 'false', 'take the client IP from X-Forwarded-For'],
-  ['RATE_LIMIT_TENANT_PER_MINUTE', '2000', 'per-tenant bucket (plans may lower it)'],
-  ['RATE_LIMIT_TOKEN_PER_MINUTE', '600', 'per-token bucket (plans may lower it)'],
-  ['RATE_LIMIT_IP_PER_MINUTE', '60', 'per-IP bucket for unauthenticated requests'],
-  ['DEMO_TENANT_TTL_HOURS', '24', 'lifetime of demo tenants from POST /api/v1/auth/demo'],
-  ['DATA_EXPORT_TTL_HOURS', '24', 'how long a tenant data export stays downloadable'],
-  ['TOKEN_USAGE_FLUSH_SECONDS', '30', 'how often lastUsedAtUtc is written'],
-  [
-    'DATABASE_POOL_SIZE',
-    '10',
-    'connections per pool per process (PostgreSQL adds a read pool of the same size)',
-  ],
-  ['DATABASE_JOB_POOL_SIZE', '4', 'PostgreSQL: connections of the job workers and outbox relay'],
-  ['DATABASE_ACQUIRE_TIMEOUT_MS', '2000', 'a request waits this long for a connection, then 503'],
-  ['SHUTDOWN_TIMEOUT_SECONDS', '25', 'bound of an orderly stop (requests, then running jobs)'],
-  ['METRICS_PORT', '(unset: off)', 'serve Prometheus metrics at /metrics on this port'],
-  ['METRICS_HOST', '127.0.0.1', 'interface of the metrics port'],
-  [
-    'DRIFTWATCH_OPERATOR_TOKEN',
-    '(unset)',
-    'operator secret (16+ characters) for GET /metrics on the API port',
-  ],
-  ['PACKAGE_METADATA_STALE_HOURS', '24', 'registry metadata older than this is re-fetched'],
-  ['PACKAGE_ENRICH_CHUNK_SIZE', '50', 'packages per enrichment job'],
-  ['PACKAGE_REFRESH_BATCH_SIZE', '200', 'packages the scheduled refresh fetches per run'],
-  ['PACKAGE_FETCH_CONCURRENCY', '4', 'registry requests in flight per enrichment job'],
-  ['PACKAGE_UNMAINTAINED_DAYS', '730', 'days without a release that make a package unmaintained'],
-  ['PACKAGE_RECENTLY_PUBLISHED_HOURS', '72', 'a release younger than this is flagged as recent'],
-  [
-    'PACKAGE_END_OF_LIFE_DAYS',
-    '540',
-    'idle days after which a superseded major line is end-of-life',
-  ],
-  ['BENCHMARK_MINIMUM_TENANTS', '5', 'peer benchmarks need at least this many other tenants'],
-  [
-    'OSV_FEED_URL',
-    '(the public OSV export; off: no sync)',
-    'base URL of OSV per-ecosystem zip exports ({base}/{ecosystem}/all.zip, or a URL with {ecosystem})',
-  ],
-  [
-    'OSV_SYNC_ECOSYSTEMS',
-    'npm,PyPI,Maven,Go,crates.io,RubyGems,Packagist,NuGet',
-    'OSV ecosystems the sync job fetches (spec spellings such as Cargo and Composer accepted)',
-  ],
-  ['OSV_SYNC_SCHEDULE', '23 * * * *', 'cron (UTC) of the OSV sync job'],
-  ['SCM_A_API_URL', 'https://api.github.com', 'scm-a API base (self-hosted: https://host/api/v3)'],
-  ['SCM_A_APP_ID', '(unset)', 'scm-a app id; unset disables the scm-a install flow'],
-  ['SCM_A_APP_PRIVATE_KEY', '(unset)', 'scm-a app private key, PEM (\\n escapes accepted)'],
-  ['SCM_A_WEBHOOK_SECRET', '(unset)', 'scm-a app webhook secret (X-Hub-Signature-256 key)'],
-  [
-    'SCM_B_API_URL',
-    'https://gitlab.com/api/v4',
-    'scm-b API base (self-hosted: https://host/api/v4)',
-  ],
-  ['SCM_C_API_URL', 'https://dev.azure.com', 'scm-c API base (organisation is appended)'],
-  ['SCM_D_API_URL', 'https://api.bitbucket.org/2.0', 'scm-d cloud flavour API base'],
-  ['SCM_D_DATACENTER_URL', '(unset)', 'scm-d data-center server root (or per connection)'],
-  ['SCM_ALLOW_CUSTOM_BASE_URLS', 'false', 'let a connection name its own provider API base'],
-  ['SCM_REQUEST_TIMEOUT_MS', '15000', 'timeout of one provider API request'],
-  ['WEBHOOK_BODY_LIMIT_BYTES', '5242880', 'largest accepted push delivery (413 above)'],
-  ['NPM_REGISTRY_URL', '(npm configuration)', 'npm registry; defaults to the one npm itself uses'],
-  ['PYPI_URL', '(client configuration)', 'PyPI JSON API base (serves /pypi/<name>/json)'],
-  ['MAVEN_REPOSITORY_URL', '(client configuration)', 'Maven 2 layout repository root'],
-  ['GOPROXY_URL', '(client configuration)', 'Go module proxy base (one URL, not a GOPROXY list)'],
-  ['CRATES_API_URL', '(client configuration)', 'Cargo crates web API base (serves /api/v1/crates)'],
-  ['RUBYGEMS_URL', '(client configuration)', 'RubyGems API base (serves /api/v1)'],
-  ['PACKAGIST_URL', '(client configuration)', 'Composer v2 repository base (serves /p2)'],
-  ['NUGET_SERVICE_INDEX_URL', '(client configuration)', 'NuGet v3 service index (…/v3/index.json)'],
-  ['OCI_REGISTRY_URL', '(client configuration)', 'OCI/Docker registry base (serves /v2/)'],
-  [
-    'REGISTRY_CLIENT_DEFAULTS',
-    'true',
-    "take each registry from its ecosystem client's configuration when its setting is unset",
-  ],
-  ['REGISTRY_TIMEOUT_MS', '15000', 'timeout of one registry request'],
-  ['REGISTRY_MAX_RESPONSE_BYTES', '67108864', 'largest registry response read'],
-  ['REGISTRY_CACHE_ENTRIES', '2000', 'in-memory registry response cache size (0: off)'],
-  ['REGISTRY_MAX_VERSION_DETAILS', '40', 'per-version requests per package (Go, Maven, OCI)'],
-  ['NPM_DOWNLOADS_URL', '(unset: no npm counts)', 'npm download-counts API base (weekly counts)'],
-  [
-    'SCAN_ALLOW_FILE_URLS',
-    '(embedded: true, DATABASE_URL set: false)',
-    'accept file:// clone URLs (local repositories on the server)',
-  ],
-  ['SCAN_MAX_CHECKOUT_BYTES', '536870912', 'largest checkout a scan may make (fails above)'],
-  ['SCAN_CHECKOUT_TIMEOUT_SECONDS', '300', 'longest a scan checkout may take (fails above)'],
-  ['SCAN_HEARTBEAT_SECONDS', '10', 'how often a running scan refreshes its heartbeat'],
-  ['SCAN_STALE_AFTER_SECONDS', '120', 'heartbeat age after which a running scan is recovered'],
-  ['SCAN_MAX_ATTEMPTS', '3', 'runs per scan before a stale scan is failed, not re-queued'],
-  ['SCAN_GIT_CA_FILE', '(unset)', 'PEM bundle of extra CAs for https clones'],
-  [
-    'SCAN_EXTRACTION_HEAP_MB',
-    '512',
-    'heap of the extraction worker thread (a file above: given up)',
-  ],
-  [
-    'SCAN_FILE_URL_ROOTS',
-    '(DATA_DIR/repositories)',
-    'comma-separated directories file:// repositories must lie in ({tenantId} allowed)',
-  ],
-  [
-    'OUTBOUND_ALLOW_GIT_CIDRS',
-    '(none)',
-    'networks clones and user-given source-control APIs may reach despite the guard',
-  ],
-  [
-    'OUTBOUND_ALLOW_WEBHOOK_CIDRS',
-    '(none)',
-    'networks webhook deliveries may reach despite the guard',
-  ],
-  [
-    'OUTBOUND_TENANT_ALLOW_CIDRS',
-    '(none)',
-    'per-tenant additions: <tenant-id>:<git|webhooks>=<cidr>,<cidr>;...',
-  ],
-  ['WEBHOOK_TIMEOUT_MS', '10000', 'longest a webhook delivery attempt may take'],
-  [
-    'WEBHOOK_MAX_ATTEMPTS',
-    '18',
-    'attempts per delivery before it fails and disables the integration',
-  ],
-  [
-    'WEBHOOK_RETRY_BASE_MS',
-    '60000',
-    'first retry delay (doubles each attempt, plus up to 25% jitter)',
-  ],
-  ['WEBHOOK_RETRY_MAX_DELAY_MS', '10800000', 'longest delay between two attempts'],
-  ['WEBHOOK_POLL_MS', '250', 'how often a worker looks for due webhook deliveries'],
-  ['WEBHOOK_CA_FILE', '(unset)', 'PEM bundle of extra CAs webhook receivers may use'],
-  ['SMTP_URL', '(unset: outbox only)', 'smtp:// or smtps:// server for status subscriber mail'],
-  ['MAIL_FROM', 'Driftwatch status <status@localhost>', 'sender of status subscriber mail'],
-  [
-    'PUBLIC_BASE_URL',
-    'http://localhost:8080',
-    'where people reach the service (links in status mail)',
-  ],
-  ['MAIL_MAX_ATTEMPTS', '8', 'attempts per status mail before it is given up'],
-  ['MAIL_RETRY_BASE_MS', '60000', 'first retry delay of a status mail (doubles, plus jitter)'],
-  ['MAIL_RETRY_MAX_DELAY_MS', '3600000', 'longest delay between two attempts of a status mail'],
-  ['MAIL_POLL_MS', '1000', 'how often a worker looks for status mail due to be sent'],
-  ['SBOM_IMPORT_MAX_BYTES', '20971520', 'largest accepted SBOM import body (413 above)'],
-  ['SBOM_MAX_COMPONENTS', '50000', 'components one SBOM import may carry (422 above)'],
-  ['POLICY_EXCEPTION_MAX_DAYS', '365', 'furthest ahead a policy exception may expire (422 beyond)'],
-  ['IDE_VERDICTS_MAX_PACKAGES', '500', 'packages one IDE verdict batch may ask about (413 above)'],
-  [
-    'IDE_VERDICTS_BODY_LIMIT_BYTES',
-    '262144',
-    'largest accepted IDE verdict batch body (413 above)',
-  ],
-] as const;
-
-const OSV_ECOSYSTEM_NAMES: Record<string, string> = {
-  npm: 'npm',
-  pypi: 'PyPI',
-  maven: 'Maven',
-  go: 'Go',
-  'crates.io': 'crates.io',
-  cargo: 'crates.io',
-  rubygems: 'RubyGems',
-  packagist: 'Packagist',
-  composer: 'Packagist',
-  nuget: 'NuGet',
-};
-
-function osvEcosystems(raw: string | undefined, problems: string[]): string[] {
-  const list = (raw ?? 'npm,PyPI,Maven,Go,crates.io,RubyGems,Packagist,NuGet')
-    .split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
-  const out: string[] = [];
-  for (const name of list) {
-    const known = OSV_ECOSYSTEM_NAMES[name.toLowerCase()];
-    if (!known) problems.push(`OSV_SYNC_ECOSYSTEMS: unknown ecosystem "${name}"`);
-    else if (!out.includes(known)) out.push(known);
-  }
-  return out;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function cidrList(name: string, raw: string | undefined, problems: string[]): string[] {
-  const list = (raw ?? '')
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean);
-  for (const item of list) {
-    if (!parseCidr(item)) {
-      problems.push(`${name}: "${item}" is not a CIDR network (10.0.0.0/8, fd00::/8)`);
-    }
-  }
-  return list;
-}
-
-function tenantCidrs(raw: string | undefined, problems: string[]): OutboundConfig['tenantAllow'] {
-  const name = 'OUTBOUND_TENANT_ALLOW_CIDRS';
-  const out: OutboundConfig['tenantAllow'] = {};
-  for (const entry of (raw ?? '')
-    .split(';')
-    .map((e) => e.trim())
-    .filter(Boolean)) {
-    const match = /^([^:=\s]+):(git|webhooks)=(.+)$/.exec(entry);
-    if (!match || !UUID.test(match[1] as string)) {
-      problems.push(`${name}: "${entry}" is not <tenant-id>:<git|webhooks>=<cidr>,<cidr>`);
-      continue;
-    }
-    const tenant = (match[1] as string).toLowerCase();
-    const kind = match[2] as 'git' | 'webhooks';
-    const own = out[tenant] ?? {};
-    own[kind] = [...(own[kind] ?? []), ...cidrList(name, match[3], problems)];
-    out[tenant] = own;
-  }
-  return out;
-}
-
-function inside(parent: string, child: string): boolean {
-  const rel = relative(parent, child);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
-}
-
-/**
- * file:// roots: absolute, and never a directory holding the service's own files (its working
- * directory, the data directory) — the default lives inside the data directory, not above it.
- */
-function fileRoots(raw: string | undefined, dataDir: string, problems: string[]): string[] {
-  const list = (raw ?? '')
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean);
-  if (list.length === 0) return [resolve(dataDir, 'repositories')];
-  const roots: string[] = [];
-  for (const item of list) {
-    const root = resolve(item);
-    const bare = root.replaceAll('{tenantId}', '');
-    if (!isAbsolute(item)) problems.push(`SCAN_FILE_URL_ROOTS: "${item}" must be absolute`);
-    else if (inside(bare, process.cwd()) || inside(bare, dataDir)) {
-      problems.push(
-        `SCAN_FILE_URL_ROOTS: "${item}" contains the service's own files (working or data directory)`,
-      );
-    } else if (inside(resolve(dataDir, 'pgdata'), root)) {
-      problems.push(`SCAN_FILE_URL_ROOTS: "${item}" is inside the database directory`);
-    } else roots.push(root);
-  }
-  return roots;
-}
 
 /** The typed readers of the environment; each pushes what is wrong with its setting to `problems`. */
 function settingReaders(env: Env, problems: string[]) {
