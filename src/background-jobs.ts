@@ -11,7 +11,7 @@ import type { JobDeps, JobObserver } from './domains/job-deps';
 import { type DeliveryContext, deliveryContext } from './domains/outbound-deliveries/attempt';
 import { outboundDeliveryJobs } from './domains/outbound-deliveries/jobs';
 import { DEPENDENCIES_CHANGED_JOB, packageJobs } from './domains/packages/jobs';
-import { EVALUATE_REPOSITORY_JOB, policyJobs } from './domains/policies/jobs';
+import { EVALUATE_PACKAGE_JOB, EVALUATE_REPOSITORY_JOB, policyJobs } from './domains/policies/jobs';
 import { sbomJobs } from './domains/sbom/jobs';
 import { SBOM_IMPORT_JOB } from './domains/sbom/service';
 import { scanJobs } from './domains/scans/jobs';
@@ -53,6 +53,7 @@ export const EVENT_SUBSCRIPTIONS: EventSubscriptions = mergeSubscriptions(
       REFRESH_REPOSITORY_ROLLUPS_JOB,
     ],
     'exposures.refreshed': [EVALUATE_REPOSITORY_JOB, REFRESH_REPOSITORY_ROLLUPS_JOB],
+    'package.health_changed': [EVALUATE_PACKAGE_JOB],
     'integration.disabled': [],
   },
   alertSubscriptions(),

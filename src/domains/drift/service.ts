@@ -6,6 +6,7 @@ import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import type { DependencySource, Ecosystem, Resolution } from '../../ecosystems/types';
 import { computeDependencyDrift, type DependencyDrift, totalDrift } from '../../intel/drift/drift';
 import { driftFacts } from '../../intel/package-catalogue/facts';
+import { requestEvaluation } from '../policies/requests';
 import { type Catalogue, loadCatalogue } from './catalogue';
 import type { DependencyDriftState } from './tables';
 
@@ -74,7 +75,9 @@ export async function snapshotRepositoryDrift(
   const totals = totalDrift(outcomes.map(totalsInput));
   const snapshot: SnapshotKey = { tenantId, repositoryId, scanId };
   await saveRepositoryDrift(db, snapshot, totals, now);
-  await saveDependencyDrift(db, snapshot, used, outcomes, catalogue);
+  const changed = await saveDependencyDrift(db, snapshot, used, outcomes, catalogue);
+  // Drift is a fact of policies: the dependencies whose drift changed are evaluated again.
+  await requestEvaluation(db, { tenantId, repositoryId, packageIds: changed });
   return true;
 }
 
@@ -201,11 +204,12 @@ async function saveDependencyDrift(
   used: readonly UsedDependency[],
   outcomes: readonly DriftOutcome[],
   catalogue: Catalogue,
-): Promise<void> {
-  await db
+): Promise<string[]> {
+  const before = await db
     .deleteFrom('dependency_drift')
     .where('repository_id', '=', repositoryId)
     .where('scan_id', '=', scanId)
+    .returning(DRIFT_FACT_COLUMNS)
     .execute();
   const driftRows = used.map((u, i) => {
     const o = outcomes[i] as DriftOutcome;
@@ -237,6 +241,47 @@ async function saveDependencyDrift(
       .onConflict((oc) => oc.doNothing())
       .execute();
   }
+  return changedPackages(before, driftRows);
+}
+
+/** What policies read of a drift row (docs/policies.md#facts, `drift`). */
+const DRIFT_FACT_COLUMNS = [
+  'package_id',
+  'used_version',
+  'state',
+  'latest_stable',
+  'libyear',
+  'major_behind',
+  'minor_behind',
+  'patch_behind',
+  'deprecated',
+  'yanked',
+  'end_of_life',
+] as const;
+type DriftFactRow = Record<(typeof DRIFT_FACT_COLUMNS)[number], unknown>;
+
+/** The packages whose drift facts differ between two versions of a snapshot (new, gone, changed). */
+function changedPackages(
+  before: readonly DriftFactRow[],
+  after: readonly DriftFactRow[],
+): string[] {
+  // numeric columns come back as text from the database and as numbers from the computation.
+  const fingerprint = (row: DriftFactRow) =>
+    DRIFT_FACT_COLUMNS.map((column) => {
+      const value = row[column];
+      return value === null || value === undefined
+        ? ''
+        : String(Number.isNaN(Number(value)) ? value : Number(value));
+    }).join('\u0000');
+  const key = (row: DriftFactRow) => `${row.package_id}\u0000${row.used_version}`;
+  const old = new Map(before.map((row) => [key(row), fingerprint(row)]));
+  const changed = new Set<string>();
+  for (const row of after) {
+    if (old.get(key(row)) !== fingerprint(row)) changed.add(String(row.package_id));
+    old.delete(key(row));
+  }
+  for (const gone of old.keys()) changed.add(gone.slice(0, gone.indexOf('\u0000')));
+  return [...changed];
 }
 
 /** Snapshots still waiting for metadata of these packages, across tenants (system connection). */

@@ -3,6 +3,7 @@ import type { Principal } from '../../core/principal';
 import { badRequest, notFound, unprocessable } from '../../core/problem';
 import type { DB } from '../../db/schema';
 import { parseEnum } from '../../http/query';
+import { requestEvaluation } from '../policies/requests';
 import { applyTransition } from './state-machine';
 import {
   type ExposureRow,
@@ -68,6 +69,14 @@ export async function triageExposure(
     actorTokenId: principal.tokenId,
   });
   details.to = outcome.outcome.status;
+  if (outcome.outcome.status !== current.status) {
+    // The status is a fact of policies (vulnerabilities.items[].status): that dependency again.
+    await requestEvaluation(db, {
+      tenantId: principal.tenantId,
+      repositoryId: current.repository_id,
+      packageIds: [current.package_id],
+    });
+  }
   const exposure = await findExposure(db, exposureId);
   if (!exposure) throw notFound('The vulnerability exposure');
   return { exposure, from: current.status, to: outcome.outcome.status };

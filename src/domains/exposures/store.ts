@@ -4,6 +4,7 @@ import { type TakeSkip, type TakeSkipPage, takeSkipPage } from '../../db/paging'
 import type { DB } from '../../db/schema';
 import type { FindingKind, SeverityRating } from '../../intel/osv/types';
 import type { Reachability } from '../../intel/reachability/analyse';
+import { requestEvaluation } from '../policies/requests';
 import { type ChangedExposure, emitExposureEvents } from './events';
 import type { ExposureStatus, VulnerabilityExposureTable } from './tables';
 
@@ -134,7 +135,7 @@ export async function findExposure(db: Kysely<DB>, id: string): Promise<Exposure
 export async function lockExposure(db: Kysely<DB>, id: string) {
   return db
     .selectFrom('vulnerability_exposures')
-    .select(['id', 'status', 'accepted_until'])
+    .select(['id', 'status', 'accepted_until', 'repository_id', 'package_id'])
     .where('id', '=', id)
     .forUpdate()
     .executeTakeFirst();
@@ -184,6 +185,12 @@ export async function reopenExpiredAcceptances(db: Kysely<DB>, tenantId: string)
   }
   for (const [repositoryId, reopened] of byRepository) {
     await emitExposureEvents(db, { tenantId, repositoryId }, { opened: [], reopened });
+    // The status is a fact of policies (vulnerabilities.items[].status).
+    await requestEvaluation(db, {
+      tenantId,
+      repositoryId,
+      packageIds: reopened.map((e) => e.packageId),
+    });
   }
   return rows.length;
 }

@@ -161,28 +161,40 @@ function planMatches(
   }
 }
 
+export interface RepositoryEvaluation {
+  tenantId: string;
+  repositoryId: string;
+  /** Only these policies (one created or changed); absent: all of the tenant's. */
+  policyIds?: readonly string[];
+  /**
+   * Only the dependencies on these packages (what changed: their exposures, drift or health);
+   * absent or null: every dependency. Violations of other packages are left as they are.
+   */
+  packageIds?: readonly string[] | null;
+  correlationId?: string | null;
+}
+
 /**
  * Evaluates the tenant's policies (or only `policyIds`) over one repository's current
- * dependencies. Violations of policies that no longer apply (disabled, out of scope) resolve.
+ * dependencies (or only those on `packageIds`). Violations of policies that no longer apply
+ * (disabled, out of scope) resolve.
  */
 export async function evaluateRepository(
   db: Kysely<DB>,
-  input: {
-    tenantId: string;
-    repositoryId: string;
-    policyIds?: readonly string[];
-    correlationId?: string | null;
-  },
+  input: RepositoryEvaluation,
   now = new Date(),
 ): Promise<EvaluationCounts> {
   const repository = await loadRepository(db, input.repositoryId);
   if (!repository) return { ...NONE };
   const wanted = input.policyIds;
+  const packageIds = input.packageIds ?? null;
+  if (packageIds !== null && packageIds.length === 0) return { ...NONE };
   const policies = (await allPolicies(db)).filter((p) => !wanted || wanted.includes(p.id));
   if (policies.length === 0) return { ...NONE };
   const applicable = policies.filter((policy) => appliesTo(policy, repository));
-  const dependencies = applicable.length > 0 ? await repositoryFacts(db, repository, now) : [];
-  const existingRows = await db
+  const dependencies =
+    applicable.length > 0 ? await repositoryFacts(db, repository, now, packageIds) : [];
+  let existingQuery = db
     .selectFrom('policy_violations')
     .select(['id', 'policy_id', 'package_id', 'version', 'status'])
     .where('repository_id', '=', repository.id)
@@ -190,8 +202,9 @@ export async function evaluateRepository(
       'policy_id',
       'in',
       policies.map((p) => p.id),
-    )
-    .execute();
+    );
+  if (packageIds !== null) existingQuery = existingQuery.where('package_id', 'in', [...packageIds]);
+  const existingRows = await existingQuery.execute();
   const exceptions = await activeExceptions(
     db,
     applicable.map((p) => p.id),
@@ -247,6 +260,39 @@ async function writePlan(
   });
 }
 
+function addCounts(totals: EvaluationCounts, counts: EvaluationCounts): void {
+  for (const key of Object.keys(totals) as (keyof EvaluationCounts)[]) totals[key] += counts[key];
+}
+
+/**
+ * Evaluates every policy over the dependencies on one package, in each repository of the tenant
+ * that uses it (a fact of the package changed: its health).
+ */
+export async function evaluatePackageEverywhere(
+  db: Kysely<DB>,
+  input: { tenantId: string; packageId: string; correlationId?: string | null },
+): Promise<EvaluationCounts> {
+  const totals = { ...NONE };
+  const repositories = await db
+    .selectFrom('repository_dependencies')
+    .select('repository_id')
+    .distinct()
+    .where('package_id', '=', input.packageId)
+    .orderBy('repository_id')
+    .execute();
+  for (const { repository_id } of repositories) {
+    addCounts(
+      totals,
+      await evaluateRepository(db, {
+        ...input,
+        repositoryId: repository_id,
+        packageIds: [input.packageId],
+      }),
+    );
+  }
+  return totals;
+}
+
 /** Evaluates one policy over every repository of the tenant (after it was created or changed). */
 export async function evaluatePolicyEverywhere(
   db: Kysely<DB>,
@@ -260,7 +306,7 @@ export async function evaluatePolicyEverywhere(
       repositoryId: id,
       policyIds: [input.policyId],
     });
-    for (const key of Object.keys(totals) as (keyof EvaluationCounts)[]) totals[key] += counts[key];
+    addCounts(totals, counts);
   }
   return totals;
 }

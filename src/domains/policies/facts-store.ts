@@ -35,6 +35,11 @@ const DAY_MS = 86_400_000;
 
 const keyOf = (packageId: string, version: string) => `${packageId}\u0000${version}`;
 
+/** Narrows a statement to some packages (incremental evaluation); null: every package. */
+type PackageFilter = readonly string[] | null;
+const onlyPackages = (column: string, packageIds: PackageFilter) =>
+  packageIds === null ? sql`` : sql`AND ${sql.ref(column)} = ANY(${[...packageIds]}::uuid[])`;
+
 interface DependencyRow {
   scan_id: string;
   package_id: string;
@@ -49,12 +54,12 @@ interface DependencyRow {
   resolution: string;
 }
 
-async function dependencyRows(db: Kysely<DB>, repositoryId: string) {
+async function dependencyRows(db: Kysely<DB>, repositoryId: string, packageIds: PackageFilter) {
   const result = await sql<DependencyRow>`
     SELECT d.scan_id, d.package_id, coalesce(d.version, '') AS version, d.ecosystem, d.name,
       d.purl, p.purl AS package_purl, d.scope, d.direct, d.file, d.resolution
     FROM repository_dependencies d JOIN packages p ON p.id = d.package_id
-    WHERE d.repository_id = ${repositoryId}
+    WHERE d.repository_id = ${repositoryId} ${onlyPackages('d.package_id', packageIds)}
     ORDER BY d.package_id, version, d.direct DESC, d.file`.execute(db);
   return result.rows;
 }
@@ -74,12 +79,13 @@ export interface ExposureRow {
   reachability?: string | null;
 }
 
-async function exposureRows(db: Kysely<DB>, repositoryId: string) {
+async function exposureRows(db: Kysely<DB>, repositoryId: string, packageIds: PackageFilter) {
   const result = await sql<ExposureRow>`
     SELECT e.package_id, e.version, e.status, e.fixed_versions, v.canonical_id, v.aliases,
       v.severity_rating, v.severity_score, v.kind, e.reachability
     FROM vulnerability_exposures e JOIN vulnerabilities v ON v.id = e.vulnerability_id
     WHERE e.repository_id = ${repositoryId} AND e.status <> 'fixed'
+      ${onlyPackages('e.package_id', packageIds)}
     ORDER BY v.canonical_id`.execute(db);
   return result.rows;
 }
@@ -99,12 +105,18 @@ export interface DriftRow {
   end_of_life: boolean;
 }
 
-async function driftRows(db: Kysely<DB>, repositoryId: string, scanId: string) {
+async function driftRows(
+  db: Kysely<DB>,
+  repositoryId: string,
+  scanId: string,
+  packageIds: PackageFilter,
+) {
   const result = await sql<DriftRow>`
     SELECT package_id, used_version, state, latest_stable, libyear, major_behind, minor_behind,
       patch_behind, deprecated, yanked, end_of_life
     FROM dependency_drift
-    WHERE repository_id = ${repositoryId} AND scan_id = ${scanId}`.execute(db);
+    WHERE repository_id = ${repositoryId} AND scan_id = ${scanId}
+      ${onlyPackages('package_id', packageIds)}`.execute(db);
   return result.rows;
 }
 
@@ -134,11 +146,12 @@ const catalogueSelect = sql`, health AS (
     LEFT JOIN package_metadata m ON m.package_id = u.package_id`;
 
 /** Health (latest snapshot), licence and publication date of each used (package, version). */
-async function catalogueRows(db: Kysely<DB>, repositoryId: string) {
+async function catalogueRows(db: Kysely<DB>, repositoryId: string, packageIds: PackageFilter) {
   const result = await sql<CatalogueRow>`
     WITH used AS (
       SELECT DISTINCT package_id, coalesce(version, '') AS version
-      FROM repository_dependencies WHERE repository_id = ${repositoryId}
+      FROM repository_dependencies
+      WHERE repository_id = ${repositoryId} ${onlyPackages('package_id', packageIds)}
     )
     ${catalogueSelect}`.execute(db);
   return result.rows;
@@ -280,19 +293,24 @@ export function assembleFacts(
   };
 }
 
-/** The facts of each (package, version) of the repository's latest dependencies. */
+/**
+ * The facts of each (package, version) of the repository's latest dependencies, or only of the
+ * dependencies on `packageIds` (what changed: incremental evaluation).
+ */
 export async function repositoryFacts(
   db: Kysely<DB>,
   repository: RepositoryForFacts,
   now = new Date(),
+  packageIds: PackageFilter = null,
 ): Promise<DependencyWithFacts[]> {
-  const dependencies = await dependencyRows(db, repository.id);
+  if (packageIds !== null && packageIds.length === 0) return [];
+  const dependencies = await dependencyRows(db, repository.id, packageIds);
   const first = dependencies[0];
   if (!first) return [];
   // One after the other: the statements share the transaction's connection.
-  const exposures = await exposureRows(db, repository.id);
-  const drift = await driftRows(db, repository.id, first.scan_id);
-  const catalogue = await catalogueRows(db, repository.id);
+  const exposures = await exposureRows(db, repository.id, packageIds);
+  const drift = await driftRows(db, repository.id, first.scan_id, packageIds);
+  const catalogue = await catalogueRows(db, repository.id, packageIds);
   const exposuresOf = groupBy(exposures, (row) => keyOf(row.package_id, row.version));
   const driftOf = new Map(drift.map((row) => [keyOf(row.package_id, row.used_version), row]));
   const catalogueOf = new Map(catalogue.map((row) => [keyOf(row.package_id, row.version), row]));

@@ -3,20 +3,30 @@ import { withTenant } from '../../db/tenant-scope';
 import type { JobDefinition, JobEnvelope } from '../../jobs/queue';
 import { insertAuditEntry } from '../audit-log/store';
 import type { JobDeps } from '../job-deps';
-import { evaluatePolicyEverywhere, evaluateRepository } from './evaluation';
+import {
+  evaluatePackageEverywhere,
+  evaluatePolicyEverywhere,
+  evaluateRepository,
+} from './evaluation';
 import { expireTenantExceptions } from './exception-service';
 import { tenantsWithExpiredExceptions } from './exception-store';
+import { EVALUATE_REPOSITORY_JOB, type EvaluateRepositoryJob, packageFilterOf } from './requests';
 
 /**
  * Policy jobs (docs/policies.md#evaluation):
  * - `policies.evaluate-repository` (subscribed to `dependencies.changed` and
- *   `exposures.refreshed`): every policy over the repository's current dependencies;
+ *   `exposures.refreshed`, queued by `requestEvaluation` when an exposure's status or a drift
+ *   snapshot changes): every policy over the repository's current dependencies, or only those on
+ *   the `packageIds` the job names;
+ * - `policies.evaluate-package` (subscribed to `package.health_changed`): every policy over the
+ *   dependencies on that package, in each repository of the tenant that uses it;
  * - `policies.evaluate-policy` (queued when a policy is created or changed): that policy over
  *   every repository of the tenant;
  * - `policies.expire-exceptions` (every minute): exceptions past their expiry end, and what they
  *   covered reopens, each audited as the system's.
  */
-export const EVALUATE_REPOSITORY_JOB = 'policies.evaluate-repository';
+export { EVALUATE_REPOSITORY_JOB };
+export const EVALUATE_PACKAGE_JOB = 'policies.evaluate-package';
 export const EVALUATE_POLICY_JOB = 'policies.evaluate-policy';
 export const EXPIRE_EXCEPTIONS_JOB = 'policies.expire-exceptions';
 
@@ -30,7 +40,7 @@ function tenantOf(envelope: JobEnvelope<unknown>): string {
 }
 
 export function policyJobs(deps: JobDeps): JobDefinition<unknown>[] {
-  const evaluateRepositoryJob: JobDefinition<{ repositoryId: string }> = {
+  const evaluateRepositoryJob: JobDefinition<EvaluateRepositoryJob> = {
     name: EVALUATE_REPOSITORY_JOB,
     expireInSeconds: 600,
     retryLimit: 5,
@@ -38,10 +48,34 @@ export function policyJobs(deps: JobDeps): JobDefinition<unknown>[] {
       const tenantId = tenantOf(envelope);
       const { repositoryId } = envelope.data;
       if (typeof repositoryId !== 'string') return;
+      const packageIds = packageFilterOf(envelope.data);
       const counts = await withTenant(deps.database, tenantId, (db) =>
-        evaluateRepository(db, { tenantId, repositoryId, correlationId: envelope.correlationId }),
+        evaluateRepository(db, {
+          tenantId,
+          repositoryId,
+          packageIds,
+          correlationId: envelope.correlationId,
+        }),
       );
       deps.log('policies evaluated', { tenantId, repositoryId, ...counts });
+    },
+  };
+  const evaluatePackageJob: JobDefinition<{ packageId: string }> = {
+    name: EVALUATE_PACKAGE_JOB,
+    expireInSeconds: 600,
+    retryLimit: 5,
+    handle: async (envelope) => {
+      const tenantId = tenantOf(envelope);
+      const { packageId } = envelope.data;
+      if (typeof packageId !== 'string') return;
+      const counts = await withTenant(deps.database, tenantId, (db) =>
+        evaluatePackageEverywhere(db, {
+          tenantId,
+          packageId,
+          correlationId: envelope.correlationId,
+        }),
+      );
+      deps.log('policies evaluated for a package', { tenantId, packageId, ...counts });
     },
   };
   const evaluatePolicyJob: JobDefinition<EvaluatePolicyJob> = {
@@ -93,6 +127,7 @@ export function policyJobs(deps: JobDeps): JobDefinition<unknown>[] {
   };
   return [
     evaluateRepositoryJob as JobDefinition<unknown>,
+    evaluatePackageJob as JobDefinition<unknown>,
     evaluatePolicyJob as JobDefinition<unknown>,
     expireExceptionsJob,
   ];
