@@ -31,17 +31,11 @@ import {
   tripleKey,
 } from '../test/support/npm-audit-peer';
 import { sharedDataDir } from '../test/support/shared-data';
-import { writeBenchmarkSection } from './report';
+import { median, writeBenchmarkSection } from './report';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const SUBJECTS = Number(process.env.BENCH_SUBJECTS ?? 4);
 const exec = promisify(execFile);
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 function findLockfiles(dir: string, out: string[] = []): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

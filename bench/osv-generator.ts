@@ -11,7 +11,7 @@
  */
 
 /** mulberry32: small, fast, good enough for shapes. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

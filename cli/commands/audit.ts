@@ -1,20 +1,18 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { extractPath, type TreeExtraction } from '../../src/ecosystems/extract-tree';
+import { type ExtractedFile, type OpenedTree, openTree } from '../../src/ecosystems/extract-tree';
 import { loadScoreTable, saveScoreTable } from '../../src/intel/osv/advisory-cache';
-import {
-  type AuditError,
-  type AuditFinding,
-  type AuditReport,
-  auditExtraction,
-  type FailOn,
-  failsThreshold,
-  hasMaliciousPackage,
-  prepareAdvisories,
-} from '../../src/intel/osv/audit';
+import { type AuditError, type FailOn, prepareAdvisories } from '../../src/intel/osv/audit';
 import { loadAdvisories } from '../../src/intel/osv/load';
-import { writeReport } from '../output';
+import { ReportStream } from '../output';
+import { Spool } from '../spool';
+import {
+  type AuditOutcome,
+  jsonReportWriter,
+  streamAudit,
+  tableReportWriter,
+} from './audit-report';
 
 const FAIL_ON: readonly FailOn[] = ['any', 'low', 'medium', 'high', 'critical'];
 
@@ -37,77 +35,70 @@ target or advisory path, or no advisory loaded; 3 a malicious package (an OSV MA
 the tree, whatever --fail-on says. "possibly affected" vulnerability findings (declared ranges,
 unpinned dependencies) are reported but never fail the run.`;
 
-function table(rows: string[][]): string[] {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  return rows.map((row) =>
-    row
-      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
-      .join('  ')
-      .trimEnd(),
-  );
+/**
+ * Dependencies a tree may have for its files to be kept in memory from the first pass to the
+ * matching one (some 30 MB of extracted entries); a larger tree's files wait in a temporary
+ * file, where reading them back costs about a tenth of extracting them again.
+ */
+const HELD_DEPENDENCIES = 50_000;
+
+/** The extracted files, read once: in memory or spooled, handed out in order, then let go. */
+interface ReadTree {
+  packages: Set<string>;
+  files: AsyncIterable<ExtractedFile>;
+  dispose(): void;
 }
 
-/** Malicious packages first, on their own: they are never one line among flaws. */
-function maliciousSection(report: AuditReport): string[] {
-  const malicious = report.findings.filter((f) => f.kind === 'malicious');
-  if (malicious.length === 0) return [];
-  const rows = [['MALICIOUS PACKAGE', 'VERSION', 'ADVISORY', 'STATUS', 'FILE']];
-  for (const f of malicious) {
-    rows.push([
-      f.name,
-      f.version ?? '(unpinned)',
-      f.vulnerabilityId,
-      f.status === 'affected' ? 'installed' : 'possibly installed',
-      `${f.file}${f.line === null ? '' : `:${f.line}`}`,
-    ]);
+/** One file as spooled: all the audit reads (dependency edges are not). */
+const spooledLine = (file: ExtractedFile): string =>
+  `${JSON.stringify({ ...file, dependencies: file.dependencies.map((d) => ({ ...d, parents: [] })) })}\n`;
+
+async function* releasing(files: Array<ExtractedFile | undefined>): AsyncGenerator<ExtractedFile> {
+  for (let i = 0; i < files.length; i++) {
+    const file = files[i]!;
+    files[i] = undefined;
+    yield file;
   }
-  return [...table(rows), ''];
 }
 
-export function renderAuditTable(report: AuditReport): string {
-  const lines: string[] = maliciousSection(report);
-  const byFile = new Map<string, AuditFinding[]>();
-  for (const f of report.findings) {
-    if (f.kind === 'malicious') continue;
-    const list = byFile.get(f.file);
-    if (list) list.push(f);
-    else byFile.set(f.file, [f]);
-  }
-  for (const [file, findings] of byFile) {
-    lines.push(file);
-    const rows = [
-      ['PACKAGE', 'VERSION', 'VULNERABILITY', 'SEVERITY', 'STATUS', 'FIXED IN', 'SUMMARY'],
-    ];
-    for (const f of findings) {
-      rows.push([
-        f.name,
-        f.version ?? '(unpinned)',
-        f.vulnerabilityId,
-        f.severity === null
-          ? '-'
-          : `${f.severity}${f.score === null ? '' : ` ${f.score.toFixed(1)}`}`,
-        f.status === 'affected'
-          ? 'affected'
-          : `possibly affected${f.reason ? ` (${f.reason})` : ''}`,
-        f.fixedVersions.slice(0, 3).join(', ') || '-',
-        (f.summary ?? '').replace(/\s+/g, ' ').slice(0, 80),
-      ]);
+async function* unspooled(spool: Spool): AsyncGenerator<ExtractedFile> {
+  for (const line of spool.lines()) yield JSON.parse(line) as ExtractedFile;
+}
+
+/**
+ * The first pass: extracts every file once, for the package keys the advisories are loaded for,
+ * and keeps the files for the matching pass (in memory while few, else in a spool).
+ */
+async function readTree(tree: OpenedTree): Promise<ReadTree> {
+  const packages = new Set<string>();
+  let held: ExtractedFile[] | null = [];
+  let heldDependencies = 0;
+  let spool: Spool | null = null;
+  try {
+    for await (const file of tree.files()) {
+      for (const dep of file.dependencies) packages.add(`${file.ecosystem}\u0000${dep.name}`);
+      if (spool) {
+        spool.write(spooledLine(file));
+        continue;
+      }
+      held!.push(file);
+      heldDependencies += file.dependencies.length;
+      if (heldDependencies > HELD_DEPENDENCIES) {
+        spool = new Spool();
+        for (const kept of held!) spool.write(spooledLine(kept));
+        held = null;
+      }
     }
-    lines.push(...table(rows).map((l) => `  ${l}`), '');
+  } catch (error) {
+    spool?.dispose();
+    throw error;
   }
-  for (const e of report.errors) {
-    lines.push(`error: ${e.source}${e.line === null ? '' : `:${e.line}`}: ${e.message}`);
-  }
-  const flaws = report.findings.filter((f) => f.kind === 'vulnerability');
-  const affected = flaws.filter((f) => f.status === 'affected').length;
-  const possible = flaws.length - affected;
-  const malicious = report.findings.length - flaws.length;
-  const s = report.stats;
-  lines.push(
-    `${malicious ? `${malicious} MALICIOUS, ` : ''}${affected} affected, ${possible} possibly affected; ${s.dependencies} dependencies in ${s.files} files; ` +
-      `${s.advisories} advisories read (${s.vulnerabilities} vulnerabilities name these packages); ${report.errors.length} errors`,
-  );
-  return lines.join('\n');
+  const spooled = spool;
+  return {
+    packages,
+    files: spooled ? unspooled(spooled) : releasing(held!),
+    dispose: () => spooled?.dispose(),
+  };
 }
 
 export interface AuditContext {
@@ -132,6 +123,48 @@ function cacheSettings(
   if (!context.buildId) return undefined;
   const base = env.XDG_CACHE_HOME || join(homedir(), '.cache');
   return { dir: join(base, 'driftwatch'), codeVersion };
+}
+
+/** What the exit code depends on. */
+type ReadOutcome = AuditOutcome & { loadFailed: boolean; advisories: number };
+
+type AuditOptions = { osv?: string[]; json?: boolean; 'cache-dir'?: string; 'no-cache'?: boolean };
+
+/** Loads the advisories the tree's packages need, then matches and writes the report. */
+async function auditRead(
+  read: ReadTree,
+  values: AuditOptions,
+  context: AuditContext,
+  failOn: FailOn,
+): Promise<ReadOutcome> {
+  const cache = cacheSettings(values, context);
+  const knownScores = cache ? loadScoreTable(cache.dir, cache.codeVersion) : 0;
+  const loaded = await loadAdvisories(values.osv ?? [], { packages: read.packages, cache });
+  const prepared = prepareAdvisories(loaded.advisories);
+  if (cache && loaded.errors.length === 0) {
+    saveScoreTable(cache.dir, cache.codeVersion, knownScores);
+  }
+  const loadErrors: AuditError[] = [
+    ...loaded.errors.map((e) => ({ source: e.source, line: null, message: e.message })),
+    ...loaded.rejected.map((r) => ({
+      source: r.source,
+      line: null,
+      message: `advisory${r.id ? ` ${r.id}` : ''} rejected: ${r.reasons.join('; ')}`,
+    })),
+  ];
+  const out = new ReportStream();
+  const writer = values.json
+    ? jsonReportWriter(out)
+    : tableReportWriter(
+        out,
+        prepared.vulnerabilities.some((v) => v.kind === 'malicious'),
+      );
+  const outcome = await streamAudit(read.files, prepared, writer, {
+    errors: loadErrors,
+    advisories: loaded.records,
+    failOn,
+  });
+  return { ...outcome, loadFailed: loaded.errors.length > 0, advisories: loaded.records };
 }
 
 /** `driftwatch audit <dir-or-file> --osv PATH... [--fail-on SEV] [--json] [--cache-dir DIR]` */
@@ -184,43 +217,29 @@ export async function run(argv: string[], context: AuditContext = {}): Promise<n
     return 2;
   }
   const target = positionals[0]!;
-  let tree: TreeExtraction;
+  let tree: OpenedTree;
   try {
-    tree = await extractPath(target);
+    tree = await openTree(target);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     console.error(`driftwatch audit: cannot read ${target}${code ? ` (${code})` : ''}`);
     return 2;
   }
   // Only the flaws that name a package of this tree are parsed in full (load.ts keeps alias
-  // groups whole), so the cost follows the dependencies rather than the advisory database.
-  const packages = new Set<string>();
-  for (const file of tree.files) {
-    for (const dep of file.dependencies) packages.add(`${file.ecosystem}\u0000${dep.name}`);
+  // groups whole), so the cost follows the dependencies rather than the advisory database. The
+  // names come from a first pass over the tree, which keeps its files for the matching pass.
+  const read = await readTree(tree);
+  let outcome: ReadOutcome;
+  try {
+    outcome = await auditRead(read, values, context, failOn);
+  } finally {
+    read.dispose();
   }
-  const cache = cacheSettings(values, context);
-  const knownScores = cache ? loadScoreTable(cache.dir, cache.codeVersion) : 0;
-  const loaded = await loadAdvisories(values.osv, { packages, cache });
-  const report = auditExtraction(tree, prepareAdvisories(loaded.advisories));
-  if (cache && loaded.errors.length === 0) {
-    saveScoreTable(cache.dir, cache.codeVersion, knownScores);
-  }
-  report.stats.advisories = loaded.records;
-  const loadErrors: AuditError[] = [
-    ...loaded.errors.map((e) => ({ source: e.source, line: null, message: e.message })),
-    ...loaded.rejected.map((r) => ({
-      source: r.source,
-      line: null,
-      message: `advisory${r.id ? ` ${r.id}` : ''} rejected: ${r.reasons.join('; ')}`,
-    })),
-  ];
-  report.errors.unshift(...loadErrors);
-  writeReport(`${values.json ? JSON.stringify(report, null, 2) : renderAuditTable(report)}\n`);
-  if (loaded.errors.length > 0) return 2;
-  if (loaded.records === 0) {
+  if (outcome.loadFailed) return 2;
+  if (outcome.advisories === 0) {
     console.error('driftwatch audit: no advisory could be loaded from the --osv paths');
     return 2;
   }
-  if (hasMaliciousPackage(report.findings)) return 3;
-  return failsThreshold(report.findings, failOn) ? 1 : 0;
+  if (outcome.malicious) return 3;
+  return outcome.failing ? 1 : 0;
 }

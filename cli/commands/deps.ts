@@ -4,7 +4,7 @@ import {
   extractPath,
   type TreeExtraction,
 } from '../../src/ecosystems/extract-tree';
-import { writeReport } from '../output';
+import { table, writeReport } from '../output';
 
 const USAGE = `Usage: driftwatch deps <dir-or-file> [--json] [--max-file-size BYTES]
 
@@ -12,17 +12,6 @@ Lists the dependencies declared or locked in a directory tree (node_modules, ven
 similar folders are skipped) or in one file. Prints a table per file, or with --json:
 { "files": [ { "path", "ecosystem", "format", "extractor", "dependencies": [...], "errors": [...] } ] }
 Exit codes: 0 success (per-file errors are reported, not fatal), 2 usage error or unreadable target.`;
-
-/** Pads columns to the widest cell; the last column is not padded. */
-function table(rows: string[][]): string[] {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  return rows.map((row) =>
-    row
-      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
-      .join('  ')
-      .trimEnd(),
-  );
-}
 
 export function renderFile(file: ExtractedFile): string[] {
   const count = file.dependencies.length;

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { composer } from './composer/index';
 import { docker } from './docker/index';
 import { dockerVersioning } from './docker/versioning';
-import { extractFiles, extractPath, normaliseTreePath } from './extract-tree';
+import { extractFiles, extractPath, normaliseTreePath, openTree } from './extract-tree';
 import { goRegistry } from './go/registry';
 import type { EcosystemModule, ExtractInput } from './types';
 
@@ -355,6 +355,46 @@ describe('lockfile wins over its manifest (registered ecosystems)', () => {
       expect(apart.files.find((f) => f.path === manifest)!.dependencies.map((d) => d.name)).toEqual(
         alone,
       );
+    },
+  );
+});
+
+describe('openTree: one file at a time', () => {
+  it('hands out each file before reading the next', async () => {
+    const root = tree({
+      'a/Dockerfile': 'FROM alpine:3.20\n',
+      'b/Dockerfile': 'FROM node:20\n',
+      'c/Dockerfile': 'FROM python:3.12\n',
+    });
+    const started: string[] = [];
+    const opened = await openTree(root, {
+      ecosystems: [docker],
+      onFileStart: (file) => started.push(file.path),
+    });
+    const files = opened.files();
+    expect((await files.next()).value?.path).toBe('a/Dockerfile');
+    expect(started).toEqual(['a/Dockerfile']);
+    expect((await files.next()).value?.path).toBe('b/Dockerfile');
+    expect(started).toEqual(['a/Dockerfile', 'b/Dockerfile']);
+  });
+
+  it.each(Object.keys(PAIRS))(
+    '%s: lockfile wins with a folder sorted between the manifest and the lockfile, as in memory',
+    async (pair) => {
+      const files = PAIRS[pair]!;
+      const [first, second] = Object.keys(files).sort();
+      const manifest = KEPT.find(([name]) => name === pair)![1];
+      // `${first}-` sorts after `first` and before `second` (composer.json-/ before composer.lock).
+      const between = { ...files, [`${first}-/${manifest}`]: files[manifest]! };
+      expect([first, `${first}-/${manifest}`, second]).toEqual(
+        [first, `${first}-/${manifest}`, second].sort(),
+      );
+      const fromDisk = await extractPath(tree(between));
+      expect(fromDisk).toEqual(extractFiles(new Map(Object.entries(between))));
+      const kept = KEPT.find(([name]) => name === pair)![2];
+      expect(
+        fromDisk.files.find((f) => f.path === manifest)!.dependencies.map((d) => d.name),
+      ).toEqual(kept);
     },
   );
 });

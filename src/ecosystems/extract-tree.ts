@@ -213,11 +213,7 @@ export function applyLockfileWins(
   return files.map((file) => {
     const names = locked.get(groupKey(file));
     if (!names || kinds.get(file.extractor) === 'lockfile') return file;
-    const normalise = byId.get(file.ecosystem)?.normaliseName ?? ((n: string) => n);
-    return {
-      ...file,
-      dependencies: file.dependencies.filter((d) => !names.has(normalise(d.name))),
-    };
+    return withoutLocked(file, names, byId.get(file.ecosystem)?.normaliseName ?? ((n) => n));
   });
 }
 
@@ -304,35 +300,10 @@ function diskReader(root: string, maxBytes: number): (path: string) => string | 
   };
 }
 
-/** Claimed files under `root`, sorted, without entering skipped directories or symlinked ones. */
-async function walk(
-  root: string,
-  claims: readonly Claim[],
-  skip: ReadonlySet<string>,
-): Promise<Array<{ path: string; claim: Claim; symlink: boolean }>> {
-  const found: Array<{ path: string; claim: Claim; symlink: boolean }> = [];
-  const visit = async (dir: string, depth: number): Promise<void> => {
-    if (depth > MAX_DEPTH) return;
-    let entries: Dirent[];
-    try {
-      entries = await readdir(dir ? join(root, dir) : root, { withFileTypes: true });
-    } catch {
-      return; // unreadable directory: nothing to claim there
-    }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      const path = dir ? `${dir}/${entry.name}` : entry.name;
-      // Symlinked directories are never entered: they could leave the tree or loop.
-      if (entry.isDirectory()) {
-        if (!skip.has(entry.name)) await visit(path, depth + 1);
-      } else if (entry.isFile() || entry.isSymbolicLink()) {
-        const c = claim(claims, path);
-        if (c) found.push({ path, claim: c, symlink: entry.isSymbolicLink() });
-      }
-    }
-  };
-  await visit('', 0);
-  return found;
+interface Candidate {
+  path: string;
+  claim: Claim;
+  symlink: boolean;
 }
 
 /** One claimed file read from disk (once, as bytes) and extracted; null when not a file. */
@@ -365,40 +336,196 @@ async function extractFromDisk(
   }
 }
 
+/** What a tree walk needs besides the directory: the same for every directory of one walk. */
+interface WalkContext {
+  root: string;
+  claims: readonly Claim[];
+  skip: ReadonlySet<string>;
+  maxBytes: number;
+  readTreeFile: (path: string) => string | null;
+  options: ExtractOptions;
+}
+
+const normaliserOf = (c: Claim): ((name: string) => string) =>
+  c.ecosystem.normaliseName ?? ((name: string) => name);
+
+/** A manifest without what the given lockfile names list (lockfile wins, one file). */
+function withoutLocked(
+  file: ExtractedFile,
+  names: ReadonlySet<string>,
+  normalise: (name: string) => string,
+): ExtractedFile {
+  return { ...file, dependencies: file.dependencies.filter((d) => !names.has(normalise(d.name))) };
+}
+
 /**
- * Extracts dependencies from a directory tree or a single file on disk. Paths in the result are
- * relative to the directory (or to the file's directory), with forward slashes.
+ * Extracts the claimed files of one directory in order, lockfile wins applied. A manifest needs
+ * the names every lockfile of its ecosystem in this directory lists, and `composer.json` sorts
+ * before `composer.lock`: such lockfiles are extracted ahead of their turn and held until it
+ * comes, so only one directory's lockfiles are ever held, never the tree's files.
+ */
+class DirectoryExtraction {
+  /** Lockfiles extracted ahead of their turn (null: not a file), by path. */
+  private readonly ahead = new Map<string, ExtractedFile | null>();
+  /** Names listed by this directory's lockfiles, per ecosystem, once all of them are read. */
+  private readonly locked = new Map<string, Set<string>>();
+
+  constructor(
+    private readonly context: WalkContext,
+    private readonly files: readonly Candidate[],
+  ) {}
+
+  private read(candidate: Candidate): Promise<ExtractedFile | null> {
+    const { root, maxBytes, readTreeFile, options } = this.context;
+    const { path, claim: c, symlink } = candidate;
+    options.onFileStart?.({ path, ecosystem: c.ecosystem.id, extractor: c.extractor.name });
+    return extractFromDisk(root, path, c, symlink, maxBytes, readTreeFile).then((file) => {
+      if (file) options.onFileDone?.(file);
+      return file;
+    });
+  }
+
+  private async lockedNames(c: Claim): Promise<Set<string>> {
+    const ecosystem = c.ecosystem.id;
+    const known = this.locked.get(ecosystem);
+    if (known) return known;
+    const names = new Set<string>();
+    for (const other of this.files) {
+      if (other.claim.extractor.kind !== 'lockfile' || other.claim.ecosystem.id !== ecosystem) {
+        continue;
+      }
+      if (this.context.options.skipPaths?.has(other.path)) continue;
+      let file = this.ahead.get(other.path);
+      if (file === undefined) {
+        file = await this.read(other);
+        this.ahead.set(other.path, file);
+      }
+      const normalise = normaliserOf(other.claim);
+      for (const dep of file?.dependencies ?? []) names.add(normalise(dep.name));
+    }
+    this.locked.set(ecosystem, names);
+    return names;
+  }
+
+  /** The file as extractPath reports it, or null when it is skipped or not a file. */
+  async extract(candidate: Candidate): Promise<ExtractedFile | null> {
+    if (this.context.options.skipPaths?.has(candidate.path)) return null;
+    const c = candidate.claim;
+    if (c.extractor.kind === 'lockfile') {
+      const held = this.ahead.get(candidate.path);
+      if (held !== undefined) {
+        this.ahead.delete(candidate.path);
+        return held;
+      }
+      return this.read(candidate);
+    }
+    const file = await this.read(candidate);
+    if (!file || this.context.options.lockfileWins === false) return file;
+    const hasLockfile = this.files.some(
+      (f) => f.claim.extractor.kind === 'lockfile' && f.claim.ecosystem.id === c.ecosystem.id,
+    );
+    if (!hasLockfile) return file;
+    const names = await this.lockedNames(c);
+    return names.size === 0 ? file : withoutLocked(file, names, normaliserOf(c));
+  }
+}
+
+/**
+ * The extracted files under `dir` in path order (sorted entries, depth first), without entering
+ * skipped directories or symlinked ones.
+ */
+async function* walkDirectory(
+  context: WalkContext,
+  dir: string,
+  depth: number,
+): AsyncGenerator<ExtractedFile> {
+  if (depth > MAX_DEPTH) return;
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir ? join(context.root, dir) : context.root, { withFileTypes: true });
+  } catch {
+    return; // unreadable directory: nothing to claim there
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const claimed = new Map<string, Candidate>();
+  for (const entry of entries) {
+    if (entry.isDirectory() || !(entry.isFile() || entry.isSymbolicLink())) continue;
+    const path = dir ? `${dir}/${entry.name}` : entry.name;
+    const c = claim(context.claims, path);
+    if (c) claimed.set(entry.name, { path, claim: c, symlink: entry.isSymbolicLink() });
+  }
+  const directory = new DirectoryExtraction(context, [...claimed.values()]);
+  for (const entry of entries) {
+    // Symlinked directories are never entered: they could leave the tree or loop.
+    if (entry.isDirectory()) {
+      if (!context.skip.has(entry.name)) {
+        yield* walkDirectory(context, dir ? `${dir}/${entry.name}` : entry.name, depth + 1);
+      }
+      continue;
+    }
+    const candidate = claimed.get(entry.name);
+    if (!candidate) continue;
+    const file = await directory.extract(candidate);
+    if (file) yield file;
+  }
+}
+
+/** A directory tree or a single file on disk, opened for reading (see `openTree`). */
+export interface OpenedTree {
+  /**
+   * The tree's extracted files in path order, one at a time, lockfile wins applied (unless
+   * turned off): walked and read again on every call, so a caller holds only the file at hand.
+   */
+  files(): AsyncGenerator<ExtractedFile>;
+}
+
+/**
+ * Opens a directory tree or a single file on disk for extraction. Paths of the files are relative
+ * to the directory (or to the file's directory), with forward slashes. Throws only when the target
+ * itself cannot be read.
+ */
+export async function openTree(target: string, options: ExtractOptions = {}): Promise<OpenedTree> {
+  const ecosystems = options.ecosystems ?? registeredEcosystems;
+  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const claims = claimOrder(ecosystems);
+  const real = await realpath(target);
+  const info = await stat(real);
+  const root = info.isDirectory() ? real : dirname(real);
+  const context: WalkContext = {
+    root,
+    claims,
+    skip: options.skipDirectories ?? DEFAULT_SKIPPED_DIRECTORIES,
+    maxBytes,
+    readTreeFile: diskReader(root, maxBytes),
+    options,
+  };
+  if (info.isDirectory()) return { files: () => walkDirectory(context, '', 0) };
+  const path = basename(real);
+  const c = claim(claims, path);
+  const single: Candidate[] = c ? [{ path, claim: c, symlink: false }] : [];
+  return {
+    async *files() {
+      const directory = new DirectoryExtraction(context, single);
+      for (const candidate of single) {
+        const file = await directory.extract(candidate);
+        if (file) yield file;
+      }
+    },
+  };
+}
+
+/**
+ * Extracts dependencies from a directory tree or a single file on disk, all files at once (see
+ * `openTree` for one at a time). With lockfile wins on, a lockfile a manifest of its directory
+ * needs is read (and reported to `onFileStart`/`onFileDone`) before that manifest.
  * Throws only when the target itself cannot be read.
  */
 export async function extractPath(
   target: string,
   options: ExtractOptions = {},
 ): Promise<TreeExtraction> {
-  const ecosystems = options.ecosystems ?? registeredEcosystems;
-  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const claims = claimOrder(ecosystems);
-  const real = await realpath(target);
-  const info = await stat(real);
-  let root: string;
-  let candidates: Array<{ path: string; claim: Claim; symlink: boolean }>;
-  if (info.isDirectory()) {
-    root = real;
-    candidates = await walk(root, claims, options.skipDirectories ?? DEFAULT_SKIPPED_DIRECTORIES);
-  } else {
-    root = dirname(real);
-    const path = basename(real);
-    const c = claim(claims, path);
-    candidates = c ? [{ path, claim: c, symlink: false }] : [];
-  }
-  const readTreeFile = diskReader(root, maxBytes);
-  const out: ExtractedFile[] = [];
-  for (const { path, claim: c, symlink } of candidates) {
-    if (options.skipPaths?.has(path)) continue;
-    options.onFileStart?.({ path, ecosystem: c.ecosystem.id, extractor: c.extractor.name });
-    const file = await extractFromDisk(root, path, c, symlink, maxBytes, readTreeFile);
-    if (!file) continue;
-    options.onFileDone?.(file);
-    out.push(file);
-  }
-  return finish(out, claims, ecosystems, options);
+  const tree = await openTree(target, options);
+  const files: ExtractedFile[] = [];
+  for await (const file of tree.files()) files.push(file);
+  return { files };
 }

@@ -161,8 +161,8 @@ function joinFinding(existing: AuditFinding, match: AdvisoryMatch, direct: boole
   if (direct) existing.direct = true;
 }
 
-/** Errors for advisory ranges that could not be evaluated, once per file and package. */
-function skippedRangeErrors(prepared: AuditAdvisories) {
+/** Errors for advisory ranges that could not be evaluated, by package key. */
+function skippedRangesByPackage(prepared: AuditAdvisories): Map<string, string[]> {
   const byPackage = new Map<string, string[]>();
   for (const skipped of prepared.skippedRanges) {
     const k = `${skipped.ecosystem}\u0000${skipped.name}`;
@@ -170,37 +170,49 @@ function skippedRangeErrors(prepared: AuditAdvisories) {
     list.push(`${skipped.advisoryId}: ${skipped.reason}`);
     byPackage.set(k, list);
   }
-  const reported = new Set<string>();
-  return (file: ExtractedFile, dep: ExtractedDependency, errors: AuditError[]) => {
-    // An advisory range that could not be evaluated matters only where the package is used.
-    const key = `${file.ecosystem}\u0000${dep.name}`;
-    const skips = byPackage.get(key);
-    if (!skips || reported.has(`${file.path}\u0000${key}`)) return;
-    reported.add(`${file.path}\u0000${key}`);
-    for (const message of skips) {
-      errors.push({
-        source: file.path,
-        line: dep.line,
-        message: `${dep.name}: advisory ${message}`,
-      });
-    }
-  };
+  return byPackage;
 }
 
-export function auditExtraction(tree: TreeExtraction, prepared: AuditAdvisories): AuditReport {
-  const findings: AuditFinding[] = [];
-  const errors: AuditError[] = [];
-  let dependencies = 0;
-  const reportSkips = skippedRangeErrors(prepared);
-  for (const file of tree.files) {
-    for (const error of file.errors) {
-      errors.push({ source: file.path, line: error.line, message: error.message });
-    }
+/** What auditing one file gives: its findings in order, its errors, its dependency count. */
+export interface FileAudit {
+  findings: AuditFinding[];
+  errors: AuditError[];
+  dependencies: number;
+}
+
+/**
+ * Audits extracted files one at a time (what `auditExtraction` does for a whole tree): a
+ * streamed tree holds only the file at hand and its findings.
+ */
+export function fileAuditor(prepared: AuditAdvisories): (file: ExtractedFile) => FileAudit {
+  const skipsByPackage = skippedRangesByPackage(prepared);
+  return (file) => {
+    const findings: AuditFinding[] = [];
+    const errors: AuditError[] = file.errors.map((error) => ({
+      source: file.path,
+      line: error.line,
+      message: error.message,
+    }));
+    let dependencies = 0;
+    // An advisory range that could not be evaluated matters only where the package is used:
+    // reported once per file and package.
+    const skipsReported = new Set<string>();
     const seen = new Map<string, AuditFinding>();
     for (const dep of file.dependencies) {
       if (isDependency(dep)) dependencies++;
       if (!isMatchable(dep)) continue;
-      reportSkips(file, dep, errors);
+      const packageKey = `${file.ecosystem}\u0000${dep.name}`;
+      const skips = skipsByPackage.get(packageKey);
+      if (skips && !skipsReported.has(packageKey)) {
+        skipsReported.add(packageKey);
+        for (const message of skips) {
+          errors.push({
+            source: file.path,
+            line: dep.line,
+            message: `${dep.name}: advisory ${message}`,
+          });
+        }
+      }
       const matches = prepared.index.match({
         ecosystem: file.ecosystem,
         name: dep.name,
@@ -222,6 +234,20 @@ export function auditExtraction(tree: TreeExtraction, prepared: AuditAdvisories)
         findings.push(finding);
       }
     }
+    return { findings, errors, dependencies };
+  };
+}
+
+export function auditExtraction(tree: TreeExtraction, prepared: AuditAdvisories): AuditReport {
+  const findings: AuditFinding[] = [];
+  const errors: AuditError[] = [];
+  let dependencies = 0;
+  const audit = fileAuditor(prepared);
+  for (const file of tree.files) {
+    const result = audit(file);
+    findings.push(...result.findings);
+    errors.push(...result.errors);
+    dependencies += result.dependencies;
   }
   return {
     findings,
@@ -244,11 +270,15 @@ export type FailOn = SeverityRating | 'any';
  * version is unknown), they are reported.
  */
 export function failsThreshold(findings: readonly AuditFinding[], failOn: FailOn): boolean {
-  return findings.some(
-    (f) =>
-      f.kind === 'vulnerability' &&
-      f.status === 'affected' &&
-      (failOn === 'any' || ratingRank(f.severity) >= ratingRank(failOn)),
+  return findings.some((f) => failsAt(f, failOn));
+}
+
+/** True when this one finding fails the run at `failOn` (see `failsThreshold`). */
+export function failsAt(finding: AuditFinding, failOn: FailOn): boolean {
+  return (
+    finding.kind === 'vulnerability' &&
+    finding.status === 'affected' &&
+    (failOn === 'any' || ratingRank(finding.severity) >= ratingRank(failOn))
   );
 }
 
