@@ -36,7 +36,10 @@ const SMALL_RUNS = Number(process.env.BENCH_SMALL_RUNS ?? 9);
 const RUNNER = `'use strict';
 const { writeSync } = require('node:fs');
 const [bundle, ...argv] = process.argv.slice(2);
-process.on('exit', () => writeSync(2, '\\nBENCH_MAX_RSS_KB ' + process.resourceUsage().maxRSS + '\\n'));
+process.on('exit', () => {
+  const usage = process.resourceUsage();
+  writeSync(2, '\\nBENCH_MAX_RSS_KB ' + usage.maxRSS + ' CPU_US ' + (usage.userCPUTime + usage.systemCPUTime) + '\\n');
+});
 require(bundle).offlineCommands.audit(argv, 'bench').then((code) => { process.exitCode = code; });
 `;
 
@@ -69,6 +72,7 @@ function bundleOf(label: string, root: string): Variant {
 interface Measured {
   ms: number;
   maxRssMb: number;
+  cpuMs: number;
   code: number | null;
   digest: string;
 }
@@ -93,13 +97,13 @@ function runAudit(
     child.on('close', (code) => {
       const ms = performance.now() - started;
       closeSync(fd);
-      const rss = /BENCH_MAX_RSS_KB (\d+)/.exec(stderr);
+      const rss = /BENCH_MAX_RSS_KB (\d+) CPU_US (\d+)/.exec(stderr);
       if (!rss) {
         fail(new Error(`${variant.label}: no RSS report (exit ${code}): ${stderr.slice(0, 500)}`));
         return;
       }
       const digest = createHash('sha256').update(readFileSync(out)).digest('hex');
-      done({ ms, maxRssMb: Number(rss[1]) / 1024, code, digest });
+      done({ ms, maxRssMb: Number(rss[1]) / 1024, cpuMs: Number(rss[2]) / 1000, code, digest });
     });
   });
 }
@@ -145,17 +149,17 @@ async function main(): Promise<void> {
       identical &&= digests.size === 1;
       for (const [v, variant] of variants.entries()) {
         const measured = results[v]!;
-        const line = `| ${c.name} | ${variant.label} | ${median(measured.map((m) => m.ms)).toFixed(0)} | ${Math.max(...measured.map((m) => m.maxRssMb)).toFixed(0)} | ${median(measured.map((m) => m.maxRssMb)).toFixed(0)} | ${measured[0]!.code} |`;
+        const line = `| ${c.name} | ${variant.label} | ${median(measured.map((m) => m.ms)).toFixed(0)} | ${median(measured.map((m) => m.cpuMs)).toFixed(0)} | ${Math.max(...measured.map((m) => m.maxRssMb)).toFixed(0)} | ${median(measured.map((m) => m.maxRssMb)).toFixed(0)} | ${measured[0]!.code} |`;
         rows.push(line);
         console.log(line);
       }
     }
     const loadAtEnd = loadavg()[0] ?? 0;
     const body = [
-      `Generated trees (bench/audit-memory-tree.ts): ${PROJECTS} Composer projects (a composer.json and a composer.lock of 105 real Packagist names each, ${big.expectedFindings} findings) and 2 projects (4 files, ${small.expectedFindings} findings), against ${advisories.records} generated advisories (--no-cache). Whole \`driftwatch audit\` processes (the bundle of cli/offline.ts, built as cli/fast-start.cjs builds it), stdout to a file; median wall time and peak RSS (getrusage maxRSS) over ${BIG_RUNS} runs of the large tree and ${SMALL_RUNS} of the small one, variants interleaved; Node ${process.version}; load average ${loadAtStart.toFixed(2)} at start, ${loadAtEnd.toFixed(2)} at end (2 cores, shared with other work); measured ${new Date().toISOString().slice(0, 10)}. Reports byte-identical across variants: **${identical ? 'yes' : 'NO'}**.`,
+      `Generated trees (bench/audit-memory-tree.ts): ${PROJECTS} Composer projects (a composer.json and a composer.lock of 105 real Packagist names each, ${big.expectedFindings} findings) and 2 projects (4 files, ${small.expectedFindings} findings), against ${advisories.records} generated advisories (--no-cache). Whole \`driftwatch audit\` processes (the bundle of cli/offline.ts, built as cli/fast-start.cjs builds it), stdout to a file; median wall time, CPU time and peak RSS (getrusage) over ${BIG_RUNS} runs of the large tree and ${SMALL_RUNS} of the small one, variants interleaved; Node ${process.version}; load average ${loadAtStart.toFixed(2)} at start, ${loadAtEnd.toFixed(2)} at end (2 cores, shared with other work); measured ${new Date().toISOString().slice(0, 10)}. Reports byte-identical across variants: **${identical ? 'yes' : 'NO'}**.`,
       '',
-      '| tree, output | code | median ms | max peak RSS MiB | median peak RSS MiB | exit |',
-      '|---|---|---:|---:|---:|---:|',
+      '| tree, output | code | median wall ms | median CPU ms (user + system) | max peak RSS MiB | median peak RSS MiB | exit |',
+      '|---|---|---:|---:|---:|---:|---:|',
       ...rows,
     ].join('\n');
     console.log(body);
