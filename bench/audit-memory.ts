@@ -31,7 +31,7 @@ import { median, writeBenchmarkSection } from './report';
 
 const PROJECTS = Number(process.env.BENCH_AUDIT_PROJECTS ?? 1600);
 const BIG_RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const SMALL_RUNS = Number(process.env.BENCH_SMALL_RUNS ?? 9);
+const SMALL_RUNS = Number(process.env.BENCH_SMALL_RUNS ?? 25);
 
 const RUNNER = `'use strict';
 const { writeSync } = require('node:fs');
