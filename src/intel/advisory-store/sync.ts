@@ -6,11 +6,20 @@ import {
   type ImportSummary,
   importBytes,
 } from './import';
+import {
+  importStaleRecords,
+  modifiedIndexUrl,
+  parseModifiedIndex,
+  type RecordFetcher,
+  staleEntries,
+} from './incremental';
 
 /**
- * The scheduled OSV sync: for each configured ecosystem, a conditional GET of its zip export
- * (If-None-Match / If-Modified-Since from the last answer), and an import when it changed. The
- * feed base comes from configuration (OSV_FEED_URL); unset disables the sync with a clear status.
+ * The scheduled OSV sync: for each configured ecosystem, a first full import of its zip export;
+ * after that, only the records the export's `modified_id.csv` lists as new or modified since what
+ * the store holds (./incremental.ts), or, for an export without that index, a conditional GET of
+ * the zip (If-None-Match / If-Modified-Since from the last answer) and an import when it changed.
+ * The feed base comes from configuration (OSV_FEED_URL); unset disables the sync.
  */
 export const OSV_SYNC_JOB = 'osv.sync';
 
@@ -109,11 +118,21 @@ export async function importFromUrl(
   return importer.finish();
 }
 
+/** More changed records than this in the index: one zip download beats that many requests. */
+export const MAX_INCREMENTAL_RECORDS = 10_000;
+
 export interface FeedSyncReport {
   ecosystem: string;
+  /** The zip export, or the index for an incremental run. */
   url: string;
   status: 'imported' | 'not_modified' | 'failed';
+  /** `full`: the zip export; `incremental`: the index and the records it lists as changed. */
+  mode: 'full' | 'incremental';
   summary?: ImportSummary;
+  /** Incremental runs: index lines, and records downloaded or gone from the export (404). */
+  listed?: number;
+  fetched?: number;
+  missing?: number;
   error?: string;
 }
 
@@ -168,9 +187,114 @@ export interface OsvFeedSettings {
   syncEcosystems: readonly string[];
 }
 
+/** A record of the export; null when the export no longer has it (404). */
+const fetchRecord: RecordFetcher = async (url, limit) => {
+  try {
+    const outcome = await fetchFeed(url, {}, limit);
+    return outcome.kind === 'body' ? outcome.bytes : null;
+  } catch (error) {
+    if (error instanceof FeedError && error.status === 404) return null;
+    throw error;
+  }
+};
+
+function feedState(database: Database, url: string) {
+  return database.system
+    .selectFrom('osv_feed_state')
+    .select(['etag', 'last_modified', 'last_changed_at'])
+    .where('url', '=', url)
+    .executeTakeFirst();
+}
+
+/** A GET with the validators of the last answer (none when `unconditional`); a 304 is recorded. */
+async function conditionalGet(
+  database: Database,
+  url: string,
+  unconditional = false,
+): Promise<FetchOutcome> {
+  const previous = unconditional ? undefined : await feedState(database, url);
+  const outcome = await fetchFeed(url, {
+    etag: previous?.etag,
+    lastModified: previous?.last_modified,
+  });
+  if (outcome.kind === 'not_modified') await recordState(database, url, { status: 'not_modified' });
+  return outcome;
+}
+
+/** A completed import: the answer's validators are kept for the next conditional GET. */
+function recordImported(
+  database: Database,
+  url: string,
+  outcome: Extract<FetchOutcome, { kind: 'body' }>,
+  summary: ImportSummary,
+): Promise<void> {
+  return recordState(database, url, {
+    status: 'imported',
+    etag: outcome.etag,
+    lastModified: outcome.lastModified,
+    records: summary.read - summary.rejected,
+    changed: true,
+  });
+}
+
+/**
+ * An incremental run from the export's index, or why the zip is needed instead: the export has
+ * no index (404), or it lists more changes than `MAX_INCREMENTAL_RECORDS`.
+ */
+async function syncFromIndex(
+  database: Database,
+  ecosystem: string,
+  indexUrl: string,
+  onChange: AdvisoryChangeHandler,
+): Promise<FeedSyncReport | 'no_index' | 'too_many'> {
+  const report = { ecosystem, url: indexUrl, mode: 'incremental' as const };
+  try {
+    const outcome = await conditionalGet(database, indexUrl);
+    if (outcome.kind === 'not_modified') return { ...report, status: 'not_modified' };
+    const { entries } = parseModifiedIndex(new TextDecoder().decode(outcome.bytes));
+    const stale = await staleEntries(database.system, entries);
+    if (stale.length > MAX_INCREMENTAL_RECORDS) return 'too_many';
+    const importer = new AdvisoryImporter(database, onChange);
+    const { fetched, missing } = await importStaleRecords(importer, indexUrl, stale, fetchRecord);
+    const summary = await importer.finish();
+    await recordImported(database, indexUrl, outcome, summary);
+    return { ...report, status: 'imported', summary, listed: entries.length, fetched, missing };
+  } catch (error) {
+    if (error instanceof FeedError && error.status === 404) return 'no_index';
+    const message = (error as Error).message.slice(0, 1000);
+    await recordState(database, indexUrl, { status: 'failed', error: message });
+    return { ...report, status: 'failed', error: message };
+  }
+}
+
+/** The zip export: conditional GET (unless `unconditional`), then the import of all of it. */
+async function syncFullExport(
+  database: Database,
+  ecosystem: string,
+  url: string,
+  onChange: AdvisoryChangeHandler,
+  unconditional: boolean,
+): Promise<FeedSyncReport> {
+  try {
+    const outcome = await conditionalGet(database, url, unconditional);
+    if (outcome.kind === 'not_modified')
+      return { ecosystem, url, mode: 'full', status: 'not_modified' };
+    const importer = new AdvisoryImporter(database, onChange);
+    await importBytes(importer, outcome.bytes, url);
+    const summary = await importer.finish();
+    await recordImported(database, url, outcome, summary);
+    return { ecosystem, url, mode: 'full', status: 'imported', summary };
+  } catch (error) {
+    const message = (error as Error).message.slice(0, 1000);
+    await recordState(database, url, { status: 'failed', error: message });
+    return { ecosystem, url, mode: 'full', status: 'failed', error: message };
+  }
+}
+
 /**
  * Syncs every configured ecosystem; one failing feed does not stop the others. Returns a report
- * per ecosystem (an empty list when the feed is not configured).
+ * per ecosystem (an empty list when the feed is not configured). The index is used once the zip
+ * export was imported in full at least once (a first run has nothing to compare with).
  */
 export async function syncOsvFeeds(
   database: Database,
@@ -181,37 +305,19 @@ export async function syncOsvFeeds(
   const reports: FeedSyncReport[] = [];
   for (const ecosystem of settings.syncEcosystems) {
     const url = feedUrlFor(settings.feedUrl, ecosystem);
-    const previous = await database.system
-      .selectFrom('osv_feed_state')
-      .select(['etag', 'last_modified'])
-      .where('url', '=', url)
-      .executeTakeFirst();
-    try {
-      const outcome = await fetchFeed(url, {
-        etag: previous?.etag,
-        lastModified: previous?.last_modified,
-      });
-      if (outcome.kind === 'not_modified') {
-        await recordState(database, url, { status: 'not_modified' });
-        reports.push({ ecosystem, url, status: 'not_modified' });
-        continue;
-      }
-      const importer = new AdvisoryImporter(database, onChange);
-      await importBytes(importer, outcome.bytes, url);
-      const summary = await importer.finish();
-      await recordState(database, url, {
-        status: 'imported',
-        etag: outcome.etag,
-        lastModified: outcome.lastModified,
-        records: summary.read - summary.rejected,
-        changed: true,
-      });
-      reports.push({ ecosystem, url, status: 'imported', summary });
-    } catch (error) {
-      const message = (error as Error).message.slice(0, 1000);
-      await recordState(database, url, { status: 'failed', error: message });
-      reports.push({ ecosystem, url, status: 'failed', error: message });
+    const indexUrl = modifiedIndexUrl(url);
+    const imported = (await feedState(database, url))?.last_changed_at;
+    const incremental =
+      indexUrl && imported ? await syncFromIndex(database, ecosystem, indexUrl, onChange) : null;
+    if (typeof incremental === 'object' && incremental !== null) {
+      reports.push(incremental);
+      continue;
     }
+    // First run, no index, or more changes than worth fetching one by one: the zip, in full
+    // (unconditionally in the last case: the index says it changed whatever its validators say).
+    reports.push(
+      await syncFullExport(database, ecosystem, url, onChange, incremental === 'too_many'),
+    );
   }
   return reports;
 }
