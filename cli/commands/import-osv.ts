@@ -1,8 +1,8 @@
-import { parseArgs } from 'node:util';
 import type { ImportSummary } from '../../src/intel/advisory-store/import';
 import type { CommandOptions } from '../command';
 import { absoluteSource, withDatabase } from '../database';
 import { UsageError } from '../errors';
+import { parseImportArgs } from '../import-args';
 
 const USAGE = `Usage: driftwatch admin import-osv <file-or-dir-or-url> [...] [--json]
 
@@ -23,27 +23,9 @@ function summaryLine(target: string, summary: ImportSummary): string {
   );
 }
 
-function parse(argv: string[]): { positionals: string[]; json: boolean; help: boolean } {
-  try {
-    const parsed = parseArgs({
-      args: argv,
-      options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    });
-    return {
-      positionals: parsed.positionals,
-      json: parsed.values.json === true,
-      help: parsed.values.help === true,
-    };
-  } catch (error) {
-    throw new UsageError((error as Error).message, 'driftwatch admin import-osv --help');
-  }
-}
-
 /** `driftwatch admin import-osv <file-or-dir-or-url> [...]` */
 export async function run(argv: string[], _options?: CommandOptions): Promise<number> {
-  const { positionals, json, help } = parse(argv);
+  const { positionals, json, help } = parseImportArgs('import-osv', argv);
   if (help) {
     console.log(USAGE);
     return 0;
