@@ -16,8 +16,8 @@ import { parseVers, versContains } from './vers';
 export interface ApplyScope {
   repositoryId?: string;
   exposureIds?: string[];
-  /** Only this rule's package (a new rule): the exposures of (ecosystem, name). */
-  packageOf?: { ecosystem: string; packageName: string };
+  /** Only these packages (new rules): the exposures of each (ecosystem, name). */
+  packages?: { ecosystem: string; packageName: string }[];
 }
 
 type RuleRow = Pick<
@@ -68,10 +68,16 @@ async function candidates(db: Kysely<DB>, scope: ApplyScope): Promise<Candidate[
     if (scope.exposureIds.length === 0) return [];
     query = query.where('e.id', 'in', scope.exposureIds);
   }
-  if (scope.packageOf) {
-    query = query
-      .where('e.ecosystem', '=', scope.packageOf.ecosystem)
-      .where('e.package_name', '=', scope.packageOf.packageName);
+  if (scope.packages) {
+    const packages = scope.packages;
+    if (packages.length === 0) return [];
+    query = query.where((eb) =>
+      eb.or(
+        packages.map((p) =>
+          eb.and([eb('e.ecosystem', '=', p.ecosystem), eb('e.package_name', '=', p.packageName)]),
+        ),
+      ),
+    );
   }
   return query.execute();
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { Principal } from '../../core/principal';
 import { badRequest, FieldErrorCollector, notFound, unprocessable } from '../../core/problem';
 import { newId } from '../../db/ids';
@@ -17,7 +17,7 @@ import {
   markRevoked,
   type TriageRuleRow,
 } from './store';
-import { RULE_STATUSES, type RuleOrigin, type RuleStatus } from './tables';
+import { RULE_STATUSES, type RuleOrigin, type RuleStatus, type TriageRuleTable } from './tables';
 import { formatVers, parseVers } from './vers';
 
 export interface CreateRuleBody {
@@ -100,13 +100,26 @@ function versionRangeOf(body: CreateRuleBody, pkg: PackageRef | null, errors: Fi
   return formatVers(parsed.value);
 }
 
-/** Checks the body (400 for what cannot be read, 422 for a status rule broken) and stores the rule. */
-export async function createTriageRule(
+export type NewTriageRule = Omit<Insertable<TriageRuleTable>, 'tenant_id'> & {
+  id: string;
+  vulnerability_ref: string;
+  ecosystem: Ecosystem;
+  package_name: string;
+  version_range: string | null;
+  repository_ids: string[];
+  status: RuleStatus;
+  justification: string | null;
+  reason: string | null;
+  expires_at: Date | null;
+};
+
+/** Checks the body: 400 for what cannot be read, 422 for a status rule broken; writes nothing. */
+export async function checkTriageRule(
   db: Kysely<DB>,
   principal: Principal,
   body: CreateRuleBody,
-  origin: RuleOrigin = 'api',
-): Promise<{ rule: TriageRuleRow; settled: number }> {
+  origin: RuleOrigin,
+): Promise<NewTriageRule> {
   const errors = new FieldErrorCollector();
   const ref = await vulnerabilityRef(db, body.vulnerability, errors);
   const pkg = packageOf(body, errors);
@@ -135,10 +148,9 @@ export async function createTriageRule(
     new Date(),
   );
   if (!checked.ok) throw unprocessable('The rule is not valid.', checked.errors);
-  const id = newId();
   const outcome = checked.outcome;
-  await insertTriageRule(db, {
-    id,
+  return {
+    id: newId(),
     vulnerability_ref: ref as string,
     ecosystem: (pkg as PackageRef).ecosystem,
     package_name: (pkg as PackageRef).name,
@@ -150,11 +162,22 @@ export async function createTriageRule(
     expires_at: outcome.acceptedUntil,
     origin,
     created_by_token_id: principal.tokenId,
-  });
+  };
+}
+
+/** Checks and stores a rule, and settles the open exposures it covers. */
+export async function createTriageRule(
+  db: Kysely<DB>,
+  principal: Principal,
+  body: CreateRuleBody,
+  origin: RuleOrigin = 'api',
+): Promise<{ rule: TriageRuleRow; settled: number }> {
+  const values = await checkTriageRule(db, principal, body, origin);
+  await insertTriageRule(db, values);
   const settled = await applyTriageRules(db, principal.tenantId, {
-    packageOf: { ecosystem: (pkg as PackageRef).ecosystem, packageName: (pkg as PackageRef).name },
+    packages: [{ ecosystem: values.ecosystem, packageName: values.package_name }],
   });
-  const rule = await findTriageRule(db, id);
+  const rule = await findTriageRule(db, values.id);
   if (!rule) throw notFound('The triage rule');
   return { rule, settled: settled.size };
 }

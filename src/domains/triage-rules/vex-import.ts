@@ -3,12 +3,23 @@ import type { Principal } from '../../core/principal';
 import { ProblemError, unprocessable } from '../../core/problem';
 import type { DB } from '../../db/schema';
 import { mapPurl } from '../../sbom/purl-map';
-import { type CreateRuleBody, createTriageRule, revokeTriageRule } from './service';
-import type { TriageRuleRow } from './store';
+import { applyTriageRules } from './apply';
+import {
+  type CreateRuleBody,
+  checkTriageRule,
+  type NewTriageRule,
+  revokeTriageRule,
+} from './service';
+import { insertTriageRule } from './store';
 import { formatVers, parseVers } from './vers';
 import { readVexDocument } from './vex-documents';
 import { type ReadProduct, type ReadStatement, readVexStatements } from './vex-read';
-import { liveRulesFor, type RepositoryAddress, repositoryAddresses } from './vex-store';
+import {
+  type LiveRule,
+  liveRulesOf,
+  type RepositoryAddress,
+  repositoryAddresses,
+} from './vex-store';
 
 /**
  * Importing a VEX document as triage rules (docs/triage.md#vex). Each (statement, package,
@@ -163,75 +174,101 @@ function plan(statements: ReadStatement[], repositories: Map<string, string>) {
   return { targets: [...targets.values()], skipped };
 }
 
-const sameSet = (a: string[], b: string[]) =>
-  a.length === b.length && [...a].sort().join() === [...b].sort().join();
+/** What makes two rules the same rule: vulnerability (any case), package, range, repositories. */
+const ruleKey = (rule: LiveRule) =>
+  [
+    rule.vulnerability_ref.toUpperCase(),
+    rule.ecosystem,
+    rule.package_name,
+    rule.version_range ?? '',
+    [...rule.repository_ids].sort().join(','),
+  ].join('\u0000');
 
-function sameDecision(rule: TriageRuleRow, body: CreateRuleBody): boolean {
-  return (
-    rule.status === body.status &&
-    (rule.justification ?? null) === (body.justification ?? null) &&
-    (rule.reason ?? null) === (body.reason ?? null) &&
-    (rule.expires_at?.toISOString() ?? null) ===
-      (body.expiresAtUtc ? new Date(body.expiresAtUtc).toISOString() : null)
-  );
+const sameDecision = (a: LiveRule, b: NewTriageRule) =>
+  a.status === b.status &&
+  a.justification === b.justification &&
+  a.reason === b.reason &&
+  (a.expires_at?.getTime() ?? null) === (b.expires_at?.getTime() ?? null);
+
+interface ImportState {
+  db: Kysely<DB>;
+  principal: Principal;
+  expiresAt: Date | null;
+  /** The live rules of the document's packages by ruleKey (the oldest of each), kept current. */
+  live: Map<string, LiveRule>;
+  /** Packages of the rules written, for settling their exposures at the end. */
+  written: Map<string, { ecosystem: string; packageName: string }>;
 }
 
-/** Writes one rule: unchanged when a live one says the same, else created (replacing one). */
-async function writeRule(
-  db: Kysely<DB>,
-  principal: Principal,
-  target: Target,
-  expiresAt: Date | null,
-): Promise<{ result: ImportResult; settled: number }> {
-  const { statement } = target;
-  const decision = statement.decision as NonNullable<ReadStatement['decision']>;
-  const repositoryIds = target.everywhere ? [] : [...target.repositoryIds].sort();
-  const base = { ...skippedResult(statement, target.purl, ''), reason: null };
-  const result = { ...base, versionRange: target.versionRange, repositoryIds };
-  if (decision.status === 'accepted_risk' && !expiresAt) {
-    const reason = 'an accepted risk needs an expiry: give acceptedRiskExpiresAtUtc';
-    return { result: { ...result, reason }, settled: 0 };
+/** The checked rule of a target, or why it cannot be one (checks that write nothing). */
+async function checkedRule(state: ImportState, target: Target): Promise<NewTriageRule | string> {
+  const decision = target.statement.decision as NonNullable<ReadStatement['decision']>;
+  if (decision.status === 'accepted_risk' && !state.expiresAt) {
+    return 'an accepted risk needs an expiry: give acceptedRiskExpiresAtUtc';
   }
   const body: CreateRuleBody = {
-    vulnerability: statement.vulnerability as string,
+    vulnerability: target.statement.vulnerability as string,
     ecosystem: target.ecosystem,
     packageName: target.packageName,
     versionRange: target.versionRange,
-    repositoryIds,
+    repositoryIds: target.everywhere ? [] : [...target.repositoryIds].sort(),
     status: decision.status,
     justification: decision.justification,
     reason: decision.reason,
-    expiresAtUtc: decision.status === 'accepted_risk' ? (expiresAt?.toISOString() ?? null) : null,
+    expiresAtUtc: decision.status === 'accepted_risk' ? state.expiresAt?.toISOString() : null,
   };
-  const key = {
-    vulnerability: body.vulnerability,
-    ecosystem: target.ecosystem,
-    packageName: target.packageName,
-  };
-  const live = (await liveRulesFor(db, key)).find(
-    (rule) =>
-      rule.version_range === target.versionRange && sameSet(rule.repository_ids, repositoryIds),
-  );
-  if (live && sameDecision(live, body)) {
-    return { result: { ...result, outcome: 'unchanged', triageRuleId: live.id }, settled: 0 };
-  }
   try {
-    const { rule, settled } = await createTriageRule(db, principal, body, 'vex');
-    // The new rule first, then the old one revoked: what the old one settled reopens and the
-    // new one takes it, and a rule that cannot be created leaves the old one standing.
-    if (live) await revokeTriageRule(db, principal, live.id);
-    const outcome: ImportOutcome = live ? 'updated' : 'created';
-    const replaced = live?.id ?? null;
-    return {
-      result: { ...result, outcome, triageRuleId: rule.id, replacedTriageRuleId: replaced },
-      settled,
-    };
+    return await checkTriageRule(state.db, state.principal, body, 'vex');
   } catch (error) {
-    // Checks that fail before anything is written (the transaction is intact).
     if (!(error instanceof ProblemError) || error.status >= 500) throw error;
     const details = Object.entries(error.errors ?? {}).map(([f, m]) => `${f} ${m.join(', ')}`);
-    return { result: { ...result, reason: details.join('; ') || error.message }, settled: 0 };
+    return details.join('; ') || error.message;
   }
+}
+
+/** Writes one rule: unchanged when a live one says the same, else created (replacing one). */
+async function writeRule(state: ImportState, target: Target): Promise<ImportResult> {
+  const repositoryIds = target.everywhere ? [] : [...target.repositoryIds].sort();
+  const result: ImportResult = {
+    ...skippedResult(target.statement, target.purl, ''),
+    versionRange: target.versionRange,
+    repositoryIds,
+  };
+  const rule = await checkedRule(state, target);
+  if (typeof rule === 'string') return { ...result, reason: rule };
+  const key = ruleKey(rule);
+  const live = state.live.get(key);
+  if (live && sameDecision(live, rule)) {
+    return { ...result, outcome: 'unchanged', triageRuleId: live.id, reason: null };
+  }
+  await insertTriageRule(state.db, rule);
+  state.live.set(key, rule);
+  state.written.set(`${rule.ecosystem}\u0000${rule.package_name}`, {
+    ecosystem: rule.ecosystem,
+    packageName: rule.package_name,
+  });
+  if (!live) return { ...result, outcome: 'created', triageRuleId: rule.id, reason: null };
+  // The new rule first, then the old one revoked: what the old one settled reopens and the
+  // new one takes it.
+  await revokeTriageRule(state.db, state.principal, live.id);
+  return {
+    ...result,
+    outcome: 'updated',
+    triageRuleId: rule.id,
+    replacedTriageRuleId: live.id,
+    reason: null,
+  };
+}
+
+/** The rules written settle the open exposures of their packages, 200 packages a pass. */
+async function settleWritten(state: ImportState): Promise<number> {
+  const packages = [...state.written.values()];
+  let settled = 0;
+  for (let i = 0; i < packages.length; i += 200) {
+    const scope = { packages: packages.slice(i, i + 200) };
+    settled += (await applyTriageRules(state.db, state.principal.tenantId, scope)).size;
+  }
+  return settled;
 }
 
 export async function importVex(
@@ -255,13 +292,20 @@ export async function importVex(
       body: [`names ${targets.length} rules; at most ${MAX_IMPORTED_RULES} in one import`],
     });
   }
-  const results = [...skipped];
-  let exposuresSettled = 0;
-  for (const target of targets) {
-    const { result, settled } = await writeRule(db, principal, target, expiresAt);
-    results.push(result);
-    exposuresSettled += settled;
+  const state: ImportState = {
+    db,
+    principal,
+    expiresAt,
+    live: new Map(),
+    written: new Map(),
+  };
+  const packages = targets.map((t) => ({ ecosystem: t.ecosystem, packageName: t.packageName }));
+  for (const rule of await liveRulesOf(db, packages)) {
+    if (!state.live.has(ruleKey(rule))) state.live.set(ruleKey(rule), rule);
   }
+  const results = [...skipped];
+  for (const target of targets) results.push(await writeRule(state, target));
+  const exposuresSettled = await settleWritten(state);
   results.sort((a, b) => a.statement - b.statement);
   const count = (outcome: ImportOutcome) => results.filter((r) => r.outcome === outcome).length;
   return {

@@ -53,7 +53,7 @@ export interface ReadStatement {
  * means the match itself is wrong: a `false_positive` rule. Each maps back to the same OpenVEX
  * value on export (`OPENVEX_JUSTIFICATION_OF`), so a round trip keeps the statement.
  */
-const JUSTIFICATION_FROM_OPENVEX: Record<
+export const JUSTIFICATION_FROM_OPENVEX: Record<
   Exclude<OpenVexJustification, 'component_not_present'>,
   VexJustification
 > = {

@@ -1,7 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema';
 import type { ExposureStatus } from '../exposures/tables';
-import type { TriageRuleRow } from './store';
 
 /** Queries of the VEX import and export (docs/triage.md#vex); all tenant-scoped. */
 
@@ -31,41 +30,67 @@ export async function tenantName(db: Kysely<DB>, tenantId: string): Promise<stri
 
 const active = sql<boolean>`(r.revoked_at IS NULL AND (r.expires_at IS NULL OR r.expires_at > now()))`;
 
-/** Live rules of one package with this identifier (any case), oldest first. */
-export async function liveRulesFor(
+/** What the import compares and the export writes of a rule. */
+const RULE_COLUMNS = [
+  'r.id',
+  'r.vulnerability_ref',
+  'r.ecosystem',
+  'r.package_name',
+  'r.version_range',
+  'r.repository_ids',
+  'r.status',
+  'r.justification',
+  'r.reason',
+  'r.expires_at',
+  'r.created_at',
+] as const;
+
+export interface LiveRule {
+  id: string;
+  vulnerability_ref: string;
+  ecosystem: string;
+  package_name: string;
+  version_range: string | null;
+  repository_ids: string[];
+  status: string;
+  justification: string | null;
+  reason: string | null;
+  expires_at: Date | null;
+}
+
+/** Live rules of these packages, oldest first (a few hundred packages a query). */
+export async function liveRulesOf(
   db: Kysely<DB>,
-  key: { vulnerability: string; ecosystem: string; packageName: string },
-): Promise<TriageRuleRow[]> {
-  return db
-    .selectFrom('triage_rules as r')
-    .selectAll('r')
-    .select(sql<number>`0`.as('exposure_count'))
-    .where(active)
-    .where('r.ecosystem', '=', key.ecosystem)
-    .where('r.package_name', '=', key.packageName)
-    .where(sql<boolean>`upper(r.vulnerability_ref) = upper(${key.vulnerability})`)
-    .orderBy('r.created_at')
-    .orderBy('r.id')
-    .execute();
+  packages: { ecosystem: string; packageName: string }[],
+): Promise<LiveRule[]> {
+  const rules: LiveRule[] = [];
+  const distinct = [
+    ...new Map(packages.map((p) => [`${p.ecosystem}\u0000${p.packageName}`, p])).values(),
+  ];
+  for (let i = 0; i < distinct.length; i += 200) {
+    const chunk = distinct.slice(i, i + 200);
+    const rows = await db
+      .selectFrom('triage_rules as r')
+      .select(RULE_COLUMNS)
+      .where(active)
+      .where((eb) =>
+        eb.or(
+          chunk.map((p) =>
+            eb.and([eb('r.ecosystem', '=', p.ecosystem), eb('r.package_name', '=', p.packageName)]),
+          ),
+        ),
+      )
+      .orderBy('r.created_at')
+      .orderBy('r.id')
+      .execute();
+    rules.push(...rows);
+  }
+  return rules;
 }
 
 /** Live rules, oldest first; with a repository: those that apply to it. */
 export async function liveRulesForExport(db: Kysely<DB>, repositoryId: string | null) {
-  let query = db
-    .selectFrom('triage_rules as r')
-    .select([
-      'r.id',
-      'r.vulnerability_ref',
-      'r.ecosystem',
-      'r.package_name',
-      'r.version_range',
-      'r.repository_ids',
-      'r.status',
-      'r.justification',
-      'r.reason',
-      'r.created_at',
-    ])
-    .where(active);
+  let query = db.selectFrom('triage_rules as r').select(RULE_COLUMNS).where(active);
   if (repositoryId) {
     query = query.where(
       sql<boolean>`(cardinality(r.repository_ids) = 0 OR ${repositoryId}::uuid = ANY(r.repository_ids))`,

@@ -45,7 +45,7 @@ export interface ExportContext {
 }
 
 /** CycloneDX justifications in the five OpenVEX ones (their inverse is in vex-read.ts). */
-const OPENVEX_JUSTIFICATION_OF: Record<VexJustification, OpenVexJustification> = {
+export const OPENVEX_JUSTIFICATION_OF: Record<VexJustification, OpenVexJustification> = {
   code_not_present: 'vulnerable_code_not_present',
   code_not_reachable: 'vulnerable_code_not_in_execute_path',
   requires_configuration: 'vulnerable_code_cannot_be_controlled_by_adversary',

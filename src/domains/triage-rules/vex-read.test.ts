@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { VEX_JUSTIFICATIONS } from '../exposures/state-machine';
+import { OPENVEX_JUSTIFICATIONS, readVexDocument } from './vex-documents';
+import { JUSTIFICATION_FROM_OPENVEX, readVexStatements } from './vex-read';
+import { OPENVEX_JUSTIFICATION_OF, productPurl } from './vex-write';
+
+const doc = (statement: object) => ({
+  '@context': 'https://openvex.dev/ns/v0.2.0',
+  '@id': 'https://example.test/vex',
+  author: 'x',
+  timestamp: '2026-01-01T00:00:00Z',
+  version: 1,
+  statements: [{ status: 'fixed', ...statement }],
+});
+
+describe('VEX vocabularies and products', () => {
+  it('every OpenVEX justification comes back as itself after a stay in the CycloneDX vocabulary', () => {
+    for (const justification of OPENVEX_JUSTIFICATIONS) {
+      if (justification === 'component_not_present') continue; // a false_positive rule
+      const kept = JUSTIFICATION_FROM_OPENVEX[justification];
+      expect(OPENVEX_JUSTIFICATION_OF[kept]).toBe(justification);
+    }
+    for (const justification of VEX_JUSTIFICATIONS) {
+      expect(OPENVEX_JUSTIFICATIONS).toContain(OPENVEX_JUSTIFICATION_OF[justification]);
+    }
+  });
+
+  it('finds the advisory identifier in the name, the aliases or the end of @id', () => {
+    const read = (vulnerability: object) =>
+      readVexStatements(
+        readVexDocument(doc({ vulnerability, products: [{ '@id': 'pkg:npm/a' }] })),
+      )[0]?.vulnerability;
+    expect(read({ name: 'CVE-2026-1' })).toBe('CVE-2026-1');
+    expect(read({ name: 'log4shell', aliases: ['GHSA-jfh8-c2jp-5v3q'] })).toBe(
+      'GHSA-jfh8-c2jp-5v3q',
+    );
+    expect(read({ name: 'x', '@id': 'https://nvd.nist.gov/vuln/detail/CVE-2021-44228' })).toBe(
+      'CVE-2021-44228',
+    );
+    expect(read({ name: 'no identifier here' })).toBeNull();
+  });
+
+  it('a range travels as a vers qualifier and comes back as the range', () => {
+    const purl = productPurl({
+      ecosystem: 'npm',
+      packageName: '@scope/pkg',
+      versionRange: 'vers:npm/>=1.0.0|<2.0.0',
+      repositoryUrl: null,
+    });
+    const [statement] = readVexStatements(
+      readVexDocument(doc({ vulnerability: { name: 'CVE-1' }, products: [{ '@id': purl }] })),
+    );
+    expect(statement?.products[0]).toMatchObject({
+      purl: 'pkg:npm/%40scope/pkg',
+      versionRange: 'vers:npm/>=1.0.0|<2.0.0',
+    });
+    expect(
+      productPurl({
+        ecosystem: 'npm',
+        packageName: 'a',
+        versionRange: 'vers:npm/1.2.3',
+        repositoryUrl: null,
+      }),
+    ).toBe('pkg:npm/a@1.2.3');
+  });
+});
