@@ -3,6 +3,7 @@ import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import { ECOSYSTEMS, type Ecosystem } from '../../ecosystems/types';
+import { requestEvaluation } from '../policies/requests';
 import type { TriageRuleTable } from './tables';
 import { parseVers, versContains } from './vers';
 
@@ -188,6 +189,35 @@ async function settleChunk(db: Kysely<DB>, tenantId: string, chunk: object[]): P
 }
 
 /**
+ * Asks policies to evaluate again the dependencies whose exposures a rule settled or reopened
+ * outside a refresh (a new rule, a VEX import, a revocation): the status is a fact of policies
+ * (vulnerabilities.items[].status). A refresh asks for its repository itself.
+ */
+export async function requestPolicyEvaluation(
+  db: Kysely<DB>,
+  tenantId: string,
+  exposureIds: Iterable<string>,
+): Promise<void> {
+  const ids = [...exposureIds];
+  const byRepository = new Map<string, string[]>();
+  for (let i = 0; i < ids.length; i += 1000) {
+    const rows = await db
+      .selectFrom('vulnerability_exposures')
+      .select(['repository_id', 'package_id'])
+      .where('id', 'in', ids.slice(i, i + 1000))
+      .execute();
+    for (const row of rows) {
+      const list = byRepository.get(row.repository_id) ?? [];
+      list.push(row.package_id);
+      byRepository.set(row.repository_id, list);
+    }
+  }
+  for (const [repositoryId, packageIds] of byRepository) {
+    await requestEvaluation(db, { tenantId, repositoryId, packageIds });
+  }
+}
+
+/**
  * Revokes a rule's decisions: exposures still carrying it in the status it gave go back to
  * `open` (triage cleared, audited `vulnerability_exposure.triage_rule_revoked`), then other
  * active rules get their chance. Returns how many reopened.
@@ -220,6 +250,8 @@ export async function withdrawRule(
     .set({ triage_rule_id: null })
     .where('triage_rule_id', '=', rule.id)
     .execute();
-  await applyTriageRules(db, tenantId, { exposureIds: rows.map((row) => row.id) });
+  const reopened = rows.map((row) => row.id);
+  await applyTriageRules(db, tenantId, { exposureIds: reopened });
+  await requestPolicyEvaluation(db, tenantId, reopened);
   return rows.length;
 }

@@ -8,7 +8,7 @@ import { ECOSYSTEMS, type Ecosystem } from '../../ecosystems/types';
 import { parseEnum } from '../../http/query';
 import { mapPurl } from '../../sbom/purl-map';
 import { applyTransition } from '../exposures/state-machine';
-import { applyTriageRules, withdrawRule } from './apply';
+import { applyTriageRules, requestPolicyEvaluation, withdrawRule } from './apply';
 import {
   canonicalIdOf,
   findTriageRule,
@@ -177,6 +177,7 @@ export async function createTriageRule(
   const settled = await applyTriageRules(db, principal.tenantId, {
     packages: [{ ecosystem: values.ecosystem, packageName: values.package_name }],
   });
+  await requestPolicyEvaluation(db, principal.tenantId, settled);
   const rule = await findTriageRule(db, values.id);
   if (!rule) throw notFound('The triage rule');
   return { rule, settled: settled.size };

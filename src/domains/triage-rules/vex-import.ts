@@ -3,7 +3,7 @@ import type { Principal } from '../../core/principal';
 import { ProblemError, unprocessable } from '../../core/problem';
 import type { DB } from '../../db/schema';
 import { mapPurl } from '../../sbom/purl-map';
-import { applyTriageRules } from './apply';
+import { applyTriageRules, requestPolicyEvaluation } from './apply';
 import {
   type CreateRuleBody,
   checkTriageRule,
@@ -263,12 +263,13 @@ async function writeRule(state: ImportState, target: Target): Promise<ImportResu
 /** The rules written settle the open exposures of their packages, 200 packages a pass. */
 async function settleWritten(state: ImportState): Promise<number> {
   const packages = [...state.written.values()];
-  let settled = 0;
+  const settled: string[] = [];
   for (let i = 0; i < packages.length; i += 200) {
     const scope = { packages: packages.slice(i, i + 200) };
-    settled += (await applyTriageRules(state.db, state.principal.tenantId, scope)).size;
+    settled.push(...(await applyTriageRules(state.db, state.principal.tenantId, scope)));
   }
-  return settled;
+  await requestPolicyEvaluation(state.db, state.principal.tenantId, settled);
+  return settled.length;
 }
 
 export async function importVex(

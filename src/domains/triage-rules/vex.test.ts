@@ -3,6 +3,7 @@ import { importJsonl, insertRepository, scanWith } from '../../../test/support/e
 import { cycloneDxValidator, schemaErrors } from '../../../test/support/sbom-schemas';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { npmRange, osvRecord } from '../../intel/advisory-store/test-records';
+import { EVALUATE_REPOSITORY_JOB } from '../policies/jobs';
 import { readVexDocument } from './vex-documents';
 
 interface ExposureBody {
@@ -186,6 +187,7 @@ describe('VEX import and export', () => {
   afterAll(() => t.close());
 
   it('imports OpenVEX statements as rules and reports every statement it cannot carry', async () => {
+    await t.runJobs({ only: [] }); // an empty outbox: what the import queues is all there is
     const res = await importVex(a.token, firstImport, `?acceptedRiskExpiresAtUtc=${EXPIRY}`);
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json() as ImportBody;
@@ -209,6 +211,21 @@ describe('VEX import and export', () => {
       ['web', 'not_affected', true],
     ]);
     expect(await state('other-pkg')).toEqual([['web', 'accepted_risk', true]]);
+    // The statuses are facts of policies: each repository's changed dependencies again.
+    const queued = await t.database.system
+      .selectFrom('job_outbox')
+      .select('data')
+      .where('job_name', '=', EVALUATE_REPOSITORY_JOB)
+      .execute();
+    const evaluations = queued.map(
+      (row) => row.data as { repositoryId: string; packageIds: string[] },
+    );
+    expect(
+      evaluations.map((e) => [e.repositoryId === web ? 'web' : 'api', e.packageIds.length]).sort(),
+    ).toEqual([
+      ['api', 1],
+      ['web', 3],
+    ]);
     expect(await state('third-pkg')).toEqual([
       ['api', 'open', false],
       ['web', 'false_positive', true],
