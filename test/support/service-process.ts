@@ -8,6 +8,7 @@ import pg from 'pg';
 import { openDatabase } from '../../src/db/connection';
 import { migrate } from '../../src/db/migrate';
 import { createTenantWithOwner } from '../../src/domains/tenants/service';
+import { provided } from './provided';
 
 /**
  * A real `driftwatch serve` process (the CLI entry, as an operator starts it) for lifecycle
@@ -142,18 +143,23 @@ export async function waitForScan(call: ApiCall, scanId: string, ms = 170_000) {
   return scan;
 }
 
-/** A fresh PostgreSQL database on TEST_DATABASE_URL's server; `drop` removes it. */
+/**
+ * A fresh PostgreSQL database on TEST_DATABASE_URL's server, empty or a copy of `template`;
+ * `drop` removes it.
+ */
 export async function createScratchDatabase(
   serverUrl: string,
-): Promise<{ url: string; drop: () => Promise<void> }> {
+  template: string | null = null,
+): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
   const name = `dw_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
+    name,
     url: url.toString(),
     drop: async () => {
       const cleanup = new pg.Client({ connectionString: serverUrl });
@@ -191,7 +197,7 @@ export async function prepareServiceDatabase(
       remove: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
   }
-  const scratch = await createScratchDatabase(serverUrl);
+  const scratch = await createScratchDatabase(serverUrl, provided('postgresTemplate'));
   const database = await openDatabase({ url: scratch.url, dataDir: null, poolSize: 2 });
   await migrate(database.pool);
   const tenant = await createTenantWithOwner(database, { name: tenantName, plan: 'enterprise' });

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { inject } from 'vitest';
 import { buildApp } from '../../src/app';
 import { EVENT_SUBSCRIPTIONS, jobDefinitions } from '../../src/background-jobs';
 import { type Config, loadConfig } from '../../src/config';
@@ -21,16 +20,8 @@ import { takeOutbox } from '../../src/jobs/outbox';
 import type { Metrics } from '../../src/observability/metrics';
 import { createSecretBox, type SecretBox } from '../../src/security/secret-box';
 import { TEST_REPOSITORY_ROOT } from './git-fixtures';
+import { provided } from './provided';
 import { createScratchDatabase } from './service-process';
-
-/** The run's migrated embedded database (test/support/global-setup.ts); null outside vitest. */
-function migratedSnapshotPath(): string | null {
-  try {
-    return inject('embeddedSnapshotPath') ?? null;
-  } catch {
-    return null; // benches and scripts import this module outside a vitest worker
-  }
-}
 
 /**
  * A fresh database for one test file: PGlite in memory by default, or a new database on the
@@ -39,14 +30,14 @@ function migratedSnapshotPath(): string | null {
 export async function openTestDatabase(poolSize = 10): Promise<Database> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
-    const snapshotPath = migratedSnapshotPath();
+    const snapshotPath = provided('embeddedSnapshotPath');
     const embeddedSnapshot = snapshotPath ? new Blob([readFileSync(snapshotPath)]) : undefined;
     const database = await openDatabase({ url: null, dataDir: null, poolSize, embeddedSnapshot });
     // A no-op on the snapshot (every migration recorded); the whole run outside vitest.
     await migrate(database.pool);
     return database;
   }
-  const scratch = await createScratchDatabase(serverUrl);
+  const scratch = await createScratchDatabase(serverUrl, provided('postgresTemplate'));
   const database = await openDatabase({ url: scratch.url, dataDir: null, poolSize });
   await migrate(database.pool);
   const close = database.close;
