@@ -1,3 +1,7 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020';
+import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
 import { cycloneDxValidator, schemaErrors } from '../../../test/support/sbom-schemas';
@@ -45,8 +49,33 @@ const openVex = (statements: object[], extra: object = {}) => ({
   ...extra,
 });
 
+/**
+ * The official OpenVEX JSON schema (openvex_json_schema.json of openvex/spec, draft 2020-12) is
+ * not vendored: where `$OPENVEX_SCHEMA_PATH` names a copy, exports are validated against it too.
+ */
+const OPENVEX_SCHEMA_PATH = process.env.OPENVEX_SCHEMA_PATH
+  ? resolve(process.env.OPENVEX_SCHEMA_PATH)
+  : null;
+function officialOpenVexValidator(): ValidateFunction | null {
+  if (!OPENVEX_SCHEMA_PATH || !existsSync(OPENVEX_SCHEMA_PATH)) {
+    console.info('vex.test.ts: OPENVEX_SCHEMA_PATH unset or absent: no official schema check');
+    return null;
+  }
+  const addFormats =
+    (addFormatsModule as unknown as { default: typeof addFormatsModule }).default ??
+    addFormatsModule;
+  const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
+  return ajv.compile(JSON.parse(readFileSync(OPENVEX_SCHEMA_PATH, 'utf8')));
+}
+const officialOpenVex = officialOpenVexValidator();
+
 /** The checks of the OpenVEX 0.2.0 specification and schema an export must pass. */
 function expectValidOpenVex(doc: Json): void {
+  if (officialOpenVex) {
+    const valid = officialOpenVex(doc);
+    const errors = (officialOpenVex.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+    expect(valid, errors.join('\n')).toBe(true);
+  }
   expect(Object.keys(doc).sort()).toEqual(
     ['@context', '@id', 'author', 'role', 'statements', 'timestamp', 'tooling', 'version'].sort(),
   );
