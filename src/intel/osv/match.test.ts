@@ -123,6 +123,9 @@ describe('OSV evaluation, table by scenario', () => {
         ['2.1.0rc1', true],
         ['2.1', false],
         ['1.0.1', false],
+        // From the third other spelling on, the sorted list answers (the first two by a pass).
+        ['1.0.0.0', true],
+        ['2.1rc1.post0', false],
       ],
     ],
     [

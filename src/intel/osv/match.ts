@@ -44,10 +44,12 @@ interface CompiledEntry {
   versions: ReadonlySet<string>;
   /**
    * The listed versions valid in the ecosystem, sorted by its ordering (for equal spellings);
-   * sorted on first need, since Go and PyPI records list hundreds of versions and most entries
-   * are never asked about a spelling that misses `versions`.
+   * sorted only once an entry is asked often (`spellingLookups`): a scan asks most entries about
+   * one version, and n comparisons beat the n·log n of a sort (Go and PyPI records list hundreds).
    */
   sortedVersions: string[] | null;
+  /** Lookups of a spelling that misses `versions` so far. */
+  spellingLookups: number;
   ranges: CompiledRange[];
   /** Fixed versions of the evaluable ranges, sorted by the ecosystem ordering. */
   fixed: string[];
@@ -137,6 +139,7 @@ function compile(advisory: Advisory, affected: AffectedPackage): CompiledEntry |
     versioning,
     versions: new Set(affected.versions),
     sortedVersions: null,
+    spellingLookups: 0,
     ranges,
     fixed: [...new Set(fixed)].sort(versioning.compare),
     anyVulnerable: affected.versions.length > 0 || ranges.some((r) => opensAnything(r)),
@@ -177,9 +180,21 @@ function inRange(version: string, compiled: CompiledRange): boolean {
  * Listed as written, or as an equal version in the ecosystem's ordering: go.mod writes `v1.2.3`
  * where OSV writes `1.2.3`, PEP 440 has `1.0` == `1.0.0`, NuGet `1.0.0` == `1.0.0.0`.
  */
+/** Lookups answered by a linear pass before an entry's versions are sorted once. */
+const SORT_AFTER_LOOKUPS = 2;
+
 function listed(entry: CompiledEntry, version: string): boolean {
   if (entry.versions.has(version)) return true;
   if (entry.versions.size === 0 || !entry.versioning.isValid(version)) return false;
+  if (entry.sortedVersions === null && ++entry.spellingLookups <= SORT_AFTER_LOOKUPS) {
+    const { versioning } = entry;
+    for (const listedVersion of entry.versions) {
+      if (versioning.isValid(listedVersion) && versioning.compare(listedVersion, version) === 0) {
+        return true;
+      }
+    }
+    return false;
+  }
   entry.sortedVersions ??= [...entry.versions]
     .filter((v) => entry.versioning.isValid(v))
     .sort(entry.versioning.compare);
