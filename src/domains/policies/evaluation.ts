@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Insertable, Kysely } from 'kysely';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
@@ -83,6 +84,23 @@ interface ExistingViolation {
   package_id: string;
   version: string;
   status: ViolationStatus;
+  severity: string;
+  action: string;
+  policy_version: number;
+  facts_digest: string | null;
+}
+
+// One digest per dependency's facts, shared by every policy that matches it.
+const digests = new WeakMap<DependencyWithFacts['facts'], string>();
+
+/** What a violation stores to tell whether its facts changed (SHA-1 of the facts as JSON). */
+function factsDigest(facts: DependencyWithFacts['facts']): string {
+  let digest = digests.get(facts);
+  if (digest === undefined) {
+    digest = createHash('sha1').update(JSON.stringify(facts)).digest('base64url');
+    digests.set(facts, digest);
+  }
+  return digest;
 }
 
 const keyOf = (policyId: string, packageId: string, version: string) =>
@@ -137,6 +155,7 @@ function planMatches(
         status,
         exception_id: cover?.id ?? null,
         facts: JSON.stringify(dep.facts),
+        facts_digest: factsDigest(dep.facts),
         policy_version: policy.version,
       });
       if (status === 'open') plan.events.push({ ...event, violationId: id });
@@ -144,14 +163,29 @@ function planMatches(
       continue;
     }
     const next = systemMove(current.status, { kind: 'holds', covered: cover !== undefined });
+    const exceptionId =
+      next === 'excepted' ? (cover?.id ?? null) : next === 'open' ? null : undefined;
+    const digest = factsDigest(dep.facts);
+    const unchanged =
+      next === null &&
+      digest === current.facts_digest &&
+      policy.severity === current.severity &&
+      policy.action === current.action &&
+      policy.version === current.policy_version;
+    if (unchanged) {
+      // Held as it is: nothing to write (a rescan that changes nothing writes nothing).
+      plan.counts.held++;
+      continue;
+    }
     plan.updates.push({
       id: current.id,
       status: next ?? current.status,
       facts: dep.facts,
+      factsDigest: digest,
       severity: policy.severity,
       action: policy.action,
       policyVersion: policy.version,
-      exceptionId: next === 'excepted' ? (cover?.id ?? null) : next === 'open' ? null : undefined,
+      exceptionId,
     });
     if (next === 'open') {
       plan.events.push({ ...event, violationId: current.id });
@@ -196,7 +230,17 @@ export async function evaluateRepository(
     applicable.length > 0 ? await repositoryFacts(db, repository, now, packageIds) : [];
   let existingQuery = db
     .selectFrom('policy_violations')
-    .select(['id', 'policy_id', 'package_id', 'version', 'status'])
+    .select([
+      'id',
+      'policy_id',
+      'package_id',
+      'version',
+      'status',
+      'severity',
+      'action',
+      'policy_version',
+      'facts_digest',
+    ])
     .where('repository_id', '=', repository.id)
     .where(
       'policy_id',

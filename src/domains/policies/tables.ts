@@ -1,4 +1,4 @@
-import type { Generated, JSONColumnType } from 'kysely';
+import type { ColumnType, Generated, JSONColumnType } from 'kysely';
 import type { TenantColumn } from '../../db/tenant-column';
 
 export const POLICY_SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
@@ -63,6 +63,8 @@ export interface PolicyViolationTable {
   status_changed_by_token_id: string | null;
   exception_id: string | null;
   facts: JSONColumnType<Record<string, unknown>>;
+  /** SHA-1 of the facts as JSON (base64url): what an evaluation compares; null until written. */
+  facts_digest: ColumnType<string | null, string | null | undefined, string | null>;
   policy_version: number;
   detected_at: Generated<Date>;
   last_evaluated_at: Generated<Date>;

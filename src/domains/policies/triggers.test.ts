@@ -38,7 +38,12 @@ describe('policy re-evaluation triggers', () => {
       url: `/api/v1/policy-violations?repositoryId=${repo}`,
     });
     expect(res.statusCode, res.body).toBe(200);
-    const items = res.json().items as { policyId: string; packageName: string; status: string }[];
+    const items = res.json().items as {
+      violationId: string;
+      policyId: string;
+      packageName: string;
+      status: string;
+    }[];
     return items.filter((v) => v.packageName === name);
   };
   const createPolicy = async (name: string, condition: string) => {
@@ -151,6 +156,43 @@ describe('policy re-evaluation triggers', () => {
     });
     expect(await runAndCount()).toMatchObject([{ dependencies: 1, opened: 0 }]);
     expect(await violationsOf('vuln-pkg')).toMatchObject([{ status: 'open' }]);
+  });
+
+  it('rewrites a held violation only when its facts changed (the stored digest)', async () => {
+    const list = await t.as(a.token, {
+      method: 'GET',
+      url: `/api/v1/vulnerability-exposures?repositoryId=${repo}`,
+    });
+    const [exposure] = list.json().items as { exposureId: string }[];
+    const stored = async () => {
+      const [violation] = await violationsOf('vuln-pkg');
+      const res = await t.as(a.token, {
+        method: 'GET',
+        url: `/api/v1/policy-violations/${violation?.violationId}`,
+      });
+      return res.json() as {
+        status: string;
+        lastEvaluatedAtUtc: string;
+        facts: { vulnerabilities: { items: { status: string }[] } };
+      };
+    };
+    const before = await stored();
+    await t.as(a.token, {
+      method: 'PATCH',
+      url: `/api/v1/vulnerability-exposures/${exposure?.exposureId}`,
+      payload: { status: 'investigating' },
+    });
+    await runAndCount();
+    const changed = await stored();
+    expect(changed.status).toBe('open');
+    expect(changed.facts.vulnerabilities.items[0]?.status).toBe('investigating');
+    expect(changed.lastEvaluatedAtUtc > before.lastEvaluatedAtUtc).toBe(true);
+    // Evaluated again with nothing changed: held, not written.
+    const counts = await withTenant(t.database, a.tenantId, (db) =>
+      evaluateRepository(db, { tenantId: a.tenantId, repositoryId: repo }),
+    );
+    expect(counts).toMatchObject({ opened: 0, resolved: 0 });
+    expect((await stored()).lastEvaluatedAtUtc).toBe(changed.lastEvaluatedAtUtc);
   });
 
   it("a package's health change re-evaluates the dependencies on it", async () => {

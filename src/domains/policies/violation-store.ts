@@ -79,8 +79,9 @@ export async function setTriage(
 export interface SystemUpdate {
   id: string;
   status: ViolationStatus;
-  /** null keeps the stored value. */
+  /** null keeps the stored value (and its digest). */
   facts: Record<string, unknown> | null;
+  factsDigest?: string | null;
   severity: string | null;
   action: string | null;
   policyVersion: number | null;
@@ -94,6 +95,7 @@ export async function applySystemUpdates(db: Kysely<DB>, updates: SystemUpdate[]
       id: u.id,
       status: u.status,
       facts: u.facts,
+      facts_digest: u.factsDigest ?? null,
       severity: u.severity,
       action: u.action,
       policy_version: u.policyVersion,
@@ -104,6 +106,7 @@ export async function applySystemUpdates(db: Kysely<DB>, updates: SystemUpdate[]
       UPDATE policy_violations v SET
         status = x.status,
         facts = coalesce(x.facts, v.facts),
+        facts_digest = CASE WHEN x.facts IS NULL THEN v.facts_digest ELSE x.facts_digest END,
         severity = coalesce(x.severity, v.severity),
         action = coalesce(x.action, v.action),
         policy_version = coalesce(x.policy_version, v.policy_version),
@@ -117,7 +120,7 @@ export async function applySystemUpdates(db: Kysely<DB>, updates: SystemUpdate[]
         status_changed_by_token_id = CASE WHEN x.status <> v.status THEN NULL
           ELSE v.status_changed_by_token_id END
       FROM jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) AS x(id uuid, status text,
-        facts jsonb, severity text, action text, policy_version integer, keep_exception boolean,
+        facts jsonb, facts_digest text, severity text, action text, policy_version integer, keep_exception boolean,
         exception_id uuid)
       WHERE v.id = x.id
         -- A rescan that changes nothing writes nothing (jsonb compares by value).
