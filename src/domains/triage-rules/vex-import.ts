@@ -56,6 +56,8 @@ export interface ImportSummary {
 
 /** Rules one import may write: each is applied to the tenant's exposures in the request. */
 export const MAX_IMPORTED_RULES = 5000;
+/** Products one import may name: each gets a result, and the answer must stay near the request's size. */
+export const MAX_IMPORTED_PRODUCTS = 20000;
 
 interface Target {
   statement: ReadStatement;
@@ -286,6 +288,12 @@ export async function importVex(
   }
   const vex = readVexDocument(body);
   const statements = readVexStatements(vex);
+  const products = statements.reduce((sum, statement) => sum + statement.products.length, 0);
+  if (products > MAX_IMPORTED_PRODUCTS) {
+    throw unprocessable('The document names too many products.', {
+      body: [`names ${products} products; at most ${MAX_IMPORTED_PRODUCTS} in one import`],
+    });
+  }
   const repositories = repositoryIndex(await repositoryAddresses(db));
   const { targets, skipped } = plan(statements, repositories);
   if (targets.length > MAX_IMPORTED_RULES) {

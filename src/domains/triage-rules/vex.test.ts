@@ -429,6 +429,14 @@ describe('VEX import and export', () => {
       expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
       expect(Object.keys(res.json().errors ?? {}), res.body).toContain(field);
     }
+    const crowded = openVex(
+      Array.from({ length: 21 }, (_, i) => ({
+        ...valid,
+        vulnerability: { name: `CVE-2026-${1000 + i}` },
+        products: Array.from({ length: 1000 }, (_, j) => ({ '@id': `pkg:npm/p${j}` })),
+      })),
+    );
+    expect((await importVex(a.token, crowded)).statusCode).toBe(422);
     const huge = openVex([{ ...valid, status_notes: 'x'.repeat(1000) }]);
     const padding = { ...huge, tooling: 'y'.repeat(5 * 1024 * 1024) };
     expect((await importVex(a.token, padding)).statusCode).toBe(413);
