@@ -92,7 +92,6 @@ async function expectExact(who: TestTenant) {
 async function runScan(who: TestTenant, repositoryId: string, outcome: 'complete' | 'fail') {
   await withTenant(t.database, who.tenantId, async (db) => {
     const scan = await insertQueuedScan(db, {
-      tenantId: who.tenantId,
       repositoryId,
       trigger: 'manual',
       branch: null,

@@ -73,7 +73,7 @@ export async function snapshotRepositoryDrift(
   );
   const outcomes = used.map((u) => driftOf(u, catalogue, settings, now));
   const totals = totalDrift(outcomes.map(totalsInput));
-  const snapshot: SnapshotKey = { tenantId, repositoryId, scanId };
+  const snapshot: SnapshotKey = { repositoryId, scanId };
   await saveRepositoryDrift(db, snapshot, totals, now);
   const changed = await saveDependencyDrift(db, snapshot, used, outcomes, catalogue);
   // Drift is a fact of policies: the dependencies whose drift changed are evaluated again.
@@ -81,8 +81,8 @@ export async function snapshotRepositoryDrift(
   return true;
 }
 
+/** A snapshot's key within the tenant scope (the database fills tenant_id from the scope). */
 interface SnapshotKey {
-  tenantId: string;
   repositoryId: string;
   scanId: string;
 }
@@ -165,7 +165,7 @@ function totalsInput(o: DriftOutcome) {
 /** The repository's totals at the scan, dated by when the scan finished (or was queued). */
 async function saveRepositoryDrift(
   db: Kysely<DB>,
-  { tenantId, repositoryId, scanId }: SnapshotKey,
+  { repositoryId, scanId }: SnapshotKey,
   totals: ReturnType<typeof totalDrift>,
   now: Date,
 ): Promise<void> {
@@ -192,7 +192,7 @@ async function saveRepositoryDrift(
   };
   await db
     .insertInto('repository_drift')
-    .values({ tenant_id: tenantId, repository_id: repositoryId, scan_id: scanId, ...values })
+    .values({ repository_id: repositoryId, scan_id: scanId, ...values })
     .onConflict((oc) => oc.columns(['tenant_id', 'repository_id', 'scan_id']).doUpdateSet(values))
     .execute();
 }
@@ -200,7 +200,7 @@ async function saveRepositoryDrift(
 /** Each dependency's drift at the scan, replacing an earlier computation of the same scan. */
 async function saveDependencyDrift(
   db: Kysely<DB>,
-  { tenantId, repositoryId, scanId }: SnapshotKey,
+  { repositoryId, scanId }: SnapshotKey,
   used: readonly UsedDependency[],
   outcomes: readonly DriftOutcome[],
   catalogue: Catalogue,
@@ -215,7 +215,6 @@ async function saveDependencyDrift(
     const o = outcomes[i] as DriftOutcome;
     const measured = o.state === 'measured' ? o : null;
     return {
-      tenant_id: tenantId,
       repository_id: repositoryId,
       scan_id: scanId,
       package_id: u.packageId,

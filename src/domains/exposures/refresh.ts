@@ -297,7 +297,6 @@ async function writeMatches(
     if (!row) {
       inserts.push({
         ...fields,
-        tenant_id: input.tenantId,
         id: newId(),
         repository_id: input.repositoryId,
         package_id: match.group.packageId,

@@ -246,7 +246,6 @@ function packageWatchRoutes(app: RouteApp): void {
       if (!pkg) throw notFound('The package');
       const principal = principalOf(request);
       const { row, created } = await watchPackage(db, {
-        tenantId: principal.tenantId,
         packageId,
         id: newId(),
         note: request.body.note ?? null,

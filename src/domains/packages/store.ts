@@ -162,11 +162,13 @@ export async function isWatched(db: Db, packageId: string): Promise<boolean> {
   return row !== undefined;
 }
 
-/** Creates the watch; `created` is false when it already existed (then the note is kept). */
+/**
+ * Creates the watch; `created` is false when it already existed (then the note is kept). Runs in
+ * the tenant scope: the database fills tenant_id from it.
+ */
 export async function watchPackage(
   db: Db,
   watch: {
-    tenantId: string;
     packageId: string;
     id: string;
     note: string | null;
@@ -176,7 +178,6 @@ export async function watchPackage(
   const inserted = await db
     .insertInto('package_watches')
     .values({
-      tenant_id: watch.tenantId,
       package_id: watch.packageId,
       id: watch.id,
       note: watch.note,

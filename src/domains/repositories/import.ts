@@ -239,15 +239,14 @@ interface NewRepository {
   deploy_key_sealed: string | null;
 }
 
-/** Inserts unless the clone URL or provider id is already imported; returns [id, created]. */
-async function insertOnce(
-  db: Kysely<DB>,
-  tenantId: string,
-  repository: NewRepository,
-): Promise<[string, boolean]> {
+/**
+ * Inserts unless the clone URL or provider id is already imported; returns [id, created].
+ * Runs in the request's tenant scope: the database fills tenant_id from it.
+ */
+async function insertOnce(db: Kysely<DB>, repository: NewRepository): Promise<[string, boolean]> {
   const inserted = await db
     .insertInto('repositories')
-    .values({ tenant_id: tenantId, id: newId(), ...repository })
+    .values({ id: newId(), ...repository })
     .onConflict((oc) => oc.doNothing())
     .returning('id')
     .executeTakeFirst();
@@ -523,7 +522,7 @@ async function storePlanned(
       continue;
     }
     // Two items of one request naming the same repository: the second is "already imported".
-    const [id, created] = await insertOnce(db, principal.tenantId, plan.repository);
+    const [id, created] = await insertOnce(db, plan.repository);
     Object.assign(result, {
       status: created ? 'imported' : 'alreadyImported',
       repositoryId: id,

@@ -67,7 +67,6 @@ export async function acceptSbomImport(db: Kysely<DB>, input: AcceptImportInput)
   if (!read.ok) throw new ProblemError(read.status, read.detail, { errors: read.errors });
 
   const scan = await insertQueuedScan(db, {
-    tenantId: input.tenantId,
     repositoryId: input.repositoryId,
     trigger: 'sbom',
     branch: null,
@@ -76,7 +75,6 @@ export async function acceptSbomImport(db: Kysely<DB>, input: AcceptImportInput)
   const scanId = scan.id;
   const importId = newId();
   await insertSbomImport(db, {
-    tenantId: input.tenantId,
     id: importId,
     repositoryId: input.repositoryId,
     scanId,
@@ -138,7 +136,7 @@ export async function runSbomImportJob(
       // The claim rolled back with the failure: the scan is queued again, and fails from there.
       const failed = await failScan(db, scanId, message);
       if (failed) {
-        await writeScanLogs(db, { tenantId, scanId }, [
+        await writeScanLogs(db, { scanId }, [
           { level: 'error', step: 'sbom', message, at: new Date() },
         ]);
       }
@@ -206,7 +204,6 @@ export async function requestSbomExport(
   const repository = await findRepository(db, input.repositoryId);
   if (!repository) throw notFound('The repository');
   const row = await insertSbomExport(db, {
-    tenantId: input.tenantId,
     id: newId(),
     repositoryId: input.repositoryId,
     format: input.format,

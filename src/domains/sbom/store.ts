@@ -35,7 +35,6 @@ export async function findRepository(db: Kysely<DB>, repositoryId: string) {
 export async function insertSbomImport(
   db: Kysely<DB>,
   row: {
-    tenantId: string;
     id: string;
     repositoryId: string;
     scanId: string;
@@ -48,7 +47,6 @@ export async function insertSbomImport(
   await db
     .insertInto('sbom_imports')
     .values({
-      tenant_id: row.tenantId,
       id: row.id,
       repository_id: row.repositoryId,
       scan_id: row.scanId,
@@ -70,12 +68,11 @@ export async function findSbomImport(db: Kysely<DB>, importId: string) {
 
 export async function insertSbomExport(
   db: Kysely<DB>,
-  row: { tenantId: string; id: string; repositoryId: string; format: SbomExportFormat },
+  row: { id: string; repositoryId: string; format: SbomExportFormat },
 ): Promise<SbomExportState> {
   return db
     .insertInto('sbom_exports')
     .values({
-      tenant_id: row.tenantId,
       id: row.id,
       repository_id: row.repositoryId,
       format: row.format,

@@ -94,11 +94,12 @@ async function ensurePackages(
 
 /**
  * Catalogues the packages of `entries` and inserts them as rows of generation `scanId` (not
- * visible to readers until the repository switches to that generation).
+ * visible to readers until the repository switches to that generation). Runs in the tenant scope:
+ * the database fills tenant_id from it.
  */
 export async function insertGenerationRows(
   db: Kysely<DB>,
-  target: { tenantId: string; repositoryId: string; scanId: string },
+  target: { repositoryId: string; scanId: string },
   entries: readonly FileDependency[],
 ): Promise<void> {
   const wanted = new Map<string, { ecosystem: Ecosystem; name: string }>();
@@ -110,7 +111,6 @@ export async function insertGenerationRows(
   }
   const packageIds = await ensurePackages(db, wanted);
   const rows = entries.map(({ file, dependency }) => ({
-    tenant_id: target.tenantId,
     id: newId(),
     repository_id: target.repositoryId,
     scan_id: target.scanId,

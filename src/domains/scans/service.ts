@@ -63,7 +63,6 @@ export async function queueScan(
   // The partial unique index `scans_one_active` settles a race between two triggers: the loser
   // inserts nothing (it waits for the winner's commit) and returns the winner's scan.
   const inserted = await insertQueuedScan(db, {
-    tenantId: input.tenantId,
     repositoryId: input.repositoryId,
     trigger: input.trigger,
     branch: input.branch || repository.default_branch,
@@ -102,7 +101,6 @@ export async function requestScanCancel(
     throw conflict(`The scan is ${scan.state} and cannot be cancelled.`);
   }
   await appendScanLog(db, {
-    tenantId: cancelled.tenant_id,
     scanId,
     level: 'warn',
     step: 'cancel',

@@ -62,16 +62,16 @@ export async function listScans(
 
 /**
  * A new queued scan; undefined when the repository already has a queued or running scan (the
- * partial unique index `scans_one_active` settles a race: the loser inserts nothing).
+ * partial unique index `scans_one_active` settles a race: the loser inserts nothing). Runs in the
+ * tenant scope: the database fills tenant_id from it.
  */
 export async function insertQueuedScan(
   db: Kysely<DB>,
-  scan: { tenantId: string; repositoryId: string; trigger: ScanTrigger; branch: string | null },
+  scan: { repositoryId: string; trigger: ScanTrigger; branch: string | null },
 ): Promise<ScanRow | undefined> {
   return db
     .insertInto('scans')
     .values({
-      tenant_id: scan.tenantId,
       id: newId(),
       repository_id: scan.repositoryId,
       state: 'queued',
@@ -259,10 +259,10 @@ export interface ScanLogLine {
   at: Date;
 }
 
-/** Writes log lines of one scan in one statement. */
+/** Writes log lines of one scan in one statement (in its tenant's scope, which fills tenant_id). */
 export async function writeScanLogs(
   db: Kysely<DB>,
-  scan: { tenantId: string; scanId: string },
+  scan: { scanId: string },
   lines: readonly ScanLogLine[],
 ): Promise<void> {
   if (lines.length === 0) return;
@@ -270,7 +270,6 @@ export async function writeScanLogs(
     .insertInto('scan_logs')
     .values(
       lines.map((line) => ({
-        tenant_id: scan.tenantId,
         id: newId(),
         scan_id: scan.scanId,
         logged_at: line.at,
@@ -286,7 +285,7 @@ export async function writeScanLogs(
 /** One log line written at once (requests: cancel). */
 export async function appendScanLog(
   db: Kysely<DB>,
-  entry: { tenantId: string; scanId: string; level: ScanLogLevel; step: string; message: string },
+  entry: { scanId: string; level: ScanLogLevel; step: string; message: string },
 ): Promise<void> {
   await writeScanLogs(db, entry, [{ ...entry, at: new Date() }]);
 }

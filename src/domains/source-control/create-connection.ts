@@ -244,7 +244,6 @@ export async function createConnection(
     valid.provider === 'git' || request.webhookSecret ? null : generateWebhookSecret();
   const webhookSecret = request.webhookSecret ?? generated;
   const connection = await insertConnection(scope.db(), {
-    tenant_id: tenantId,
     id: newId(),
     provider: valid.provider,
     name: valid.name,

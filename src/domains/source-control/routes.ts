@@ -75,7 +75,6 @@ export function sourceControlRoutes(deps: {
           requestScope(request, deps.database),
           deps.secretBox,
           deps.config,
-          principalOf(request).tenantId,
           request.body,
         );
         request.auditResourceId = result.connection.id;

@@ -226,7 +226,6 @@ export async function installScmA(
   scope: RequestScope,
   secretBox: SecretBox,
   config: Config,
-  tenantId: string,
   request: InstallRequest,
 ): Promise<InstallResult> {
   const errors = new FieldErrorCollector();
@@ -270,7 +269,6 @@ export async function installScmA(
 
   // An installation belongs to one account: the unique index refuses a second tenant (0004).
   const created = await insertConnection(scope.db(), {
-    tenant_id: tenantId,
     id: newId(),
     provider: 'scm-a',
     name: name ?? verification.accountName ?? `Installation ${installationId}`,

@@ -127,7 +127,7 @@ function scoringWeightRoutes(app: RouteApp): void {
       const check = checkWeights(request.body);
       if (!check.ok) throw badRequest('The scoring weights are invalid.', check.errors);
       const { tenantId } = principalOf(request);
-      await saveScoringWeights(tenantDb(request), tenantId, check.weights);
+      await saveScoringWeights(tenantDb(request), check.weights);
       request.auditResourceId = tenantId;
       request.auditDetails = { weights: check.weights };
       return check.weights;
@@ -245,7 +245,7 @@ function benchmarkProfileRoutes(app: RouteApp, minimum: number): void {
         });
       }
       const { tenantId } = principalOf(request);
-      await saveBenchmarkProfile(db, tenantId, next);
+      await saveBenchmarkProfile(db, next);
       request.auditResourceId = tenantId;
       request.auditDetails = next;
       return present(request);

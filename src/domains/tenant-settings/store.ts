@@ -15,15 +15,12 @@ export async function loadScoringWeights(db: Db): Promise<ScoringWeights> {
   return row ? weightsFromStored(row.weights) : { ...DEFAULT_WEIGHTS };
 }
 
-export async function saveScoringWeights(
-  db: Db,
-  tenantId: string,
-  weights: ScoringWeights,
-): Promise<void> {
+/** Saves the scope's tenant's weights (the database fills tenant_id from the scope). */
+export async function saveScoringWeights(db: Db, weights: ScoringWeights): Promise<void> {
   const now = new Date();
   await db
     .insertInto('tenant_scoring_weights')
-    .values({ tenant_id: tenantId, weights: JSON.stringify(weights), updated_at: now })
+    .values({ weights: JSON.stringify(weights), updated_at: now })
     .onConflict((oc) =>
       oc.column('tenant_id').doUpdateSet({ weights: JSON.stringify(weights), updated_at: now }),
     )
@@ -48,9 +45,9 @@ export async function loadBenchmarkProfile(db: Db): Promise<BenchmarkProfile> {
   };
 }
 
+/** Saves the scope's tenant's profile (the database fills tenant_id from the scope). */
 export async function saveBenchmarkProfile(
   db: Db,
-  tenantId: string,
   profile: Omit<BenchmarkProfile, 'updatedAt'>,
 ): Promise<void> {
   const now = new Date();
@@ -62,7 +59,7 @@ export async function saveBenchmarkProfile(
   };
   await db
     .insertInto('tenant_benchmark_profiles')
-    .values({ tenant_id: tenantId, ...values })
+    .values(values)
     .onConflict((oc) => oc.column('tenant_id').doUpdateSet(values))
     .execute();
 }
