@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/connection';
 import { newId } from '../db/ids';
 import type { DB } from '../db/schema';
+import { type Poller, startPoller } from './poller';
 import type { JobEnvelope, SqlExecutor } from './queue';
 
 /**
@@ -335,14 +336,12 @@ export async function relayOutbox(
   }
 }
 
-export interface OutboxRelay {
-  /** Stops scheduling ticks and waits for the one in flight: afterwards it touches no pool. */
-  stop: () => Promise<void>;
-}
+export type OutboxRelay = Poller;
 
 /**
- * Relays every `intervalMs` in the background. Ticks never overlap (the next is scheduled when
- * one ends), and `stop` awaits the tick in flight, so closing the pools afterwards is safe.
+ * Relays every `intervalMs` in the background (jobs/poller.ts: ticks never overlap, and `stop`
+ * awaits the tick in flight, so closing the pools afterwards is safe). Each tick waits the
+ * interval, whatever the one before relayed.
  */
 export function startOutboxRelay(
   database: Database,
@@ -351,31 +350,11 @@ export function startOutboxRelay(
   onError: (error: unknown) => void,
   intervalMs = 500,
 ): OutboxRelay {
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
-  let inFlight: Promise<void> = Promise.resolve();
-  const tick = () => {
-    timer = null;
-    inFlight = relayOutbox(database, subscriptions, send).then(
-      () => {},
-      (error) => onError(error),
-    );
-    void inFlight.then(() => {
-      if (!stopped) schedule();
-    });
-  };
-  const schedule = () => {
-    timer = setTimeout(tick, intervalMs);
-    timer.unref();
-  };
-  schedule();
-  return {
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await inFlight;
-    },
-  };
+  return startPoller({
+    intervalMs,
+    pass: () => relayOutbox(database, subscriptions, send).then(() => 0),
+    onError,
+  });
 }
 
 /** Removes and returns committed outbox rows (tests run their handlers inline). */

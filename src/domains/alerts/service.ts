@@ -6,6 +6,7 @@ import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import { ECOSYSTEMS } from '../../ecosystems/types';
 import { SEVERITY_RATINGS } from '../../intel/osv/types';
+import { existingRepositories } from '../repositories/store';
 import { ALERT_KIND_NAMES, kindNamed } from './kinds';
 import { DEFAULT_DEDUPE_WINDOW_MINUTES } from './schemas';
 import { applyAlertTransition } from './state-machine';
@@ -14,7 +15,6 @@ import {
   type AlertRuleRow,
   acknowledgeAlert,
   existingIntegrations,
-  existingRepositories,
   findAlert,
   findRule,
   insertRule,
@@ -155,7 +155,7 @@ export async function changeRule(
 }
 
 /**
- * PATCH of an alert: acknowledges it (the only move, DESIGN §7). A second acknowledgement, or a
+ * PATCH of an alert: acknowledges it (the only move, docs/design.md#states). A second acknowledgement, or a
  * status other than acknowledged, is a 422 keyed `status`. `details` goes to the audit entry.
  */
 export async function acknowledge(

@@ -101,20 +101,6 @@ export async function enabledRulesOf(
     .execute();
 }
 
-/** Which of `ids` are the tenant's repositories. */
-export async function existingRepositories(
-  db: Kysely<DB>,
-  ids: readonly string[],
-): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('repositories')
-    .select('id')
-    .where('id', 'in', [...ids])
-    .execute();
-  return new Set(rows.map((row) => row.id));
-}
-
 /** Which of `ids` are the tenant's integrations (disabled ones included: they may return). */
 export async function existingIntegrations(
   db: Kysely<DB>,

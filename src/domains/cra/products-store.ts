@@ -139,17 +139,3 @@ export async function setProductRepositories(
     .onConflict((oc) => oc.doNothing())
     .execute();
 }
-
-/** Which of `ids` are the tenant's repositories. */
-export async function existingRepositories(
-  db: Kysely<DB>,
-  ids: readonly string[],
-): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('repositories')
-    .select('id')
-    .where('id', 'in', [...ids])
-    .execute();
-  return new Set(rows.map((row) => row.id));
-}

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { FieldErrorCollector, notFound } from '../../core/problem';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
+import { existingRepositories } from '../repositories/store';
 import {
   CONFORMITY_ROUTES,
   type ConformityRoute,
@@ -11,7 +12,6 @@ import {
 import { detectExploitations } from './exploitation';
 import {
   deleteProduct,
-  existingRepositories,
   findProduct,
   insertProduct,
   type ProductRow,

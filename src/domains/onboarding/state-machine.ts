@@ -1,5 +1,5 @@
 /**
- * Onboarding (DESIGN §7): connect_source_control → import_repositories → first_scan →
+ * Onboarding (docs/design.md#states): connect_source_control → import_repositories → first_scan →
  * review_findings → configure_policies → configure_alerts → completed. Pure, and the only place
  * that says which step is current and what advancing does: a step is passed when the tenant did
  * the thing (computed from stored state by the service) or chose to skip it; the current step is

@@ -1,3 +1,4 @@
+import { type Poller, startPoller } from '../../jobs/poller';
 import type { JobDefinition, JobEnvelope } from '../../jobs/queue';
 import type { JobDeps } from '../job-deps';
 import { attemptDelivery, type DeliveryContext, dispatchDueDeliveries } from './attempt';
@@ -41,39 +42,16 @@ export function outboundDeliveryJobs(
   ];
 }
 
-export interface DeliveryDispatcher {
-  /** Stops the timer and waits for the pass in progress (before the pools close). */
-  stop: () => Promise<void>;
-}
+export type DeliveryDispatcher = Poller;
 
 /**
  * Attempts due deliveries every `webhooks.pollMs` in this process (worker role), at once again
- * after a pass that found some; passes never overlap.
+ * after a pass that found some; passes never overlap (jobs/poller.ts).
  */
 export function startDeliveryDispatcher(context: DeliveryContext): DeliveryDispatcher {
-  let stopped = false;
-  let running: Promise<void> = Promise.resolve();
-  let timer: NodeJS.Timeout | undefined;
-  const schedule = (busy: boolean) => {
-    if (stopped) return;
-    // A pass that found work looks again at once (a burst drains without waiting a poll).
-    timer = setTimeout(tick, busy ? 0 : context.config.webhooks.pollMs);
-    timer.unref();
-  };
-  const tick = () => {
-    running = dispatchDueDeliveries(context)
-      .then((attempted) => schedule(attempted > 0))
-      .catch((error) => {
-        context.log('outbound delivery dispatch failed', { err: error });
-        schedule(false);
-      });
-  };
-  schedule(false);
-  return {
-    stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  return startPoller({
+    intervalMs: context.config.webhooks.pollMs,
+    pass: () => dispatchDueDeliveries(context),
+    onError: (error) => context.log('outbound delivery dispatch failed', { err: error }),
+  });
 }

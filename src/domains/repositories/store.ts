@@ -72,6 +72,20 @@ export async function findRepository(
     .executeTakeFirst();
 }
 
+/** Which of `ids` are the tenant's repositories (alerts and CRA products name them). */
+export async function existingRepositories(
+  db: Kysely<DB>,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('repositories')
+    .select('id')
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Set(rows.map((row) => row.id));
+}
+
 export async function deleteRepository(db: Kysely<DB>, repositoryId: string): Promise<boolean> {
   const deleted = await db
     .deleteFrom('repositories')

@@ -1,3 +1,4 @@
+import { startPoller } from '../../jobs/poller';
 import type { JobDefinition } from '../../jobs/queue';
 import type { JobDeps } from '../job-deps';
 import { type MailSender, sendDueMail, smtpSender } from './mail';
@@ -34,34 +35,24 @@ export interface MailDispatcher {
   stop: () => Promise<void>;
 }
 
-/** Sends due status mail every `statusMail.pollMs` in this process; nothing without SMTP. */
+/**
+ * Sends due status mail every `statusMail.pollMs` in this process, at once again after a pass
+ * that tried some (jobs/poller.ts); nothing without SMTP.
+ */
 export function startStatusMailDispatcher(
   deps: JobDeps,
   sender: MailSender | null = smtpSender(deps.config.statusMail),
 ): MailDispatcher {
-  let stopped = false;
-  let running: Promise<void> = Promise.resolve();
-  let timer: NodeJS.Timeout | undefined;
-  const schedule = (busy: boolean) => {
-    if (stopped || !sender) return;
-    timer = setTimeout(tick, busy ? 0 : deps.config.statusMail.pollMs);
-    timer.unref();
-  };
-  const tick = () => {
-    running = sendDueMail(deps.database.system, deps.config.statusMail, sender)
-      .then((tried) => schedule(tried > 0))
-      .catch((error) => {
-        deps.log('status mail dispatch failed', { err: error });
-        schedule(false);
-      });
-  };
-  schedule(false);
+  if (!sender) return { stop: async () => {} };
+  const poller = startPoller({
+    intervalMs: deps.config.statusMail.pollMs,
+    pass: () => sendDueMail(deps.database.system, deps.config.statusMail, sender),
+    onError: (error) => deps.log('status mail dispatch failed', { err: error }),
+  });
   return {
     stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-      sender?.close();
+      await poller.stop();
+      sender.close();
     },
   };
 }
