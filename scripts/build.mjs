@@ -18,7 +18,7 @@ export const MANIFEST = join(DIST, 'manifest.json');
 const FORMAT = 1;
 
 /** Bundled entries, each built on its own so that its output file is known to the rewrite. */
-const ENTRIES = ['cli/main.ts', 'src/domains/scans/extract-worker.ts'];
+const ENTRIES = ['cli/main.ts', 'src/domains/scans/extract-worker.ts', 'src/db/embedded-worker.ts'];
 
 /** Files and folders read at run time from beside the module that reads them. */
 const ASSETS = [

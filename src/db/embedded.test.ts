@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireDataDirLock, DataDirLockedError, startEmbeddedServer } from './embedded';
 
@@ -88,4 +89,46 @@ describe.runIf(existsSync('/proc/self/stat'))('the embedded data directory lock'
     release();
     expect(readFileSync(lockFile, 'utf8')).toBe(String(otherPid));
   });
+});
+
+describe('the embedded database in its worker thread', () => {
+  it("runs queries beside the caller's event loop, and snapshots into another database", async () => {
+    const server = await startEmbeddedServer(null);
+    let copy: Awaited<ReturnType<typeof startEmbeddedServer>> | undefined;
+    const pool = new pg.Pool({ host: server.socketDir, port: 5432, user: 'postgres', max: 1 });
+    try {
+      await pool.query('CREATE TABLE kept (value text)');
+      await pool.query("INSERT INTO kept VALUES ('from the first database')");
+      // pg_sleep holds the thread PGlite runs on for 3 s. In this thread (the old design) a
+      // 50 ms timer could only fire once the sleep ended; beside it, it fires well before.
+      const sleeping = pool.query('SELECT pg_sleep(3)').then(() => performance.now());
+      const timerFired = await new Promise<number>((resolve) =>
+        setTimeout(() => resolve(performance.now()), 50),
+      );
+      expect(await sleeping).toBeGreaterThan(timerFired + 1500);
+      copy = await startEmbeddedServer(null, await server.snapshot());
+      const copied = new pg.Client({ host: copy.socketDir, port: 5432, user: 'postgres' });
+      await copied.connect();
+      const { rows } = await copied.query('SELECT value FROM kept');
+      await copied.end();
+      expect(rows).toEqual([{ value: 'from the first database' }]);
+    } finally {
+      await pool.end();
+      await copy?.stop();
+      await server.stop();
+    }
+    expect(existsSync(server.socketDir)).toBe(false);
+  }, 120_000);
+
+  it('rejects the start when the database cannot open, and releases the lock', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'driftwatch-broken-'));
+    try {
+      // pgdata is a file: PGlite fails in the worker.
+      writeFileSync(join(dir, 'pgdata'), 'not a directory');
+      await expect(startEmbeddedServer(dir)).rejects.toThrow();
+      expect(existsSync(join(dir, 'driftwatch.lock'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

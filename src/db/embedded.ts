@@ -12,12 +12,18 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../core/module-worker';
+import type {
+  EmbeddedWorkerInput,
+  EmbeddedWorkerMessage,
+  EmbeddedWorkerRequest,
+} from './embedded-worker';
 
 /**
- * The embedded database: PGlite (Postgres compiled to WASM) served in-process on a Unix socket,
- * so the application talks to it through the same `pg.Pool` code path as to a real server.
+ * The embedded database: PGlite (Postgres compiled to WASM) served on a Unix socket from a worker
+ * thread of the service's process, so the application talks to it through the same `pg.Pool`
+ * code path as to a real server, and the database's work runs beside the API's event loop.
  * One process owns a data directory at a time (lock file).
  */
 export interface EmbeddedServer {
@@ -175,58 +181,154 @@ export function acquireDataDirLock(lockFile: string): () => void {
  * Measured in docs/benchmarks.md ("Start-up and memory").
  */
 const EMBEDDED_SHARED_BUFFERS = '16MB';
-const embeddedOptions = {
-  startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`],
-};
-
 /** Whether `dataDir` already holds an embedded database (its first start creates one). */
 export function embeddedDatabaseExists(dataDir: string): boolean {
   return existsSync(join(dataDir, 'pgdata', 'PG_VERSION'));
 }
 
+/** How long an orderly stop waits for the worker to close the database before ending it. */
+const STOP_LIMIT_MS = 30_000;
+
 /**
- * Starts PGlite on `dataDir/pgdata` (or in memory when `dataDir` is null) behind a Unix socket.
- * An in-memory database can start from `snapshot` (another's `snapshot()`): tests open each
- * file's database from one migrated copy instead of running initdb and every migration again.
+ * The embedded database died while the service ran (its worker thread exited): every query
+ * would fail from now on, so it is raised as an uncaught exception, which the process handlers
+ * log as fatal before the orderly stop and exit 1 (src/process-handlers.ts).
+ */
+export class EmbeddedDatabaseDiedError extends Error {
+  constructor(detail: string) {
+    super(`The embedded database stopped unexpectedly: ${detail}`);
+    this.name = 'EmbeddedDatabaseDiedError';
+  }
+}
+
+/**
+ * Starts PGlite on `dataDir/pgdata` (or in memory when `dataDir` is null) behind a Unix socket,
+ * in a worker thread (./embedded-worker.ts): the database's work never blocks the API's event
+ * loop, which only speaks the wire protocol to the socket. An in-memory database can start from
+ * `snapshot` (another's `snapshot()`): tests open each file's database from one migrated copy
+ * instead of running initdb and every migration again.
  */
 export async function startEmbeddedServer(
   dataDir: string | null,
   snapshot?: Blob,
 ): Promise<EmbeddedServer> {
   let releaseLock = () => {};
-  let pgdata: string | undefined;
+  let pgdata: string | null = null;
   if (dataDir) {
     // Private: the database, the master key and the operator record are the user's alone.
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    // Taken here, in the process's main thread: the worker shares the process (and its pid).
     releaseLock = acquireDataDirLock(dataDirLockFile(dataDir));
     pgdata = join(dataDir, 'pgdata');
-    if (!existsSync(join(pgdata, 'PG_VERSION'))) {
-      // First start runs initdb; closing and reopening drops its memory (~800 MiB to ~300 MiB).
-      const fresh = await PGlite.create(pgdata);
-      await fresh.close();
-    }
   }
-  const db = await PGlite.create({
-    dataDir: pgdata,
-    ...(snapshot && !pgdata ? { loadDataDir: snapshot } : {}),
-    ...embeddedOptions,
-  });
   // Short socket path: Unix socket paths are limited to ~107 bytes, data dirs can be longer.
   const socketDir = mkdtempSync(join(tmpdir(), 'dw-pg-'));
-  const server = new PGLiteSocketServer({
-    db,
-    path: join(socketDir, '.s.PGSQL.5432'),
-    maxConnections: 100,
+  const cleanUp = () => {
+    rmSync(socketDir, { recursive: true, force: true });
+    releaseLock();
+  };
+  const snapshotData = snapshot && !pgdata ? await snapshot.arrayBuffer() : null;
+  const input: EmbeddedWorkerInput = {
+    pgdata,
+    snapshot: snapshotData,
+    socketPath: join(socketDir, '.s.PGSQL.5432'),
+    sharedBuffers: EMBEDDED_SHARED_BUFFERS,
+  };
+  let worker: Worker;
+  try {
+    worker = startModuleWorker(import.meta.url, 'embedded-worker', {
+      workerData: input,
+      transferList: snapshotData ? [snapshotData] : [],
+    });
+    await workerReady(worker);
+  } catch (error) {
+    cleanUp();
+    throw error;
+  }
+  return controlWorker(worker, socketDir, cleanUp);
+}
+
+/** Resolves on the worker's `ready`; rejects with its error, or its exit, before that. */
+function workerReady(worker: Worker): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let failure: Error | null = null;
+    const onMessage = (message: EmbeddedWorkerMessage) => {
+      if (message.type !== 'ready') return;
+      settle();
+      resolve();
+    };
+    const onError = (error: Error) => {
+      failure = error;
+    };
+    const onExit = (code: number) => {
+      settle();
+      reject(failure ?? new Error(`the embedded database worker exited with code ${code}`));
+    };
+    const settle = () => {
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+    };
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
   });
-  await server.start();
+}
+
+/** The running worker as an `EmbeddedServer`: snapshots, the orderly stop, and its death. */
+function controlWorker(worker: Worker, socketDir: string, cleanUp: () => void): EmbeddedServer {
+  const snapshots = new Map<
+    number,
+    { resolve: (blob: Blob) => void; reject: (e: Error) => void }
+  >();
+  let nextSnapshot = 0;
+  let stopping = false;
+  let lastError: Error | null = null;
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  worker.on('message', (message: EmbeddedWorkerMessage) => {
+    if (message.type !== 'snapshot' && message.type !== 'snapshot-failed') return;
+    const pending = snapshots.get(message.id);
+    snapshots.delete(message.id);
+    if (message.type === 'snapshot') pending?.resolve(new Blob([message.data]));
+    else pending?.reject(new Error(`snapshot failed: ${message.message}`));
+  });
+  worker.on('error', (error) => {
+    lastError = error;
+  });
+  worker.once('exit', (code) => {
+    cleanUp();
+    const died = new EmbeddedDatabaseDiedError(lastError ? String(lastError) : `exit code ${code}`);
+    for (const pending of snapshots.values()) pending.reject(died);
+    snapshots.clear();
+    if (stopping) return;
+    // Loud: nothing can run without the database (see EmbeddedDatabaseDiedError).
+    process.nextTick(() => {
+      throw died;
+    });
+  });
   return {
     socketDir,
-    snapshot: () => db.dumpDataDir('none'),
+    snapshot: () =>
+      new Promise<Blob>((resolve, reject) => {
+        const id = nextSnapshot++;
+        snapshots.set(id, { resolve, reject });
+        worker.postMessage({ type: 'snapshot', id } satisfies EmbeddedWorkerRequest);
+      }),
     stop: async () => {
-      await server.stop();
-      await db.close();
-      rmSync(socketDir, { recursive: true, force: true });
-      releaseLock();
+      if (stopping) return exited;
+      stopping = true;
+      // The worker stops the socket server, then closes the database (a checkpoint) and
+      // answers; past the bound, or if it answers not at all, it is ended.
+      const stopped = new Promise<void>((resolve) => {
+        worker.on('message', (message: EmbeddedWorkerMessage) => {
+          if (message.type === 'stopped') resolve();
+        });
+      });
+      worker.postMessage({ type: 'stop' } satisfies EmbeddedWorkerRequest);
+      const limit = new Promise<void>((resolve) => setTimeout(resolve, STOP_LIMIT_MS).unref());
+      await Promise.race([stopped, exited, limit]);
+      await worker.terminate();
+      await exited;
     },
   };
 }

@@ -1,6 +1,4 @@
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { startModuleWorker } from '../../core/module-worker';
 import { ecosystems } from '../../ecosystems/ecosystem-list';
 import {
   applyLockfileWins,
@@ -38,22 +36,6 @@ export const DEFAULT_EXTRACTION_LIMITS: ExtractionLimits = {
 };
 
 export class ExtractionStopped extends Error {}
-
-/**
- * The worker: the built .js entry, or from sources (dev, tests, the CLI all run under tsx) a
- * small bootstrap that loads tsx in the thread and then the .ts entry (a worker does not
- * inherit the parent's loader, and `--import` hooks do not reach a worker on Node 20).
- */
-function startWorker(options: WorkerOptions): Worker {
-  const fromSources = import.meta.url.endsWith('.ts');
-  const entry = new URL(`./extract-worker.${fromSources ? 'ts' : 'js'}`, import.meta.url);
-  if (!fromSources) return new Worker(entry, options);
-  // tsx's ES module API beside its loader (`require.resolve` would pick the CommonJS build).
-  const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx'));
-  const tsxApi = new URL('./esm/api/index.mjs', tsxLoader).href;
-  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => tsx.tsImport(${JSON.stringify(entry.href)}, ${JSON.stringify(entry.href)}));`;
-  return new Worker(bootstrap, { ...options, eval: true });
-}
 
 const extractorKinds: ReadonlyMap<string, Extractor['kind']> = new Map(
   ecosystems.flatMap((e) => e.extractors.map((x) => [x.name, x.kind] as const)),
@@ -97,7 +79,7 @@ function runPass(
 ): Promise<Pass> {
   const skipPaths = [...settled.keys()];
   const input: ExtractWorkerInput = { root, maxFileBytes: limits.maxFileBytes, skipPaths };
-  const worker = startWorker({
+  const worker = startModuleWorker(import.meta.url, 'extract-worker', {
     workerData: input,
     resourceLimits: { maxOldGenerationSizeMb: limits.maxHeapMb },
     stdout: false,
