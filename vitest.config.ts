@@ -8,6 +8,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Test files share their worker's process and its module cache: each file no longer pays for
+    // importing the service (about 3 s a file on 2 cores) and PGlite's WebAssembly compile. Files
+    // must leave the process as they found it (environment, listeners, spies).
+    isolate: false,
     globalSetup: ['test/support/global-setup.ts'],
     // The bundled `driftwatch audit` keeps an advisory index in the user's cache, and the
     // service and CLI keep their data in the user's data directory by default: tests (and the

@@ -6,15 +6,14 @@ const OPERATOR_TOKEN = 'operator-token-for-status-cli';
 
 describe('driftwatch status', () => {
   let t: TestApp;
-  const saved = { url: process.env.DRIFTWATCH_URL, token: process.env.DRIFTWATCH_OPERATOR_TOKEN };
   beforeAll(async () => {
     t = await createTestApp({ operatorToken: OPERATOR_TOKEN });
-    process.env.DRIFTWATCH_URL = await t.app.listen({ host: '127.0.0.1', port: 0 });
-    process.env.DRIFTWATCH_OPERATOR_TOKEN = OPERATOR_TOKEN;
+    // Stubbed, not assigned: test files share the process, and unstubbing restores what was there.
+    vi.stubEnv('DRIFTWATCH_URL', await t.app.listen({ host: '127.0.0.1', port: 0 }));
+    vi.stubEnv('DRIFTWATCH_OPERATOR_TOKEN', OPERATOR_TOKEN);
   });
   afterAll(async () => {
-    process.env.DRIFTWATCH_URL = saved.url;
-    process.env.DRIFTWATCH_OPERATOR_TOKEN = saved.token;
+    vi.unstubAllEnvs();
     await t?.close();
   });
 
@@ -73,10 +72,10 @@ describe('driftwatch status', () => {
       cli('incident', 'create', '--title', 'x', '--impact', 'huge', '--body', 'y'),
     ).rejects.toThrow(/answered 400/);
     await expect(cli('incident', 'create', '--title', 'x')).rejects.toThrow(/--impact is required/);
-    process.env.DRIFTWATCH_OPERATOR_TOKEN = 'wrong-operator-token-123';
+    vi.stubEnv('DRIFTWATCH_OPERATOR_TOKEN', 'wrong-operator-token-123');
     await expect(cli('changelog', 'add', '--kind', 'release', '--title', 'x')).rejects.toThrow(
       /answered 401/,
     );
-    process.env.DRIFTWATCH_OPERATOR_TOKEN = OPERATOR_TOKEN;
+    vi.stubEnv('DRIFTWATCH_OPERATOR_TOKEN', OPERATOR_TOKEN);
   });
 });

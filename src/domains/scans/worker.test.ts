@@ -3,7 +3,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { insertRepository } from '../../../test/support/exposures';
 import {
   createGitRepository,
@@ -19,8 +19,9 @@ import { queueScan, RUN_SCAN_JOB } from './service';
 import { removeAbandonedCheckouts, runScanJob, sweepStaleScans } from './worker';
 
 // Checkouts go under a directory of this test file's own, so "removed" can be checked.
+// Test files share one process (vitest.config.ts): stubbed, and restored after the file.
 const scratch = mkdtempSync(join(tmpdir(), 'driftwatch-worker-test-'));
-process.env.TMPDIR = scratch;
+vi.stubEnv('TMPDIR', scratch);
 const checkoutsLeft = () =>
   readdirSync(scratch).filter((name) => name.startsWith('driftwatch-scan-'));
 
@@ -44,6 +45,7 @@ describe('scan worker', () => {
   afterAll(async () => {
     repo.remove();
     await t.close();
+    vi.unstubAllEnvs();
   });
 
   function addRepository(cloneUrl: string, branch = 'main'): Promise<string> {
