@@ -92,6 +92,15 @@ const WRONG_WAY: { case: string; rule: string; from: string; files: Record<strin
     },
   },
   {
+    case: 'the settings list imports a domain',
+    rule: 'config-imports-no-domains',
+    from: 'src/config-settings.ts',
+    files: {
+      'src/config-settings.ts':
+        "import { widget } from './domains/widgets/service';\nexport const d = widget;\n",
+    },
+  },
+  {
     case: 'core imports a higher layer',
     rule: 'core-imports-only-itself',
     from: 'src/core/problem.ts',

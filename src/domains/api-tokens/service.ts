@@ -116,7 +116,6 @@ export async function createApiToken(
   }
   const rawSecret = generateToken();
   const row = await insertApiToken(db, {
-    tenantId: principal.tenantId,
     id: newId(),
     name: valid.name,
     prefix: tokenPrefix(rawSecret),
@@ -132,16 +131,17 @@ export async function createApiToken(
   return { row, rawSecret, replay: false };
 }
 
-/** A tenant's first token, created by an administrator (CLI, first start, demo login). */
+/**
+ * A tenant's first token, created by an administrator (CLI, first start, demo login); `db` is
+ * scoped to that tenant.
+ */
 export async function issueOwnerToken(
   db: Kysely<DB>,
-  tenantId: string,
   name: string,
   expiresAt: Date | null,
 ): Promise<IssuedToken> {
   const rawSecret = generateToken();
   const row = await insertApiToken(db, {
-    tenantId,
     id: newId(),
     name,
     prefix: tokenPrefix(rawSecret),

@@ -4,8 +4,8 @@ import type { ApiTokenTable } from './tables';
 
 export type ApiTokenRow = Selectable<ApiTokenTable>;
 
+/** A token of the scope's tenant (the database fills tenant_id from the scope). */
 export interface NewApiToken {
-  tenantId: string;
   id: string;
   name: string;
   prefix: string;
@@ -23,7 +23,6 @@ export async function insertApiToken(db: Kysely<DB>, token: NewApiToken): Promis
   return db
     .insertInto('api_tokens')
     .values({
-      tenant_id: token.tenantId,
       id: token.id,
       name: token.name,
       prefix: token.prefix,

@@ -36,7 +36,7 @@ export async function createTenantWithOwner(
     .execute();
   try {
     const issued = await withTenant(database, tenantId, (db) =>
-      issueOwnerToken(db, tenantId, `${options.name} owner`, expiresAt),
+      issueOwnerToken(db, `${options.name} owner`, expiresAt),
     );
     return {
       tenantId,
