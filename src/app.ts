@@ -54,6 +54,7 @@ import { registerPipeline } from './http/pipeline';
 import { RATE_LIMIT_HEADERS, type RateLimitStore } from './http/rate-limit';
 import { OneLinePerRequest } from './http/request-log';
 import { trackRoutes } from './http/route-table';
+import { lazySerializers } from './http/serializers';
 import { createValidatorCompiler } from './http/validators';
 import { createServiceLogger, type ServiceLogger } from './logger';
 import type { Metrics } from './observability/metrics';
@@ -173,6 +174,7 @@ function createServer(deps: AppDeps) {
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors,
     clientErrorHandler,
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers() } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(createValidatorCompiler());
   return app;
