@@ -26,7 +26,7 @@ import { loadIndex } from '../src/intel/advisory-store/lookup';
 import { emptyReadResult, readRecordsFromText } from '../src/intel/advisory-store/read';
 import { parseOsvRecord } from '../src/intel/osv/parse';
 import { sharedDataDir } from '../test/support/shared-data';
-import { openTestDatabase } from '../test/support/test-app';
+import { closingAlso, openTestDatabase } from '../test/support/test-app';
 import { osvLines, osvRecord } from './osv-generator';
 import { writeBenchmarkSection } from './report';
 
@@ -206,14 +206,7 @@ async function openBenchDatabase(embedded: boolean): Promise<Database> {
   const dataDir = mkdtempSync(join(tmpdir(), 'dw-bench-osv-'));
   const database = await openDatabase({ url: null, dataDir, poolSize: 10 });
   await migrate(database.pool);
-  const close = database.close;
-  return {
-    ...database,
-    close: async () => {
-      await close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  return closingAlso(database, () => rmSync(dataDir, { recursive: true, force: true }));
 }
 
 async function measure(lines: string[], embedded: boolean): Promise<void> {

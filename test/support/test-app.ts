@@ -40,12 +40,17 @@ export async function openTestDatabase(poolSize = 10): Promise<Database> {
   const scratch = await createScratchDatabase(serverUrl, provided('postgresTemplate'));
   const database = await openDatabase({ url: scratch.url, dataDir: null, poolSize });
   await migrate(database.pool);
+  return closingAlso(database, scratch.drop);
+}
+
+/** `database` whose close also runs `cleanup` (drops its scratch database, removes its files). */
+export function closingAlso(database: Database, cleanup: () => Promise<void> | void): Database {
   const close = database.close;
   return {
     ...database,
     close: async () => {
       await close();
-      await scratch.drop();
+      await cleanup();
     },
   };
 }
