@@ -195,10 +195,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const system = kyselyOn(pool);
   const jobSystem = embedded ? system : kyselyOn(jobPool);
   const engine = embedded ? 'embedded' : 'postgres';
+  // Kysely ends its pool only once it has run a query through it: a database used through the
+  // raw pool alone (migrations, tests) would keep its connections open after close.
+  const endPool = async (toEnd: pg.Pool) => {
+    if (!toEnd.ending) await toEnd.end();
+  };
   const close = async () => {
     await system.destroy();
+    await endPool(pool);
     await readPool?.end();
-    if (jobSystem !== system) await jobSystem.destroy();
+    if (jobSystem !== system) {
+      await jobSystem.destroy();
+      await endPool(jobPool);
+    }
     await embedded?.stop();
   };
   const jobs: Database = {

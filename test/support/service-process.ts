@@ -144,6 +144,24 @@ export async function waitForScan(call: ApiCall, scanId: string, ms = 170_000) {
 }
 
 /**
+ * CREATE DATABASE, copying `template` when given. PostgreSQL refuses the copy while any session
+ * is connected to the template (55006), and a closed session's backend leaves a moment after its
+ * client: the copy is retried for a few seconds.
+ */
+async function createDatabase(admin: pg.Client, name: string, template: string | null) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
+      return;
+    } catch (error) {
+      const inUse = (error as { code?: string }).code === '55006';
+      if (!inUse || attempt >= 50) throw error;
+      await sleep(100);
+    }
+  }
+}
+
+/**
  * A fresh PostgreSQL database on TEST_DATABASE_URL's server, empty or a copy of `template`;
  * `drop` removes it.
  */
@@ -154,8 +172,11 @@ export async function createScratchDatabase(
   const name = `dw_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
-  await admin.end();
+  try {
+    await createDatabase(admin, name, template);
+  } finally {
+    await admin.end();
+  }
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
