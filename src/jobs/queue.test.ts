@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase } from '../../test/support/service-process';
+import { openTestDatabase } from '../../test/support/test-app';
 import { type Database, DatabaseBusyError, openDatabase } from '../db/connection';
 import { migrate } from '../db/migrate';
 import { createJobQueue, type JobQueue } from './queue';
@@ -100,4 +101,50 @@ describe('job queue with an exhausted pool', () => {
     await expect(queue.boss.getQueues()).resolves.toBeDefined();
     expect(rejections).toEqual([]);
   });
+});
+
+/**
+ * A job still running when the stop's bound passes is abandoned (it expires and runs again, as
+ * after a crash). When its handler returns later, pg-boss writes the completion through the
+ * released executor: that write is dropped, and nothing may fail on the dropped result (pg-boss
+ * read `rows[0].count` of it and threw a TypeError while the service stopped).
+ */
+describe('a job still running at the stop bound', () => {
+  it('is abandoned, and its late completion is dropped without an error', async () => {
+    const database = await openTestDatabase(2);
+    const errors: unknown[] = [];
+    const onRejection = (reason: unknown) => errors.push(reason);
+    process.on('unhandledRejection', onRejection);
+    let finish: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    let started: () => void = () => {};
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    try {
+      const queue = await createJobQueue(database, { onError: (error) => errors.push(error) });
+      queue.register({
+        name: 'test.outlives-stop',
+        expireInSeconds: 60,
+        retryLimit: 1,
+        handle: async () => {
+          started();
+          await gate;
+        },
+      });
+      await queue.prepare();
+      await queue.work();
+      await queue.send('test.outlives-stop', { tenantId: null, correlationId: null, data: {} });
+      await running;
+      expect((await queue.stop(300)).abandoned).toBe(1);
+      finish();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(errors).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+      await database.close();
+    }
+  }, 60_000);
 });

@@ -76,6 +76,18 @@ const QUEUE_CREATION_LOCK_ID = 7_301_946_553;
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * The answer to a statement dropped after the stop: nothing read, nothing affected. pg-boss's
+ * commands on jobs (complete, fail, cancel...) end in `SELECT COUNT(*) FROM results` and it reads
+ * `rows[0].count` of their answer: an empty list threw a TypeError while the service stopped, so
+ * those get a count of 0, every other statement no rows.
+ */
+function dropped(text: string): { rows: unknown[] } {
+  return /SELECT COUNT\(\*\) FROM results\s*$/i.test(text)
+    ? { rows: [{ count: '0' }] }
+    : { rows: [] };
+}
+
 /** Puts a definition's cron schedule (if any) into pg-boss; a scheduled run has no tenant. */
 async function scheduleJob(boss: PgBoss, definition: JobDefinition<unknown>): Promise<void> {
   if (!definition.schedule) return;
@@ -136,14 +148,14 @@ export async function createJobQueue(
   const executeSql = (text: string, values?: unknown[]) => {
     // Only completions of jobs abandoned at the stop bound get here: dropping them leaves the
     // jobs active until they expire and are retried, exactly as after a crash.
-    if (released) return Promise.resolve({ rows: [] });
+    if (released) return Promise.resolve(dropped(text));
     // A statement still waiting for a connection when the pool closes fails after the release:
     // dropped for the same reason.
     const statement = creationLock
       .target()
       .query(text, values)
       .catch((error: Error) => {
-        if (released) return { rows: [] };
+        if (released) return dropped(text);
         throw error;
       });
     statements.add(statement);
