@@ -148,3 +148,41 @@ describe('a job still running at the stop bound', () => {
     }
   }, 60_000);
 });
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)(
+  'queues starting together on a new database',
+  () => {
+    // pg-boss's start creates its cron queue; unserialised, two replicas deadlocked there.
+    it('start without a deadlock, whatever the interleaving', async () => {
+      for (let round = 0; round < 4; round++) {
+        const scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL as string);
+        const databases = await Promise.all(
+          [0, 1, 2].map(() =>
+            openDatabase({ url: scratch.url, dataDir: null, poolSize: 2, jobPoolSize: 3 }),
+          ),
+        );
+        try {
+          const queues = await Promise.all(
+            databases.map(async (database) => {
+              const queue = await createJobQueue(database);
+              for (const name of ['test.a', 'test.b', 'test.c', 'test.d']) {
+                queue.register({
+                  name,
+                  expireInSeconds: 60,
+                  retryLimit: 0,
+                  handle: async () => {},
+                });
+              }
+              await queue.prepare();
+              return queue;
+            }),
+          );
+          await Promise.all(queues.map((queue) => queue.stop(1000)));
+        } finally {
+          await Promise.all(databases.map((database) => database.close()));
+          await scratch.drop();
+        }
+      }
+    }, 120_000);
+  },
+);

@@ -172,7 +172,10 @@ export async function createJobQueue(
   });
   // Without a listener an 'error' event would be thrown; pg-boss keeps running after each.
   boss.on('error', (error) => options.onError?.(error));
-  await boss.start();
+  // pg-boss's start creates its own cron queue (timekeeper), so it takes the creation lock too.
+  await creationLock.run(async () => {
+    await boss.start();
+  });
   const definitions = new Map<string, JobDefinition<unknown>>();
   const created = new Set<string>();
   const running = new Set<Promise<void>>();
