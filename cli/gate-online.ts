@@ -1,11 +1,19 @@
 import { UsageError } from './errors';
 import type { GateFinding, GateResult } from './gate-report';
-import { fetchWithRetry, RETRY_DEFAULTS, type RetryOptions } from './retry';
+import {
+  backoffDelay,
+  fetchWithRetry,
+  RETRY_DEFAULTS,
+  type RetryOptions,
+  retryAfterMs,
+} from './retry';
 
 /**
- * The online gate: asks a running service to scan the repository (or reuses its latest scan),
- * waits for it, lets the policy evaluation that follows a scan settle, then reads the
- * repository's violations and keeps those that block. Unknown enum values fail safe (block).
+ * The online gate (docs/policies.md#ci-gate): asks a running service to scan the repository (or
+ * reuses its latest scan), waits for the scan, then for the policy evaluation that follows it
+ * (the `policies` line the evaluation writes to the scan's log), then reads the repository's
+ * violations and keeps those that block. One deadline (`--timeout`) bounds both waits; running
+ * out is an error (exit 2), never a pass. Unknown enum values fail safe (block).
  */
 
 const HELP = 'driftwatch gate --help';
@@ -13,24 +21,36 @@ const KNOWN_ACTIONS = new Set(['inform', 'warn', 'block']);
 const BLOCKING_STATUSES = new Set(['open', 'acknowledged']);
 const KNOWN_STATUSES = new Set(['open', 'acknowledged', 'dismissed', 'excepted', 'resolved']);
 const PAGE = 200;
+/** The scan log step that says the scan's policy evaluation is done. */
+export const POLICIES_STEP = 'policies';
+/** Polls back off with full jitter (cli/retry.ts) from 0.5 s to 5 s, never below 250 ms. */
+const POLL = { baseMs: 500, maxMs: 5000 };
+const MIN_POLL_MS = 250;
+/** The most log lines one read returns (the contract's cap): the newest, where the line is. */
+const LOG_WINDOW = 1000;
 
 export interface OnlineOptions {
   base: string;
   token: string;
   repositoryId: string;
   rescan: boolean;
-  /** How long to wait for the scan. */
+  /** How long to wait, from the start, for the scan and then its policy evaluation. */
   timeoutMs: number;
-  /** Time after the scan finished for the evaluation jobs to run. */
-  settleMs: number;
   retry?: RetryOptions;
   sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
 }
 
 interface Scan {
   scanId: string;
   state: string;
   finishedAtUtc: string | null;
+}
+
+interface ScanLogLine {
+  level: string;
+  step: string;
+  message: string;
 }
 
 interface Violation {
@@ -50,7 +70,7 @@ type Call = (
   method: string,
   path: string,
   okStatuses?: number[],
-) => Promise<{ status: number; body: unknown }>;
+) => Promise<{ status: number; body: unknown; retryAfter: string | null }>;
 
 function client(options: OnlineOptions): Call {
   return async (method, path, okStatuses = [200]) => {
@@ -67,7 +87,7 @@ function client(options: OnlineOptions): Call {
         `${method} ${path} answered ${response.status}${detail ? `: ${detail}` : ''}`,
       );
     }
-    return { status: response.status, body };
+    return { status: response.status, body, retryAfter: response.headers.get('retry-after') };
   };
 }
 
@@ -82,14 +102,50 @@ export function blockingReason(v: { action: string; status: string }): string | 
 const FINISHED = new Set(['completed', 'failed', 'cancelled']);
 const PENDING = new Set(['queued', 'running']);
 
+/** The one deadline of a run and how to wait before the next poll. */
+interface Waiter {
+  deadline: number;
+  timeoutMs: number;
+  pause: (poll: number, retryAfter: string | null) => Promise<void>;
+}
+
+function waiter(options: OnlineOptions): Waiter {
+  const sleep = options.sleep ?? ((ms) => new Promise<void>((r) => setTimeout(r, ms)));
+  const deadline = Date.now() + options.timeoutMs;
+  return {
+    deadline,
+    timeoutMs: options.timeoutMs,
+    // Backoff with jitter, a server's Retry-After as a floor, never past the deadline.
+    pause: async (poll, retryAfter) => {
+      const delay = backoffDelay(
+        poll,
+        { ...POLL, random: options.random },
+        retryAfterMs(retryAfter),
+      );
+      const remaining = deadline - Date.now();
+      if (remaining > 0) await sleep(Math.min(Math.max(MIN_POLL_MS, delay), remaining));
+    },
+  };
+}
+
+function timedOut(wait: Waiter, what: string): Error {
+  return new Error(
+    `timed out after ${wait.timeoutMs / 1000} s (--timeout) ${what}; nothing was judged`,
+  );
+}
+
 async function latestScan(call: Call, repositoryId: string): Promise<Scan | undefined> {
   const { body } = await call('GET', `/api/v1/scans?repositoryId=${repositoryId}&take=1`);
   return (body as { items?: Scan[] }).items?.[0];
 }
 
-/** The scan to judge: a new one, or the latest (waiting for it when it still runs). */
-async function settledScan(call: Call, options: OnlineOptions, notes: string[]): Promise<Scan> {
-  const sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+/** The scan to judge: a new one, or the latest (waiting for it while it still runs). */
+async function settledScan(
+  call: Call,
+  options: OnlineOptions,
+  wait: Waiter,
+  notes: string[],
+): Promise<Scan> {
   let scan = await latestScan(call, options.repositoryId);
   if (options.rescan || !scan || scan.state === 'failed' || scan.state === 'cancelled') {
     const triggered = await call(
@@ -104,21 +160,38 @@ async function settledScan(call: Call, options: OnlineOptions, notes: string[]):
     );
   } else notes.push(`reusing the latest scan (${scan.state})`);
   if (!scan) throw new Error('the service reports no scan of this repository');
-  const deadline = Date.now() + options.timeoutMs;
-  let wait = 500;
-  while (PENDING.has(scan.state)) {
-    if (Date.now() > deadline)
-      throw new Error(`the scan did not finish within ${options.timeoutMs / 1000} s`);
-    await sleep(wait);
-    wait = Math.min(wait * 2, 5000);
-    scan = (await call('GET', `/api/v1/scans/${scan.scanId}`)).body as Scan;
+  let retryAfter: string | null = null;
+  for (let poll = 0; PENDING.has(scan.state); poll++) {
+    if (Date.now() >= wait.deadline)
+      throw timedOut(wait, `waiting for scan ${scan.scanId} (still ${scan.state})`);
+    await wait.pause(poll, retryAfter);
+    const answer = await call('GET', `/api/v1/scans/${scan.scanId}`);
+    scan = answer.body as Scan;
+    retryAfter = answer.retryAfter;
   }
-  if (!FINISHED.has(scan.state)) return scan;
-  if (scan.state !== 'completed') throw new Error(`the scan ended ${scan.state}`);
-  const finished = scan.finishedAtUtc ? Date.parse(scan.finishedAtUtc) : Date.now();
-  const remaining = finished + options.settleMs - Date.now();
-  if (remaining > 0) await sleep(remaining);
+  if (FINISHED.has(scan.state) && scan.state !== 'completed')
+    throw new Error(`the scan ended ${scan.state}`);
   return scan;
+}
+
+/**
+ * Waits for the `policies` line of the scan's log: the evaluation after the scan committed, and
+ * the violations with it. Returns the line (a note for the report).
+ */
+async function evaluatedScan(call: Call, scan: Scan, wait: Waiter): Promise<ScanLogLine> {
+  for (let poll = 0; ; poll++) {
+    const answer = await call('GET', `/api/v1/scans/${scan.scanId}/logs?take=${LOG_WINDOW}`);
+    const lines = (answer.body as { items?: ScanLogLine[] }).items ?? [];
+    const line = lines.find((l) => l.step === POLICIES_STEP);
+    if (line) return line;
+    if (Date.now() >= wait.deadline) {
+      throw timedOut(
+        wait,
+        `waiting for the policy evaluation of scan ${scan.scanId} (no "${POLICIES_STEP}" line in its log yet; a scan from before evaluations were logged needs --rescan)`,
+      );
+    }
+    await wait.pause(poll, answer.retryAfter);
+  }
 }
 
 async function allViolations(call: Call, repositoryId: string): Promise<Violation[]> {
@@ -134,30 +207,54 @@ async function allViolations(call: Call, repositoryId: string): Promise<Violatio
   }
 }
 
+/** A finding that is no violation: an unknown value the gate cannot judge blocks. */
+function failSafe(policyName: string, status: string, reason: string): GateFinding {
+  return {
+    policyId: null,
+    policyName,
+    severity: 'critical',
+    action: 'block',
+    status,
+    ecosystem: '',
+    packageName: '',
+    version: null,
+    purl: null,
+    file: null,
+    line: null,
+    violationId: null,
+    reason,
+  };
+}
+
 export async function runOnline(options: OnlineOptions): Promise<GateResult> {
   if (!/^[0-9a-f-]{36}$/i.test(options.repositoryId)) {
     throw new UsageError('--repository must be a repository id (uuid)', HELP);
   }
   const call = client(options);
   const notes: string[] = [];
-  const scan = await settledScan(call, options, notes);
+  const wait = waiter(options);
+  const scan = await settledScan(call, options, wait, notes);
   const findings: GateFinding[] = [];
   if (!FINISHED.has(scan.state)) {
-    findings.push({
-      policyId: null,
-      policyName: 'scan state',
-      severity: 'critical',
-      action: 'block',
-      status: scan.state,
-      ecosystem: '',
-      packageName: '',
-      version: null,
-      purl: null,
-      file: null,
-      line: null,
-      violationId: null,
-      reason: `unknown scan state "${scan.state}": blocking (fail safe)`,
-    });
+    findings.push(
+      failSafe(
+        'scan state',
+        scan.state,
+        `unknown scan state "${scan.state}": blocking (fail safe)`,
+      ),
+    );
+  } else {
+    const evaluated = await evaluatedScan(call, scan, wait);
+    notes.push(evaluated.message);
+    if (evaluated.level !== 'info') {
+      findings.push(
+        failSafe(
+          'policy evaluation',
+          evaluated.level,
+          `the evaluation logged "${evaluated.level}": blocking (fail safe)`,
+        ),
+      );
+    }
   }
   const violations = await allViolations(call, options.repositoryId);
   for (const v of violations) {

@@ -4,12 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB } from '../src/domains/exposures/jobs';
+import { EVENT_SUBSCRIPTIONS, jobDefinitions } from '../src/background-jobs';
+import { MATCH_DEPENDENCIES_JOB } from '../src/domains/exposures/jobs';
 import { EVALUATE_POLICY_JOB, EVALUATE_REPOSITORY_JOB } from '../src/domains/policies/jobs';
+import { RUN_SCAN_JOB } from '../src/domains/scans/service';
 import { npmRange, osvRecord } from '../src/intel/advisory-store/test-records';
-import { importJsonl, insertRepository, scanWith } from '../test/support/exposures';
+import { takeOutbox } from '../src/jobs/outbox';
+import type { JobDefinition, JobEnvelope } from '../src/jobs/queue';
+import { importJsonl, insertRepository } from '../test/support/exposures';
+import { createGitRepository, type GitFixture } from '../test/support/git-fixtures';
 import { createTestApp, type TestApp, type TestTenant } from '../test/support/test-app';
 import { run } from './commands/gate';
 import { blockingReason } from './gate-online';
@@ -157,16 +161,84 @@ describe('driftwatch gate offline', () => {
   });
 });
 
+/** Whether `promise` is still pending (it had every chance to settle before this returns). */
+async function pending(promise: Promise<unknown>): Promise<boolean> {
+  let settled = false;
+  promise.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  return !settled;
+}
+
+const LOCKFILE = JSON.stringify({
+  name: 'web',
+  version: '1.0.0',
+  lockfileVersion: 3,
+  packages: {
+    '': { name: 'web', version: '1.0.0', dependencies: { hole: '1.0.0', fine: '1.0.0' } },
+    'node_modules/hole': { version: '1.0.0' },
+    'node_modules/fine': { version: '1.0.0' },
+  },
+});
+
 describe('driftwatch gate online', () => {
   let t: TestApp;
   let a: TestTenant;
+  let repo: GitFixture;
   let repositoryId: string;
   let base: string;
+  let handlers: Map<string, JobDefinition<unknown>>;
+  /** Jobs the tests hold back (a slow evaluation), in the order they were queued. */
+  let held: { name: string; envelope: JobEnvelope<unknown> }[] = [];
+
+  /**
+   * Runs what the outbox holds, like the worker, but only the jobs named: the others wait in
+   * `held` (as if their worker were slow) until `release` names them. Returns what ran.
+   */
+  async function pump(
+    names: string[],
+    queued: { name: string; envelope: JobEnvelope<unknown> }[] = [],
+  ): Promise<string[]> {
+    const ran: string[] = [];
+    for (let batch = queued; ; batch = await takeOutbox(t.database, EVENT_SUBSCRIPTIONS)) {
+      for (const job of batch) {
+        if (!names.includes(job.name)) {
+          held.push(job);
+          continue;
+        }
+        await (handlers.get(job.name) as JobDefinition<unknown>).handle(job.envelope);
+        ran.push(job.name);
+      }
+      if (batch !== queued && batch.length === 0) return ran;
+    }
+  }
+  const release = (names: string[]) => pump(names, held.splice(0));
+  /** Waits for the scan the gate requested and runs it (the evaluation after it is held). */
+  async function runRequestedScan(): Promise<void> {
+    for (let i = 0; i < 200; i++) {
+      const ran = await pump([RUN_SCAN_JOB]);
+      if (ran.includes(RUN_SCAN_JOB)) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('the gate requested no scan');
+  }
+  const logsOf = async (scanId: string) => {
+    const res = await t.as(a.token, { method: 'GET', url: `/api/v1/scans/${scanId}/logs` });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().items as { step: string; level: string; message: string }[];
+  };
 
   beforeAll(async () => {
     t = await createTestApp();
+    handlers = new Map(jobDefinitions(t.jobDeps).map((d) => [d.name, d]));
     a = await t.createTenant('enterprise', 'A');
-    repositoryId = await insertRepository(t, a.tenantId, 'web');
+    repo = createGitRepository({ 'package-lock.json': LOCKFILE });
+    repositoryId = await insertRepository(t, a.tenantId, 'web', {
+      clone_url: repo.url,
+      default_branch: 'main',
+    });
     await importJsonl(t, [
       osvRecord({
         id: 'GHSA-gate-0002-aaaa',
@@ -174,20 +246,6 @@ describe('driftwatch gate online', () => {
         affected: [npmRange('hole', '0', '2.0.0')],
       }),
     ]);
-    await scanWith(
-      t,
-      a.tenantId,
-      repositoryId,
-      [
-        { name: 'hole', version: '1.0.0' },
-        { name: 'fine', version: '1.0.0' },
-      ],
-      [MATCH_DEPENDENCIES_JOB, REMATCH_JOB],
-    );
-    await sql`INSERT INTO scans (tenant_id, id, repository_id, state, trigger, started_at, finished_at)
-      VALUES (${a.tenantId}, gen_random_uuid(), ${repositoryId}, 'completed', 'manual', now(), now() - interval '1 minute')`.execute(
-      t.database.system,
-    );
     const created = await t.as(a.token, {
       method: 'POST',
       url: '/api/v1/policies',
@@ -199,15 +257,72 @@ describe('driftwatch gate online', () => {
       },
     });
     expect(created.statusCode).toBe(201);
-    await t.runJobs({ only: [EVALUATE_POLICY_JOB, EVALUATE_REPOSITORY_JOB] });
+    await t.runJobs({ only: [EVALUATE_POLICY_JOB] });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   }, 300_000);
-  afterAll(() => t.close());
+  afterAll(async () => {
+    held = [];
+    repo.remove();
+    await t.close();
+  });
+
+  it('waits for the evaluation of the scan it requested: a slow one still blocks, no early pass', async () => {
+    const env = { DRIFTWATCH_URL: base, DRIFTWATCH_TOKEN: a.token };
+    const result = gate(['--repository', repositoryId, '--rescan', '--json'], env);
+    await runRequestedScan();
+    const [scan] = (
+      await t.as(a.token, { method: 'GET', url: `/api/v1/scans?repositoryId=${repositoryId}` })
+    ).json().items as { scanId: string; state: string }[];
+    expect(scan?.state).toBe('completed');
+    // The scan is done and its evaluation is not: a gate that read the violations now would pass.
+    const none = await t.as(a.token, {
+      method: 'GET',
+      url: `/api/v1/policy-violations?repositoryId=${repositoryId}`,
+    });
+    expect(none.json().items).toEqual([]);
+    expect(held.map((job) => job.name)).toContain(MATCH_DEPENDENCIES_JOB);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(await pending(result)).toBe(true);
+    // The slow evaluation arrives: matching, then the evaluation it triggers.
+    expect(await release([MATCH_DEPENDENCIES_JOB, EVALUATE_REPOSITORY_JOB])).toEqual([
+      MATCH_DEPENDENCIES_JOB,
+      EVALUATE_REPOSITORY_JOB,
+    ]);
+    const blocked = await result;
+    expect(blocked.code, blocked.stderr).toBe(1);
+    const report = JSON.parse(blocked.stdout);
+    expect(report.scanId).toBe(scan?.scanId);
+    expect(report.findings).toEqual([
+      expect.objectContaining({ packageName: 'hole', policyName: 'Critical', status: 'open' }),
+    ]);
+    expect(report.notes, JSON.stringify(report.notes)).toContain(
+      'policies evaluated: 1 policies over 3 dependencies; opened 1, reopened 0, excepted 0, resolved 0',
+    );
+  }, 120_000);
+
+  it('never passes on a timeout: an evaluation that does not come is exit 2', async () => {
+    const env = { DRIFTWATCH_URL: base, DRIFTWATCH_TOKEN: a.token };
+    const result = gate(['--repository', repositoryId, '--rescan', '--timeout', '3'], env);
+    await runRequestedScan();
+    const timedOut = await result;
+    expect(timedOut.code).toBe(2);
+    expect(timedOut.stdout).toBe('');
+    expect(timedOut.stderr).toMatch(
+      /timed out after 3 s \(--timeout\) waiting for the policy evaluation of scan [0-9a-f-]{36}/,
+    );
+    const scanId = /scan ([0-9a-f-]{36})/.exec(timedOut.stderr)?.[1] as string;
+    expect((await logsOf(scanId)).some((line) => line.step === 'policies')).toBe(false);
+    // The evaluation comes late: the scan's log then says so (what the gate reads).
+    await release([MATCH_DEPENDENCIES_JOB, EVALUATE_REPOSITORY_JOB]);
+    expect((await logsOf(scanId)).filter((line) => line.step === 'policies')).toEqual([
+      expect.objectContaining({ level: 'info', message: expect.stringMatching(/opened 0/) }),
+    ]);
+  }, 60_000);
 
   it('reuses the latest scan and fails on open block violations; passes once dismissed', async () => {
     const env = { DRIFTWATCH_URL: base, DRIFTWATCH_TOKEN: a.token };
-    const blocked = await gate(['--repository', repositoryId, '--settle', '0', '--json'], env);
+    const blocked = await gate(['--repository', repositoryId, '--json'], env);
     expect(blocked.code, blocked.stderr).toBe(1);
     const result = JSON.parse(blocked.stdout);
     expect(result.findings).toEqual([
@@ -221,16 +336,35 @@ describe('driftwatch gate online', () => {
       payload: { status: 'dismissed', reason: 'not reachable' },
     });
     expect(dismissed.statusCode).toBe(200);
-    const passed = await gate(['--repository', repositoryId, '--settle', '0'], env);
+    const passed = await gate(['--repository', repositoryId], env);
     expect(passed.code).toBe(0);
     expect(passed.stdout).toMatch(/PASS/);
     expect(
       (
-        await gate(['--repository', repositoryId, '--settle', '0', '--token', 'dw_wrong'], {
+        await gate(['--repository', repositoryId, '--token', 'dw_wrong'], {
           DRIFTWATCH_URL: base,
         })
       ).code,
     ).toBe(2);
     expect((await gate(['--repository', repositoryId], { DRIFTWATCH_URL: base })).code).toBe(2);
-  });
+    expect((await gate(['--repository', repositoryId, '--settle', '0'], env)).code).toBe(2);
+  }, 60_000);
+
+  it('a scan with no policy to evaluate is marked evaluated too: the gate passes, no hang', async () => {
+    const b = await t.createTenant('enterprise', 'B');
+    const other = await insertRepository(t, b.tenantId, 'web', {
+      clone_url: repo.url,
+      default_branch: 'main',
+    });
+    const env = { DRIFTWATCH_URL: base, DRIFTWATCH_TOKEN: b.token };
+    const result = gate(['--repository', other, '--json', '--timeout', '60'], env);
+    await runRequestedScan();
+    await release([MATCH_DEPENDENCIES_JOB, EVALUATE_REPOSITORY_JOB]);
+    const passed = await result;
+    expect(passed.code, passed.stderr).toBe(0);
+    expect(JSON.parse(passed.stdout).notes).toEqual([
+      'scan requested',
+      'policies evaluated: no enabled policy applies',
+    ]);
+  }, 60_000);
 });

@@ -49,9 +49,11 @@ export const EVENT_SUBSCRIPTIONS: EventSubscriptions = mergeSubscriptions(
     'dependencies.changed': [
       MATCH_DEPENDENCIES_JOB,
       DEPENDENCIES_CHANGED_JOB,
-      EVALUATE_REPOSITORY_JOB,
       REFRESH_REPOSITORY_ROLLUPS_JOB,
     ],
+    // A scan's policies are evaluated once, after its exposures are matched (the matcher emits
+    // exposures.refreshed for every dependencies.changed): an evaluation on dependencies.changed
+    // too saw the scan without its exposures and did the whole repository twice.
     'exposures.refreshed': [EVALUATE_REPOSITORY_JOB, REFRESH_REPOSITORY_ROLLUPS_JOB],
     'package.health_changed': [EVALUATE_PACKAGE_JOB],
     'integration.disabled': [],

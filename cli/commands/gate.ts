@@ -6,7 +6,7 @@ import { runOnline } from '../gate-online';
 import { type GateResult, renderHuman, renderJson, renderSarif } from '../gate-report';
 import { writeReport } from '../output';
 
-const USAGE = `Usage: driftwatch gate --repository ID [--url URL] [--token TOKEN] [--rescan] [--timeout S] [--settle S]
+const USAGE = `Usage: driftwatch gate --repository ID [--url URL] [--token TOKEN] [--rescan] [--timeout S]
        driftwatch gate <dir> --policy FILE [--osv PATH]...
        [--json | --sarif]
 
@@ -14,9 +14,10 @@ Fails a CI build on blocking policy violations (docs/policies.md#ci-gate).
 
 Online, with --repository: asks a running service (--url or DRIFTWATCH_URL, default
 http://127.0.0.1:3000; --token or DRIFTWATCH_TOKEN, a member token) to scan the repository, or
-reuses its latest scan (a queued or running one is waited for; --rescan always scans), waits
---settle seconds after the scan finished (default 15) for the policy evaluation, and reports the
-violations whose action is block and whose status is open or acknowledged.
+reuses its latest scan (a queued or running one is waited for; --rescan always scans), waits for
+the policy evaluation of that scan (the "policies" line of its log), and reports the violations
+whose action is block and whose status is open or acknowledged. --timeout (default 600 s)
+bounds both waits; running out is exit 2, never a pass.
 
 Offline, with a directory: extracts its dependencies, matches OSV advisories read from disk
 (--osv, as driftwatch audit) and evaluates the policies of a local JSON file
@@ -25,7 +26,7 @@ Offline, with a directory: extracts its dependencies, matches OSV advisories rea
   --json     the result as JSON        --sarif    SARIF 2.1.0 for code-scanning tools
 
 Exit codes: 0 pass, 1 blocked (unknown actions, statuses or scan states block: fail safe),
-2 error (usage, unreadable input, the service unreachable after retries).`;
+2 error (usage, unreadable input, the service unreachable after retries, a timeout).`;
 
 const HELP = 'driftwatch gate --help';
 
@@ -39,7 +40,6 @@ function parse(argv: string[]) {
         token: { type: 'string' },
         rescan: { type: 'boolean' },
         timeout: { type: 'string' },
-        settle: { type: 'string' },
         policy: { type: 'string' },
         osv: { type: 'string', multiple: true },
         json: { type: 'boolean' },
@@ -78,7 +78,6 @@ async function evaluate(argv: string[], env: NodeJS.ProcessEnv): Promise<GateRes
       repositoryId: values.repository,
       rescan: values.rescan ?? false,
       timeoutMs: seconds(values.timeout, 600, 'timeout'),
-      settleMs: seconds(values.settle, 15, 'settle'),
     });
   }
   if (positionals.length !== 1 || !values.policy) {

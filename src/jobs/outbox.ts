@@ -97,6 +97,11 @@ export interface CraClockDue {
 
 export interface ExposuresRefreshed {
   repositoryId: string;
+  /**
+   * The scan whose dependencies were matched (absent after an advisory change): the policy
+   * evaluation that follows marks that scan evaluated in its log (docs/policies.md#ci-gate).
+   */
+  scanId?: string;
 }
 
 export interface DependenciesChanged {

@@ -125,6 +125,7 @@ describe('repository flow over HTTP', () => {
     });
     const logs = await call('GET', `/api/v1/scans/${firstScanId}/logs`);
     expect(logs.body.items.map((l: { step: string }) => l.step)).toEqual([
+      'policies',
       'cleanup',
       'store',
       'reachability',

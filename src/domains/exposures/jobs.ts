@@ -37,7 +37,7 @@ export function vulnerabilityJobs(deps: JobDeps): JobDefinition<unknown>[] {
         // Policies see the exposures of this scan only after matching (docs/policies.md).
         await emitEvent(db, 'exposures.refreshed', {
           tenantId,
-          data: { repositoryId },
+          data: typeof scanId === 'string' ? { repositoryId, scanId } : { repositoryId },
           correlationId: envelope.correlationId,
         });
         return refreshed;

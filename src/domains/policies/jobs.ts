@@ -11,13 +11,14 @@ import {
 import { expireTenantExceptions } from './exception-service';
 import { tenantsWithExpiredExceptions } from './exception-store';
 import { EVALUATE_REPOSITORY_JOB, type EvaluateRepositoryJob, packageFilterOf } from './requests';
+import { markScanEvaluated } from './scan-evaluated';
 
 /**
  * Policy jobs (docs/policies.md#evaluation):
- * - `policies.evaluate-repository` (subscribed to `dependencies.changed` and
- *   `exposures.refreshed`, queued by `requestEvaluation` when an exposure's status or a drift
- *   snapshot changes): every policy over the repository's current dependencies, or only those on
- *   the `packageIds` the job names;
+ * - `policies.evaluate-repository` (subscribed to `exposures.refreshed`, queued by
+ *   `requestEvaluation` when an exposure's status or a drift snapshot changes): every policy over
+ *   the repository's current dependencies, or only those on the `packageIds` the job names; after
+ *   a scan's matching (`scanId`) it writes a `policies` line to that scan's log;
  * - `policies.evaluate-package` (subscribed to `package.health_changed`): every policy over the
  *   dependencies on that package, in each repository of the tenant that uses it;
  * - `policies.evaluate-policy` (queued when a policy is created or changed): that policy over
@@ -49,14 +50,18 @@ export function policyJobs(deps: JobDeps): JobDefinition<unknown>[] {
       const { repositoryId } = envelope.data;
       if (typeof repositoryId !== 'string') return;
       const packageIds = packageFilterOf(envelope.data);
-      const counts = await withTenant(deps.database, tenantId, (db) =>
-        evaluateRepository(db, {
+      const { scanId } = envelope.data;
+      const counts = await withTenant(deps.database, tenantId, async (db) => {
+        const result = await evaluateRepository(db, {
           tenantId,
           repositoryId,
           packageIds,
           correlationId: envelope.correlationId,
-        }),
-      );
+        });
+        // After a scan's exposures were matched: the scan is evaluated (the CI gate waits for it).
+        if (typeof scanId === 'string') await markScanEvaluated(db, scanId, result);
+        return result;
+      });
       deps.log('policies evaluated', { tenantId, repositoryId, ...counts });
     },
   };

@@ -16,6 +16,8 @@ export interface EvaluateRepositoryJob {
   repositoryId: string;
   /** Only the dependencies on these packages; absent or null: every dependency. */
   packageIds?: string[] | null;
+  /** The scan whose matching led here (from `exposures.refreshed`): marked evaluated. */
+  scanId?: string;
 }
 
 export async function requestEvaluation(

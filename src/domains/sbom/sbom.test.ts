@@ -177,6 +177,8 @@ describe('POST /api/v1/repositories/{repositoryId}/sbom/import', () => {
     expect(await logsOf(accepted.scanId)).toEqual([
       'info: read CycloneDX 1.5 (cdxgen 10.0.5): 7 components, 10 dependency edges',
       'info: stored 7 dependencies (npm 7) from 7 of 7 components; scan completed',
+      // The evaluation after the import's exposures were matched (docs/policies.md#ci-gate).
+      'info: policies evaluated: no enabled policy applies',
     ]);
   });
 

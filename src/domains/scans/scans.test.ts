@@ -132,6 +132,8 @@ describe('scans API', () => {
     const base = `/api/v1/scans/${completedId}/logs`;
     const logs = (await get(tenant.token, base)).json();
     expect(logs.items.map((l: { step: string }) => l.step)).toEqual([
+      // The policy evaluation after the scan (its jobs ran), newest (docs/policies.md#ci-gate).
+      'policies',
       'cleanup',
       'store',
       'reachability',
@@ -141,11 +143,11 @@ describe('scans API', () => {
       'start',
     ]);
     expect(logs.items.every((l: { level: string }) => l.level === 'info')).toBe(true);
-    expect(logs.items[1].message).toMatch(/stored 7 dependencies from 7 files/);
+    expect(logs.items[2].message).toMatch(/stored 7 dependencies from 7 files/);
     const two = (await get(tenant.token, `${base}?take=2`)).json();
     expect(two).toMatchObject({ take: 2, totalReturned: 2 });
-    expect(two.items.map((l: { step: string }) => l.step)).toEqual(['cleanup', 'store']);
-    const since = logs.items[2].loggedAtUtc;
+    expect(two.items.map((l: { step: string }) => l.step)).toEqual(['policies', 'cleanup']);
+    const since = logs.items[3].loggedAtUtc;
     const recent = (
       await get(tenant.token, `${base}?sinceUtc=${encodeURIComponent(since)}`)
     ).json();

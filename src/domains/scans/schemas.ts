@@ -33,7 +33,10 @@ export const ScanLogLine = Type.Object({
   scanLogId: Uuid,
   loggedAtUtc: DateTime,
   level: Type.String({ description: 'info, warn or error' }),
-  step: Type.String({ description: 'start, checkout, extract, store, cleanup, recovery, cancel' }),
+  step: Type.String({
+    description:
+      'start, checkout, extract, store, cleanup, recovery, cancel, or policies (the evaluation that follows the scan is done)',
+  }),
   message: Type.String(),
 });
 

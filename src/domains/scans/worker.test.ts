@@ -104,6 +104,8 @@ describe('scan worker', () => {
       'reachability',
       'store',
       'cleanup',
+      // The policy evaluation after matching (the jobs ran): the line the CI gate waits for.
+      'policies',
     ]);
     const deps = await withTenant(t.database, tenant.tenantId, (db) =>
       db
@@ -146,7 +148,7 @@ describe('scan worker', () => {
       data: { scanId: scan.id, repositoryId },
     });
     expect((await scanOf(scan.id)).attempt).toBe(1);
-    expect((await logsOf(scan.id)).length).toBe(7);
+    expect((await logsOf(scan.id)).length).toBe(8);
   });
 
   it("fails with git's reason when the branch does not exist, and removes the checkout", async () => {
