@@ -5,6 +5,7 @@ import { assembleFacts, type ExposureRow } from '../src/domains/policies/facts-s
 import { extractPath } from '../src/ecosystems/extract-tree';
 import { type AuditFinding, auditExtraction, prepareAdvisories } from '../src/intel/osv/audit';
 import { loadAdvisories } from '../src/intel/osv/load';
+import { DEFAULT_RISK_SETTINGS } from '../src/intel/risk/indicators';
 import { UsageError } from './errors';
 import type { GateFinding, GateResult } from './gate-report';
 
@@ -118,7 +119,24 @@ export async function runOffline(
           file: file.path,
           files: [file.path],
         },
-        { exposures: matched.map(exposureOf), drift: undefined, catalogue: undefined },
+        {
+          exposures: matched.map(exposureOf),
+          drift: undefined,
+          // Offline there are no registry facts: risk judges the name and the declaration alone.
+          catalogue: undefined,
+          usage: [
+            {
+              repositoryId: '',
+              repositoryName: repository.name,
+              version: dep.version,
+              resolution: dep.resolution,
+              source: dep.source,
+              file: file.path,
+              observedAt: now,
+            },
+          ],
+          riskSettings: DEFAULT_RISK_SETTINGS,
+        },
         repository,
         now,
       );

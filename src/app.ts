@@ -231,7 +231,7 @@ async function registerDomainRoutes(
   await app.register(packageRoutes(deps));
   await app.register(driftRoutes());
   await app.register(tenantSettingsRoutes(deps));
-  await app.register(policyRoutes());
+  await app.register(policyRoutes(deps.config.packageIntel));
   await app.register(integrationRoutes(deps));
   await app.register(alertRoutes());
   await app.register(onboardingRoutes());

@@ -11,6 +11,7 @@ import {
 } from './config-values';
 import type { Ecosystem } from './ecosystems/names';
 import type { RegistriesSettings } from './ecosystems/registry-types';
+import { DEFAULT_RISK_SETTINGS } from './intel/risk/indicators';
 import {
   type DefaultsOrigins,
   type MachineDefaults,
@@ -334,8 +335,18 @@ function packageIntelSettings({ int }: SettingReaders): Config['packageIntel'] {
     enrichChunkSize: int('PACKAGE_ENRICH_CHUNK_SIZE', 50, 1, 1000),
     refreshBatchSize: int('PACKAGE_REFRESH_BATCH_SIZE', 200, 1, 100_000),
     fetchConcurrency: int('PACKAGE_FETCH_CONCURRENCY', 4, 1, 64),
-    unmaintainedAfterDays: int('PACKAGE_UNMAINTAINED_DAYS', 730, 1, 36_500),
-    recentlyPublishedHours: int('PACKAGE_RECENTLY_PUBLISHED_HOURS', 72, 1, 24 * 365),
+    unmaintainedAfterDays: int(
+      'PACKAGE_UNMAINTAINED_DAYS',
+      DEFAULT_RISK_SETTINGS.unmaintainedAfterDays,
+      1,
+      36_500,
+    ),
+    recentlyPublishedHours: int(
+      'PACKAGE_RECENTLY_PUBLISHED_HOURS',
+      DEFAULT_RISK_SETTINGS.recentlyPublishedHours,
+      1,
+      24 * 365,
+    ),
     endOfLifeAfterDays: int('PACKAGE_END_OF_LIFE_DAYS', 540, 1, 36_500),
     benchmarkMinimumTenants: int('BENCHMARK_MINIMUM_TENANTS', 5, 1, 1_000_000),
   };

@@ -246,6 +246,19 @@ function judgeOne(
       exposures: exposures.map((e) => e.row),
       drift: driftRow(outcome),
       catalogue,
+      // The package as the editor asks about it: from the registry, at the asked version.
+      usage: [
+        {
+          repositoryId: '',
+          repositoryName: context.repository.name,
+          version: asked.version,
+          resolution: asked.resolution,
+          source: { kind: 'registry' },
+          file: '',
+          observedAt: context.now,
+        },
+      ],
+      riskSettings: settings,
     },
     context.repository,
     context.now,

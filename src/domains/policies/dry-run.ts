@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { notFound, unprocessable } from '../../core/problem';
 import type { DB } from '../../db/schema';
+import type { RiskSettings } from '../../intel/risk/indicators';
 import { compileCondition, conditionOf } from './cel';
 import { appliesTo, matchingDependencies } from './evaluation';
 import type { DependencyWithFacts } from './facts-store';
@@ -27,7 +28,12 @@ export interface WouldBeViolation {
 
 const DEFAULT_TAKE = 200;
 
-export async function testPolicy(db: Kysely<DB>, policyId: string, request: DryRunRequest) {
+export async function testPolicy(
+  db: Kysely<DB>,
+  policyId: string,
+  request: DryRunRequest,
+  riskSettings: RiskSettings,
+) {
   const policy = await findPolicy(db, policyId);
   if (!policy) throw notFound('The policy');
   let holds = conditionOf(policy).holds;
@@ -69,7 +75,9 @@ export async function testPolicy(db: Kysely<DB>, policyId: string, request: DryR
       .execute();
     const existing = new Map(unresolved.map((v) => [`${v.package_id}\u0000${v.version}`, v]));
     const inScope = appliesTo(asEnabled, repository);
-    const dependencies = inScope ? await repositoryFacts(db, repository) : [];
+    const dependencies = inScope
+      ? await repositoryFacts(db, repository, new Date(), null, riskSettings)
+      : [];
     if (inScope) counts.repositoriesEvaluated++;
     counts.dependenciesEvaluated += dependencies.length;
     for (const dependency of matchingDependencies(policy, holds, dependencies)) {

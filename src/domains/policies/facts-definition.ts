@@ -139,6 +139,31 @@ export const FACT_GROUPS = {
       },
     },
   },
+  risk: {
+    description:
+      "Supply-chain risk indicators of the package as this repository uses this version (docs/package-intelligence.md#risk-indicators): the same indicators GET /api/v1/packages/{packageId}/risk-indicators shows, with the usage ones (yanked, git-or-url-dependency, floating-range-without-lockfile) judged on this dependency's declarations alone",
+    fields: {
+      known: {
+        type: 'bool',
+        description:
+          'Registry facts were available; when false only typosquat and the usage indicators are judged (the package was not fetched yet, the registry does not know it, or offline)',
+      },
+      kinds: {
+        type: 'list<string>',
+        description:
+          'Indicators present: typosquat, install-scripts, new-maintainer, recently-published, unmaintained, single-maintainer, deprecated, yanked, git-or-url-dependency, floating-range-without-lockfile, no-licence, flagged-licence',
+      },
+      count: { type: 'int', description: 'How many indicators are present' },
+      maxSeverity: {
+        type: 'string',
+        description: 'Highest indicator severity: none, low, medium or high',
+      },
+      maxSeverityLevel: {
+        type: 'int',
+        description: 'The same as a number: 0 none, 1 low, 2 medium, 3 high',
+      },
+    },
+  },
   licence: {
     description: 'The declared licence of the used version (else of the package)',
     fields: {

@@ -1,6 +1,13 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema';
+import type { DependencySource, Resolution } from '../../ecosystems/types';
+import {
+  DEFAULT_RISK_SETTINGS,
+  type RiskSettings,
+  type UsageFact,
+} from '../../intel/risk/indicators';
 import type { DependencyFacts, VulnerabilityFact } from './facts-definition';
+import { type RiskCatalogueColumns, riskFacts } from './risk-facts';
 
 /**
  * The facts of every dependency of one repository (docs/policies.md#facts), computed with one
@@ -51,13 +58,14 @@ interface DependencyRow {
   scope: string;
   direct: boolean;
   file: string;
-  resolution: string;
+  resolution: Resolution;
+  source: DependencySource;
 }
 
 async function dependencyRows(db: Kysely<DB>, repositoryId: string, packageIds: PackageFilter) {
   const result = await sql<DependencyRow>`
     SELECT d.scan_id, d.package_id, coalesce(d.version, '') AS version, d.ecosystem, d.name,
-      d.purl, p.purl AS package_purl, d.scope, d.direct, d.file, d.resolution
+      d.purl, p.purl AS package_purl, d.scope, d.direct, d.file, d.resolution, d.source
     FROM repository_dependencies d JOIN packages p ON p.id = d.package_id
     WHERE d.repository_id = ${repositoryId} ${onlyPackages('d.package_id', packageIds)}
     ORDER BY d.package_id, version, d.direct DESC, d.file`.execute(db);
@@ -120,8 +128,8 @@ async function driftRows(
   return result.rows;
 }
 
-/** Health, licence and publication of one used (package, version). */
-export interface CatalogueRow {
+/** Health, licence, publication and risk inputs of one used (package, version). */
+export interface CatalogueRow extends RiskCatalogueColumns {
   package_id: string;
   version: string;
   health_score: number | null;
@@ -139,7 +147,10 @@ const catalogueSelect = sql`, health AS (
       ORDER BY s.package_id, s.snapshot_date DESC
     )
     SELECT u.package_id, u.version, h.default_score AS health_score, h.signals,
-      pv.licence AS version_licence, m.licence AS package_licence, pv.published_at
+      pv.licence AS version_licence, m.licence AS package_licence, pv.published_at,
+      m.status AS metadata_status, m.fetched_at, m.latest_stable, m.last_release_at,
+      m.maintainers, m.deprecated AS package_deprecated, m.install_scripts, m.risk_inputs,
+      pv.yanked AS version_yanked
     FROM used u
     LEFT JOIN health h ON h.package_id = u.package_id
     LEFT JOIN package_versions pv ON pv.package_id = u.package_id AND pv.version = u.version
@@ -255,6 +266,19 @@ function catalogueFacts(row: CatalogueRow | undefined, now: Date) {
   };
 }
 
+/** A declaration of the dependency as the risk indicators' usage (observed: at evaluation). */
+function usageOf(row: DependencyRow, repository: RepositoryForFacts, now: Date): UsageFact {
+  return {
+    repositoryId: repository.id,
+    repositoryName: repository.name,
+    version: row.version === '' ? null : row.version,
+    resolution: row.resolution,
+    source: row.source,
+    file: row.file,
+    observedAt: now,
+  };
+}
+
 function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const row of rows) {
@@ -271,6 +295,10 @@ export interface FactSources {
   exposures: readonly ExposureRow[];
   drift: DriftRow | undefined;
   catalogue: CatalogueRow | undefined;
+  /** The dependency's declarations (the usage risk indicators judge them). */
+  usage: readonly UsageFact[];
+  /** The risk thresholds of the service's configuration (`Config['packageIntel']`). */
+  riskSettings: RiskSettings;
 }
 
 /**
@@ -289,6 +317,7 @@ export function assembleFacts(
     malicious: maliciousFacts(sources.exposures.filter((row) => row.kind === 'malicious')),
     drift: driftFacts(sources.drift),
     ...catalogueFacts(sources.catalogue, now),
+    risk: riskFacts(dependency, sources.catalogue, sources.usage, sources.riskSettings, now),
     repository,
   };
 }
@@ -302,6 +331,7 @@ export async function repositoryFacts(
   repository: RepositoryForFacts,
   now = new Date(),
   packageIds: PackageFilter = null,
+  riskSettings: RiskSettings = DEFAULT_RISK_SETTINGS,
 ): Promise<DependencyWithFacts[]> {
   if (packageIds !== null && packageIds.length === 0) return [];
   const dependencies = await dependencyRows(db, repository.id, packageIds);
@@ -345,6 +375,8 @@ export async function repositoryFacts(
           exposures: exposuresOf.get(key) ?? [],
           drift: driftOf.get(key),
           catalogue: catalogueOf.get(key),
+          usage: rows.map((row) => usageOf(row, repository, now)),
+          riskSettings,
         },
         repositoryPart,
         now,

@@ -4,6 +4,7 @@ import { pageOf } from '../../http/query';
 import type { RouteApp } from '../../http/route-app';
 import { NoContent, UuidParam, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
+import type { RiskSettings } from '../../intel/risk/indicators';
 import { testPolicy } from './dry-run';
 import {
   CreatePolicyRequest,
@@ -36,10 +37,10 @@ export function presentPolicy(row: PolicyRow) {
 }
 
 /** Policies (docs/policies.md): reading needs viewer, changing admin; all need the plan feature. */
-export function policyRoutes(): FastifyPluginAsyncTypebox {
+export function policyRoutes(riskSettings: RiskSettings): FastifyPluginAsyncTypebox {
   return async (app) => {
     policyCollectionRoutes(app);
-    policyItemRoutes(app);
+    policyItemRoutes(app, riskSettings);
   };
 }
 
@@ -91,7 +92,7 @@ function policyCollectionRoutes(app: RouteApp): void {
   );
 }
 
-function policyItemRoutes(app: RouteApp): void {
+function policyItemRoutes(app: RouteApp, riskSettings: RiskSettings): void {
   app.get(
     '/api/v1/policies/:policyId',
     {
@@ -178,6 +179,7 @@ function policyItemRoutes(app: RouteApp): void {
         request.body ??= {};
       },
     },
-    async (request) => testPolicy(tenantDb(request), request.params.policyId, request.body),
+    async (request) =>
+      testPolicy(tenantDb(request), request.params.policyId, request.body, riskSettings),
   );
 }

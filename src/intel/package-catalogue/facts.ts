@@ -1,12 +1,13 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema';
 import { getEcosystem } from '../../ecosystems/ecosystem-list';
-import type { MaintainerChange } from '../../ecosystems/registry-types';
 import type { Ecosystem, Versioning } from '../../ecosystems/types';
 import type { PackageFacts } from '../drift/drift';
 import type { HealthFacts } from '../health/score';
 import type { RegistryFacts } from '../risk/indicators';
+import { latestMaintainerChange, versionRiskInputs } from './risk-inputs';
 import type { MetadataRow, VersionRow } from './store';
+import type { VersionRiskInputs } from './tables';
 
 /**
  * Turns stored catalogue rows into the inputs of the pure computations in src/intel (drift,
@@ -42,19 +43,6 @@ export function driftFacts(
       prerelease: v.prerelease,
     })),
   };
-}
-
-/** The maintainer change recorded on the newest release (by the registry's order), if any. */
-export function latestMaintainerChange(
-  metadata: MetadataRow,
-  versions: readonly VersionRow[],
-): MaintainerChange | null {
-  const changes = (metadata.maintainer_changes ?? []) as MaintainerChange[];
-  const newest = versions.at(-1)?.version ?? metadata.latest;
-  const stable = metadata.latest_stable;
-  return (
-    changes.find((c) => c.version === newest) ?? changes.find((c) => c.version === stable) ?? null
-  );
 }
 
 export interface AdvisoryCounts {
@@ -198,32 +186,56 @@ export function healthFacts(
   };
 }
 
+/** The package_metadata columns the risk indicators read (besides `risk_inputs`). */
+export type RiskMetadataRow = Pick<
+  MetadataRow,
+  | 'fetched_at'
+  | 'latest_stable'
+  | 'last_release_at'
+  | 'maintainers'
+  | 'deprecated'
+  | 'install_scripts'
+  | 'licence'
+>;
+
+/**
+ * Registry facts from the metadata columns and the compact version inputs; `yankedVersions`
+ * needs to hold only the versions in use (the indicator asks about those alone).
+ */
+export function registryFactsOf(
+  ecosystem: string,
+  metadata: RiskMetadataRow,
+  inputs: VersionRiskInputs,
+  yankedVersions: ReadonlySet<string>,
+): RegistryFacts {
+  const newest = inputs.newestRelease;
+  return {
+    source: registrySource(ecosystem),
+    fetchedAt: metadata.fetched_at,
+    latestStable: metadata.latest_stable,
+    newestRelease: newest
+      ? { version: newest.version, publishedAt: new Date(newest.publishedAt) }
+      : null,
+    lastReleaseAt: metadata.last_release_at,
+    maintainers: metadata.maintainers.length > 0 ? metadata.maintainers : null,
+    latestMaintainerChange: inputs.latestMaintainerChange,
+    deprecated: metadata.deprecated,
+    installScripts: metadata.install_scripts,
+    licence: metadata.licence,
+    yankedVersions,
+  };
+}
+
+/** Registry facts from the full version list (the package routes; policy facts use the above). */
 export function riskRegistryFacts(
   ecosystem: string,
   metadata: MetadataRow,
   versions: readonly VersionRow[],
 ): RegistryFacts {
-  let newest: { version: string; publishedAt: Date } | null = null;
-  for (const v of versions) {
-    if (v.yanked || !v.published_at) continue;
-    if (!newest || v.published_at > newest.publishedAt) {
-      newest = { version: v.version, publishedAt: v.published_at };
-    }
-  }
-  const change = latestMaintainerChange(metadata, versions);
-  return {
-    source: registrySource(ecosystem),
-    fetchedAt: metadata.fetched_at,
-    latestStable: metadata.latest_stable,
-    newestRelease: newest,
-    lastReleaseAt: metadata.last_release_at,
-    maintainers: metadata.maintainers.length > 0 ? metadata.maintainers : null,
-    latestMaintainerChange: change
-      ? { version: change.version, previousVersion: change.previousVersion, added: change.added }
-      : null,
-    deprecated: metadata.deprecated,
-    installScripts: metadata.install_scripts,
-    licence: metadata.licence,
-    yankedVersions: new Set(versions.filter((v) => v.yanked).map((v) => v.version)),
-  };
+  return registryFactsOf(
+    ecosystem,
+    metadata,
+    versionRiskInputs(metadata, versions),
+    new Set(versions.filter((v) => v.yanked).map((v) => v.version)),
+  );
 }

@@ -3,6 +3,7 @@ import type { DB } from '../../db/schema';
 import type { PackageMetadata, PackageVersionMetadata } from '../../ecosystems/registry-types';
 import type { Ecosystem } from '../../ecosystems/types';
 import { type PreviousState, previousState } from './changes';
+import { versionRiskInputs } from './risk-inputs';
 import type { EnrichmentOutcome, PackageMetadataTable, PackageVersionTable } from './tables';
 
 /**
@@ -96,6 +97,17 @@ export async function saveMetadata(
   within?: (trx: Kysely<DB>, previous: PreviousState | null) => Promise<void>,
 ): Promise<{ metadata: MetadataRow; versions: VersionRow[] }> {
   const facts = deriveFacts(metadata, now);
+  const rows = metadata.versions.map((v, i) => versionRow(packageId, v, i));
+  const maintainerChanges = metadata.maintainerChanges.slice(-50);
+  // From what is stored (also on a 304, whose answer is the stored one revalidated).
+  const riskInputs = versionRiskInputs(
+    {
+      maintainer_changes: maintainerChanges,
+      latest: metadata.latest,
+      latest_stable: metadata.latestStable,
+    },
+    rows,
+  );
   const columns = {
     status: 'found' as const,
     latest_stable: metadata.latestStable,
@@ -107,7 +119,7 @@ export async function saveMetadata(
     homepage: metadata.homepage?.slice(0, 2000) ?? null,
     description: metadata.description?.slice(0, 2000) ?? null,
     maintainers: metadata.maintainers.slice(0, 200),
-    maintainer_changes: JSON.stringify(metadata.maintainerChanges.slice(-50)),
+    maintainer_changes: JSON.stringify(maintainerChanges),
     downloads: metadata.downloads?.count ?? null,
     downloads_period: metadata.downloads?.period ?? null,
     version_count: metadata.versions.length,
@@ -122,8 +134,8 @@ export async function saveMetadata(
     notes: JSON.stringify(metadata.notes),
     raw: JSON.stringify(metadata),
     fetched_at: now,
+    risk_inputs: JSON.stringify(riskInputs),
   };
-  const rows = metadata.versions.map((v, i) => versionRow(packageId, v, i));
   // One transaction: readers never see the metadata without its versions.
   await db.transaction().execute(async (trx) => {
     const previous = within ? await previousState(trx, packageId) : null;
@@ -146,8 +158,9 @@ export async function saveMetadata(
   const stored: MetadataRow = {
     package_id: packageId,
     ...columns,
-    maintainer_changes: metadata.maintainerChanges.slice(-50),
+    maintainer_changes: maintainerChanges,
     notes: metadata.notes,
+    risk_inputs: riskInputs,
     raw: metadata,
     changed_at: now,
   };

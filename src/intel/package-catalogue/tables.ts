@@ -36,6 +36,18 @@ export interface PackageMetadataTable {
   raw: JSONColumnType<PackageMetadata | null, string | null, string | null>;
   fetched_at: Date;
   changed_at: Date;
+  /** Null for rows fetched before migration 0032 and not filled by it (risk then unknown). */
+  risk_inputs: JSONColumnType<VersionRiskInputs | null, string | null, string | null>;
+}
+
+/**
+ * What the risk indicators need of a package's version list (migration 0032; computed by
+ * versionRiskInputs in risk-inputs.ts): the newest release by time and the maintainer change on the
+ * newest release. Dates are ISO strings (jsonb).
+ */
+export interface VersionRiskInputs {
+  newestRelease: { version: string; publishedAt: string } | null;
+  latestMaintainerChange: { version: string; previousVersion: string; added: string[] } | null;
 }
 
 export interface PackageVersionTable {

@@ -71,6 +71,18 @@ export interface RiskInput {
   settings: { recentlyPublishedHours: number; unmaintainedAfterDays: number };
 }
 
+export type RiskSettings = RiskInput['settings'];
+
+/**
+ * The thresholds when nothing sets them: config.ts reads PACKAGE_RECENTLY_PUBLISHED_HOURS and
+ * PACKAGE_UNMAINTAINED_DAYS with these defaults; callers without a configuration (the offline
+ * gate, benchmarks) use them directly.
+ */
+export const DEFAULT_RISK_SETTINGS: RiskSettings = {
+  recentlyPublishedHours: 72,
+  unmaintainedAfterDays: 730,
+};
+
 const DAY_MS = 24 * 3600 * 1000;
 const iso = (date: Date) => date.toISOString();
 
