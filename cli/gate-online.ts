@@ -23,7 +23,10 @@ const KNOWN_STATUSES = new Set(['open', 'acknowledged', 'dismissed', 'excepted',
 const PAGE = 200;
 /** The scan log step that says the scan's policy evaluation is done. */
 export const POLICIES_STEP = 'policies';
-/** Polls back off with full jitter (cli/retry.ts) from 0.5 s to 5 s, never below 250 ms. */
+/**
+ * Polls back off with full jitter (cli/retry.ts) up to 0.5 s, 1 s, 2 s... 5 s, never below 250 ms,
+ * and never below a Retry-After the last answer carried.
+ */
 const POLL = { baseMs: 500, maxMs: 5000 };
 const MIN_POLL_MS = 250;
 /** The most log lines one read returns (the contract's cap): the newest, where the line is. */
@@ -115,15 +118,12 @@ function waiter(options: OnlineOptions): Waiter {
   return {
     deadline,
     timeoutMs: options.timeoutMs,
-    // Backoff with jitter, a server's Retry-After as a floor, never past the deadline.
+    // Backoff with jitter; a server's Retry-After is waited in full; never past the deadline.
     pause: async (poll, retryAfter) => {
-      const delay = backoffDelay(
-        poll,
-        { ...POLL, random: options.random },
-        retryAfterMs(retryAfter),
-      );
+      const jittered = backoffDelay(poll, { ...POLL, random: options.random });
+      const delay = Math.max(MIN_POLL_MS, jittered, retryAfterMs(retryAfter) ?? 0);
       const remaining = deadline - Date.now();
-      if (remaining > 0) await sleep(Math.min(Math.max(MIN_POLL_MS, delay), remaining));
+      if (remaining > 0) await sleep(Math.min(delay, remaining));
     },
   };
 }

@@ -1,4 +1,5 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ import { createGitRepository, type GitFixture } from '../test/support/git-fixtur
 import { sarifSchemaAsDraft07, sarifValidator } from '../test/support/sarif-schema';
 import { createTestApp, type TestApp, type TestTenant } from '../test/support/test-app';
 import { run } from './commands/gate';
-import { blockingReason } from './gate-online';
+import { blockingReason, runOnline } from './gate-online';
 
 const CRITICAL = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H';
 /** Runs the command, capturing its report and what it writes to stderr. */
@@ -169,6 +170,85 @@ describe('driftwatch gate offline', () => {
     expect(() =>
       sarifSchemaAsDraft07({ $schema: 'http://json-schema.org/draft-07/schema#' }),
     ).toThrow(/draft-04/);
+  });
+});
+
+describe('driftwatch gate online, polling for the evaluation', () => {
+  const scanId = '00000000-0000-4000-8000-00000000000a';
+  const repositoryId = '00000000-0000-4000-8000-00000000000b';
+  let server: Server;
+  let base: string;
+  /** The log answers still to give, in order; then the last one again. */
+  let logAnswers: { lines: object[]; retryAfter?: string }[] = [];
+  const paths: string[] = [];
+
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      const path = request.url ?? '';
+      paths.push(path);
+      const send = (body: object, headers: Record<string, string> = {}) => {
+        response.writeHead(200, { 'content-type': 'application/json', ...headers });
+        response.end(JSON.stringify(body));
+      };
+      if (path.startsWith('/api/v1/scans?'))
+        return send({ items: [{ scanId, state: 'completed', finishedAtUtc: null }] });
+      if (path.startsWith(`/api/v1/scans/${scanId}/logs`)) {
+        const answer = (logAnswers.length > 1 ? logAnswers.shift() : logAnswers[0]) ?? {
+          lines: [],
+        };
+        return send(
+          { items: answer.lines },
+          answer.retryAfter ? { 'retry-after': answer.retryAfter } : {},
+        );
+      }
+      if (path.startsWith('/api/v1/policy-violations')) return send({ items: [] });
+      response.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const evaluated = (level: string) => ({
+    level,
+    step: 'policies',
+    message: 'policies evaluated: no enabled policy applies',
+  });
+  const options = (sleeps: number[]) => ({
+    base,
+    token: 'dw_test',
+    repositoryId,
+    rescan: false,
+    timeoutMs: 60_000,
+    random: () => 0,
+    sleep: async (ms: number) => void sleeps.push(ms),
+  });
+
+  it('waits a Retry-After in full between polls, else backs off, and reads violations only after', async () => {
+    paths.length = 0;
+    logAnswers = [
+      { lines: [{ level: 'info', step: 'store', message: 'scan completed' }], retryAfter: '3' },
+      { lines: [] },
+      { lines: [evaluated('info')] },
+    ];
+    const sleeps: number[] = [];
+    const result = await runOnline(options(sleeps));
+    expect(sleeps).toEqual([3000, 250]);
+    expect(result.findings).toEqual([]);
+    expect(result.notes).toContain('policies evaluated: no enabled policy applies');
+    const logReads = paths.filter((p) => p.includes('/logs'));
+    expect(logReads).toHaveLength(3);
+    expect(paths.findIndex((p) => p.startsWith('/api/v1/policy-violations'))).toBe(
+      paths.length - 1,
+    );
+  });
+
+  it('an evaluation line of a level it does not know blocks (fail safe)', async () => {
+    logAnswers = [{ lines: [evaluated('fatal')] }];
+    const result = await runOnline(options([]));
+    expect(result.findings).toEqual([
+      expect.objectContaining({ policyName: 'policy evaluation', status: 'fatal' }),
+    ]);
   });
 });
 
