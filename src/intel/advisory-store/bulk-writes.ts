@@ -30,6 +30,12 @@ const ROWS_PER_STATEMENT = 500;
 
 export const keyOf = (p: PackageKey) => `${p.ecosystem}\u0000${p.name}`;
 
+/**
+ * `= ANY($1)` with the keys as one array parameter: cheaper to build, send, parse and plan than
+ * `IN ($1, ..., $2000)` (one bound parameter per key), on both databases.
+ */
+export const anyOf = (values: readonly string[]) => sql<string>`any(${values})`;
+
 export function contentHashOfText(rawText: string): string {
   return createHash('sha256').update(rawText).digest('hex');
 }
@@ -131,8 +137,8 @@ export async function writeAliasAndAffectedRows(
   packages: Map<string, PackageKey>,
 ): Promise<void> {
   for (const part of chunks(replacedIds, 2000)) {
-    await db.deleteFrom('osv_advisory_aliases').where('advisory_id', 'in', part).execute();
-    await db.deleteFrom('osv_affected').where('advisory_id', 'in', part).execute();
+    await db.deleteFrom('osv_advisory_aliases').where('advisory_id', '=', anyOf(part)).execute();
+    await db.deleteFrom('osv_affected').where('advisory_id', '=', anyOf(part)).execute();
   }
   const aliasIds: string[] = [];
   const aliases: string[] = [];

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
+import { anyOf } from './bulk-writes';
 
 /**
  * Alias joining in the store. Advisories whose ids and aliases name each other (CVE, GHSA, PYSEC,
@@ -52,13 +53,13 @@ async function loadConnected(
     const direct = await db
       .selectFrom('osv_advisories')
       .select('id')
-      .where('id', 'in', part)
+      .where('id', '=', anyOf(part))
       .execute();
     for (const row of direct) ids.add(row.id);
     const viaAlias = await db
       .selectFrom('osv_advisory_aliases')
       .select('advisory_id')
-      .where('alias', 'in', part)
+      .where('alias', '=', anyOf(part))
       .execute();
     for (const row of viaAlias) ids.add(row.advisory_id);
   }
@@ -66,7 +67,7 @@ async function loadConnected(
     const rows = await db
       .selectFrom('osv_advisories')
       .select('id')
-      .where('vulnerability_id', 'in', part)
+      .where('vulnerability_id', '=', anyOf(part))
       .execute();
     for (const row of rows) ids.add(row.id);
   }
@@ -76,14 +77,14 @@ async function loadConnected(
     const rows = await db
       .selectFrom('osv_advisories')
       .select(['id', 'vulnerability_id'])
-      .where('id', 'in', part)
+      .where('id', '=', anyOf(part))
       .execute();
     for (const row of rows)
       found.set(row.id, { keys: [row.id], oldVulnerabilityId: row.vulnerability_id });
     const aliases = await db
       .selectFrom('osv_advisory_aliases')
       .select(['advisory_id', 'alias'])
-      .where('advisory_id', 'in', part)
+      .where('advisory_id', '=', anyOf(part))
       .execute();
     for (const row of aliases) found.get(row.advisory_id)?.keys.push(row.alias);
   }

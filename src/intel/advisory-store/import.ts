@@ -11,7 +11,12 @@ import {
   readRecordsFromBytes,
   zipRecordBatches,
 } from './read';
-import { type PackageKey, type SeverityRaise, storeAdvisoryBatch } from './store';
+import {
+  type IncomingAdvisory,
+  type PackageKey,
+  type SeverityRaise,
+  storeAdvisoryBatch,
+} from './store';
 
 /**
  * Imports read records into the store in batches (one system transaction each) and then tells
@@ -68,6 +73,15 @@ async function analyzeStore(database: Database): Promise<void> {
 }
 
 /**
+ * An import batch's commit does not wait for the server's WAL flush (PostgreSQL): a crash can
+ * lose the last batches committed, never half of one, and the import is idempotent (the next
+ * import or sync stores them again: docs/vulnerabilities.md). PGlite runs without fsync anyway.
+ */
+async function relaxCommit(database: Database, trx: Kysely<DB>): Promise<void> {
+  if (database.engine === 'postgres') await sql`SET LOCAL synchronous_commit = off`.execute(trx);
+}
+
+/**
  * Imports records as they are read (batch by batch), then asks for the re-matching once at the
  * end. Large exports stream through it without being held in memory whole.
  */
@@ -88,6 +102,9 @@ export class AdvisoryImporter {
   private readonly packages = new Map<string, PackageKey>();
   private readonly vulnerabilities = new Set<string>();
   private nextAnalyzeAt = FIRST_ANALYZE_AT;
+  /** The batch being written, at most one (see `add`). */
+  private writing: Promise<void> = Promise.resolve();
+  private failure: { error: unknown } | null = null;
 
   constructor(
     private readonly database: Database,
@@ -106,27 +123,47 @@ export class AdvisoryImporter {
       this.summary.notAdvisoryDocuments.push(...read.notAdvisories.slice(0, skippedRoom));
     }
     for (let i = 0; i < read.records.length; i += BATCH) {
+      await this.drain();
       const batch = read.records.slice(i, i + BATCH);
-      const result = await this.database.system.transaction().execute(async (trx) => {
-        const stored = await storeAdvisoryBatch(trx, batch);
-        if (stored.severityRaised.length > 0) {
-          await this.onChange.severityRaised?.(trx, stored.severityRaised);
-        }
-        return stored;
+      // Not awaited: the caller reads and parses the next records while this batch is written.
+      this.writing = this.write(batch).catch((error: unknown) => {
+        this.failure ??= { error };
       });
-      this.summary.added += result.added;
-      this.summary.updated += result.updated;
-      this.summary.unchanged += result.unchanged;
-      for (const p of result.changedPackages) this.packages.set(`${p.ecosystem}\u0000${p.name}`, p);
-      for (const id of result.changedVulnerabilities) this.vulnerabilities.add(id);
-      if (this.summary.added + this.summary.updated >= this.nextAnalyzeAt) {
-        await analyzeStore(this.database);
-        this.nextAnalyzeAt *= 4;
+    }
+  }
+
+  /**
+   * Waits for the batch being written; throws if a write failed (and then for every later call:
+   * nothing is written after a failed batch).
+   */
+  async drain(): Promise<void> {
+    await this.writing;
+    if (this.failure) throw this.failure.error;
+  }
+
+  /** One batch in one transaction; the next batch starts after it commits (its groups see it). */
+  private async write(batch: IncomingAdvisory[]): Promise<void> {
+    const result = await this.database.system.transaction().execute(async (trx) => {
+      await relaxCommit(this.database, trx);
+      const stored = await storeAdvisoryBatch(trx, batch);
+      if (stored.severityRaised.length > 0) {
+        await this.onChange.severityRaised?.(trx, stored.severityRaised);
       }
+      return stored;
+    });
+    this.summary.added += result.added;
+    this.summary.updated += result.updated;
+    this.summary.unchanged += result.unchanged;
+    for (const p of result.changedPackages) this.packages.set(`${p.ecosystem}\u0000${p.name}`, p);
+    for (const id of result.changedVulnerabilities) this.vulnerabilities.add(id);
+    if (this.summary.added + this.summary.updated >= this.nextAnalyzeAt) {
+      await analyzeStore(this.database);
+      this.nextAnalyzeAt *= 4;
     }
   }
 
   async finish(): Promise<ImportSummary> {
+    await this.drain();
     // The statistics describe the store as this import left it (a large import's last quarter).
     if (this.summary.added + this.summary.updated >= FIRST_ANALYZE_AT)
       await analyzeStore(this.database);
@@ -161,7 +198,13 @@ export async function importBytes(
   source: string,
 ): Promise<void> {
   if (isZip(bytes)) {
-    for (const batch of zipRecordBatches(bytes, source, BATCH)) await importer.add(batch);
+    try {
+      for (const batch of zipRecordBatches(bytes, source, BATCH)) await importer.add(batch);
+    } catch (error) {
+      // A broken archive: what was read before it is stored before the error goes on.
+      await importer.drain().catch(() => undefined);
+      throw error;
+    }
     return;
   }
   const read = emptyReadResult();

@@ -120,7 +120,10 @@ export async function importStaleRecords(
     };
     await Promise.all(Array.from({ length: FETCH_CONCURRENCY }, worker));
     await importer.add(read);
-    if (failure !== null) throw failure;
+    if (failure !== null) {
+      await importer.drain();
+      throw failure;
+    }
   }
   return { fetched, missing };
 }

@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema';
 import { canonicalId, MALICIOUS_SEVERITY } from '../osv/aliases';
 import { type Advisory, isMaliciousId, type SeverityRating } from '../osv/types';
-import { keyOf, writeAdvisoryRows, writeAliasAndAffectedRows } from './bulk-writes';
+import { anyOf, keyOf, writeAdvisoryRows, writeAliasAndAffectedRows } from './bulk-writes';
 import { assignGroups, type GroupAssignment } from './groups';
 
 /**
@@ -78,7 +78,7 @@ export async function storeAdvisoryBatch(
     const before = await db
       .selectFrom('osv_affected')
       .select(['ecosystem', 'name'])
-      .where('advisory_id', 'in', replacedIds)
+      .where('advisory_id', '=', anyOf(replacedIds))
       .execute();
     for (const row of before)
       packages.set(keyOf(row), { ecosystem: row.ecosystem, name: row.name });
@@ -235,7 +235,7 @@ async function changedAdvisories(
       await db
         .selectFrom('osv_advisories')
         .select(['id', 'modified_at', 'vulnerability_id'])
-        .where('id', 'in', [...newest.keys()])
+        .where('id', '=', anyOf([...newest.keys()]))
         .execute()
     ).map((row) => [row.id, row]),
   );
@@ -279,7 +279,7 @@ async function applyGroupChanges(
       .selectFrom('osv_affected')
       .innerJoin('osv_advisories', 'osv_advisories.id', 'osv_affected.advisory_id')
       .select(['osv_affected.ecosystem', 'osv_affected.name'])
-      .where('osv_advisories.vulnerability_id', 'in', [...groups.touched])
+      .where('osv_advisories.vulnerability_id', '=', anyOf([...groups.touched]))
       .execute();
     for (const row of members)
       packages.set(keyOf(row), { ecosystem: row.ecosystem, name: row.name });
@@ -355,11 +355,7 @@ async function withPackages(
     .innerJoin('osv_advisories', 'osv_advisories.id', 'osv_affected.advisory_id')
     .select(['osv_advisories.vulnerability_id', 'osv_affected.ecosystem', 'osv_affected.name'])
     .distinct()
-    .where(
-      'osv_advisories.vulnerability_id',
-      'in',
-      raised.map((r) => r.vulnerabilityId),
-    )
+    .where('osv_advisories.vulnerability_id', '=', anyOf(raised.map((r) => r.vulnerabilityId)))
     .execute();
   return raised.map((r) => ({
     ...r,
@@ -386,21 +382,21 @@ async function loadMembers(db: Kysely<DB>, part: string[]) {
       'modified_at',
       'withdrawn_at',
     ])
-    .where('vulnerability_id', 'in', part)
+    .where('vulnerability_id', '=', anyOf(part))
     .execute();
   const memberIds = advisories.map((a) => a.id);
   const aliases = memberIds.length
     ? await db
         .selectFrom('osv_advisory_aliases')
         .select(['advisory_id', 'alias'])
-        .where('advisory_id', 'in', memberIds)
+        .where('advisory_id', '=', anyOf(memberIds))
         .execute()
     : [];
   const affected = memberIds.length
     ? await db
         .selectFrom('osv_affected')
         .select(['advisory_id', 'ecosystem', 'name'])
-        .where('advisory_id', 'in', memberIds)
+        .where('advisory_id', '=', anyOf(memberIds))
         .execute()
     : [];
   return { advisories, aliases, affected };
