@@ -192,8 +192,20 @@ describe('typosquatSuspicion', () => {
     ['kitten', 'sitting', 3],
     ['abcd', 'abdc', 1],
     ['', 'abc', 3],
+    ['abc', '', 3],
     ['same', 'same', 0],
   ])('editDistance(%s, %s) = %i', (a, b, d) => {
     expect(editDistance(a, b, 5)).toBe(d);
+  });
+
+  test('caps the distance at max + 1', () => {
+    expect(editDistance('kitten', 'sitting', 2)).toBe(3);
+    expect(editDistance('abcdef', 'ab', 2)).toBe(3);
+  });
+
+  test('answers a repeated name the same (remembered per ecosystem)', () => {
+    const first = typosquatSuspicion('npm', 'expresss');
+    expect(first?.similarTo).toBe('express');
+    expect(typosquatSuspicion('npm', 'expresss')).toEqual(first);
   });
 });
