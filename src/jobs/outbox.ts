@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/connection';
 import { newId } from '../db/ids';
 import type { DB } from '../db/schema';
@@ -102,6 +102,8 @@ export interface ExposuresRefreshed {
    * evaluation that follows marks that scan evaluated in its log (docs/policies.md#ci-gate).
    */
   scanId?: string;
+  /** Only these packages' exposures were refreshed (an advisory change); absent: every one. */
+  packageIds?: string[];
 }
 
 export interface DependenciesChanged {
@@ -244,24 +246,27 @@ export async function emitEventToTenants<E extends EventName>(
 }
 
 /** Records several events of one kind in the caller's transaction, with one statement. */
+const EVENT_CHUNK = 5000;
+
 export async function emitEvents<E extends EventName>(
   db: Kysely<DB>,
   event: E,
   payload: { tenantId: string; data: EventPayloads[E][]; correlationId?: string | null },
 ): Promise<void> {
-  if (payload.data.length === 0) return;
-  await db
-    .insertInto('job_outbox')
-    .values(
-      payload.data.map((data) => ({
-        tenant_id: payload.tenantId,
-        id: newId(),
-        job_name: `${EVENT_ROW_PREFIX}${event}`,
-        correlation_id: payload.correlationId ?? null,
-        data: JSON.stringify(data),
-      })),
-    )
-    .execute();
+  // One JSON parameter per chunk rather than five per row: thousands of events (a policy
+  // evaluation's opened violations) cost one statement, not tens of thousands of parameters.
+  for (let start = 0; start < payload.data.length; start += EVENT_CHUNK) {
+    const rows = payload.data
+      .slice(start, start + EVENT_CHUNK)
+      .map((data) => ({ id: newId(), data }));
+    await sql`
+      INSERT INTO job_outbox (tenant_id, id, job_name, correlation_id, data)
+      SELECT ${payload.tenantId}::uuid, x.id, ${`${EVENT_ROW_PREFIX}${event}`}::text,
+        ${payload.correlationId ?? null}::text, x.data
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id uuid, data jsonb)`.execute(
+      db,
+    );
+  }
 }
 
 function isEventName(value: string, subscriptions: EventSubscriptions): value is EventName {

@@ -3,12 +3,14 @@ import { OSV_SYNC_JOB, syncOsvFeeds } from '../../intel/advisory-store/sync';
 import { type DependenciesChanged, emitEvent } from '../../jobs/outbox';
 import type { JobDefinition, JobEnvelope } from '../../jobs/queue';
 import type { JobDeps } from '../job-deps';
-import { refreshExposures, repositoriesUsing } from './refresh';
+import { packageIdsOf, refreshExposures, repositoriesUsing } from './refresh';
 import { ADVISORY_CHANGES, REMATCH_JOB, type RematchJob } from './rematch-request';
 import { reopenExpiredAcceptances, tenantsWithExpiredAcceptances } from './store';
 
 /** Matches a repository's new dependencies against the store (subscribed to dependencies.changed). */
 export const MATCH_DEPENDENCIES_JOB = 'exposures.match-dependencies';
+/** The most package ids an `exposures.refreshed` event lists. */
+const MAX_EVENT_PACKAGES = 1000;
 /** Reopens accepted risks whose expiry passed, for every tenant that has one (schedule). */
 export const REOPEN_EXPIRED_JOB = 'exposures.reopen-expired';
 
@@ -54,12 +56,15 @@ export function vulnerabilityJobs(deps: JobDeps): JobDefinition<unknown>[] {
       const packages = Array.isArray(envelope.data.packages) ? envelope.data.packages : [];
       const totals = { repositories: 0, opened: 0, reopened: 0, seen: 0, fixed: 0 };
       await withTenant(deps.database, tenantId, async (db) => {
+        // Policies re-evaluate only these packages' dependencies (past a thousand, all of them).
+        const packageIds =
+          packages.length <= MAX_EVENT_PACKAGES ? await packageIdsOf(db, packages) : null;
         for (const repositoryId of await repositoriesUsing(db, packages)) {
           const result = await refreshExposures(db, { tenantId, repositoryId, packages });
           // An advisory of a package it uses changed (severity, fixes, aliases): its policies see it.
           await emitEvent(db, 'exposures.refreshed', {
             tenantId,
-            data: { repositoryId },
+            data: packageIds ? { repositoryId, packageIds } : { repositoryId },
             correlationId: envelope.correlationId,
           });
           totals.repositories++;

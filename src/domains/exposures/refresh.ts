@@ -454,7 +454,8 @@ async function closeUnmatched(
   }
 }
 
-async function packageIdsOf(db: Kysely<DB>, packages: PackageKey[]): Promise<string[]> {
+/** The ids of the catalogue's packages among `packages` (those never seen have none). */
+export async function packageIdsOf(db: Kysely<DB>, packages: PackageKey[]): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < packages.length; i += 2000) {
     const part = packages.slice(i, i + 2000);

@@ -1,5 +1,6 @@
 import { Environment } from '@marcbachmann/cel-js';
 import spdxSatisfies from 'spdx-satisfies';
+import { type FactReads, factReadsOf } from './fact-reads';
 import {
   type CelFieldType,
   type DependencyFacts,
@@ -19,6 +20,8 @@ type Program = ReturnType<Environment['parse']>;
 export interface CompiledCondition {
   /** True when the condition holds for these facts; an evaluation error counts as false. */
   holds: (facts: DependencyFacts) => boolean;
+  /** The fact groups it reads (what a violation stores). */
+  reads: FactReads;
 }
 
 export type CompileResult =
@@ -104,10 +107,14 @@ function toCelInput(facts: DependencyFacts): Record<string, Record<string, unkno
   if (cached) return cached;
   const input: Record<string, Record<string, unknown>> = {};
   for (const [group, values] of Object.entries(facts)) {
-    const copy: Record<string, unknown> = { ...values };
-    for (const name of INT_FIELDS[group] ?? []) {
-      copy[name] = BigInt(Math.trunc(Number(copy[name] ?? 0)));
+    const ints = INT_FIELDS[group] ?? [];
+    // Groups without integers go as they are (CEL does not change its input).
+    if (ints.length === 0) {
+      input[group] = values;
+      continue;
     }
+    const copy: Record<string, unknown> = { ...values };
+    for (const name of ints) copy[name] = BigInt(Math.trunc(Number(copy[name] ?? 0)));
     input[group] = copy;
   }
   inputs.set(facts, input);
@@ -135,6 +142,7 @@ export function compileCondition(text: string): CompileResult {
   return {
     ok: true,
     condition: {
+      reads: factReadsOf(program.ast),
       holds: (facts) => {
         try {
           return program(toCelInput(facts)) === true;
@@ -158,7 +166,9 @@ export function conditionOf(policy: { id: string; version: number; condition: st
   const cached = cache.get(key);
   if (cached) return cached;
   const compiled = compileCondition(policy.condition);
-  const condition: CompiledCondition = compiled.ok ? compiled.condition : { holds: () => false };
+  const condition: CompiledCondition = compiled.ok
+    ? compiled.condition
+    : { holds: () => false, reads: { groups: [], timeDependent: false } };
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(key, condition);
   return condition;

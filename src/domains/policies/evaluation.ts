@@ -1,16 +1,29 @@
 import { createHash } from 'node:crypto';
-import type { Insertable, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import { emitEvents, type PolicyViolationOpened } from '../../jobs/outbox';
 import { conditionOf } from './cel';
 import { coveringException } from './coverage';
+import {
+  loadEvaluationState,
+  lockRepositoryEvaluation,
+  saveEvaluationState,
+  stateDigest,
+  stateKey,
+} from './evaluation-state';
 import { activeExceptions, type CoveringException } from './exception-store';
+import { projectFacts } from './fact-reads';
 import { type DependencyWithFacts, type RepositoryForFacts, repositoryFacts } from './facts-store';
 import { initialStatus, systemMove } from './state-machine';
 import { allPolicies, type PolicyRow } from './store';
 import type { ViolationStatus } from './tables';
-import { applySystemUpdates, type SystemUpdate } from './violation-store';
+import {
+  applySystemUpdates,
+  insertViolations,
+  type NewViolation,
+  type SystemUpdate,
+} from './violation-store';
 
 /**
  * Evaluates policies over one repository and brings its violations in line
@@ -20,7 +33,10 @@ import { applySystemUpdates, type SystemUpdate } from './violation-store';
 
 export interface EvaluationCounts {
   policies: number;
+  /** Dependencies whose facts were computed. */
   dependencies: number;
+  /** Those evaluated by every applicable policy: the ones whose facts changed (or all). */
+  evaluated: number;
   opened: number;
   reopened: number;
   excepted: number;
@@ -31,6 +47,7 @@ export interface EvaluationCounts {
 const NONE: EvaluationCounts = {
   policies: 0,
   dependencies: 0,
+  evaluated: 0,
   opened: 0,
   reopened: 0,
   excepted: 0,
@@ -90,27 +107,67 @@ interface ExistingViolation {
   facts_digest: string | null;
 }
 
-// One digest per dependency's facts, shared by every policy that matches it.
-const digests = new WeakMap<DependencyWithFacts['facts'], string>();
-
 /** What a violation stores to tell whether its facts changed (SHA-1 of the facts as JSON). */
-function factsDigest(facts: DependencyWithFacts['facts']): string {
-  let digest = digests.get(facts);
-  if (digest === undefined) {
-    digest = createHash('sha1').update(JSON.stringify(facts)).digest('base64url');
-    digests.set(facts, digest);
-  }
-  return digest;
+function factsDigest(facts: Record<string, unknown>): string {
+  return createHash('sha1').update(JSON.stringify(facts)).digest('base64url');
 }
 
 const keyOf = (policyId: string, packageId: string, version: string) =>
   `${policyId}\u0000${packageId}\u0000${version}`;
 
 interface Plan {
-  inserts: Insertable<DB['policy_violations']>[];
+  inserts: NewViolation[];
   updates: SystemUpdate[];
   events: PolicyViolationOpened[];
   counts: EvaluationCounts;
+}
+
+/** The violation of a dependency that newly holds: open, or excepted when covered. */
+function planInsert(
+  plan: Plan,
+  policy: PolicyRow,
+  repositoryId: string,
+  dep: DependencyWithFacts,
+  cover: CoveringException | undefined,
+): void {
+  const id = newId();
+  const status = initialStatus(cover !== undefined);
+  const facts = projectFacts(dep.facts, conditionOf(policy).reads);
+  plan.inserts.push({
+    id,
+    policy_id: policy.id,
+    repository_id: repositoryId,
+    package_id: dep.packageId,
+    version: dep.version,
+    ecosystem: dep.ecosystem,
+    package_name: dep.packageName,
+    purl: dep.packageUrl,
+    severity: policy.severity,
+    action: policy.action,
+    status,
+    exception_id: cover?.id ?? null,
+    facts,
+    facts_digest: factsDigest(facts),
+    policy_version: policy.version,
+  });
+  if (status === 'open') plan.events.push(eventOf(policy, repositoryId, dep, id));
+  plan.counts[status === 'open' ? 'opened' : 'excepted']++;
+}
+
+function eventOf(
+  policy: PolicyRow,
+  repositoryId: string,
+  dep: DependencyWithFacts,
+  violationId: string,
+): PolicyViolationOpened {
+  return {
+    policyId: policy.id,
+    violationId,
+    repositoryId,
+    packageId: dep.packageId,
+    severity: policy.severity,
+    action: policy.action,
+  };
 }
 
 /** What one policy's matches change: new violations, and moves of existing ones. */
@@ -122,50 +179,26 @@ function planMatches(
   existing: Map<string, ExistingViolation>,
   exceptions: readonly CoveringException[],
 ): void {
+  const reads = conditionOf(policy).reads;
   for (const dep of matches) {
-    const current = existing.get(keyOf(policy.id, dep.packageId, dep.version));
-    existing.delete(keyOf(policy.id, dep.packageId, dep.version));
+    const key = keyOf(policy.id, dep.packageId, dep.version);
+    const current = existing.get(key);
+    existing.delete(key);
     const cover = coveringException(exceptions, {
       policyId: policy.id,
       repositoryId,
       packageId: dep.packageId,
       violationId: current?.id ?? null,
     });
-    const event = {
-      policyId: policy.id,
-      repositoryId,
-      packageId: dep.packageId,
-      severity: policy.severity,
-      action: policy.action,
-    };
     if (!current) {
-      const id = newId();
-      const status = initialStatus(cover !== undefined);
-      plan.inserts.push({
-        id,
-        policy_id: policy.id,
-        repository_id: repositoryId,
-        package_id: dep.packageId,
-        version: dep.version,
-        ecosystem: dep.ecosystem,
-        package_name: dep.packageName,
-        purl: dep.packageUrl,
-        severity: policy.severity,
-        action: policy.action,
-        status,
-        exception_id: cover?.id ?? null,
-        facts: JSON.stringify(dep.facts),
-        facts_digest: factsDigest(dep.facts),
-        policy_version: policy.version,
-      });
-      if (status === 'open') plan.events.push({ ...event, violationId: id });
-      plan.counts[status === 'open' ? 'opened' : 'excepted']++;
+      planInsert(plan, policy, repositoryId, dep, cover);
       continue;
     }
     const next = systemMove(current.status, { kind: 'holds', covered: cover !== undefined });
     const exceptionId =
       next === 'excepted' ? (cover?.id ?? null) : next === 'open' ? null : undefined;
-    const digest = factsDigest(dep.facts);
+    const facts = projectFacts(dep.facts, reads);
+    const digest = factsDigest(facts);
     const unchanged =
       next === null &&
       digest === current.facts_digest &&
@@ -180,7 +213,7 @@ function planMatches(
     plan.updates.push({
       id: current.id,
       status: next ?? current.status,
-      facts: dep.facts,
+      facts,
       factsDigest: digest,
       severity: policy.severity,
       action: policy.action,
@@ -188,7 +221,7 @@ function planMatches(
       exceptionId,
     });
     if (next === 'open') {
-      plan.events.push({ ...event, violationId: current.id });
+      plan.events.push(eventOf(policy, repositoryId, dep, current.id));
       plan.counts.reopened++;
     } else if (next === 'excepted') plan.counts.excepted++;
     else plan.counts.held++;
@@ -209,9 +242,90 @@ export interface RepositoryEvaluation {
 }
 
 /**
+ * Which dependencies an evaluation by every policy looks at: those whose facts changed since
+ * the stored state (new ones included), and the keys of those that are gone.
+ */
+interface Changes {
+  /** State keys of the current dependencies whose facts changed (all on a first evaluation). */
+  changed: Set<string>;
+  /** State keys of dependencies the state knew and that are gone. */
+  removed: string[];
+  /** The state's patch. */
+  digests: Record<string, string>;
+}
+
+function changesSince(
+  state: Map<string, string> | null,
+  dependencies: readonly DependencyWithFacts[],
+  packageIds: readonly string[] | null,
+): Changes {
+  const changes: Changes = { changed: new Set(), removed: [], digests: {} };
+  const current = new Set<string>();
+  for (const dep of dependencies) {
+    const key = stateKey(dep.packageId, dep.version);
+    current.add(key);
+    const digest = stateDigest(dep);
+    if (state?.get(key) === digest) continue;
+    changes.changed.add(key);
+    changes.digests[key] = digest;
+  }
+  const inScope = packageIds === null ? null : new Set(packageIds);
+  for (const key of state?.keys() ?? []) {
+    if (current.has(key)) continue;
+    if (inScope === null || inScope.has(key.slice(0, key.indexOf(' ')))) changes.removed.push(key);
+  }
+  return changes;
+}
+
+/** The stored violations an evaluation may change (all of them without `changes`). */
+async function existingViolations(
+  db: Kysely<DB>,
+  scope: {
+    repositoryId: string;
+    policyIds: readonly string[];
+    packageIds: readonly string[] | null;
+    changes: Changes | null;
+    everywhere: readonly string[];
+  },
+): Promise<ExistingViolation[]> {
+  const { changes, everywhere } = scope;
+  let query = db
+    .selectFrom('policy_violations')
+    .select([
+      'id',
+      'policy_id',
+      'package_id',
+      'version',
+      'status',
+      'severity',
+      'action',
+      'policy_version',
+      'facts_digest',
+    ])
+    .where('repository_id', '=', scope.repositoryId)
+    .where('policy_id', 'in', [...scope.policyIds]);
+  if (scope.packageIds !== null) query = query.where('package_id', 'in', [...scope.packageIds]);
+  if (changes) {
+    const touched = [...changes.changed, ...changes.removed].map((k) => k.slice(0, k.indexOf(' ')));
+    // Unresolved ones all come: one whose dependency is gone resolves even if the state never
+    // knew it (opened by a policy's own evaluation between two scans).
+    query = query.where((eb) =>
+      eb.or([
+        eb('status', '<>', 'resolved'),
+        ...(touched.length > 0 ? [eb('package_id', 'in', [...new Set(touched)])] : []),
+        ...(everywhere.length > 0 ? [eb('policy_id', 'in', [...everywhere])] : []),
+      ]),
+    );
+  }
+  return query.execute();
+}
+
+/**
  * Evaluates the tenant's policies (or only `policyIds`) over one repository's current
- * dependencies (or only those on `packageIds`). Violations of policies that no longer apply
- * (disabled, out of scope) resolve.
+ * dependencies (or only those on `packageIds`). Evaluated by every policy, only the dependencies
+ * whose facts changed since the last such evaluation are looked at (the state, migration 0030);
+ * conditions that read the release's age look at every dependency. Violations of policies that
+ * no longer apply (disabled, out of scope) and of dependencies that are gone resolve.
  */
 export async function evaluateRepository(
   db: Kysely<DB>,
@@ -225,50 +339,96 @@ export async function evaluateRepository(
   if (packageIds !== null && packageIds.length === 0) return { ...NONE };
   const policies = (await allPolicies(db)).filter((p) => !wanted || wanted.includes(p.id));
   if (policies.length === 0) return { ...NONE };
+  await lockRepositoryEvaluation(db, repository.id);
   const applicable = policies.filter((policy) => appliesTo(policy, repository));
   const dependencies =
     applicable.length > 0 ? await repositoryFacts(db, repository, now, packageIds) : [];
-  let existingQuery = db
-    .selectFrom('policy_violations')
-    .select([
-      'id',
-      'policy_id',
-      'package_id',
-      'version',
-      'status',
-      'severity',
-      'action',
-      'policy_version',
-      'facts_digest',
-    ])
-    .where('repository_id', '=', repository.id)
-    .where(
-      'policy_id',
-      'in',
-      policies.map((p) => p.id),
-    );
-  if (packageIds !== null) existingQuery = existingQuery.where('package_id', 'in', [...packageIds]);
-  const existingRows = await existingQuery.execute();
+  // Only an evaluation by every policy compares with, and records, what every policy saw.
+  const changes =
+    !wanted && applicable.length > 0
+      ? changesSince(await loadEvaluationState(db, repository.id), dependencies, packageIds)
+      : null;
+  const everywhere = policies
+    .filter((p) => !applicable.includes(p) || conditionOf(p).reads.timeDependent)
+    .map((p) => p.id);
+  const existing = considered(
+    await existingViolations(db, {
+      repositoryId: repository.id,
+      policyIds: policies.map((p) => p.id),
+      packageIds,
+      changes,
+      everywhere,
+    }),
+    dependencies,
+    changes,
+    new Set(everywhere),
+  );
   const exceptions = await activeExceptions(
     db,
     applicable.map((p) => p.id),
     now,
   );
-  const existing = new Map(
-    existingRows.map((v) => [keyOf(v.policy_id, v.package_id, v.version), v]),
-  );
+  const changed = changes
+    ? dependencies.filter((dep) => changes.changed.has(stateKey(dep.packageId, dep.version)))
+    : dependencies;
   const plan: Plan = {
     inserts: [],
     updates: [],
     events: [],
-    counts: { ...NONE, policies: applicable.length, dependencies: dependencies.length },
+    counts: {
+      ...NONE,
+      policies: applicable.length,
+      dependencies: dependencies.length,
+      evaluated: changed.length,
+    },
   };
   for (const policy of applicable) {
-    const matches = matchingDependencies(policy, conditionOf(policy).holds, dependencies);
+    const { holds, reads } = conditionOf(policy);
+    const candidates = reads.timeDependent ? dependencies : changed;
+    const matches = matchingDependencies(policy, holds, candidates);
     planMatches(plan, policy, repository.id, matches, existing, exceptions);
   }
-  // What is left no longer holds (or its policy no longer applies).
-  for (const violation of existing.values()) {
+  planResolutions(plan, existing);
+  await writePlan(db, input, plan);
+  if (changes) {
+    await saveEvaluationState(db, repository.id, {
+      changed: changes.digests,
+      removed: changes.removed,
+    });
+  }
+  return plan.counts;
+}
+
+/**
+ * The violations this evaluation decides on, by key: all of them without `changes`; else those
+ * of changed or gone dependencies, and those of policies evaluated everywhere. The others are
+ * left untouched.
+ */
+function considered(
+  rows: readonly ExistingViolation[],
+  dependencies: readonly DependencyWithFacts[],
+  changes: Changes | null,
+  everywhere: ReadonlySet<string>,
+): Map<string, ExistingViolation> {
+  const out = new Map<string, ExistingViolation>();
+  const current = changes
+    ? new Set(dependencies.map((dep) => stateKey(dep.packageId, dep.version)))
+    : null;
+  for (const row of rows) {
+    const key = stateKey(row.package_id, row.version);
+    const decide =
+      changes === null ||
+      changes.changed.has(key) ||
+      everywhere.has(row.policy_id) ||
+      !current?.has(key);
+    if (decide) out.set(keyOf(row.policy_id, row.package_id, row.version), row);
+  }
+  return out;
+}
+
+/** What is left no longer holds (or its policy no longer applies, or its dependency is gone). */
+function planResolutions(plan: Plan, left: Map<string, ExistingViolation>): void {
+  for (const violation of left.values()) {
     const next = systemMove(violation.status, { kind: 'cleared' });
     if (!next) continue;
     plan.updates.push({
@@ -281,8 +441,6 @@ export async function evaluateRepository(
     });
     plan.counts.resolved++;
   }
-  await writePlan(db, input, plan);
-  return plan.counts;
 }
 
 async function writePlan(
@@ -290,12 +448,7 @@ async function writePlan(
   input: { tenantId: string; correlationId?: string | null },
   plan: Plan,
 ): Promise<void> {
-  for (let start = 0; start < plan.inserts.length; start += 500) {
-    await db
-      .insertInto('policy_violations')
-      .values(plan.inserts.slice(start, start + 500))
-      .execute();
-  }
+  await insertViolations(db, plan.inserts);
   await applySystemUpdates(db, plan.updates);
   await emitEvents(db, 'policy_violation.opened', {
     tenantId: input.tenantId,

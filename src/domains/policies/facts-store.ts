@@ -32,6 +32,8 @@ export interface DependencyWithFacts {
   /** purl without a version (the package's identity). */
   packageUrl: string;
   facts: DependencyFacts;
+  /** When the used version was published (what `release.ageDays` is computed from). */
+  publishedAt: Date | null;
 }
 
 const SEVERITY_LEVEL: Record<string, number> = { low: 1, medium: 2, high: 3, critical: 4 };
@@ -381,6 +383,7 @@ export async function repositoryFacts(
         repositoryPart,
         now,
       ),
+      publishedAt: catalogueOf.get(key)?.published_at ?? null,
     });
   }
   return out;

@@ -89,8 +89,17 @@ export interface PolicyExceptionTable {
   expired_at: Date | null;
 }
 
+/** Digests of the facts each dependency had at the last evaluation by every policy. */
+export interface PolicyEvaluationStateTable {
+  tenant_id: TenantColumn;
+  repository_id: string;
+  digests: JSONColumnType<Record<string, string>>;
+  updated_at: Generated<Date>;
+}
+
 export interface PolicyTables {
   policies: PolicyTable;
+  policy_evaluation_states: PolicyEvaluationStateTable;
   policy_violations: PolicyViolationTable;
   policy_exceptions: PolicyExceptionTable;
 }

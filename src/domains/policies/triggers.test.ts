@@ -253,4 +253,19 @@ describe('policy re-evaluation triggers', () => {
     expect(await runAndCount()).toMatchObject([{ dependencies: 1, opened: 1 }]);
     expect(await violationsOf('old-pkg')).toMatchObject([{ status: 'open' }]);
   });
+
+  it('an advisory change re-evaluates only the dependencies on the packages it names', async () => {
+    expect(await violationsOf('filler-3')).toEqual([]);
+    // A new advisory for one package: the import fans a re-match out to the tenant.
+    await importJsonl(t, [
+      osvRecord({
+        id: 'GHSA-trig-0002-bbbb',
+        databaseSeverity: 'HIGH',
+        affected: [npmRange('filler-3', '0', '2.0.0')],
+      }),
+    ]);
+    const counts = await runAndCount();
+    expect(counts).toMatchObject([{ dependencies: 1, evaluated: 1, opened: 1, resolved: 0 }]);
+    expect(await violationsOf('filler-3')).toMatchObject([{ status: 'open' }]);
+  });
 });

@@ -132,3 +132,46 @@ export async function applySystemUpdates(db: Kysely<DB>, updates: SystemUpdate[]
     );
   }
 }
+
+/** A violation an evaluation opens (facts: the groups its condition read). */
+export interface NewViolation {
+  id: string;
+  policy_id: string;
+  repository_id: string;
+  package_id: string;
+  version: string;
+  ecosystem: string;
+  package_name: string;
+  purl: string;
+  severity: string;
+  action: string;
+  status: ViolationStatus;
+  exception_id: string | null;
+  facts: Record<string, unknown>;
+  facts_digest: string;
+  policy_version: number;
+}
+
+const INSERT_CHUNK = 2000;
+
+/**
+ * Inserts violations with one statement per chunk and one JSON parameter (measured on the
+ * embedded database: 5,589 violations through bound multi-row VALUES cost ~0.8 s, most of it
+ * parameter handling and the full facts documents).
+ */
+export async function insertViolations(db: Kysely<DB>, rows: readonly NewViolation[]) {
+  for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+    const chunk = rows.slice(start, start + INSERT_CHUNK);
+    await sql`
+      INSERT INTO policy_violations (id, policy_id, repository_id, package_id, version, ecosystem,
+        package_name, purl, severity, action, status, exception_id, facts, facts_digest,
+        policy_version)
+      SELECT x.id, x.policy_id, x.repository_id, x.package_id, x.version, x.ecosystem,
+        x.package_name, x.purl, x.severity, x.action, x.status, x.exception_id, x.facts,
+        x.facts_digest, x.policy_version
+      FROM jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) AS x(id uuid, policy_id uuid,
+        repository_id uuid, package_id uuid, version text, ecosystem text, package_name text,
+        purl text, severity text, action text, status text, exception_id uuid, facts jsonb,
+        facts_digest text, policy_version integer)`.execute(db);
+  }
+}
