@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { buildApp } from './app';
 import { EVENT_SUBSCRIPTIONS, jobDefinitions, outboundDeliveries } from './background-jobs';
 import type { Config, ServiceRole } from './config';
@@ -101,7 +101,7 @@ export async function openServiceDatabase(
     url: config.databaseUrl,
     dataDir: config.dataDir,
     // The embedded server runs each protocol message of each connection in arrival order, so
-    // two connections' extended-protocol queries interleave (Parse A, Parse B, Bind A → "bind
+    // two connections' extended-protocol queries interleave (Parse A, Parse B, Bind A, then "bind
     // message supplies 3 parameters, but prepared statement requires 2", an unhandled rejection
     // inside pg-boss). It is one session anyway: one connection loses no parallelism.
     poolSize: config.databaseUrl ? config.databasePoolSize : 1,
@@ -150,6 +150,17 @@ async function createFirstTenant(database: Database): Promise<CreatedTenant | nu
 }
 
 /**
+ * The shared rate-limit store's client. ioredis is loaded only when REDIS_URL is set: most
+ * installations run without it, and it costs memory at start (docs/operations.md#memory).
+ */
+async function connectRedis(url: string): Promise<Redis> {
+  const { Redis: RedisClient } = await import('ioredis');
+  const redis = new RedisClient(url, { enableOfflineQueue: false, lazyConnect: false });
+  redis.on('error', () => {});
+  return redis;
+}
+
+/**
  * Starts the service: the HTTP API and/or the job workers in this process (`role`), wired from
  * the validated configuration.
  */
@@ -166,10 +177,7 @@ export async function startService(
   const bootstrap = await createFirstTenant(database);
   const { key, generated } = resolveMasterKey(config.masterKey, config.dataDir);
   if (generated) logger.info(`generated the master key into ${join(config.dataDir, 'master.key')}`);
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { enableOfflineQueue: false, lazyConnect: false })
-    : null;
-  redis?.on('error', () => {});
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
   const tokenUsage = createTokenUsageTracker(database);
   tokenUsage.start(config.tokenUsageFlushSeconds);
   const metrics = watchedMetrics(database);

@@ -181,6 +181,16 @@ export function acquireDataDirLock(lockFile: string): () => void {
  * Measured in docs/benchmarks.md ("Start-up and memory").
  */
 const EMBEDDED_SHARED_BUFFERS = '16MB';
+/**
+ * The worker thread's young generation (V8's nursery for new JavaScript objects). Left to V8, it
+ * grows to two 16 MiB semi-spaces under the polling
+ * queries of an idle service, and keeps it: 32 MB of idle RSS for a thread whose JavaScript only
+ * moves protocol bytes between the socket and PGlite (the database's own memory is WebAssembly
+ * memory, outside this heap). 6 MiB (2 MiB semi-spaces) keeps its scavenges short and frequent.
+ * Only the young generation is capped: an old-generation cap would end the database on a large
+ * result instead of letting it grow. docs/operations.md#memory.
+ */
+const EMBEDDED_YOUNG_GENERATION_MB = 6;
 /** Whether `dataDir` already holds an embedded database (its first start creates one). */
 export function embeddedDatabaseExists(dataDir: string): boolean {
   return existsSync(join(dataDir, 'pgdata', 'PG_VERSION'));
@@ -239,6 +249,7 @@ export async function startEmbeddedServer(
     worker = startModuleWorker(import.meta.url, 'embedded-worker', {
       workerData: input,
       transferList: snapshotData ? [snapshotData] : [],
+      resourceLimits: { maxYoungGenerationSizeMb: EMBEDDED_YOUNG_GENERATION_MB },
     });
     await workerReady(worker);
   } catch (error) {

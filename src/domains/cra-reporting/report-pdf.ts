@@ -1,4 +1,4 @@
-import PDFDocument from 'pdfkit';
+import type PDFDocument from 'pdfkit';
 import type { ReportContent } from './report-content';
 import { productRows, type ReportTable, reportTables } from './report-text';
 
@@ -160,8 +160,13 @@ function footers(doc: Doc, content: ReportContent): void {
   }
 }
 
-export function renderPdf(content: ReportContent): Promise<Buffer> {
-  const doc = new PDFDocument({
+/**
+ * pdfkit (its fonts and their decoders, about 5 MB of heap) is loaded on the first PDF, not at
+ * start: most processes never render one (docs/operations.md#memory).
+ */
+export async function renderPdf(content: ReportContent): Promise<Buffer> {
+  const { default: PDFKit } = await import('pdfkit');
+  const doc = new PDFKit({
     size: 'A4',
     margin: MARGIN,
     bufferPages: true,

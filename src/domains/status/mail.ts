@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { StatusMailConfig } from '../../config';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
@@ -48,12 +48,22 @@ export interface MailSender {
   close: () => void;
 }
 
-/** The SMTP sender of the configured server; null without SMTP_URL. */
+/**
+ * The SMTP sender of the configured server; null without SMTP_URL. nodemailer is loaded and its
+ * transport made on the first message, not at start (docs/operations.md#memory).
+ */
 export function smtpSender(config: StatusMailConfig): MailSender | null {
-  if (!config.smtpUrl) return null;
-  const transport = createTransport(config.smtpUrl);
+  const smtpUrl = config.smtpUrl;
+  if (!smtpUrl) return null;
+  let transport: Transporter | null = null;
+  let closed = false;
   return {
     send: async (mail) => {
+      if (!transport) {
+        const { createTransport } = await import('nodemailer');
+        if (closed) throw new Error('the mail sender is closed');
+        transport = createTransport(smtpUrl);
+      }
       await transport.sendMail({
         from: config.from,
         to: mail.recipient,
@@ -69,7 +79,10 @@ export function smtpSender(config: StatusMailConfig): MailSender | null {
           : {}),
       });
     },
-    close: () => transport.close(),
+    close: () => {
+      closed = true;
+      transport?.close();
+    },
   };
 }
 
