@@ -1,4 +1,4 @@
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 
@@ -30,10 +30,23 @@ export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
     copies.set(schema, copy);
     return copy;
   };
-  return ({ schema, httpPart }) =>
-    (httpPart === 'body' ? exact : coercing).compile(boundedOnce(schema)) as ReturnType<
-      FastifySchemaCompiler<unknown>
-    >;
+  // Each validator is compiled on its route's first request, not at start, as the serializers
+  // are (./serializers.ts): compiling all of them at start held about 8 MB of heap and CPU for
+  // ~200 routes of which a process often serves a few. Fastify reads a failed validation's
+  // errors from the function it was given, so they are copied onto it. Every route's validators
+  // are compiled by the fuzz suite (test/api/fuzz.test.ts), which sends every operation.
+  return ({ schema, httpPart }) => {
+    const ajv = httpPart === 'body' ? exact : coercing;
+    let validate: ValidateFunction | undefined;
+    const lazy = (data: unknown) => {
+      validate ??= ajv.compile(boundedOnce(schema));
+      const valid = validate(data);
+      lazy.errors = validate.errors;
+      return valid;
+    };
+    lazy.errors = null as ValidateFunction['errors'];
+    return lazy as ReturnType<FastifySchemaCompiler<unknown>>;
+  };
 }
 
 /** Integers without declared bounds are int32, as the contract types them (docs/http-rules.md). */
