@@ -194,14 +194,13 @@ const EMBEDDED_SHARED_BUFFERS = '16MB';
 const EMBEDDED_YOUNG_GENERATION_MB = 6;
 /**
  * PGlite's WebAssembly (PostgreSQL, 9 MB of code) is compiled by V8's baseline compiler only
- * (Liftoff), without the optimizing tier V8 would otherwise add for every function that gets hot:
- * that tier-up compiled PostgreSQL's hot paths a second time on start and at idle, and its code
- * and compiler memory held about 40 MB of the idle service's RSS. Measured (docs/benchmarks.md,
- * "Start-up and memory"): the database's work costs the same CPU or less, because start-up no
- * longer spends CPU on optimizing compilations, and warmed-up inserts, lookups and updates stay
- * within the noise. A process-wide V8 flag, set before the first database starts; it changes
- * how WebAssembly compiles, never what it computes (undici's HTTP parser is the only other
- * WebAssembly in the process).
+ * (Liftoff), without the optimising tier V8 otherwise adds for every function that gets hot: that
+ * tier-up compiled PostgreSQL's hot paths a second time at start and under idle polling, and its
+ * code and compiler memory held 40-70 MB of the idle service's RSS and about 2 s of CPU to ready.
+ * The trade, measured in docs/build.md ("Memory of the embedded database"): inserts and lookups
+ * cost the same, scans were no slower, heavy joins over 300,000 rows ranged from faster to 20%
+ * slower. A process-wide V8 flag, set before the first database starts; it changes how
+ * WebAssembly compiles, never what it computes.
  */
 let baselineWasmOnly = false;
 function useBaselineWasmCompiler(): void {
