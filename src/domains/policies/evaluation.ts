@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
+import type { RiskSettings } from '../../intel/risk/indicators';
 import { emitEvents, type PolicyViolationOpened } from '../../jobs/outbox';
 import { conditionOf } from './cel';
 import { coveringException } from './coverage';
@@ -239,6 +240,8 @@ export interface RepositoryEvaluation {
    */
   packageIds?: readonly string[] | null;
   correlationId?: string | null;
+  /** The risk thresholds of the configuration (`Config['packageIntel']`); absent: the defaults. */
+  riskSettings?: RiskSettings;
 }
 
 /**
@@ -342,7 +345,9 @@ export async function evaluateRepository(
   await lockRepositoryEvaluation(db, repository.id);
   const applicable = policies.filter((policy) => appliesTo(policy, repository));
   const dependencies =
-    applicable.length > 0 ? await repositoryFacts(db, repository, now, packageIds) : [];
+    applicable.length > 0
+      ? await repositoryFacts(db, repository, now, packageIds, input.riskSettings)
+      : [];
   // Only an evaluation by every policy compares with, and records, what every policy saw.
   const changes =
     !wanted && applicable.length > 0
@@ -467,7 +472,9 @@ function addCounts(totals: EvaluationCounts, counts: EvaluationCounts): void {
  */
 export async function evaluatePackageEverywhere(
   db: Kysely<DB>,
-  input: { tenantId: string; packageId: string; correlationId?: string | null },
+  input: Pick<RepositoryEvaluation, 'tenantId' | 'correlationId' | 'riskSettings'> & {
+    packageId: string;
+  },
 ): Promise<EvaluationCounts> {
   const totals = { ...NONE };
   const repositories = await db
@@ -493,7 +500,9 @@ export async function evaluatePackageEverywhere(
 /** Evaluates one policy over every repository of the tenant (after it was created or changed). */
 export async function evaluatePolicyEverywhere(
   db: Kysely<DB>,
-  input: { tenantId: string; policyId: string; correlationId?: string | null },
+  input: Pick<RepositoryEvaluation, 'tenantId' | 'correlationId' | 'riskSettings'> & {
+    policyId: string;
+  },
 ): Promise<EvaluationCounts> {
   const totals = { ...NONE };
   const repositories = await db.selectFrom('repositories').select('id').orderBy('id').execute();

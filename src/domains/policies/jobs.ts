@@ -57,6 +57,7 @@ export function policyJobs(deps: JobDeps): JobDefinition<unknown>[] {
           repositoryId,
           packageIds,
           correlationId: envelope.correlationId,
+          riskSettings: deps.config.packageIntel,
         });
         // After a scan's exposures were matched: the scan is evaluated (the CI gate waits for it).
         if (typeof scanId === 'string') await markScanEvaluated(db, scanId, result);
@@ -78,6 +79,7 @@ export function policyJobs(deps: JobDeps): JobDefinition<unknown>[] {
           tenantId,
           packageId,
           correlationId: envelope.correlationId,
+          riskSettings: deps.config.packageIntel,
         }),
       );
       deps.log('policies evaluated for a package', { tenantId, packageId, ...counts });
@@ -92,7 +94,12 @@ export function policyJobs(deps: JobDeps): JobDefinition<unknown>[] {
       const { policyId } = envelope.data;
       if (typeof policyId !== 'string') return;
       const counts = await withTenant(deps.database, tenantId, (db) =>
-        evaluatePolicyEverywhere(db, { tenantId, policyId, correlationId: envelope.correlationId }),
+        evaluatePolicyEverywhere(db, {
+          tenantId,
+          policyId,
+          correlationId: envelope.correlationId,
+          riskSettings: deps.config.packageIntel,
+        }),
       );
       deps.log('policy evaluated everywhere', { tenantId, policyId, ...counts });
     },

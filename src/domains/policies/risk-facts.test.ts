@@ -7,6 +7,7 @@ import {
 } from '../../../test/support/fake-registries/index';
 import { storeScan } from '../../../test/support/package-scans';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import { loadConfig } from '../../config';
 import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import type { Ecosystem } from '../../ecosystems/types';
 import { versionRiskInputs } from '../../intel/package-catalogue/risk-inputs';
@@ -71,7 +72,11 @@ describe('risk facts', () => {
         { version: '4.0.0', publishedAt: hourAgo, scripts: { postinstall: 'node steal.js' } },
       ],
     });
-    t = await createTestApp({ registries: fake.settings() });
+    // A threshold far from the default (730 days): evaluations must use the configured one.
+    t = await createTestApp({
+      registries: fake.settings(),
+      packageIntel: { ...loadConfig({}).packageIntel, unmaintainedAfterDays: 36_500 },
+    });
     a = await t.createTenant('enterprise', 'Risk');
     await storeScan(t, a, 'shop', [
       { ecosystem: 'npm', name: 'expresss', version: '4.0.0' },
@@ -119,6 +124,23 @@ describe('risk facts', () => {
       ['install-scripts', 'recently-published', 'single-maintainer', 'typosquat'].sort(),
     );
     expect(risk.count).toBe(risk.kinds.length);
+  });
+
+  it('evaluates with the configured thresholds, as the package route does', async () => {
+    const res = await get(`/api/v1/policy-violations?policyId=${policyId}`);
+    const widget = (res.json() as { items: Violation[] }).items.find(
+      (v) => v.packageName === '@acme/widget',
+    ) as Violation;
+    const detail = (
+      await get(`/api/v1/policy-violations/${widget.violationId}`)
+    ).json() as Violation;
+    const id = await packageId('npm', '@acme/widget');
+    const route = (await get(`/api/v1/packages/${id}/risk-indicators`)).json() as {
+      items: { kind: string }[];
+    };
+    // Its last release is over 730 days old: unmaintained by the default, not by the setting.
+    expect(route.items.map((i) => i.kind)).not.toContain('unmaintained');
+    expect([...detail.facts.risk.kinds].sort()).toEqual(route.items.map((i) => i.kind).sort());
   });
 
   it('lists the same indicators as GET /api/v1/packages/{id}/risk-indicators', async () => {
