@@ -20,6 +20,7 @@ import { npmRange, osvRecord } from '../src/intel/advisory-store/test-records';
 import { importJsonl, insertRepository, scanWith } from '../test/support/exposures';
 import { createTestApp } from '../test/support/test-app';
 import { writeBenchmarkSection } from './report';
+import { seedBenchCatalogue } from './seed-catalogue';
 
 const DEPENDENCIES = Number(process.env.BENCH_POLICY_DEPENDENCIES ?? 5000);
 const VULNERABLE = 100;
@@ -82,6 +83,7 @@ async function main() {
     let started = performance.now();
     await scanWith(t, tenant.tenantId, repositoryId, deps, [MATCH_DEPENDENCIES_JOB]);
     const scanSeconds = (performance.now() - started) / 1000;
+    await seedBenchCatalogue(t);
     await withTenant(t.database, tenant.tenantId, async (db) => {
       for (const [index, condition] of CONDITIONS.entries()) {
         await insertPolicy(
