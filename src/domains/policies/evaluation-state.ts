@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema';
+import { groupJson } from './fact-reads';
+import { FACT_GROUPS, type FactGroupName } from './facts-definition';
 import type { DependencyWithFacts } from './facts-store';
+
+const FACT_GROUP_NAMES = Object.keys(FACT_GROUPS) as FactGroupName[];
 
 /**
  * What every policy last saw of a repository's dependencies (docs/policies.md#evaluation,
@@ -15,11 +19,14 @@ export const stateKey = (packageId: string, version: string) => `${packageId} ${
 
 /** The digest of a dependency's facts, without what changes by the day. */
 export function stateDigest(dep: DependencyWithFacts): string {
-  const stable = {
-    ...dep.facts,
-    release: { known: dep.facts.release.known, at: dep.publishedAt?.toISOString() ?? null },
-  };
-  return createHash('sha1').update(JSON.stringify(stable)).digest('base64url');
+  const hash = createHash('sha1');
+  for (const group of FACT_GROUP_NAMES) {
+    if (group === 'release') {
+      const { known } = dep.facts.release;
+      hash.update(`${known}:${dep.publishedAt?.toISOString() ?? ''}\u0001`);
+    } else hash.update(`${groupJson(dep.facts, group)}\u0001`);
+  }
+  return hash.digest('base64url');
 }
 
 /**

@@ -4,7 +4,7 @@ import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import type { RiskSettings } from '../../intel/risk/indicators';
 import { emitEvents, type PolicyViolationOpened } from '../../jobs/outbox';
-import { conditionOf } from './cel';
+import { type CompiledCondition, conditionOf } from './cel';
 import { coveringException } from './coverage';
 import {
   loadEvaluationState,
@@ -14,7 +14,8 @@ import {
   stateKey,
 } from './evaluation-state';
 import { activeExceptions, type CoveringException } from './exception-store';
-import { projectFacts } from './fact-reads';
+import { type FactReads, groupJson, projectedJson, projectFacts } from './fact-reads';
+import type { DependencyFacts } from './facts-definition';
 import { type DependencyWithFacts, type RepositoryForFacts, repositoryFacts } from './facts-store';
 import { initialStatus, systemMove } from './state-machine';
 import { allPolicies, type PolicyRow } from './store';
@@ -55,6 +56,36 @@ const NONE: EvaluationCounts = {
   resolved: 0,
   held: 0,
 };
+
+/**
+ * The dependencies for which the condition holds, evaluating it once per distinct value of the
+ * fact groups it reads: a condition on the licence or the vulnerabilities sees the same input for
+ * most dependencies (CEL is deterministic). One that reads the `dependency` group sees a different
+ * input for each and is evaluated for each.
+ */
+function memoisedMatches(
+  policy: PolicyRow,
+  condition: CompiledCondition,
+  dependencies: readonly DependencyWithFacts[],
+): DependencyWithFacts[] {
+  const { groups } = condition.reads;
+  if (groups.includes('dependency'))
+    return matchingDependencies(policy, condition.holds, dependencies);
+  const seen = new Map<string, boolean>();
+  return matchingDependencies(
+    policy,
+    (facts) => {
+      const key = groups.map((group) => groupJson(facts, group)).join('\u0001');
+      let holds = seen.get(key);
+      if (holds === undefined) {
+        holds = condition.holds(facts);
+        seen.set(key, holds);
+      }
+      return holds;
+    },
+    dependencies,
+  );
+}
 
 /** Whether the policy is enabled and its scope includes the repository. */
 export function appliesTo(policy: PolicyRow, repository: RepositoryForFacts): boolean {
@@ -109,8 +140,8 @@ interface ExistingViolation {
 }
 
 /** What a violation stores to tell whether its facts changed (SHA-1 of the facts as JSON). */
-function factsDigest(facts: Record<string, unknown>): string {
-  return createHash('sha1').update(JSON.stringify(facts)).digest('base64url');
+function factsDigest(facts: DependencyFacts, reads: FactReads): string {
+  return createHash('sha1').update(projectedJson(facts, reads)).digest('base64url');
 }
 
 const keyOf = (policyId: string, packageId: string, version: string) =>
@@ -148,7 +179,7 @@ function planInsert(
     status,
     exception_id: cover?.id ?? null,
     facts,
-    facts_digest: factsDigest(facts),
+    facts_digest: factsDigest(dep.facts, conditionOf(policy).reads),
     policy_version: policy.version,
   });
   if (status === 'open') plan.events.push(eventOf(policy, repositoryId, dep, id));
@@ -198,8 +229,7 @@ function planMatches(
     const next = systemMove(current.status, { kind: 'holds', covered: cover !== undefined });
     const exceptionId =
       next === 'excepted' ? (cover?.id ?? null) : next === 'open' ? null : undefined;
-    const facts = projectFacts(dep.facts, reads);
-    const digest = factsDigest(facts);
+    const digest = factsDigest(dep.facts, reads);
     const unchanged =
       next === null &&
       digest === current.facts_digest &&
@@ -214,7 +244,7 @@ function planMatches(
     plan.updates.push({
       id: current.id,
       status: next ?? current.status,
-      facts,
+      facts: projectFacts(dep.facts, reads),
       factsDigest: digest,
       severity: policy.severity,
       action: policy.action,
@@ -388,9 +418,9 @@ export async function evaluateRepository(
     },
   };
   for (const policy of applicable) {
-    const { holds, reads } = conditionOf(policy);
-    const candidates = reads.timeDependent ? dependencies : changed;
-    const matches = matchingDependencies(policy, holds, candidates);
+    const condition = conditionOf(policy);
+    const candidates = condition.reads.timeDependent ? dependencies : changed;
+    const matches = memoisedMatches(policy, condition, candidates);
     planMatches(plan, policy, repository.id, matches, existing, exceptions);
   }
   planResolutions(plan, existing);

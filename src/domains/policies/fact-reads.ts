@@ -60,3 +60,23 @@ export function projectFacts(facts: DependencyFacts, reads: FactReads): Record<s
   for (const group of reads.groups) out[group] = facts[group];
   return out;
 }
+
+// Each group's JSON, once per dependency's facts: shared by the memo of condition results, the
+// violations' digests and the evaluation state's digest.
+const groupJsons = new WeakMap<object, string>();
+
+/** The JSON of one fact group of a dependency (computed once). */
+export function groupJson(facts: DependencyFacts, group: FactGroupName): string {
+  const value = facts[group] as object;
+  let json = groupJsons.get(value);
+  if (json === undefined) {
+    json = JSON.stringify(value);
+    groupJsons.set(value, json);
+  }
+  return json;
+}
+
+/** `JSON.stringify(projectFacts(facts, reads))`, from the groups' cached JSON. */
+export function projectedJson(facts: DependencyFacts, reads: FactReads): string {
+  return `{${reads.groups.map((group) => `"${group}":${groupJson(facts, group)}`).join(',')}}`;
+}
