@@ -365,14 +365,16 @@ export async function evaluateRepository(
   input: RepositoryEvaluation,
   now = new Date(),
 ): Promise<EvaluationCounts> {
-  const repository = await loadRepository(db, input.repositoryId);
-  if (!repository) return { ...NONE };
   const wanted = input.policyIds;
   const packageIds = input.packageIds ?? null;
   if (packageIds !== null && packageIds.length === 0) return { ...NONE };
+  // Before reading the policies and the repository: an evaluation that waited for another reads
+  // what that one committed (a policy's new version, say), not what was there before it waited.
+  await lockRepositoryEvaluation(db, input.repositoryId);
+  const repository = await loadRepository(db, input.repositoryId);
+  if (!repository) return { ...NONE };
   const policies = (await allPolicies(db)).filter((p) => !wanted || wanted.includes(p.id));
   if (policies.length === 0) return { ...NONE };
-  await lockRepositoryEvaluation(db, repository.id);
   const applicable = policies.filter((policy) => appliesTo(policy, repository));
   const dependencies =
     applicable.length > 0
