@@ -183,6 +183,27 @@ describe('risk facts', () => {
     });
   });
 
+  it('IDE verdicts judge risk from the catalogue: the typosquat blocks', async () => {
+    const res = await t.as(a.token, {
+      method: 'POST',
+      url: '/api/v1/ide/verdicts:batch',
+      payload: {
+        packages: [
+          { ecosystem: 'npm', name: 'expresss', version: '4.0.0' },
+          { ecosystem: 'npm', name: 'left-pad', version: '1.1.0' },
+        ],
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const items = (
+      res.json() as { items: { name: string; verdict: string; policies: { policyId: string }[] }[] }
+    ).items;
+    const [typosquat, leftPad] = items;
+    expect(typosquat).toMatchObject({ name: 'expresss', verdict: 'block' });
+    expect(typosquat?.policies.map((p) => p.policyId)).toEqual([policyId]);
+    expect(leftPad?.policies.map((p) => p.policyId)).not.toContain(policyId);
+  });
+
   it('says unknown, not clean, for metadata stored without risk inputs', async () => {
     const id = await packageId('npm', '@acme/widget');
     const stored = await t.database.system
