@@ -61,6 +61,19 @@ describe('the compiled service', () => {
     expect(compiled.isFresh({ ...manifest, inputs: [[first?.[0], 1, 1], ...rest] })).toBe(false);
   });
 
+  it('bundles the service as ASCII text', () => {
+    // One character beyond ASCII makes V8 hold the whole 1.7 MB source at two bytes a character
+    // (docs/build.md, "Memory of the embedded database"): \u escapes in strings, ASCII elsewhere.
+    const bundle = readFileSync(join(ROOT, 'dist/cli/main.js'));
+    const first = bundle.findIndex((byte) => byte > 0x7f);
+    const lines = bundle.toString('latin1').split('\n');
+    const offending =
+      first === -1 ? -1 : bundle.subarray(0, first).toString('latin1').split('\n').length - 1;
+    expect(offending === -1 ? null : `dist/cli/main.js:${offending + 1}: ${lines[offending]}`).toBe(
+      null,
+    );
+  });
+
   it('starts from dist/ and scans a repository through the compiled worker', async () => {
     service = await startServiceProcess(
       serviceEnv({ DATA_DIR: dataDir, SCAN_FILE_URL_ROOTS: TEST_REPOSITORY_ROOT }),
