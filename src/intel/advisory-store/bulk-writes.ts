@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema';
 import type { Advisory } from '../osv/types';
@@ -7,8 +6,7 @@ import type { Advisory } from '../osv/types';
  * The advisory store's writes as one statement per table and batch (docs/vulnerabilities.md,
  * "Importing the whole OSV database"): the rows travel as one JSON document that PostgreSQL
  * decomposes with `jsonb_to_recordset`, or as parallel arrays through `unnest`, instead of one
- * bound parameter per column and row in statements of 100. Each record's JSON text is produced
- * once and serves both the content hash and the stored `raw` column. What is stored is the same as
+ * bound parameter per column and row in statements of 100. What is stored is the same as
  * with row-by-row values: the same columns, the same conversions (timestamps as ISO text with
  * milliseconds, numbers as their shortest decimal text, JSON columns parsed by the server).
  */
@@ -16,7 +14,6 @@ import type { Advisory } from '../osv/types';
 /** What store.ts calls IncomingAdvisory and PackageKey (declared here too: store.ts imports this file). */
 interface IncomingAdvisory {
   advisory: Advisory;
-  raw: unknown;
   source: string;
 }
 
@@ -36,10 +33,6 @@ export const keyOf = (p: PackageKey) => `${p.ecosystem}\u0000${p.name}`;
  */
 export const anyOf = (values: readonly string[]) => sql<string>`any(${values})`;
 
-export function contentHashOfText(rawText: string): string {
-  return createHash('sha256').update(rawText).digest('hex');
-}
-
 function fixedVersionsOf(affected: Advisory['affected'][number]): string[] {
   const fixed = new Set<string>();
   for (const range of affected.ranges) {
@@ -52,10 +45,10 @@ function fixedVersionsOf(affected: Advisory['affected'][number]): string[] {
 
 const iso = (value: string | null) => (value ? new Date(value).toISOString() : null);
 
-/** One `osv_advisories` row as JSON text; `raw` is spliced in as the record's own text. */
-function advisoryRowJson(item: IncomingAdvisory, vulnerabilityId: string, rawText: string) {
+/** One `osv_advisories` row. */
+function advisoryRow(item: IncomingAdvisory, vulnerabilityId: string) {
   const a = item.advisory;
-  const row = {
+  return {
     id: a.id,
     vulnerability_id: vulnerabilityId,
     modified_at: iso(a.modified),
@@ -68,11 +61,8 @@ function advisoryRowJson(item: IncomingAdvisory, vulnerabilityId: string, rawTex
     severity_vector: a.severity.vector,
     severity_type: a.severity.source,
     refs: a.references,
-    content_hash: contentHashOfText(rawText),
     source: item.source,
   };
-  const text = JSON.stringify(row);
-  return `${text.slice(0, -1)},"raw":${rawText}}`;
 }
 
 function chunks<T>(items: readonly T[], size = ROWS_PER_STATEMENT): T[][] {
@@ -81,48 +71,55 @@ function chunks<T>(items: readonly T[], size = ROWS_PER_STATEMENT): T[][] {
   return out;
 }
 
-/** Upserts the changed advisories, each pointing at its group's vulnerability. */
+const ADVISORY_COLUMNS = sql`id, vulnerability_id, modified_at, published_at, withdrawn_at,
+  summary, details, severity_rating, severity_score, severity_vector, severity_type, refs, source`;
+
+/** The rows of one statement as a relation (`x`) with the table's column types. */
+const advisoryRecordset = (rows: readonly object[]) => sql`
+  jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(
+    id text, vulnerability_id uuid, modified_at timestamptz, published_at timestamptz,
+    withdrawn_at timestamptz, summary text, details text, severity_rating text,
+    severity_score numeric, severity_vector text, severity_type text, refs jsonb, source text)`;
+
+/**
+ * Writes the changed advisories, each pointing at its group's vulnerability: those never stored
+ * (not in `storedIds`) with a plain INSERT, the others with an UPDATE. The batch's transaction
+ * holds the store's write lock (store.ts), so no other writer adds an id between the lookup
+ * that found these ids absent and this INSERT.
+ */
 export async function writeAdvisoryRows(
   db: Kysely<DB>,
   changed: readonly IncomingAdvisory[],
   vulnerabilityOf: ReadonlyMap<string, string>,
+  storedIds: ReadonlySet<string>,
 ): Promise<void> {
-  for (const part of chunks(changed)) {
-    const rows = part.map((item) =>
-      advisoryRowJson(
-        item,
-        vulnerabilityOf.get(item.advisory.id) as string,
-        JSON.stringify(item.raw),
-      ),
-    );
+  const row = (item: IncomingAdvisory) =>
+    advisoryRow(item, vulnerabilityOf.get(item.advisory.id) as string);
+  const fresh = changed.filter((item) => !storedIds.has(item.advisory.id));
+  const replaced = changed.filter((item) => storedIds.has(item.advisory.id));
+  for (const part of chunks(fresh)) {
     await sql`
-      INSERT INTO osv_advisories (id, vulnerability_id, modified_at, published_at, withdrawn_at,
-        summary, details, severity_rating, severity_score, severity_vector, severity_type, refs,
-        raw, content_hash, source)
-      SELECT x.id, x.vulnerability_id, x.modified_at, x.published_at, x.withdrawn_at, x.summary,
-        x.details, x.severity_rating, x.severity_score, x.severity_vector, x.severity_type,
-        x.refs, x.raw, x.content_hash, x.source
-      FROM jsonb_to_recordset(${`[${rows.join(',')}]`}::jsonb) AS x(
-        id text, vulnerability_id uuid, modified_at timestamptz, published_at timestamptz,
-        withdrawn_at timestamptz, summary text, details text, severity_rating text,
-        severity_score numeric, severity_vector text, severity_type text, refs jsonb, raw jsonb,
-        content_hash text, source text)
-      ON CONFLICT (id) DO UPDATE SET
-        vulnerability_id = excluded.vulnerability_id,
-        modified_at = excluded.modified_at,
-        published_at = excluded.published_at,
-        withdrawn_at = excluded.withdrawn_at,
-        summary = excluded.summary,
-        details = excluded.details,
-        severity_rating = excluded.severity_rating,
-        severity_score = excluded.severity_score,
-        severity_vector = excluded.severity_vector,
-        severity_type = excluded.severity_type,
-        refs = excluded.refs,
-        raw = excluded.raw,
-        content_hash = excluded.content_hash,
-        source = excluded.source,
-        updated_at = now()`.execute(db);
+      INSERT INTO osv_advisories (${ADVISORY_COLUMNS})
+      SELECT ${ADVISORY_COLUMNS} FROM ${advisoryRecordset(part.map(row))}`.execute(db);
+  }
+  for (const part of chunks(replaced)) {
+    await sql`
+      UPDATE osv_advisories a SET
+        vulnerability_id = x.vulnerability_id,
+        modified_at = x.modified_at,
+        published_at = x.published_at,
+        withdrawn_at = x.withdrawn_at,
+        summary = x.summary,
+        details = x.details,
+        severity_rating = x.severity_rating,
+        severity_score = x.severity_score,
+        severity_vector = x.severity_vector,
+        severity_type = x.severity_type,
+        refs = x.refs,
+        source = x.source,
+        updated_at = now()
+      FROM ${advisoryRecordset(part.map(row))}
+      WHERE a.id = x.id`.execute(db);
   }
 }
 

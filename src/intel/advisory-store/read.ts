@@ -30,7 +30,7 @@ export const ZIP_LIMITS = {
 
 function collect(value: unknown, source: string, out: ReadResult): void {
   const parsed = parseOsvRecord(value);
-  if (parsed.ok) out.records.push({ advisory: parsed.advisory, raw: value, source });
+  if (parsed.ok) out.records.push({ advisory: parsed.advisory, source });
   else out.rejected.push({ source, id: parsed.id, reasons: parsed.reasons });
 }
 

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema';
 import { canonicalId, MALICIOUS_SEVERITY } from '../osv/aliases';
@@ -14,8 +13,6 @@ import { assignGroups, type GroupAssignment } from './groups';
  */
 export interface IncomingAdvisory {
   advisory: Advisory;
-  /** The record as read, kept verbatim for the detail endpoint and re-parsing. */
-  raw: unknown;
   /** File path, `file#line`, `zip!entry` or feed URL. */
   source: string;
 }
@@ -47,8 +44,17 @@ export interface SeverityRaise {
 
 const RATING_RANK: Record<SeverityRating, number> = { low: 1, medium: 2, high: 3, critical: 4 };
 
-export function contentHash(raw: unknown): string {
-  return createHash('sha256').update(JSON.stringify(raw)).digest('hex');
+/** pg_advisory_xact_lock key of the store's writers ("osvstore" in ASCII, as a bigint). */
+const WRITE_LOCK = 0x6f7376_73746f7265n;
+
+/**
+ * Serialises writers of the store (an import and the scheduled sync) until the caller's
+ * transaction ends: what a batch looks up (stored ids, alias groups) stays true until it
+ * writes, so new advisories take a plain INSERT and no two writers build the same group, and
+ * the store needs no foreign keys (migration 0033). PGlite has one connection: it never waits.
+ */
+async function takeWriteLock(db: Kysely<DB>): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(${WRITE_LOCK.toString()}::bigint)`.execute(db);
 }
 
 /** Stores one batch; returns what changed. Duplicate ids in a batch: the newest wins. */
@@ -67,6 +73,7 @@ export async function storeAdvisoryBatch(
   };
   if (newest.size === 0) return result;
 
+  await takeWriteLock(db);
   const { changed, existing } = await changedAdvisories(db, newest, result);
   if (changed.length === 0) return result;
 
@@ -97,7 +104,7 @@ export async function storeAdvisoryBatch(
   });
 
   const derivedNow = await createVulnerabilities(db, groups, changed);
-  await writeAdvisoryRows(db, changed, groups.vulnerabilityOf);
+  await writeAdvisoryRows(db, changed, groups.vulnerabilityOf, new Set(replacedIds));
   await writeAliasAndAffectedRows(db, changed, replacedIds, packages);
   await applyGroupChanges(db, groups, packages);
   const raised = await refreshVulnerabilities(

@@ -43,8 +43,6 @@ export interface OsvAdvisoryTable {
   severity_vector: string | null;
   severity_type: string | null;
   refs: JSONColumnType<StoredReference[]>;
-  raw: JSONColumnType<object>;
-  content_hash: string;
   source: string | null;
   imported_at: Generated<Date>;
   updated_at: Generated<Date>;
