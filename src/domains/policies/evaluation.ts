@@ -4,7 +4,7 @@ import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import type { RiskSettings } from '../../intel/risk/indicators';
 import { emitEvents, type PolicyViolationOpened } from '../../jobs/outbox';
-import { type CompiledCondition, conditionOf } from './cel';
+import { conditionOf } from './cel';
 import { coveringException } from './coverage';
 import {
   loadEvaluationState,
@@ -14,7 +14,7 @@ import {
   stateKey,
 } from './evaluation-state';
 import { activeExceptions, type CoveringException } from './exception-store';
-import { type FactReads, groupJson, projectedJson, projectFacts } from './fact-reads';
+import { type FactReads, projectedJson, projectFacts } from './fact-reads';
 import type { DependencyFacts } from './facts-definition';
 import { type DependencyWithFacts, type RepositoryForFacts, repositoryFacts } from './facts-store';
 import { initialStatus, systemMove } from './state-machine';
@@ -56,36 +56,6 @@ const NONE: EvaluationCounts = {
   resolved: 0,
   held: 0,
 };
-
-/**
- * The dependencies for which the condition holds, evaluating it once per distinct value of the
- * fact groups it reads: a condition on the licence or the vulnerabilities sees the same input for
- * most dependencies (CEL is deterministic). One that reads the `dependency` group sees a different
- * input for each and is evaluated for each.
- */
-function memoisedMatches(
-  policy: PolicyRow,
-  condition: CompiledCondition,
-  dependencies: readonly DependencyWithFacts[],
-): DependencyWithFacts[] {
-  const { groups } = condition.reads;
-  if (groups.includes('dependency'))
-    return matchingDependencies(policy, condition.holds, dependencies);
-  const seen = new Map<string, boolean>();
-  return matchingDependencies(
-    policy,
-    (facts) => {
-      const key = groups.map((group) => groupJson(facts, group)).join('\u0001');
-      let holds = seen.get(key);
-      if (holds === undefined) {
-        holds = condition.holds(facts);
-        seen.set(key, holds);
-      }
-      return holds;
-    },
-    dependencies,
-  );
-}
 
 /** Whether the policy is enabled and its scope includes the repository. */
 export function appliesTo(policy: PolicyRow, repository: RepositoryForFacts): boolean {
@@ -420,9 +390,9 @@ export async function evaluateRepository(
     },
   };
   for (const policy of applicable) {
-    const condition = conditionOf(policy);
-    const candidates = condition.reads.timeDependent ? dependencies : changed;
-    const matches = memoisedMatches(policy, condition, candidates);
+    const { holds, reads } = conditionOf(policy);
+    const candidates = reads.timeDependent ? dependencies : changed;
+    const matches = matchingDependencies(policy, holds, candidates);
     planMatches(plan, policy, repository.id, matches, existing, exceptions);
   }
   planResolutions(plan, existing);

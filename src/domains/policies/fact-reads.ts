@@ -61,8 +61,8 @@ export function projectFacts(facts: DependencyFacts, reads: FactReads): Record<s
   return out;
 }
 
-// Each group's JSON, once per dependency's facts: shared by the memo of condition results, the
-// violations' digests and the evaluation state's digest.
+// Each group's JSON, once per dependency's facts: shared by the violations' digests and the
+// evaluation state's digest.
 const groupJsons = new WeakMap<object, string>();
 
 /** The JSON of one fact group of a dependency (computed once). */
