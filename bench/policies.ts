@@ -4,8 +4,9 @@
  * One repository of 5,000 npm dependencies (100 of them with critical or high advisories, matched
  * by the real matcher), 20 policies of the kinds docs/policies.md shows. Measures
  * `evaluateRepository` (what `policies.evaluate-repository` runs after a scan): the first run,
- * which opens every violation, and the steady state (a rescan, nothing new), against the
- * baseline of computing the facts alone. Target: under 1 s on the embedded database. Runs on
+ * which opens every violation, the steady state (nothing changed), a rescan that changes one
+ * dependency, and every dependency evaluated again (the state forgotten), against the baseline
+ * of computing the facts alone. Target: under 1 s on the embedded database. Runs on
  * PostgreSQL with TEST_DATABASE_URL. Results go to docs/benchmarks.md, section "Policies".
  */
 import { loadavg } from 'node:os';
@@ -139,20 +140,48 @@ async function main() {
       steadyCpu.push(result.cpu);
       steadyCounts = result.counts;
     }
+    // Every dependency evaluated again, every violation held: what the steady state cost before
+    // evaluations became incremental (the state forgotten before each run).
+    const full: number[] = [];
+    const fullCpu: number[] = [];
+    let fullCounts = first.counts;
+    for (let run = 0; run < RUNS; run++) {
+      await t.database.system.deleteFrom('policy_evaluation_states').execute();
+      const result = await evaluate();
+      full.push(result.seconds);
+      fullCpu.push(result.cpu);
+      fullCounts = result.counts;
+    }
+    // A rescan that changes one dependency (its version, so its violations move).
+    const rescan: number[] = [];
+    const rescanCpu: number[] = [];
+    let rescanCounts = first.counts;
+    for (let run = 0; run < RUNS; run++) {
+      const changed = deps.map((dep, i) =>
+        i === 37 ? { ...dep, version: `1.0.${run + 1}` } : dep,
+      );
+      await scanWith(t, tenant.tenantId, repositoryId, changed, [MATCH_DEPENDENCIES_JOB]);
+      const result = await evaluate();
+      rescan.push(result.seconds);
+      rescanCpu.push(result.cpu);
+      rescanCounts = result.counts;
+    }
     const steadySeconds = median(steady);
-    const worst = Math.max(first.seconds, steadySeconds);
+    const worst = Math.max(first.seconds, steadySeconds, median(rescan));
     const lines = [
       `${CONDITIONS.length} policies over one repository of ${DEPENDENCIES} npm dependencies (${VULNERABLE} with advisories, matched by the matcher), ${t.database.engine} database, ${new Date().toISOString().slice(0, 10)}:`,
       '',
       '| | time | CPU time | note |',
       '|---|---|---|---|',
       `| baseline: facts alone (median of ${RUNS}) | ${ms(median(facts))} | ${ms(median(factsCpu))} | six set-based queries |`,
-      `| evaluation, first run | ${ms(first.seconds)} | ${ms(first.cpu)} | opens ${first.counts.opened} violations, ${CONDITIONS.length * first.counts.dependencies} condition evaluations |`,
-      `| evaluation, steady state (median of ${RUNS}) | ${ms(steadySeconds)} | ${ms(median(steadyCpu))} | ${steadyCounts.held} violations held, nothing new |`,
+      `| evaluation, first run | ${ms(first.seconds)} | ${ms(first.cpu)} | opens ${first.counts.opened} violations, ${CONDITIONS.length * first.counts.evaluated} condition evaluations |`,
+      `| evaluation, steady state (median of ${RUNS}) | ${ms(steadySeconds)} | ${ms(median(steadyCpu))} | ${steadyCounts.evaluated} dependencies evaluated (no facts changed), nothing written |`,
+      `| rescan changing one dependency (median of ${RUNS}) | ${ms(median(rescan))} | ${ms(median(rescanCpu))} | ${rescanCounts.evaluated} evaluated; opened ${rescanCounts.opened}, resolved ${rescanCounts.resolved} |`,
+      `| every dependency again, state forgotten (median of ${RUNS}) | ${ms(median(full))} | ${ms(median(fullCpu))} | ${fullCounts.held} violations held, nothing written (the steady state before evaluations were incremental) |`,
       '',
       `CPU time is this process's (the embedded database runs in it; on PostgreSQL the server's is not counted). Machine load average (1 min) ${loadBefore.toFixed(1)} before, ${(loadavg()[0] as number).toFixed(1)} after (2 cores shared with other sessions).`,
       '',
-      `Target: under ${TARGET_SECONDS} s after a scan: ${worst < TARGET_SECONDS ? 'met' : 'NOT met'} (slowest ${ms(worst)}; ratio to the facts baseline ${(steadySeconds / median(facts)).toFixed(2)}). The scan's storage and matching before it took ${scanSeconds.toFixed(1)} s.`,
+      `Target: under ${TARGET_SECONDS} s after a scan: ${worst < TARGET_SECONDS ? 'met' : 'NOT met'} (slowest ${ms(worst)}; ratio of the first run to the facts baseline ${(first.seconds / median(facts)).toFixed(2)}). The scan's storage and matching before it took ${scanSeconds.toFixed(1)} s.`,
     ];
     const body = lines.join('\n');
     console.log(body);
