@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/support/test-app';
 import { withTenant } from '../db/tenant-scope';
-import { type EventSubscriptions, emitEvent, enqueueJob, relayOutbox, takeOutbox } from './outbox';
+import {
+  type EventSubscriptions,
+  emitEvent,
+  emitEvents,
+  enqueueJob,
+  relayOutbox,
+  takeOutbox,
+} from './outbox';
 
 // The subscription table is data handed to the relay; these tests use their own.
 const SUBSCRIPTIONS: EventSubscriptions = {
@@ -78,6 +85,46 @@ describe('job outbox', () => {
     expect((await takeOutbox(t.database, SUBSCRIPTIONS)).map((job) => job.name)).toEqual([
       'test.first',
       'test.second',
+    ]);
+    await emit();
+    expect(await takeOutbox(t.database, NONE)).toEqual([]);
+  });
+
+  it('writes several events as one batch row and relays each as its own jobs', async () => {
+    const a = await t.createTenant();
+    const events = [
+      { repositoryId: 'r1', scanId: 's1' },
+      { repositoryId: 'r2', scanId: 's2' },
+    ];
+    const emit = () =>
+      withTenant(t.database, a.tenantId, (db) =>
+        emitEvents(db, 'dependencies.changed', {
+          tenantId: a.tenantId,
+          correlationId: 'corr-2',
+          data: events,
+        }),
+      );
+    await emit();
+    const sent: { name: string; data: unknown; correlationId: string | null }[] = [];
+    expect(
+      await relayOutbox(t.database, SUBSCRIPTIONS, async (name, envelope) => {
+        sent.push({ name, data: envelope.data, correlationId: envelope.correlationId });
+      }),
+    ).toBe(1);
+    expect(sent).toEqual([
+      { name: 'test.first', data: events[0], correlationId: 'corr-2' },
+      { name: 'test.second', data: events[0], correlationId: 'corr-2' },
+      { name: 'test.first', data: events[1], correlationId: 'corr-2' },
+      { name: 'test.second', data: events[1], correlationId: 'corr-2' },
+    ]);
+
+    await emit();
+    const taken = await takeOutbox(t.database, SUBSCRIPTIONS);
+    expect(taken.map((job) => [job.name, job.envelope.data])).toEqual([
+      ['test.first', events[0]],
+      ['test.second', events[0]],
+      ['test.first', events[1]],
+      ['test.second', events[1]],
     ]);
     await emit();
     expect(await takeOutbox(t.database, NONE)).toEqual([]);

@@ -3,6 +3,7 @@ import { importJsonl, insertRepository, scanWith } from '../../../test/support/e
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { withTenant } from '../../db/tenant-scope';
 import { npmRange, osvRecord } from '../../intel/advisory-store/test-records';
+import { eventsOfRow } from '../../jobs/outbox';
 import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB } from '../exposures/jobs';
 import { evaluateRepository } from './evaluation';
 import { EVALUATE_POLICY_JOB, EVALUATE_REPOSITORY_JOB } from './jobs';
@@ -100,11 +101,13 @@ describe('policy evaluation and violations', () => {
       evaluateRepository(db, { tenantId: a.tenantId, repositoryId: repo, policyIds: [policyId] }),
     );
     expect(counts).toMatchObject({ policies: 1, dependencies: 4, opened: 1, resolved: 0 });
-    const outbox = await t.database.system
+    const rows = await t.database.system
       .selectFrom('job_outbox')
       .select(['job_name', 'data'])
-      .where('job_name', '=', 'event:policy_violation.opened')
       .execute();
+    const outbox = rows
+      .flatMap((row) => eventsOfRow(row.job_name, row.data))
+      .filter((row) => row.event === 'policy_violation.opened');
     expect(outbox).toHaveLength(1);
     const page = await violations(a.token);
     expect(page.totalEstimate).toBe(1);

@@ -4,6 +4,7 @@ import { importJsonl, insertRepository, scanWith } from '../../../test/support/e
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { jobDefinitions } from '../../background-jobs';
 import { npmRange, osvRecord } from '../../intel/advisory-store/test-records';
+import { eventsOfRow } from '../../jobs/outbox';
 import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB } from '../exposures/jobs';
 import { EVALUATE_POLICY_JOB, EVALUATE_REPOSITORY_JOB, EXPIRE_EXCEPTIONS_JOB } from './jobs';
 
@@ -183,10 +184,12 @@ describe('policy exceptions and the dry run', () => {
     expect(await violationOf(web, 'hole-a')).toMatchObject({ status: 'open', exceptionId: null });
     const reopened = await t.database.system
       .selectFrom('job_outbox')
-      .select('data')
-      .where('job_name', '=', 'event:policy_violation.opened')
+      .select(['job_name', 'data'])
       .execute();
-    expect(reopened.map((row) => (row.data as { violationId: string }).violationId)).toContain(
+    const events = reopened
+      .flatMap((row) => eventsOfRow(row.job_name, row.data))
+      .filter((row) => row.event === 'policy_violation.opened');
+    expect(events.map((row) => (row.data as { violationId: string }).violationId)).toContain(
       violationId,
     );
     await t.runJobs({ only: JOBS });
