@@ -125,10 +125,19 @@ export class AdvisoryImporter {
     for (let i = 0; i < read.records.length; i += BATCH) {
       await this.drain();
       const batch = read.records.slice(i, i + BATCH);
-      // Not awaited: the caller reads and parses the next records while this batch is written.
-      this.writing = this.write(batch).catch((error: unknown) => {
+      let writing = () => {};
+      const sent = new Promise<void>((resolve) => {
+        // After a turn of the event loop: the first bulk write is on the wire by then.
+        writing = () => setImmediate(resolve);
+      });
+      this.writing = this.write(batch, writing).catch((error: unknown) => {
         this.failure ??= { error };
       });
+      // The caller reads and parses the next records while the server does this batch's bulk
+      // writes: returning only after the lookups (they need Node between their round trips)
+      // lets the two overlap. Returning at once, the caller's parsing would run while the
+      // server waits for the next lookup, and the two processes would take turns.
+      await Promise.race([sent, this.writing]);
     }
   }
 
@@ -142,10 +151,10 @@ export class AdvisoryImporter {
   }
 
   /** One batch in one transaction; the next batch starts after it commits (its groups see it). */
-  private async write(batch: IncomingAdvisory[]): Promise<void> {
+  private async write(batch: IncomingAdvisory[], writing: () => void): Promise<void> {
     const result = await this.database.system.transaction().execute(async (trx) => {
       await relaxCommit(this.database, trx);
-      const stored = await storeAdvisoryBatch(trx, batch);
+      const stored = await storeAdvisoryBatch(trx, batch, { writing });
       if (stored.severityRaised.length > 0) {
         await this.onChange.severityRaised?.(trx, stored.severityRaised);
       }

@@ -57,10 +57,20 @@ async function takeWriteLock(db: Kysely<DB>): Promise<void> {
   await sql`SELECT pg_advisory_xact_lock(${WRITE_LOCK.toString()}::bigint)`.execute(db);
 }
 
+export interface BatchHooks {
+  /**
+   * Called once the batch's lookups are done and its bulk writes go out: from here on the
+   * server has most of the batch's work to do, so the caller may use Node for something else
+   * (the importer lets its caller read the next records: import.ts).
+   */
+  writing?: () => void;
+}
+
 /** Stores one batch; returns what changed. Duplicate ids in a batch: the newest wins. */
 export async function storeAdvisoryBatch(
   db: Kysely<DB>,
   batch: IncomingAdvisory[],
+  hooks: BatchHooks = {},
 ): Promise<BatchResult> {
   const newest = newestPerId(batch);
   const result: BatchResult = {
@@ -103,6 +113,7 @@ export async function storeAdvisoryBatch(
     ),
   });
 
+  hooks.writing?.();
   const derivedNow = await createVulnerabilities(db, groups, changed);
   await writeAdvisoryRows(db, changed, groups.vulnerabilityOf, new Set(replacedIds));
   await writeAliasAndAffectedRows(db, changed, replacedIds, packages);
