@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../../db/schema';
 import type { Advisory } from '../osv/types';
 
@@ -81,29 +81,47 @@ const advisoryRecordset = (rows: readonly object[]) => sql`
     withdrawn_at timestamptz, summary text, details text, severity_rating text,
     severity_score numeric, severity_vector text, severity_type text, refs jsonb, source text)`;
 
+/** A data-modifying statement, run with others by `executeTogether`. */
+export type WriteStatement = RawBuilder<unknown>;
+
 /**
- * Writes the changed advisories, each pointing at its group's vulnerability: those never stored
- * (not in `storedIds`) with a plain INSERT, the others with an UPDATE. The batch's transaction
- * holds the store's write lock (store.ts), so no other writer adds an id between the lookup
- * that found these ids absent and this INSERT.
+ * Runs the statements as one (data-modifying WITH queries): one round trip, so the server does
+ * the batch's bulk writes in one go while Node is free (the importer's caller reads the next
+ * records meanwhile: import.ts). They see one snapshot, so none may touch rows another of them
+ * writes (deletes of replaced rows run before, on their own).
  */
-export async function writeAdvisoryRows(
+export async function executeTogether(
   db: Kysely<DB>,
+  statements: readonly WriteStatement[],
+): Promise<void> {
+  if (statements.length === 0) return;
+  const parts = statements.map((statement, i) => sql`${sql.raw(`w${i}`)} AS (${statement})`);
+  await sql`WITH ${sql.join(parts, sql`, `)} SELECT 1`.execute(db);
+}
+
+/**
+ * The writes of the changed advisories, each pointing at its group's vulnerability: those never
+ * stored (not in `storedIds`) with a plain INSERT, the others with an UPDATE. The batch's
+ * transaction holds the store's write lock (store.ts), so no other writer adds an id between
+ * the lookup that found these ids absent and this INSERT.
+ */
+export function advisoryRowStatements(
   changed: readonly IncomingAdvisory[],
   vulnerabilityOf: ReadonlyMap<string, string>,
   storedIds: ReadonlySet<string>,
-): Promise<void> {
+): WriteStatement[] {
   const row = (item: IncomingAdvisory) =>
     advisoryRow(item, vulnerabilityOf.get(item.advisory.id) as string);
   const fresh = changed.filter((item) => !storedIds.has(item.advisory.id));
   const replaced = changed.filter((item) => storedIds.has(item.advisory.id));
+  const statements: WriteStatement[] = [];
   for (const part of chunks(fresh)) {
-    await sql`
+    statements.push(sql`
       INSERT INTO osv_advisories (${ADVISORY_COLUMNS})
-      SELECT ${ADVISORY_COLUMNS} FROM ${advisoryRecordset(part.map(row))}`.execute(db);
+      SELECT ${ADVISORY_COLUMNS} FROM ${advisoryRecordset(part.map(row))}`);
   }
   for (const part of chunks(replaced)) {
-    await sql`
+    statements.push(sql`
       UPDATE osv_advisories a SET
         vulnerability_id = x.vulnerability_id,
         modified_at = x.modified_at,
@@ -119,24 +137,31 @@ export async function writeAdvisoryRows(
         source = x.source,
         updated_at = now()
       FROM ${advisoryRecordset(part.map(row))}
-      WHERE a.id = x.id`.execute(db);
+      WHERE a.id = x.id`);
   }
+  return statements;
 }
 
-/**
- * Replaces the changed advisories' aliases and affected packages; notes the packages named.
- * `replacedIds` are those already stored (only they can have rows to delete).
- */
-export async function writeAliasAndAffectedRows(
+/** Deletes the aliases and affected packages of advisories already stored (`replacedIds`). */
+export async function deleteReplacedRows(
   db: Kysely<DB>,
-  changed: readonly IncomingAdvisory[],
   replacedIds: readonly string[],
-  packages: Map<string, PackageKey>,
 ): Promise<void> {
   for (const part of chunks(replacedIds, 2000)) {
     await db.deleteFrom('osv_advisory_aliases').where('advisory_id', '=', anyOf(part)).execute();
     await db.deleteFrom('osv_affected').where('advisory_id', '=', anyOf(part)).execute();
   }
+}
+
+/**
+ * The inserts of the changed advisories' aliases and affected packages (after
+ * `deleteReplacedRows`); notes the packages named.
+ */
+export function aliasAndAffectedStatements(
+  changed: readonly IncomingAdvisory[],
+  packages: Map<string, PackageKey>,
+): WriteStatement[] {
+  const statements: WriteStatement[] = [];
   const aliasIds: string[] = [];
   const aliases: string[] = [];
   for (const item of changed) {
@@ -148,11 +173,9 @@ export async function writeAliasAndAffectedRows(
   }
   for (let i = 0; i < aliases.length; i += 5 * ROWS_PER_STATEMENT) {
     const end = i + 5 * ROWS_PER_STATEMENT;
-    await sql`
+    statements.push(sql`
       INSERT INTO osv_advisory_aliases (advisory_id, alias)
-      SELECT * FROM unnest(${aliasIds.slice(i, end)}::text[], ${aliases.slice(i, end)}::text[])`.execute(
-      db,
-    );
+      SELECT * FROM unnest(${aliasIds.slice(i, end)}::text[], ${aliases.slice(i, end)}::text[])`);
   }
   const affectedRows = changed.flatMap((item) =>
     item.advisory.affected.map((affected, ordinal) => {
@@ -173,15 +196,14 @@ export async function writeAliasAndAffectedRows(
     }),
   );
   for (const part of chunks(affectedRows)) {
-    await sql`
+    statements.push(sql`
       INSERT INTO osv_affected (advisory_id, ordinal, ecosystem, osv_ecosystem, name, osv_name,
         ranges, versions, fixed_versions, withdrawn)
       SELECT x.advisory_id, x.ordinal, x.ecosystem, x.osv_ecosystem, x.name, x.osv_name, x.ranges,
         x.versions, x.fixed_versions, x.withdrawn
       FROM jsonb_to_recordset(${JSON.stringify(part)}::jsonb) AS x(
         advisory_id text, ordinal integer, ecosystem text, osv_ecosystem text, name text,
-        osv_name text, ranges jsonb, versions text[], fixed_versions text[], withdrawn boolean)`.execute(
-      db,
-    );
+        osv_name text, ranges jsonb, versions text[], fixed_versions text[], withdrawn boolean)`);
   }
+  return statements;
 }

@@ -2,7 +2,15 @@ import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema';
 import { canonicalId, MALICIOUS_SEVERITY } from '../osv/aliases';
 import { type Advisory, isMaliciousId, type SeverityRating } from '../osv/types';
-import { anyOf, keyOf, writeAdvisoryRows, writeAliasAndAffectedRows } from './bulk-writes';
+import {
+  advisoryRowStatements,
+  aliasAndAffectedStatements,
+  anyOf,
+  deleteReplacedRows,
+  executeTogether,
+  keyOf,
+  type WriteStatement,
+} from './bulk-writes';
 import { assignGroups, type GroupAssignment } from './groups';
 
 /**
@@ -113,10 +121,14 @@ export async function storeAdvisoryBatch(
     ),
   });
 
+  if (replacedIds.length > 0) await deleteReplacedRows(db, replacedIds);
+  const { derivedNow, statements } = await createVulnerabilities(db, groups, changed);
+  statements.push(
+    ...advisoryRowStatements(changed, groups.vulnerabilityOf, new Set(replacedIds)),
+    ...aliasAndAffectedStatements(changed, packages),
+  );
   hooks.writing?.();
-  const derivedNow = await createVulnerabilities(db, groups, changed);
-  await writeAdvisoryRows(db, changed, groups.vulnerabilityOf, new Set(replacedIds));
-  await writeAliasAndAffectedRows(db, changed, replacedIds, packages);
+  await executeTogether(db, statements);
   await applyGroupChanges(db, groups, packages);
   const raised = await refreshVulnerabilities(
     db,
@@ -139,15 +151,16 @@ const EXACT_SCORE = /^\d{1,2}(\.\d)?$/;
  * derived columns at once, computed by `derivedColumns` from the incoming records exactly as
  * `refreshVulnerabilities` would from the stored rows; the others (a split that moved stored
  * advisories into a new group) get a placeholder row that the refresh completes. Returns the ids
- * already derived.
+ * already derived and the inserts of their rows (for `executeTogether`).
  */
 async function createVulnerabilities(
   db: Kysely<DB>,
   groups: GroupAssignment,
   changed: readonly IncomingAdvisory[],
-): Promise<Set<string>> {
+): Promise<{ derivedNow: Set<string>; statements: WriteStatement[] }> {
   const derivedNow = new Set<string>();
-  if (groups.created.size === 0) return derivedNow;
+  const statements: WriteStatement[] = [];
+  if (groups.created.size === 0) return { derivedNow, statements };
   const incoming = new Map(changed.map((item) => [item.advisory.id, item]));
   const membersOf = new Map<string, IncomingAdvisory[]>();
   const complete = new Set(groups.created);
@@ -177,8 +190,8 @@ async function createVulnerabilities(
       .values(placeholders.map((id) => ({ id, canonical_id: id, modified_at: new Date() })))
       .execute();
   }
-  for (let i = 0; i < rows.length; i += 500) await insertDerived(db, rows.slice(i, i + 500));
-  return derivedNow;
+  for (let i = 0; i < rows.length; i += 500) statements.push(insertDerived(rows.slice(i, i + 500)));
+  return { derivedNow, statements };
 }
 
 /** Incoming records in the shape `loadMembers` reads them back from the store. */
@@ -215,8 +228,8 @@ function membersInMemory(vulnerabilityId: string, items: readonly IncomingAdviso
   return [advisories, aliases, affected] as const;
 }
 
-async function insertDerived(db: Kysely<DB>, rows: object[]): Promise<void> {
-  await sql`
+function insertDerived(rows: object[]): WriteStatement {
+  return sql`
     INSERT INTO vulnerabilities (id, canonical_id, aliases, kind, summary, details,
       severity_rating, severity_score, severity_vector, severity_type, published_at, modified_at,
       withdrawn_at, ecosystems, search_text)
@@ -228,7 +241,7 @@ async function insertDerived(db: Kysely<DB>, rows: object[]): Promise<void> {
       id uuid, canonical_id text, aliases text[], kind text, summary text, details text,
       severity_rating text, severity_score numeric, severity_vector text, severity_type text,
       published_at timestamptz, modified_at timestamptz, withdrawn_at timestamptz,
-      ecosystems text[], search_text text)`.execute(db);
+      ecosystems text[], search_text text)`;
 }
 
 function newestPerId(batch: IncomingAdvisory[]): Map<string, IncomingAdvisory> {
