@@ -3,8 +3,9 @@ import type { DB } from '../../db/schema';
 import type { Advisory } from '../osv/types';
 
 /**
- * The advisory store's writes as one statement per table and batch (docs/vulnerabilities.md,
- * "Importing the whole OSV database"): the rows travel as one JSON document that PostgreSQL
+ * The advisory store's writes as one statement per batch, one part per table
+ * (docs/vulnerabilities.md, "Importing the whole OSV database"): the rows travel as one JSON
+ * document per table, built before the batch's lookups (`prepareRows`), that PostgreSQL
  * decomposes with `jsonb_to_recordset`, or as parallel arrays through `unnest`, instead of one
  * bound parameter per column and row in statements of 100. What is stored is the same as
  * with row-by-row values: the same columns, the same conversions (timestamps as ISO text with
@@ -21,9 +22,6 @@ interface PackageKey {
   ecosystem: string;
   name: string;
 }
-
-/** Rows per statement: bounds one statement's JSON document (a few MB) whatever the batch. */
-const ROWS_PER_STATEMENT = 500;
 
 export const keyOf = (p: PackageKey) => `${p.ecosystem}\u0000${p.name}`;
 
@@ -45,12 +43,11 @@ function fixedVersionsOf(affected: Advisory['affected'][number]): string[] {
 
 const iso = (value: string | null) => (value ? new Date(value).toISOString() : null);
 
-/** One `osv_advisories` row. */
-function advisoryRow(item: IncomingAdvisory, vulnerabilityId: string) {
+/** One `osv_advisories` row but its group (`vulnerability_id`, decided by the lookups). */
+function advisoryRow(item: IncomingAdvisory) {
   const a = item.advisory;
   return {
     id: a.id,
-    vulnerability_id: vulnerabilityId,
     modified_at: iso(a.modified),
     published_at: iso(a.published),
     withdrawn_at: iso(a.withdrawn),
@@ -65,21 +62,57 @@ function advisoryRow(item: IncomingAdvisory, vulnerabilityId: string) {
   };
 }
 
-function chunks<T>(items: readonly T[], size = ROWS_PER_STATEMENT): T[][] {
+function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 }
 
-const ADVISORY_COLUMNS = sql`id, vulnerability_id, modified_at, published_at, withdrawn_at,
-  summary, details, severity_rating, severity_score, severity_vector, severity_type, refs, source`;
+/**
+ * What a batch's writes need that no lookup decides (the rows as JSON documents): built before
+ * the batch's turn, while the server still writes the previous batch (import.ts). The documents
+ * hold every record of the batch; the statements keep those that changed.
+ */
+export interface PreparedRows {
+  /** `osv_advisories` rows without `vulnerability_id`. */
+  advisories: string;
+  affected: string;
+}
 
-/** The rows of one statement as a relation (`x`) with the table's column types. */
-const advisoryRecordset = (rows: readonly object[]) => sql`
-  jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(
-    id text, vulnerability_id uuid, modified_at timestamptz, published_at timestamptz,
+export function prepareRows(items: Iterable<IncomingAdvisory>): PreparedRows {
+  const advisories: object[] = [];
+  const affected: object[] = [];
+  for (const item of items) {
+    advisories.push(advisoryRow(item));
+    const withdrawn = item.advisory.withdrawn !== null;
+    item.advisory.affected.forEach((entry, ordinal) => {
+      affected.push({
+        advisory_id: item.advisory.id,
+        ordinal,
+        ecosystem: entry.ecosystem ?? entry.osvEcosystem,
+        osv_ecosystem: entry.osvEcosystem,
+        name: entry.name,
+        osv_name: entry.rawName,
+        ranges: entry.ranges,
+        versions: entry.versions,
+        fixed_versions: fixedVersionsOf(entry),
+        withdrawn,
+      });
+    });
+  }
+  return { advisories: JSON.stringify(advisories), affected: JSON.stringify(affected) };
+}
+
+/**
+ * The prepared advisory rows of `ids`, each with its group, as a relation (`x`, the group in
+ * `g.vulnerability_id`) with the table's column types.
+ */
+const advisoryRecordset = (prepared: PreparedRows, ids: string[], groups: string[]) => sql`
+  jsonb_to_recordset(${prepared.advisories}::jsonb) AS x(
+    id text, modified_at timestamptz, published_at timestamptz,
     withdrawn_at timestamptz, summary text, details text, severity_rating text,
-    severity_score numeric, severity_vector text, severity_type text, refs jsonb, source text)`;
+    severity_score numeric, severity_vector text, severity_type text, refs jsonb, source text)
+  JOIN unnest(${ids}::text[], ${groups}::uuid[]) AS g(id, vulnerability_id) ON g.id = x.id`;
 
 /** A data-modifying statement, run with others by `executeTogether`. */
 export type WriteStatement = RawBuilder<unknown>;
@@ -106,24 +139,31 @@ export async function executeTogether(
  * the lookup that found these ids absent and this INSERT.
  */
 export function advisoryRowStatements(
+  prepared: PreparedRows,
   changed: readonly IncomingAdvisory[],
   vulnerabilityOf: ReadonlyMap<string, string>,
   storedIds: ReadonlySet<string>,
 ): WriteStatement[] {
-  const row = (item: IncomingAdvisory) =>
-    advisoryRow(item, vulnerabilityOf.get(item.advisory.id) as string);
-  const fresh = changed.filter((item) => !storedIds.has(item.advisory.id));
-  const replaced = changed.filter((item) => storedIds.has(item.advisory.id));
+  const fresh: string[] = [];
+  const replaced: string[] = [];
+  for (const item of changed)
+    (storedIds.has(item.advisory.id) ? replaced : fresh).push(item.advisory.id);
+  const groupsOf = (ids: string[]) => ids.map((id) => vulnerabilityOf.get(id) as string);
   const statements: WriteStatement[] = [];
-  for (const part of chunks(fresh)) {
+  if (fresh.length > 0) {
     statements.push(sql`
-      INSERT INTO osv_advisories (${ADVISORY_COLUMNS})
-      SELECT ${ADVISORY_COLUMNS} FROM ${advisoryRecordset(part.map(row))}`);
+      INSERT INTO osv_advisories (id, vulnerability_id, modified_at, published_at, withdrawn_at,
+        summary, details, severity_rating, severity_score, severity_vector, severity_type, refs,
+        source)
+      SELECT x.id, g.vulnerability_id, x.modified_at, x.published_at, x.withdrawn_at, x.summary,
+        x.details, x.severity_rating, x.severity_score, x.severity_vector, x.severity_type,
+        x.refs, x.source
+      FROM ${advisoryRecordset(prepared, fresh, groupsOf(fresh))}`);
   }
-  for (const part of chunks(replaced)) {
+  if (replaced.length > 0) {
     statements.push(sql`
       UPDATE osv_advisories a SET
-        vulnerability_id = x.vulnerability_id,
+        vulnerability_id = g.vulnerability_id,
         modified_at = x.modified_at,
         published_at = x.published_at,
         withdrawn_at = x.withdrawn_at,
@@ -136,7 +176,7 @@ export function advisoryRowStatements(
         refs = x.refs,
         source = x.source,
         updated_at = now()
-      FROM ${advisoryRecordset(part.map(row))}
+      FROM ${advisoryRecordset(prepared, replaced, groupsOf(replaced))}
       WHERE a.id = x.id`);
   }
   return statements;
@@ -158,52 +198,43 @@ export async function deleteReplacedRows(
  * `deleteReplacedRows`); notes the packages named.
  */
 export function aliasAndAffectedStatements(
+  prepared: PreparedRows,
   changed: readonly IncomingAdvisory[],
   packages: Map<string, PackageKey>,
 ): WriteStatement[] {
   const statements: WriteStatement[] = [];
   const aliasIds: string[] = [];
   const aliases: string[] = [];
+  const changedIds: string[] = [];
+  let affectedCount = 0;
   for (const item of changed) {
+    changedIds.push(item.advisory.id);
     for (const alias of new Set(item.advisory.aliases)) {
       if (alias === item.advisory.id) continue;
       aliasIds.push(item.advisory.id);
       aliases.push(alias);
     }
-  }
-  for (let i = 0; i < aliases.length; i += 5 * ROWS_PER_STATEMENT) {
-    const end = i + 5 * ROWS_PER_STATEMENT;
-    statements.push(sql`
-      INSERT INTO osv_advisory_aliases (advisory_id, alias)
-      SELECT * FROM unnest(${aliasIds.slice(i, end)}::text[], ${aliases.slice(i, end)}::text[])`);
-  }
-  const affectedRows = changed.flatMap((item) =>
-    item.advisory.affected.map((affected, ordinal) => {
+    for (const affected of item.advisory.affected) {
       const ecosystem = affected.ecosystem ?? affected.osvEcosystem;
       packages.set(keyOf({ ecosystem, name: affected.name }), { ecosystem, name: affected.name });
-      return {
-        advisory_id: item.advisory.id,
-        ordinal,
-        ecosystem,
-        osv_ecosystem: affected.osvEcosystem,
-        name: affected.name,
-        osv_name: affected.rawName,
-        ranges: affected.ranges,
-        versions: affected.versions,
-        fixed_versions: fixedVersionsOf(affected),
-        withdrawn: item.advisory.withdrawn !== null,
-      };
-    }),
-  );
-  for (const part of chunks(affectedRows)) {
+      affectedCount++;
+    }
+  }
+  if (aliases.length > 0) {
+    statements.push(sql`
+      INSERT INTO osv_advisory_aliases (advisory_id, alias)
+      SELECT * FROM unnest(${aliasIds}::text[], ${aliases}::text[])`);
+  }
+  if (affectedCount > 0) {
     statements.push(sql`
       INSERT INTO osv_affected (advisory_id, ordinal, ecosystem, osv_ecosystem, name, osv_name,
         ranges, versions, fixed_versions, withdrawn)
       SELECT x.advisory_id, x.ordinal, x.ecosystem, x.osv_ecosystem, x.name, x.osv_name, x.ranges,
         x.versions, x.fixed_versions, x.withdrawn
-      FROM jsonb_to_recordset(${JSON.stringify(part)}::jsonb) AS x(
+      FROM jsonb_to_recordset(${prepared.affected}::jsonb) AS x(
         advisory_id text, ordinal integer, ecosystem text, osv_ecosystem text, name text,
-        osv_name text, ranges jsonb, versions text[], fixed_versions text[], withdrawn boolean)`);
+        osv_name text, ranges jsonb, versions text[], fixed_versions text[], withdrawn boolean)
+      WHERE x.advisory_id = any(${changedIds}::text[])`);
   }
   return statements;
 }

@@ -12,8 +12,9 @@ import {
   zipRecordBatches,
 } from './read';
 import {
-  type IncomingAdvisory,
   type PackageKey,
+  type PreparedBatch,
+  prepareAdvisoryBatch,
   type SeverityRaise,
   storeAdvisoryBatch,
 } from './store';
@@ -105,6 +106,7 @@ export class AdvisoryImporter {
   /** The batch being written, at most one (see `add`). */
   private writing: Promise<void> = Promise.resolve();
   private failure: { error: unknown } | null = null;
+  private lastBatchChanged = true;
 
   constructor(
     private readonly database: Database,
@@ -123,8 +125,12 @@ export class AdvisoryImporter {
       this.summary.notAdvisoryDocuments.push(...read.notAdvisories.slice(0, skippedRoom));
     }
     for (let i = 0; i < read.records.length; i += BATCH) {
+      // The batch's rows are built while the server still writes the previous batch, unless
+      // that one changed nothing (an unchanged feed: its rows would be built for nothing).
+      const batch = prepareAdvisoryBatch(read.records.slice(i, i + BATCH), {
+        rows: this.lastBatchChanged,
+      });
       await this.drain();
-      const batch = read.records.slice(i, i + BATCH);
       let writing = () => {};
       const sent = new Promise<void>((resolve) => {
         // After a turn of the event loop: the first bulk write is on the wire by then.
@@ -151,7 +157,7 @@ export class AdvisoryImporter {
   }
 
   /** One batch in one transaction; the next batch starts after it commits (its groups see it). */
-  private async write(batch: IncomingAdvisory[], writing: () => void): Promise<void> {
+  private async write(batch: PreparedBatch, writing: () => void): Promise<void> {
     const result = await this.database.system.transaction().execute(async (trx) => {
       await relaxCommit(this.database, trx);
       const stored = await storeAdvisoryBatch(trx, batch, { writing });
@@ -160,6 +166,7 @@ export class AdvisoryImporter {
       }
       return stored;
     });
+    this.lastBatchChanged = result.added + result.updated > 0;
     this.summary.added += result.added;
     this.summary.updated += result.updated;
     this.summary.unchanged += result.unchanged;

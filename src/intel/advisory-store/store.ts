@@ -9,6 +9,8 @@ import {
   deleteReplacedRows,
   executeTogether,
   keyOf,
+  type PreparedRows,
+  prepareRows,
   type WriteStatement,
 } from './bulk-writes';
 import { assignGroups, type GroupAssignment } from './groups';
@@ -74,17 +76,42 @@ export interface BatchHooks {
   writing?: () => void;
 }
 
+/** A batch with what its writes need that no lookup decides (`prepareAdvisoryBatch`). */
+export interface PreparedBatch {
+  size: number;
+  newest: Map<string, IncomingAdvisory>;
+  rows: PreparedRows | null;
+}
+
+/**
+ * Node's share of a batch that reads nothing from the store: run while the previous batch's
+ * writes are still on the server (import.ts), it overlaps with them. `rows: false` leaves the
+ * rows to `storeAdvisoryBatch`, which builds them only if something changed.
+ */
+export function prepareAdvisoryBatch(
+  batch: IncomingAdvisory[],
+  options: { rows: boolean } = { rows: true },
+): PreparedBatch {
+  const newest = newestPerId(batch);
+  return {
+    size: batch.length,
+    newest,
+    rows: options.rows ? prepareRows(newest.values()) : null,
+  };
+}
+
 /** Stores one batch; returns what changed. Duplicate ids in a batch: the newest wins. */
 export async function storeAdvisoryBatch(
   db: Kysely<DB>,
-  batch: IncomingAdvisory[],
+  batch: IncomingAdvisory[] | PreparedBatch,
   hooks: BatchHooks = {},
 ): Promise<BatchResult> {
-  const newest = newestPerId(batch);
+  const prepared = Array.isArray(batch) ? prepareAdvisoryBatch(batch, { rows: false }) : batch;
+  const newest = prepared.newest;
   const result: BatchResult = {
     added: 0,
     updated: 0,
-    unchanged: batch.length - newest.size,
+    unchanged: prepared.size - newest.size,
     changedPackages: [],
     changedVulnerabilities: [],
     severityRaised: [],
@@ -123,9 +150,10 @@ export async function storeAdvisoryBatch(
 
   if (replacedIds.length > 0) await deleteReplacedRows(db, replacedIds);
   const { derivedNow, statements } = await createVulnerabilities(db, groups, changed);
+  const rows = prepared.rows ?? prepareRows(newest.values());
   statements.push(
-    ...advisoryRowStatements(changed, groups.vulnerabilityOf, new Set(replacedIds)),
-    ...aliasAndAffectedStatements(changed, packages),
+    ...advisoryRowStatements(rows, changed, groups.vulnerabilityOf, new Set(replacedIds)),
+    ...aliasAndAffectedStatements(rows, changed, packages),
   );
   hooks.writing?.();
   await executeTogether(db, statements);
