@@ -134,23 +134,23 @@ export async function applySystemUpdates(db: Kysely<DB>, updates: SystemUpdate[]
 }
 
 /** A violation an evaluation opens (facts: the groups its condition read). */
-export interface NewViolation {
-  id: string;
-  policy_id: string;
-  repository_id: string;
-  package_id: string;
-  version: string;
-  ecosystem: string;
-  package_name: string;
-  purl: string;
-  severity: string;
-  action: string;
-  status: ViolationStatus;
-  exception_id: string | null;
-  facts: Record<string, unknown>;
-  facts_digest: string;
-  policy_version: number;
-}
+export type NewViolation = Pick<
+  Selectable<PolicyViolationTable>,
+  | 'id'
+  | 'policy_id'
+  | 'repository_id'
+  | 'package_id'
+  | 'version'
+  | 'ecosystem'
+  | 'package_name'
+  | 'purl'
+  | 'severity'
+  | 'action'
+  | 'status'
+  | 'exception_id'
+  | 'facts'
+  | 'policy_version'
+> & { facts_digest: string };
 
 const INSERT_CHUNK = 2000;
 
