@@ -135,8 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limits: deps.config.rateLimits,
     tokenUsage: deps.tokenUsage,
     audit: {
-      write: (db, tenantId, call) =>
-        insertAuditEntry(db, tenantId, { ...call, outcome: outcomeFor(call.statusCode) }),
+      write: (db, call) => insertAuditEntry(db, { ...call, outcome: outcomeFor(call.statusCode) }),
     },
     onRateLimited: metrics?.rateLimited,
   });

@@ -33,8 +33,8 @@ export interface PipelineDeps {
   limits: { tenantPerMinute: number; tokenPerMinute: number; ipPerMinute: number };
   /** Notes that a token was used; the write is batched by the implementation. */
   tokenUsage: { touch(tokenId: string, tenantId: string): void };
-  /** Writes one audit entry on `db`, a connection scoped to `tenantId`. */
-  audit: { write(db: Kysely<DB>, tenantId: string, call: AuditedCall): Promise<void> };
+  /** Writes one audit entry on `db`, a connection scoped to the caller's tenant. */
+  audit: { write(db: Kysely<DB>, call: AuditedCall): Promise<void> };
   /** Told of each 429 with the refusing bucket's kind (the metrics count them). */
   onRateLimited?: (kind: string) => void;
 }
@@ -167,9 +167,7 @@ function registerFinish(app: FastifyInstance, deps: PipelineDeps): void {
     const call = auditedCallOf(request, status);
     for (let attempt = 1; ; attempt++) {
       try {
-        await withTenant(deps.database, principal.tenantId, (db) =>
-          deps.audit.write(db, principal.tenantId, call),
-        );
+        await withTenant(deps.database, principal.tenantId, (db) => deps.audit.write(db, call));
         return;
       } catch (error) {
         if (attempt >= FAILURE_AUDIT_ATTEMPTS) {
@@ -190,7 +188,7 @@ function registerFinish(app: FastifyInstance, deps: PipelineDeps): void {
     if (status < 400) {
       try {
         if (audit && request.principal) {
-          await deps.audit.write(scope.db, scope.tenantId, auditedCallOf(request, status));
+          await deps.audit.write(scope.db, auditedCallOf(request, status));
         }
         await scope.commit();
         return;

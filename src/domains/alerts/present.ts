@@ -1,3 +1,4 @@
+import { iso } from '../../core/iso-time';
 import type { AlertRow, AlertRuleRow } from './store';
 
 /** The API shapes of a rule and an alert (also the payload of an `alert.raised` delivery). */
@@ -34,7 +35,7 @@ export function presentAlert(row: AlertRow) {
     packageId: row.package_id,
     payload: row.payload,
     raisedAtUtc: row.raised_at.toISOString(),
-    acknowledgedAtUtc: row.acknowledged_at ? row.acknowledged_at.toISOString() : null,
+    acknowledgedAtUtc: iso(row.acknowledged_at),
     acknowledgedByTokenId: row.acknowledged_by_token_id,
     note: row.acknowledgement_note,
   };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Config } from '../../config';
+import { iso } from '../../core/iso-time';
 import { notFound } from '../../core/problem';
 import type { Database } from '../../db/connection';
 import { requestScope } from '../../http/request-scope';
@@ -25,8 +26,6 @@ import {
   type ExportRun as RunRow,
   recentRuns,
 } from './store';
-
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 export function presentDestination(row: PublicDestination) {
   return {

@@ -1,9 +1,9 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { badRequest, notFound } from '../../core/problem';
 import type { DB } from '../../db/schema';
 import type { Ecosystem } from '../../ecosystems/names';
 import { ALL_REPOSITORIES, utcDay } from './rollups';
-import type { FixesBySeverity } from './tables';
+import type { AnalyticsDailyTable, FixesBySeverity } from './tables';
 
 export const TREND_INTERVALS = ['day', 'week', 'month'] as const;
 export type TrendInterval = (typeof TREND_INTERVALS)[number];
@@ -19,18 +19,20 @@ export interface TrendQuery {
   ecosystem: Ecosystem | undefined;
 }
 
-interface DayRow {
-  day: string;
-  dependencies: number;
-  libyear: number | null;
-  exposures_unresolved: number;
-  exposures_critical: number;
-  violations_open: number;
-  exposures_opened: number;
-  exposures_fixed: number;
-  fixes: FixesBySeverity;
-  scans: number;
-}
+/** One stored day of the rollup, the columns a trend reads. */
+type DayRow = Pick<
+  Selectable<AnalyticsDailyTable>,
+  | 'day'
+  | 'dependencies'
+  | 'libyear'
+  | 'exposures_unresolved'
+  | 'exposures_critical'
+  | 'violations_open'
+  | 'exposures_opened'
+  | 'exposures_fixed'
+  | 'fixes'
+  | 'scans'
+>;
 
 /** The first day (UTC, YYYY-MM-DD) of the bucket holding `day`; weeks start on Monday. */
 export function bucketStart(day: string, interval: TrendInterval): string {

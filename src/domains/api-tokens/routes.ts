@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { iso } from '../../core/iso-time';
 import { notFound } from '../../core/problem';
 import { NoContent, UuidParam, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
@@ -7,8 +8,6 @@ import { ApiTokenList, CreateApiTokenBody, CreatedApiToken } from './schemas';
 import { createApiToken } from './service';
 import { type ListedApiToken, listApiTokens, revokeApiToken } from './store';
 import type { TokenUsageTracker } from './usage-tracker';
-
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 function present(row: ListedApiToken) {
   return {

@@ -1,9 +1,8 @@
+import { iso } from '../../core/iso-time';
 import type { ClockRow, IncidentRow, PackSummaryRow } from './store';
 
 export const REPORT_FORMATS = ['json', 'markdown', 'pdf', 'csv'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
-
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 export function presentClock(row: ClockRow, now = new Date()) {
   return {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { iso } from '../../core/iso-time';
 import type { DB } from '../../db/schema';
 import { CONFORMITY_ROUTES, categoryTitle } from '../cra/classification';
 import { findProduct } from '../cra/products-store';
@@ -82,7 +83,7 @@ async function repositoriesOf(
     result.push({
       repositoryId: row.id,
       name: row.full_name,
-      lastScannedAtUtc: row.last_scanned_at ? row.last_scanned_at.toISOString() : null,
+      lastScannedAtUtc: iso(row.last_scanned_at),
       componentCount: document.componentCount,
       sbom: JSON.parse(document.text) as Record<string, unknown>,
     });

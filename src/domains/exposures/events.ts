@@ -1,6 +1,7 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { DB } from '../../db/schema';
 import { type ExposureSummary, emitEvent } from '../../jobs/outbox';
+import type { VulnerabilityExposureTable } from './tables';
 
 /** An exposure a refresh opened or reopened, before its vulnerability's names are read. */
 export interface ChangedExposure {
@@ -10,6 +11,30 @@ export interface ChangedExposure {
   packageName: string;
   version: string;
   vulnerabilityId: string;
+}
+
+/** The columns of an exposure row its event needs (`changedExposure`). */
+export const EVENT_COLUMNS = [
+  'id',
+  'package_id',
+  'ecosystem',
+  'package_name',
+  'version',
+  'vulnerability_id',
+] as const;
+
+type EventRow = Pick<Selectable<VulnerabilityExposureTable>, (typeof EVENT_COLUMNS)[number]>;
+
+/** An exposure row as its event names it. */
+export function changedExposure(row: EventRow): ChangedExposure {
+  return {
+    exposureId: row.id,
+    packageId: row.package_id,
+    ecosystem: row.ecosystem,
+    packageName: row.package_name,
+    version: row.version,
+    vulnerabilityId: row.vulnerability_id,
+  };
 }
 
 const CHUNK = 500;

@@ -8,7 +8,7 @@ import type { PackageKey } from '../../intel/advisory-store/store';
 import { namesEveryVersion } from '../../intel/osv/match';
 import { isMaliciousId } from '../../intel/osv/types';
 import { applyTriageRules } from '../triage-rules/apply';
-import { type ChangedExposure, emitExposureEvents } from './events';
+import { type ChangedExposure, changedExposure, EVENT_COLUMNS, emitExposureEvents } from './events';
 import { applyReachability } from './reachability';
 import type { FixedReason, MatchedEntry } from './tables';
 
@@ -78,7 +78,7 @@ export async function refreshExposures(
   await closeUnmatched(db, groups, byKey, result);
   await applyReachability(db, input.repositoryId);
   // Rules carry triage to new and reopened exposures; what they settle raises no event.
-  const settled = await applyTriageRules(db, input.tenantId, { repositoryId: input.repositoryId });
+  const settled = await applyTriageRules(db, { repositoryId: input.repositoryId });
   const unsettled = (list: ChangedExposure[]) => list.filter((e) => !settled.has(e.exposureId));
   result.settledByRules = settled.size;
   await emitExposureEvents(db, input, {
@@ -382,18 +382,9 @@ async function insertOpened(db: Kysely<DB>, inserts: NewExposure[]): Promise<Cha
       .values(inserts.slice(i, i + 500))
       // A concurrent match of the same repository (a scan and a re-match) inserted it first.
       .onConflict((oc) => oc.doNothing())
-      .returning(['id', 'package_id', 'ecosystem', 'package_name', 'version', 'vulnerability_id'])
+      .returning(EVENT_COLUMNS)
       .execute();
-    for (const row of inserted) {
-      opened.push({
-        exposureId: row.id,
-        packageId: row.package_id,
-        ecosystem: row.ecosystem,
-        packageName: row.package_name,
-        version: row.version,
-        vulnerabilityId: row.vulnerability_id,
-      });
-    }
+    opened.push(...inserted.map(changedExposure));
   }
   return opened;
 }

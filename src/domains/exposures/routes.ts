@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { iso } from '../../core/iso-time';
 import { notFound } from '../../core/problem';
 import { ECOSYSTEMS } from '../../ecosystems/types';
 import { pageOf, parseEnum } from '../../http/query';
@@ -10,8 +11,6 @@ import { Exposure, ExposureListQuery, ExposurePage, TriageRequest } from './sche
 import { triageExposure } from './service';
 import { type ExposureRow, findExposure, listExposures, reopenExpiredAcceptances } from './store';
 import { EXPOSURE_STATUSES } from './tables';
-
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 export function presentExposure(row: ExposureRow) {
   return {

@@ -1,11 +1,11 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
-import { newId } from '../../db/ids';
 import { type TakeSkip, type TakeSkipPage, takeSkipPage } from '../../db/paging';
 import type { DB } from '../../db/schema';
 import type { FindingKind, SeverityRating } from '../../intel/osv/types';
 import type { Reachability } from '../../intel/reachability/analyse';
 import { requestEvaluation } from '../policies/requests';
-import { type ChangedExposure, emitExposureEvents } from './events';
+import { type ChangedExposure, changedExposure, EVENT_COLUMNS, emitExposureEvents } from './events';
+import { changeStatusBySystem, statusStamp } from './system-status';
 import type { ExposureStatus, VulnerabilityExposureTable } from './tables';
 
 export interface ExposureFilter {
@@ -144,43 +144,41 @@ export async function lockExposure(db: Kysely<DB>, id: string) {
 /**
  * Reopens the tenant's acceptances whose expiry has passed (status `open`, acceptance kept in
  * the audit entry), each with an audit entry by the system, and emits `exposures.reopened` for
- * them in the same transaction (an alert rule on reopened exposures hears of it). The update and
- * its audit entries are one statement, so they are atomic even on a read session. Returns how
+ * them in the same transaction (an alert rule on reopened exposures hears of it). Returns how
  * many reopened.
  */
 export async function reopenExpiredAcceptances(db: Kysely<DB>, tenantId: string): Promise<number> {
-  const { rows } = await sql<ReopenedRow>`
-    WITH reopened AS (
-      UPDATE vulnerability_exposures
-      SET status = 'open', status_changed_at = now(), status_changed_by_token_id = NULL,
-        triage_rule_id = NULL, updated_at = now()
-      WHERE status = 'accepted_risk' AND accepted_until <= now()
-      RETURNING id, accepted_until, status_reason, repository_id, package_id, ecosystem,
-        package_name, version, vulnerability_id
-    ), audited AS (
-      INSERT INTO audit_log (tenant_id, id, actor_token_id, action, resource_type, resource_id,
-        outcome, status_code, ip, correlation_id, details)
-      SELECT ${tenantId}::uuid, ${sql.raw('gen_random_uuid()')}, NULL,
-        'vulnerability_exposure.acceptance_expired', 'vulnerability_exposure', r.id::text,
-        'success', 200, NULL, ${newId()},
-        jsonb_build_object('from', 'accepted_risk', 'to', 'open',
-          'acceptedUntilUtc', r.accepted_until, 'reason', r.status_reason)
-      FROM reopened r
-      RETURNING 1
-    )
-    SELECT id, repository_id, package_id, ecosystem, package_name, version, vulnerability_id
-    FROM reopened`.execute(db);
+  const expired = await db
+    .selectFrom('vulnerability_exposures')
+    .select([...EVENT_COLUMNS, 'justification', 'status_reason', 'accepted_until'])
+    .select(['repository_id', statusStamp()])
+    .where('status', '=', 'accepted_risk')
+    .where('accepted_until', '<=', sql<Date>`now()`)
+    .execute();
+  const reopenedIds = new Set(
+    await changeStatusBySystem(
+      db,
+      'vulnerability_exposure.acceptance_expired',
+      expired.map((row) => ({
+        id: row.id,
+        from: 'accepted_risk',
+        // An acceptance extended since this read keeps its new expiry.
+        stamp: row.status_stamp,
+        to: 'open',
+        // The acceptance's reason and expiry stay on the exposure, and go into the audit entry.
+        justification: row.justification,
+        reason: row.status_reason,
+        acceptedUntil: row.accepted_until,
+        triageRuleId: null,
+        details: { acceptedUntilUtc: row.accepted_until, reason: row.status_reason },
+      })),
+    ),
+  );
   const byRepository = new Map<string, ChangedExposure[]>();
-  for (const row of rows) {
+  for (const row of expired) {
+    if (!reopenedIds.has(row.id)) continue;
     const list = byRepository.get(row.repository_id) ?? [];
-    list.push({
-      exposureId: row.id,
-      packageId: row.package_id,
-      ecosystem: row.ecosystem,
-      packageName: row.package_name,
-      version: row.version,
-      vulnerabilityId: row.vulnerability_id,
-    });
+    list.push(changedExposure(row));
     byRepository.set(row.repository_id, list);
   }
   for (const [repositoryId, reopened] of byRepository) {
@@ -192,17 +190,7 @@ export async function reopenExpiredAcceptances(db: Kysely<DB>, tenantId: string)
       packageIds: reopened.map((e) => e.packageId),
     });
   }
-  return rows.length;
-}
-
-interface ReopenedRow {
-  id: string;
-  repository_id: string;
-  package_id: string;
-  ecosystem: string;
-  package_name: string;
-  version: string;
-  vulnerability_id: string;
+  return reopenedIds.size;
 }
 
 export interface StatusChange {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Config } from '../../config';
+import { iso } from '../../core/iso-time';
 import { notFound } from '../../core/problem';
 import type { Database } from '../../db/connection';
 import { pageOf } from '../../http/query';
@@ -28,8 +29,6 @@ import {
   sendTestEvent,
 } from './service';
 import { findIntegration, listIntegrations, type PublicIntegration } from './store';
-
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 export function presentIntegration(row: PublicIntegration) {
   return {

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { iso } from '../../core/iso-time';
 import { badRequest } from '../../core/problem';
 import { withErrors } from '../../http/schemas';
 import { tenantDb } from '../../http/scope';
@@ -11,7 +12,7 @@ function present(progress: OnboardingProgress) {
     currentStep: progress.currentStep,
     completed: progress.currentStep === 'completed',
     steps: progress.steps,
-    updatedAtUtc: progress.updatedAt ? progress.updatedAt.toISOString() : null,
+    updatedAtUtc: iso(progress.updatedAt),
   };
 }
 

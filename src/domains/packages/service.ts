@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config';
+import { iso } from '../../core/iso-time';
 import { notFound } from '../../core/problem';
 import type { DB } from '../../db/schema';
 import { getEcosystem } from '../../ecosystems/ecosystem-list';
@@ -37,8 +38,6 @@ import {
 
 type Db = Kysely<DB>;
 type Settings = Config['packageIntel'];
-
-const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 
 export type MetadataStatus = 'found' | 'not_found' | 'pending';
 

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Config } from '../../config';
+import { iso } from '../../core/iso-time';
 import { pageOf, parseEnum } from '../../http/query';
 import { NoContent, UuidParam, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
@@ -28,7 +29,7 @@ export function presentException(row: ExceptionRow) {
     status: row.status,
     createdAtUtc: row.created_at.toISOString(),
     createdByTokenId: row.created_by_token_id,
-    expiredAtUtc: row.expired_at ? row.expired_at.toISOString() : null,
+    expiredAtUtc: iso(row.expired_at),
   };
 }
 

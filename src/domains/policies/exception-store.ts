@@ -1,6 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { type TakeSkip, type TakeSkipPage, takeSkipPage } from '../../db/paging';
 import type { DB } from '../../db/schema';
-import type { Page } from '../../http/query';
 import type { ExceptionStatus, PolicyExceptionTable } from './tables';
 
 export type ExceptionRow = Selectable<PolicyExceptionTable>;
@@ -57,18 +57,16 @@ function filtered(db: Kysely<DB>, filter: ExceptionFilter) {
   return query;
 }
 
-export async function listExceptions(db: Kysely<DB>, filter: ExceptionFilter, page: Page) {
-  const rows = await filtered(db, filter)
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.take)
-    .offset(page.skip)
-    .execute();
-  const count = await filtered(db, filter)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
+export async function listExceptions(
+  db: Kysely<DB>,
+  filter: ExceptionFilter,
+  page: TakeSkip,
+): Promise<TakeSkipPage<ExceptionRow>> {
+  return takeSkipPage(
+    filtered(db, filter),
+    (query) => query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
+    page,
+  );
 }
 
 export async function deleteException(

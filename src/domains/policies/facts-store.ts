@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { DB } from '../../db/schema';
 import type { DependencySource, Resolution } from '../../ecosystems/types';
 import {
@@ -6,6 +6,7 @@ import {
   type RiskSettings,
   type UsageFact,
 } from '../../intel/risk/indicators';
+import type { DependencyDriftTable } from '../drift/tables';
 import type { DependencyFacts, VulnerabilityFact } from './facts-definition';
 import { type RiskCatalogueColumns, riskFacts } from './risk-facts';
 
@@ -101,19 +102,20 @@ async function exposureRows(db: Kysely<DB>, repositoryId: string, packageIds: Pa
 }
 
 /** Drift of a dependency: a stored snapshot row, or one computed from the catalogue. */
-export interface DriftRow {
-  package_id: string;
-  used_version: string;
-  state: string;
-  latest_stable: string | null;
-  libyear: number | null;
-  major_behind: number | null;
-  minor_behind: number | null;
-  patch_behind: number | null;
-  deprecated: boolean;
-  yanked: boolean;
-  end_of_life: boolean;
-}
+export type DriftRow = Pick<
+  Selectable<DependencyDriftTable>,
+  | 'package_id'
+  | 'used_version'
+  | 'state'
+  | 'latest_stable'
+  | 'libyear'
+  | 'major_behind'
+  | 'minor_behind'
+  | 'patch_behind'
+  | 'deprecated'
+  | 'yanked'
+  | 'end_of_life'
+>;
 
 async function driftRows(
   db: Kysely<DB>,

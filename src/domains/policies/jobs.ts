@@ -113,7 +113,7 @@ export function policyJobs(deps: JobDeps): JobDefinition<unknown>[] {
       for (const tenantId of await tenantsWithExpiredExceptions(deps.database.system)) {
         const expired = await withTenant(deps.database, tenantId, (db) =>
           expireTenantExceptions(db, tenantId, (exception, reopened) =>
-            insertAuditEntry(db, tenantId, {
+            insertAuditEntry(db, {
               actorTokenId: null,
               action: 'policy_exception.expired',
               resourceType: 'policy_exception',

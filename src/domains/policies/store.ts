@@ -1,6 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { type TakeSkip, type TakeSkipPage, takeSkipPage } from '../../db/paging';
 import type { DB } from '../../db/schema';
-import type { Page } from '../../http/query';
 import type { PolicyAction, PolicyScope, PolicySeverity, PolicyTable } from './tables';
 
 export type PolicyRow = Selectable<PolicyTable>;
@@ -40,20 +40,15 @@ export async function findPolicy(db: Kysely<DB>, id: string, lock = false) {
   return query.executeTakeFirst();
 }
 
-export async function listPolicies(db: Kysely<DB>, page: Page) {
-  const rows = await db
-    .selectFrom('policies')
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.take)
-    .offset(page.skip)
-    .execute();
-  const count = await db
-    .selectFrom('policies')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
+export async function listPolicies(
+  db: Kysely<DB>,
+  page: TakeSkip,
+): Promise<TakeSkipPage<PolicyRow>> {
+  return takeSkipPage(
+    db.selectFrom('policies'),
+    (query) => query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
+    page,
+  );
 }
 
 /** Every policy of the tenant (evaluation). */

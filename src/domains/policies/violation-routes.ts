@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { iso } from '../../core/iso-time';
 import { notFound } from '../../core/problem';
 import { pageOf, parseEnum } from '../../http/query';
 import { UuidParam, withErrors } from '../../http/schemas';
@@ -14,7 +15,6 @@ import { triageViolation } from './violation-service';
 import { findViolation, listViolations, type ViolationRow } from './violation-store';
 
 const TAG = 'Policies';
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 export function presentViolation(row: ViolationRow) {
   return {

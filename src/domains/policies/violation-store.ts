@@ -1,6 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { type TakeSkip, type TakeSkipPage, takeSkipPage } from '../../db/paging';
 import type { DB } from '../../db/schema';
-import type { Page } from '../../http/query';
 import type { PolicySeverity, PolicyViolationTable, ViolationStatus } from './tables';
 
 export type ViolationRow = Selectable<PolicyViolationTable> & { policy_name: string };
@@ -25,19 +25,21 @@ function filtered(db: Kysely<DB>, filter: ViolationFilter) {
   return query;
 }
 
-export async function listViolations(db: Kysely<DB>, filter: ViolationFilter, page: Page) {
-  const rows = await filtered(db, filter)
-    .selectAll('v')
-    .select('p.name as policy_name')
-    .orderBy('v.detected_at', 'desc')
-    .orderBy('v.id', 'desc')
-    .limit(page.take)
-    .offset(page.skip)
-    .execute();
-  const count = await filtered(db, filter)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
+export async function listViolations(
+  db: Kysely<DB>,
+  filter: ViolationFilter,
+  page: TakeSkip,
+): Promise<TakeSkipPage<ViolationRow>> {
+  return takeSkipPage(
+    filtered(db, filter),
+    (query) =>
+      query
+        .selectAll('v')
+        .select('p.name as policy_name')
+        .orderBy('v.detected_at', 'desc')
+        .orderBy('v.id', 'desc'),
+    page,
+  );
 }
 
 export async function findViolation(db: Kysely<DB>, id: string): Promise<ViolationRow | undefined> {

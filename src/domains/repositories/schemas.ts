@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { iso } from '../../core/iso-time';
 import { ECOSYSTEMS } from '../../ecosystems/types';
 import { DateTime, NullableDateTime, Uuid } from '../../http/schemas';
 import type { RepositoryDependencyRow, RepositoryRow } from './store';
@@ -213,8 +214,6 @@ export const RiskSummary = Type.Object({
     openViolations: Count,
   }),
 });
-
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 export function presentRepository(row: RepositoryRow) {
   return {

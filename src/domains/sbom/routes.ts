@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { iso } from '../../core/iso-time';
 import { badRequest, conflict, notFound } from '../../core/problem';
 import { pageOf, TakeOnlyQuery } from '../../http/query';
 import type { RouteApp } from '../../http/route-app';
@@ -22,8 +23,6 @@ import {
   type SbomExportState,
 } from './store';
 import type { SbomExportFormat } from './tables';
-
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 function presentExport(row: SbomExportState) {
   return {

@@ -23,6 +23,7 @@ export const SCAN_TRANSITIONS: Record<ScanEvent, { from: readonly ScanState[]; t
   requeue: { from: ['running'], to: 'queued' },
 };
 
+/** Finished states: no event leaves them. */
 export const FINAL_STATES: readonly ScanState[] = ['completed', 'failed', 'cancelled'];
 
 /** The state `event` moves a scan in `state` to, or null when the move is not allowed. */

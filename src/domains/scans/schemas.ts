@@ -1,4 +1,5 @@
 import { type TSchema, Type } from 'typebox';
+import { iso } from '../../core/iso-time';
 import { DateTime, NullableDateTime, Uuid } from '../../http/schemas';
 import type { ScanLogRow, ScanRow } from './store';
 
@@ -48,8 +49,6 @@ export function TakeWindow<T extends TSchema>(item: T) {
     take: Type.Integer({ description: 'window size applied' }),
   });
 }
-
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 export function presentScan(row: ScanRow) {
   return {

@@ -10,10 +10,10 @@ import {
   dependencyChunks,
   STORE_CHUNK_ROWS,
 } from './generations';
+import { isFinal } from './lifecycle';
 import {
   appendScanLog,
   cancelScan,
-  FINISHED_STATES,
   findActiveScan,
   findScan,
   insertQueuedScan,
@@ -95,7 +95,7 @@ export async function requestScanCancel(
   if (!cancelled) {
     const scan = await findScan(db, scanId);
     if (!scan) throw notFound('The scan');
-    if (FINISHED_STATES.includes(scan.state)) {
+    if (isFinal(scan.state)) {
       throw conflict(`The scan has already finished (${scan.state}).`);
     }
     throw conflict(`The scan is ${scan.state} and cannot be cancelled.`);

@@ -24,7 +24,6 @@ export const SCAN_STATES: readonly ScanState[] = [
   'cancelled',
 ];
 export const ACTIVE_STATES: readonly ScanState[] = ['queued', 'running'];
-export const FINISHED_STATES: readonly ScanState[] = ['completed', 'failed', 'cancelled'];
 
 /** One run of a scan: writes of the run only land while the scan is running this attempt. */
 export interface ScanRun {

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { iso } from '../../core/iso-time';
 import type { Database } from '../../db/connection';
 import type { DB } from '../../db/schema';
 import { readAll } from './measurements';
@@ -187,7 +188,7 @@ export async function listComponents(
         detail: row.detail,
         overridden: override !== null,
         overrideReason: override ? row.override_reason : null,
-        overrideUntilUtc: override && row.override_until ? row.override_until.toISOString() : null,
+        overrideUntilUtc: override ? iso(row.override_until) : null,
         changedAtUtc: row.changed_at.toISOString(),
         evaluatedAtUtc: row.evaluated_at.toISOString(),
       },

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Transporter } from 'nodemailer';
 import type { StatusMailConfig } from '../../config';
+import { iso } from '../../core/iso-time';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import { retryDelayMs } from '../outbound-deliveries/schedule';
@@ -193,6 +194,6 @@ export async function listOutbox(system: Kysely<DB>, limit: number) {
     attempts: row.attempt_count,
     lastError: row.last_error,
     createdAtUtc: row.created_at.toISOString(),
-    sentAtUtc: row.sent_at ? row.sent_at.toISOString() : null,
+    sentAtUtc: iso(row.sent_at),
   }));
 }

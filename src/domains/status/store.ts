@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { iso } from '../../core/iso-time';
 import type { Database } from '../../db/connection';
 import { newId } from '../../db/ids';
 import type { Notifier } from './notify';
@@ -139,7 +140,7 @@ export async function listIncidents(db: System, days: number): Promise<IncidentV
     components: incident.components,
     createdAtUtc: incident.created_at.toISOString(),
     updatedAtUtc: incident.updated_at.toISOString(),
-    resolvedAtUtc: incident.resolved_at ? incident.resolved_at.toISOString() : null,
+    resolvedAtUtc: iso(incident.resolved_at),
     updates: updates
       .filter((update) => update.incident_id === incident.id)
       .map((update) => ({

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Config } from '../../config';
+import { iso } from '../../core/iso-time';
 import { planHas } from '../../core/plans';
 import { badRequest, FieldErrorCollector } from '../../core/problem';
 import type { RouteApp } from '../../http/route-app';
@@ -145,7 +146,7 @@ function benchmarkProfileRoutes(app: RouteApp, minimum: number): void {
       industry: profile.industry,
       sizeBand: profile.sizeBand,
       optIn: profile.optIn,
-      updatedAtUtc: profile.updatedAt ? profile.updatedAt.toISOString() : null,
+      updatedAtUtc: iso(profile.updatedAt),
     };
     const unavailable = (reason: string, peerTenants: number | null = null) => ({
       ...base,

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { iso } from '../../core/iso-time';
 import { conflict, notFound } from '../../core/problem';
 import type { Database } from '../../db/connection';
 import { requestScope } from '../../http/request-scope';
@@ -85,8 +86,6 @@ const DataExport = Type.Object({
   error: NullableString,
   downloadUrl: NullableString,
 });
-
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 function presentExport(row: DataExportRow) {
   return {

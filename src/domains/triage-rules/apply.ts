@@ -1,10 +1,15 @@
 import { type Kysely, sql } from 'kysely';
-import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import { ECOSYSTEMS, type Ecosystem } from '../../ecosystems/types';
+import {
+  changeStatusBySystem,
+  reopenRuleDecisions,
+  type SystemStatusChange,
+  statusStamp,
+} from '../exposures/system-status';
 import { requestEvaluation } from '../policies/requests';
-import type { TriageRuleTable } from './tables';
+import type { RuleStatus, TriageRuleTable } from './tables';
 import { parseVers, versContains } from './vers';
 
 /**
@@ -43,6 +48,7 @@ interface Candidate {
   resolution: string;
   canonical_id: string;
   aliases: string[];
+  status_stamp: string | null;
 }
 
 const SUPPORTED = new Set<string>(ECOSYSTEMS);
@@ -61,6 +67,7 @@ async function candidates(db: Kysely<DB>, scope: ApplyScope): Promise<Candidate[
       'e.resolution',
       'v.canonical_id',
       'v.aliases',
+      statusStamp('e'),
     ])
     .where('e.status', '=', 'open')
     .where('e.status_changed_by_token_id', 'is', null);
@@ -135,57 +142,31 @@ export function ruleCovers(rule: RuleRow, exposure: Candidate): boolean {
  * Settles the open, untouched exposures in scope that an active rule covers. Returns the ids of
  * the exposures it settled (the refresh leaves them out of its opened/reopened events).
  */
-export async function applyTriageRules(
-  db: Kysely<DB>,
-  tenantId: string,
-  scope: ApplyScope,
-): Promise<Set<string>> {
-  const settled = new Set<string>();
+export async function applyTriageRules(db: Kysely<DB>, scope: ApplyScope): Promise<Set<string>> {
   const found = await candidates(db, scope);
-  if (found.length === 0) return settled;
+  if (found.length === 0) return new Set();
   const rules = await activeRules(db, found);
-  if (rules.length === 0) return settled;
-  const updates: object[] = [];
+  if (rules.length === 0) return new Set();
+  const changes: SystemStatusChange[] = [];
   for (const exposure of found) {
     const rule = rules.find((r) => ruleCovers(r, exposure));
     if (!rule) continue;
-    settled.add(exposure.id);
-    updates.push({
+    changes.push({
       id: exposure.id,
-      rule_id: rule.id,
-      status: rule.status,
+      // Decided on an open exposure no person has set (the candidates), as read.
+      from: 'open',
+      stamp: exposure.status_stamp,
+      to: rule.status,
       justification: rule.status === 'not_affected' ? rule.justification : null,
       reason: rule.reason,
-      accepted_until: rule.status === 'accepted_risk' ? rule.expires_at : null,
+      acceptedUntil: rule.status === 'accepted_risk' ? rule.expires_at : null,
+      triageRuleId: rule.id,
+      details: { ruleId: rule.id },
     });
   }
-  for (let i = 0; i < updates.length; i += 500) {
-    await settleChunk(db, tenantId, updates.slice(i, i + 500));
-  }
-  return settled;
-}
-
-/** One statement: the status change and its audit entries. */
-async function settleChunk(db: Kysely<DB>, tenantId: string, chunk: object[]): Promise<void> {
-  await sql`
-    WITH settled AS (
-      UPDATE vulnerability_exposures e SET
-        status = x.status, justification = x.justification, status_reason = x.reason,
-        accepted_until = x.accepted_until, status_changed_at = now(),
-        status_changed_by_token_id = NULL, triage_rule_id = x.rule_id, updated_at = now()
-      FROM jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) AS x(
-        id uuid, rule_id uuid, status text, justification text, reason text,
-        accepted_until timestamptz)
-      WHERE e.id = x.id AND e.status = 'open' AND e.status_changed_by_token_id IS NULL
-      RETURNING e.id, x.rule_id, x.status
-    )
-    INSERT INTO audit_log (tenant_id, id, actor_token_id, action, resource_type, resource_id,
-      outcome, status_code, ip, correlation_id, details)
-    SELECT ${tenantId}::uuid, ${sql.raw('gen_random_uuid()')}, NULL,
-      'vulnerability_exposure.triage_rule_applied', 'vulnerability_exposure', s.id::text,
-      'success', 200, NULL, ${newId()},
-      jsonb_build_object('ruleId', s.rule_id, 'from', 'open', 'to', s.status)
-    FROM settled s`.execute(db);
+  return new Set(
+    await changeStatusBySystem(db, 'vulnerability_exposure.triage_rule_applied', changes),
+  );
 }
 
 /**
@@ -225,33 +206,10 @@ export async function requestPolicyEvaluation(
 export async function withdrawRule(
   db: Kysely<DB>,
   tenantId: string,
-  rule: { id: string; status: string },
+  rule: { id: string; status: RuleStatus },
 ): Promise<number> {
-  const { rows } = await sql<{ id: string }>`
-    WITH reopened AS (
-      UPDATE vulnerability_exposures SET
-        status = 'open', justification = NULL, status_reason = NULL, accepted_until = NULL,
-        status_changed_at = now(), status_changed_by_token_id = NULL, triage_rule_id = NULL,
-        updated_at = now()
-      WHERE triage_rule_id = ${rule.id}::uuid AND status = ${rule.status}
-      RETURNING id
-    ), audited AS (
-      INSERT INTO audit_log (tenant_id, id, actor_token_id, action, resource_type, resource_id,
-        outcome, status_code, ip, correlation_id, details)
-      SELECT ${tenantId}::uuid, ${sql.raw('gen_random_uuid()')}, NULL,
-        'vulnerability_exposure.triage_rule_revoked', 'vulnerability_exposure', r.id::text,
-        'success', 200, NULL, ${newId()},
-        jsonb_build_object('ruleId', ${rule.id}::text, 'from', ${rule.status}::text, 'to', 'open')
-      FROM reopened r
-    )
-    SELECT id FROM reopened`.execute(db);
-  await db
-    .updateTable('vulnerability_exposures')
-    .set({ triage_rule_id: null })
-    .where('triage_rule_id', '=', rule.id)
-    .execute();
-  const reopened = rows.map((row) => row.id);
-  await applyTriageRules(db, tenantId, { exposureIds: reopened });
+  const reopened = await reopenRuleDecisions(db, rule);
+  await applyTriageRules(db, { exposureIds: reopened });
   await requestPolicyEvaluation(db, tenantId, reopened);
-  return rows.length;
+  return reopened.length;
 }

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { iso } from '../../core/iso-time';
 import { notFound } from '../../core/problem';
 import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import { buildPurl } from '../../ecosystems/purl';
@@ -21,7 +22,6 @@ import { RULE_STATUSES } from './tables';
 import { vexRoutes } from './vex-routes';
 
 const TAG = 'Triage rules';
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 export function presentTriageRule(row: TriageRuleRow, now = new Date()) {
   return {

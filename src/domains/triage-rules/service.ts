@@ -174,7 +174,7 @@ export async function createTriageRule(
 ): Promise<{ rule: TriageRuleRow; settled: number }> {
   const values = await checkTriageRule(db, principal, body, origin);
   await insertTriageRule(db, values);
-  const settled = await applyTriageRules(db, principal.tenantId, {
+  const settled = await applyTriageRules(db, {
     packages: [{ ecosystem: values.ecosystem, packageName: values.package_name }],
   });
   await requestPolicyEvaluation(db, principal.tenantId, settled);

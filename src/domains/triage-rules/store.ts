@@ -1,4 +1,5 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import { type TakeSkip, type TakeSkipPage, takeSkipPage } from '../../db/paging';
 import type { DB } from '../../db/schema';
 import type { RuleStatus, TriageRuleTable } from './tables';
 
@@ -27,20 +28,18 @@ function filtered(db: Kysely<DB>, filter: RuleFilter) {
 export async function listTriageRules(
   db: Kysely<DB>,
   filter: RuleFilter,
-  page: { take: number; skip: number },
-): Promise<{ rows: TriageRuleRow[]; total: number }> {
-  const rows = await filtered(db, filter)
-    .selectAll('r')
-    .select(exposureCount)
-    .orderBy('r.created_at', 'desc')
-    .orderBy('r.id', 'desc')
-    .limit(page.take)
-    .offset(page.skip)
-    .execute();
-  const count = await filtered(db, filter)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
+  page: TakeSkip,
+): Promise<TakeSkipPage<TriageRuleRow>> {
+  return takeSkipPage(
+    filtered(db, filter),
+    (query) =>
+      query
+        .selectAll('r')
+        .select(exposureCount)
+        .orderBy('r.created_at', 'desc')
+        .orderBy('r.id', 'desc'),
+    page,
+  );
 }
 
 export async function findTriageRule(

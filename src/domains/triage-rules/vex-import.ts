@@ -268,7 +268,7 @@ async function settleWritten(state: ImportState): Promise<number> {
   const settled: string[] = [];
   for (let i = 0; i < packages.length; i += 200) {
     const scope = { packages: packages.slice(i, i + 200) };
-    settled.push(...(await applyTriageRules(state.db, state.principal.tenantId, scope)));
+    settled.push(...(await applyTriageRules(state.db, scope)));
   }
   await requestPolicyEvaluation(state.db, state.principal.tenantId, settled);
   return settled.length;

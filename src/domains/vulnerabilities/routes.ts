@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { iso } from '../../core/iso-time';
 import { badRequest, notFound } from '../../core/problem';
 import { ECOSYSTEMS } from '../../ecosystems/types';
 import { pageOf, parseEnum, parseTimeWindow } from '../../http/query';
@@ -24,7 +25,6 @@ import {
   type VulnerabilityRow,
 } from './store';
 
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
 const num = (value: string | number | null) => (value === null ? null : Number(value));
 const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._:+-]{0,255}$/;
 

@@ -300,7 +300,7 @@ export async function ingestDelivery(
         request.correlationId,
       );
       if (outcome.result === 'scan_queued') scansQueued++;
-      await insertAuditEntry(db, connection.tenant_id, {
+      await insertAuditEntry(db, {
         actorTokenId: null,
         action: 'webhook.delivery',
         resourceType: outcome.repositoryId ? 'repository' : 'source_control_connection',
