@@ -129,4 +129,57 @@ describe('job outbox', () => {
     await emit();
     expect(await takeOutbox(t.database, NONE)).toEqual([]);
   });
+  it('bounds a pass by its job budget: a batch row is split and the rest relayed next, in order', async () => {
+    const a = await t.createTenant();
+    const events = Array.from({ length: 7 }, (_, i) => ({
+      repositoryId: `r${i}`,
+      scanId: `s${i}`,
+    }));
+    await withTenant(t.database, a.tenantId, async (db) => {
+      await emitEvents(db, 'dependencies.changed', { tenantId: a.tenantId, data: events });
+      await enqueueJob(db, { tenantId: a.tenantId, name: 'test.after', data: { n: 1 } });
+    });
+    const passes: string[][] = [];
+    const relay = async () => {
+      const sent: string[] = [];
+      const moved = await relayOutbox(
+        t.database,
+        SUBSCRIPTIONS,
+        async (name, envelope) => {
+          sent.push(`${name}:${(envelope.data as { repositoryId?: string }).repositoryId ?? '-'}`);
+        },
+        5,
+      );
+      passes.push(sent);
+      return moved;
+    };
+    // Two subscribers: a budget of 5 jobs takes two events (4 jobs) per pass.
+    expect(await relay()).toBe(1);
+    expect(await relay()).toBe(1);
+    expect(await relay()).toBe(1);
+    // The last event (2 jobs) and the job row behind it (1) fit together.
+    expect(await relay()).toBe(2);
+    expect(await relay()).toBe(0);
+    expect(passes.map((p) => p.length)).toEqual([4, 4, 4, 3, 0]);
+    expect(passes.flat()).toEqual([
+      ...events.flatMap((e) => [`test.first:${e.repositoryId}`, `test.second:${e.repositoryId}`]),
+      'test.after:-',
+    ]);
+  });
+
+  it('sends a row larger than the budget whole when it comes first (never stuck)', async () => {
+    const a = await t.createTenant();
+    await withTenant(t.database, a.tenantId, (db) =>
+      emitEvent(db, 'dependencies.changed', {
+        tenantId: a.tenantId,
+        data: { repositoryId: 'r', scanId: 's' },
+      }),
+    );
+    const sent: string[] = [];
+    expect(await relayOutbox(t.database, SUBSCRIPTIONS, async (name) => sent.push(name), 1)).toBe(
+      1,
+    );
+    expect(sent).toEqual(['test.first', 'test.second']);
+    expect(await takeOutbox(t.database, SUBSCRIPTIONS)).toEqual([]);
+  });
 });

@@ -327,11 +327,49 @@ function expandRow(
   });
 }
 
+/** What one relay pass does with an outbox row: the jobs to send, and what stays behind. */
+interface RowPlan {
+  jobs: { name: string; envelope: Omit<JobEnvelope<unknown>, 'version'> }[];
+  /** The payloads of a batch row left for the next pass; null when the row is done. */
+  remaining: unknown[] | null;
+}
+
 /**
- * Sends up to `limit` committed outbox rows to the queue and deletes them in the same system
- * transaction; SKIP LOCKED lets several processes relay at once. Returns how many moved. The
- * queues must exist beforehand (`JobQueue.prepare`): creating one inside the transaction would
- * need another connection.
+ * Fits a row into what is left of a pass's job budget. A row whose jobs fit goes whole. A batch
+ * row that does not fit is split: the events whose jobs fit are sent and the rest stay in the row
+ * (same place in the order) for the next pass. A single event row is never split; it goes whole
+ * when it is the pass's first row. Returns null when the row must wait for the next pass.
+ */
+function planRow(
+  row: OutboxRow,
+  subscriptions: EventSubscriptions,
+  budget: number,
+  first: boolean,
+): RowPlan | null {
+  const jobs = expandRow(row, subscriptions);
+  if (jobs.length <= budget) return { jobs, remaining: null };
+  const payloads = row.data;
+  if (!row.job_name.startsWith(BATCH_ROW_PREFIX) || !Array.isArray(payloads)) {
+    return first ? { jobs, remaining: null } : null;
+  }
+  const perEvent = jobs.length / payloads.length;
+  const take = Math.floor(budget / perEvent);
+  if (take === 0 && !first) return null;
+  const sent = Math.max(1, take);
+  return {
+    jobs: jobs.slice(0, sent * perEvent),
+    remaining: sent < payloads.length ? payloads.slice(sent) : null,
+  };
+}
+
+/**
+ * Sends committed outbox rows to the queue, up to `jobBudget` jobs, and deletes (or, for a batch
+ * row cut by the budget, shortens) them in the same system transaction; SKIP LOCKED lets several
+ * processes relay at once. The budget bounds the transaction: one batch row can hold 5,000 events
+ * (`emitEvents`), each a job per subscriber, and on the embedded database the relay's transaction
+ * holds the only connection. Returns how many rows it moved or shortened (more than 0: the poller
+ * comes back at once). The queues must exist beforehand (`JobQueue.prepare`): creating one inside
+ * the transaction would need another connection.
  */
 export async function relayOutbox(
   database: Database,
@@ -341,7 +379,7 @@ export async function relayOutbox(
     envelope: Omit<JobEnvelope<unknown>, 'version'>,
     db: SqlExecutor,
   ) => Promise<unknown>,
-  limit = 100,
+  jobBudget = 500,
 ): Promise<number> {
   // The job pool: on PostgreSQL the relay never takes a request's connection.
   const client = await database.jobs.pool.connect();
@@ -359,20 +397,32 @@ export async function relayOutbox(
     const { rows } = await client.query<OutboxRow>(
       `SELECT tenant_id, id, job_name, correlation_id, data FROM job_outbox
        ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-      [limit],
+      [jobBudget],
     );
+    let budget = jobBudget;
+    const done: string[] = [];
+    let moved = 0;
     for (const row of rows) {
-      for (const { name, envelope } of expandRow(row, subscriptions)) {
-        await send(name, envelope, db);
+      const plan = planRow(row, subscriptions, budget, moved === 0);
+      if (!plan) break;
+      for (const { name, envelope } of plan.jobs) await send(name, envelope, db);
+      budget -= plan.jobs.length;
+      moved += 1;
+      if (plan.remaining === null) {
+        done.push(row.id);
+        continue;
       }
+      await client.query(
+        'UPDATE job_outbox SET data = $1::jsonb WHERE tenant_id = $2 AND id = $3',
+        [JSON.stringify(plan.remaining), row.tenant_id, row.id],
+      );
+      break;
     }
-    if (rows.length > 0) {
-      await client.query('DELETE FROM job_outbox WHERE id = ANY($1::uuid[])', [
-        rows.map((row) => row.id),
-      ]);
+    if (done.length > 0) {
+      await client.query('DELETE FROM job_outbox WHERE id = ANY($1::uuid[])', [done]);
     }
     await client.query('COMMIT');
-    return rows.length;
+    return moved;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
     throw error;
@@ -385,8 +435,9 @@ export type OutboxRelay = Poller;
 
 /**
  * Relays every `intervalMs` in the background (jobs/poller.ts: ticks never overlap, and `stop`
- * awaits the tick in flight, so closing the pools afterwards is safe). Each tick waits the
- * interval, whatever the one before relayed.
+ * awaits the tick in flight, so closing the pools afterwards is safe). A tick that moved rows is
+ * followed by the next at once, so a backlog drains in budget-sized transactions without waiting
+ * a poll between them; an empty tick waits the interval.
  */
 export function startOutboxRelay(
   database: Database,
@@ -397,7 +448,7 @@ export function startOutboxRelay(
 ): OutboxRelay {
   return startPoller({
     intervalMs,
-    pass: () => relayOutbox(database, subscriptions, send).then(() => 0),
+    pass: () => relayOutbox(database, subscriptions, send),
     onError,
   });
 }
