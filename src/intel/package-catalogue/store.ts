@@ -178,7 +178,11 @@ async function writeVersions(trx: Kysely<DB>, rows: ReturnType<typeof versionRow
   }
 }
 
-/** The registry does not know the package (404/410): remembered so it is not asked every time. */
+/**
+ * The registry does not know the package (404/410): remembered so it is not asked every time. A
+ * package that was found before (unpublished, or taken down as malicious) turns `not_found` too;
+ * its last known facts stay for history, and its validators go, so a reappearance is fetched whole.
+ */
 export async function markNotFound(db: Kysely<DB>, packageId: string, now: Date): Promise<void> {
   await db
     .insertInto('package_metadata')
@@ -192,7 +196,16 @@ export async function markNotFound(db: Kysely<DB>, packageId: string, now: Date)
       fetched_at: now,
       changed_at: now,
     })
-    .onConflict((oc) => oc.column('package_id').doUpdateSet({ fetched_at: now }))
+    .onConflict((oc) =>
+      oc.column('package_id').doUpdateSet({
+        status: 'not_found',
+        etag: null,
+        last_modified: null,
+        fetched_at: now,
+        changed_at: sql<Date>`CASE WHEN package_metadata.status = 'not_found'
+          THEN package_metadata.changed_at ELSE ${now} END`,
+      }),
+    )
     .execute();
 }
 
