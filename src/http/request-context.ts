@@ -17,6 +17,11 @@ declare module 'fastify' {
     role?: Role;
     /** A plan feature the route needs (403 without it). */
     feature?: Feature;
+    /**
+     * A plan feature that shapes the route's answer without refusing it: the route answers every
+     * plan and includes what the feature sells only where the plan has it.
+     */
+    partialFeature?: Feature;
     /** Recorded in the audit log when set (state-changing routes). */
     audit?: AuditSpec;
     /** Status for schema validation failures: 400 (default) or 422. */

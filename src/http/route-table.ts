@@ -7,7 +7,7 @@ import type { Feature } from '../core/plans';
  * route needs (docs/http-api.md#feature-flags) and the GET paths (the API index).
  */
 export interface RouteTable {
-  /** Features at least one registered route declares with `config.feature`. */
+  /** Features at least one registered route declares (`config.feature` or `partialFeature`). */
   features: ReadonlySet<Feature>;
   /** Paths of every GET route, in registration order. */
   getPaths: readonly string[];
@@ -18,8 +18,9 @@ export function trackRoutes(app: FastifyInstance): RouteTable {
   const features = new Set<Feature>();
   const getPaths: string[] = [];
   app.addHook('onRoute', (route) => {
-    const feature = route.config?.feature;
-    if (feature) features.add(feature);
+    for (const feature of [route.config?.feature, route.config?.partialFeature]) {
+      if (feature) features.add(feature);
+    }
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (methods.includes('GET')) getPaths.push(route.url);
   });

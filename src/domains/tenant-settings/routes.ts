@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Config } from '../../config';
 import { iso } from '../../core/iso-time';
-import { planHas } from '../../core/plans';
+import { type Feature, planHas } from '../../core/plans';
 import { badRequest, FieldErrorCollector } from '../../core/problem';
 import type { RouteApp } from '../../http/route-app';
 import { NullableDateTime, withErrors } from '../../http/schemas';
@@ -136,6 +136,13 @@ function scoringWeightRoutes(app: RouteApp): void {
   );
 }
 
+/**
+ * Peer figures are the `benchmarks` plan feature; the profile itself is a setting every plan
+ * has, so the routes answer every plan (the contract lists no 403 for them) and declare the
+ * feature as partial (docs/decisions/0009-benchmark-profile-partial-feature.md).
+ */
+const BENCHMARKS: Feature = 'benchmarks';
+
 /** The tenant's benchmark profile, shown with peer figures only when `minimum` other tenants take part. */
 function benchmarkProfileRoutes(app: RouteApp, minimum: number): void {
   const present = async (request: Parameters<typeof tenantDb>[0]) => {
@@ -159,7 +166,7 @@ function benchmarkProfileRoutes(app: RouteApp, minimum: number): void {
         peers: null,
       },
     });
-    if (!planHas(principal.plan, 'benchmarks'))
+    if (!planHas(principal.plan, BENCHMARKS))
       return unavailable(`the ${principal.plan} plan does not include peer benchmarks`);
     if (!profile.optIn || !profile.industry || !profile.sizeBand) {
       return unavailable('opt in with an industry and a size band to compare with peers');
@@ -192,6 +199,7 @@ function benchmarkProfileRoutes(app: RouteApp, minimum: number): void {
         summary: "The tenant's peer group and, when enough peers take part, its benchmark",
         response: withErrors({ 200: BenchmarkProfile }, [404]),
       },
+      config: { partialFeature: BENCHMARKS },
     },
     async (request) => present(request),
   );
@@ -207,6 +215,7 @@ function benchmarkProfileRoutes(app: RouteApp, minimum: number): void {
       },
       config: {
         role: 'admin',
+        partialFeature: BENCHMARKS,
         audit: { action: 'tenant.benchmark_profile.update', resourceType: 'tenant_settings' },
       },
       // The body is optional: no body changes nothing.

@@ -74,17 +74,16 @@ export function tenantRoutes(deps: {
           tags: ['Tenant'],
           summary: "The features and limits of the tenant's plan (unpaged)",
           description:
-            'A feature is enabled only when the plan includes it and the service has routes that use it (docs/http-api.md#feature-flags).',
+            'Lists only the features some route of this service uses; enabled when the plan includes it (docs/http-api.md#feature-flags).',
           response: withErrors({ 200: FeatureFlags }),
         },
       },
       async (request) => {
         const { plan } = principalOf(request);
-        const items = (Object.keys(FEATURES) as Feature[]).map((key) => ({
-          key,
-          description: FEATURES[key],
-          enabled: planHas(plan, key) && deps.routeFeatures.has(key),
-        }));
+        // Only features this build has routes for: a flag never names what cannot be called.
+        const items = (Object.keys(FEATURES) as Feature[])
+          .filter((key) => deps.routeFeatures.has(key))
+          .map((key) => ({ key, description: FEATURES[key], enabled: planHas(plan, key) }));
         return { plan, items, limits: PLAN_DEFINITIONS[plan].limits };
       },
     );

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/test-app';
+import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { jobDefinitions } from '../../background-jobs';
-import { FEATURES, type Feature, planHas } from '../../core/plans';
+import { FEATURES, type Feature, PLANS, type Plan, planHas } from '../../core/plans';
+import { newId } from '../../db/ids';
 import { PURGE_DEMO_TENANTS } from './jobs';
 
 let t: TestApp;
@@ -58,14 +59,15 @@ describe('POST /api/v1/auth/demo', () => {
 });
 
 describe('GET /api/v1/feature-flags', () => {
-  test("lists every feature with the tenant plan's flag, unpaged", async () => {
+  test("lists the routed features with the tenant plan's flag, unpaged", async () => {
     const team = await t.createTenant('team');
     const res = await t.as(team.token, { method: 'GET', url: '/api/v1/feature-flags' });
     const body = res.json();
     expect(body.plan).toBe('team');
-    expect(body.items).toHaveLength(Object.keys(FEATURES).length);
     expect(body.items.find((f: { key: string }) => f.key === 'cra').enabled).toBe(false);
     expect(body.items.find((f: { key: string }) => f.key === 'api_tokens').enabled).toBe(true);
+    expect(body.items.find((f: { key: string }) => f.key === 'benchmarks').enabled).toBe(false);
+    for (const item of body.items) expect(item.description).toBe(FEATURES[item.key as Feature]);
     expect(body).not.toHaveProperty('take');
   });
 
@@ -83,8 +85,9 @@ describe('GET /api/v1/feature-flags', () => {
     // Routes exist and the plan has it: on.
     expect(onEnterprise.sbom_export).toBe(true);
     expect(onEnterprise.audit_log_export).toBe(true);
-    // The plan has it, but no route of this service needs it: off.
-    expect(onEnterprise.quantum).toBe(false);
+    // The plan has it, but no route of this service needs it: not listed at all.
+    expect(onEnterprise).not.toHaveProperty('quantum');
+    expect(onEnterprise).not.toHaveProperty('compliance_evidence');
     // Routes exist but the plan lacks it: off.
     expect((await flagsOf(t, free.token)).sbom_export).toBe(false);
     expect((await flagsOf(t, free.token)).policies).toBe(false);
@@ -97,12 +100,65 @@ describe('GET /api/v1/feature-flags', () => {
       'alert_rules',
       'api_tokens',
       'audit_log_export',
+      'benchmarks',
       'cra',
       'integrations',
       'policies',
       'sbom_export',
       'warehouse_export',
     ]);
+  });
+
+  test('every listed flag names a feature a registered route requires (probed per plan)', async () => {
+    // An oracle kept apart from the route table: a request per feature whose answer depends on
+    // it. A new listed feature without a probe fails here until its route is shown.
+    const body = { method: 'POST' as const, payload: {} };
+    const probes: Record<string, (token: string) => Promise<{ statusCode: number; body: string }>> =
+      {
+        api_tokens: (token) => t.as(token, { ...body, url: '/api/v1/api-tokens' }),
+        alert_rules: (token) => t.as(token, { ...body, url: '/api/v1/alert-rules' }),
+        audit_log_export: (token) =>
+          t.as(token, { method: 'GET', url: '/api/v1/audit-log/export' }),
+        cra: (token) => t.as(token, { method: 'GET', url: '/api/v1/cra/clocks/due' }),
+        integrations: (token) => t.as(token, { ...body, url: '/api/v1/integrations/webhooks' }),
+        policies: (token) => t.as(token, { method: 'GET', url: '/api/v1/policies' }),
+        sbom_export: (token) =>
+          t.as(token, { method: 'GET', url: `/api/v1/repositories/${newId()}/sbom/exports` }),
+        warehouse_export: (token) =>
+          t.as(token, { method: 'GET', url: '/api/v1/analytics/export/destinations' }),
+        benchmarks: (token) =>
+          t.as(token, { method: 'GET', url: '/api/v1/tenants/current/benchmark-profile' }),
+      };
+    const tenants = {} as Record<Plan, TestTenant>;
+    for (const plan of PLANS) tenants[plan] = await t.createTenant(plan);
+    const listed = Object.keys(await flagsOf(t, tenants.enterprise.token)) as Feature[];
+    expect(listed.length).toBeGreaterThan(0);
+    for (const plan of PLANS) {
+      // The same features on every plan: the list is what the service has, the flag the plan.
+      expect(Object.keys(await flagsOf(t, tenants[plan].token)).sort()).toEqual([...listed].sort());
+    }
+    for (const feature of listed) {
+      const probe = probes[feature];
+      expect(probe, `no probe for ${feature}`).toBeDefined();
+      for (const plan of PLANS) {
+        const res = await (probe as NonNullable<typeof probe>)(tenants[plan].token);
+        // Every plan has it (api tokens): a route answering at all shows it exists.
+        if (PLANS.every((each) => planHas(each, feature))) {
+          expect(res.statusCode, `${feature} on ${plan}`).not.toBe(404);
+        }
+        if (feature === 'benchmarks') {
+          const shown = JSON.parse(res.body).benchmark.reason as string;
+          expect(shown.includes('plan does not include'), `${feature} on ${plan}`).toBe(
+            !planHas(plan, feature),
+          );
+        } else if (planHas(plan, feature)) {
+          expect(res.statusCode, `${feature} on ${plan}`).not.toBe(403);
+        } else {
+          expect(res.statusCode, `${feature} on ${plan}`).toBe(403);
+          expect(res.body, `${feature} on ${plan}`).toContain(FEATURES[feature]);
+        }
+      }
+    }
   });
 
   test('a route declaring a feature turns it on for plans that have it, and only those', async () => {
@@ -117,6 +173,7 @@ describe('GET /api/v1/feature-flags', () => {
             async () => ({}),
           );
           app.get('/api/v1/cra-probe', { config: { feature: 'cra' } }, async () => ({}));
+          app.get('/api/v1/quantum-probe', { config: { feature: 'quantum' } }, async () => ({}));
         },
       },
     );
@@ -127,7 +184,10 @@ describe('GET /api/v1/feature-flags', () => {
       expect(await flagsOf(withPolicies, enterprise.token)).toMatchObject({
         alert_rules: true,
         cra: true,
+        // Listed only once a route declares it.
+        quantum: true,
       });
+      expect((await flagsOf(withPolicies, team.token)).quantum).toBe(false);
       expect(await flagsOf(withPolicies, free.token)).toMatchObject({
         alert_rules: false,
         cra: false,
