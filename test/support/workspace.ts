@@ -1,15 +1,24 @@
 import { sql } from 'kysely';
+import { expect } from 'vitest';
 import type { Role } from '../../src/core/roles';
 import { listTenantTables } from '../../src/domains/tenants/catalogue';
 import type { TestApp, TestTenant } from './test-app';
 
-/** A token of the tenant holding only `role`, created through the API by its owner. */
-export async function tokenWithRole(t: TestApp, tenant: TestTenant, role: Role): Promise<string> {
+/**
+ * A token of the tenant holding only `role`, created through the API by its owner. A second
+ * token of one role needs its own `name` (the same name again is a replay of the first).
+ */
+export async function tokenWithRole(
+  t: TestApp,
+  tenant: TestTenant,
+  role: Role,
+  name = `${role} token`,
+): Promise<string> {
   const res = await t.as(tenant.token, {
     method: 'POST',
     url: '/api/v1/api-tokens',
     payload: {
-      name: `${role} token`,
+      name,
       roleScopeJson: JSON.stringify({ roles: [role] }),
       expiresAtUtc: null,
     },
@@ -30,4 +39,44 @@ export async function tenantRowCounts(
     counts[table.name] = Number(rows[0]?.n ?? 0);
   }
   return counts;
+}
+
+interface ColumnRow {
+  schema: string;
+  own: boolean;
+  table: string;
+  column: string;
+  type: string;
+}
+
+/**
+ * Every place in the database that still holds `value`, found without the deletion's table
+ * list: each column that can carry an id (uuid, text, json, arrays) of every base table of the
+ * service's schema and of pg-boss's (job payloads), read from information_schema. Answers
+ * `table.column` (`pgboss.table.column`) → rows for the columns holding it (none: `{}`).
+ */
+export async function rowsMentioning(t: TestApp, value: string): Promise<Record<string, number>> {
+  const db = t.database.system;
+  const { rows: columns } = await sql<ColumnRow>`
+    SELECT c.table_schema AS schema, c.table_schema = current_schema() AS own,
+      c.table_name AS table, c.column_name AS column, c.data_type AS type
+    FROM information_schema.columns c
+    JOIN information_schema.tables b
+      ON b.table_schema = c.table_schema AND b.table_name = c.table_name
+    WHERE c.table_schema IN (current_schema(), 'pgboss') AND b.table_type = 'BASE TABLE'
+      AND c.data_type IN ('uuid', 'text', 'character varying', 'json', 'jsonb', 'ARRAY')
+    ORDER BY 1, 2, 3`.execute(db);
+  expect(columns.length).toBeGreaterThan(100);
+  const found: Record<string, number> = {};
+  for (const { schema, own, table, column, type } of columns) {
+    const ref = sql.ref(`${schema}.${table}.${column}`);
+    const match =
+      type === 'uuid' ? sql`${ref} = ${value}::uuid` : sql`${ref}::text LIKE ${`%${value}%`}`;
+    const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM ${sql.table(
+      `${schema}.${table}`,
+    )} WHERE ${match}`.execute(db);
+    const n = Number(rows[0]?.n ?? 0);
+    if (n > 0) found[`${own ? '' : `${schema}.`}${table}.${column}`] = n;
+  }
+  return found;
 }

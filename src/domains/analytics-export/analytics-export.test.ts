@@ -20,7 +20,9 @@ import { queueScheduledRuns } from './jobs';
  * this machine (a scratch database made and dropped here) and the local HTTPS receiver.
  */
 const WAREHOUSE_SERVER =
-  process.env.EXPORT_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  process.env.EXPORT_TEST_POSTGRES_URL ??
+  process.env.TEST_DATABASE_URL ??
+  'postgres://postgres@127.0.0.1:5432/postgres';
 const BASE = '/api/v1/analytics/export/destinations';
 
 let t: TestApp;
@@ -82,6 +84,21 @@ describe('destinations: roles, plan, validation, tenants', () => {
     expect((await post(member, BASE, body)).statusCode).toBe(403);
     expect((await get(viewer, BASE)).statusCode).toBe(403);
     expect((await get(member, BASE)).statusCode).toBe(200);
+    // One destination: members read it and its runs, but neither run nor delete it.
+    const created = await post(tenant.token, BASE, body);
+    expect(created.statusCode).toBe(201);
+    const one = `${BASE}/${created.json().destinationId}`;
+    const read = await get(member, one);
+    expect(read.statusCode).toBe(200);
+    expect(read.json().destinationId).toBe(created.json().destinationId);
+    expect(read.json()).not.toHaveProperty('secret');
+    expect((await get(viewer, one)).statusCode).toBe(403);
+    expect((await get(member, `${one}/runs`)).statusCode).toBe(200);
+    expect((await post(member, `${one}/runs`)).statusCode).toBe(403);
+    expect((await t.as(member, { method: 'DELETE', url: one })).statusCode).toBe(403);
+    expect((await get(tenant.token, `${one}/runs`)).json().items).toEqual([]);
+    expect((await get(tenant.token, one)).statusCode).toBe(200);
+    expect((await t.as(tenant.token, { method: 'DELETE', url: one })).statusCode).toBe(204);
     const team = await t.createTenant('team');
     expect((await get(team.token, BASE)).statusCode).toBe(403);
     expect((await post(team.token, BASE, body)).statusCode).toBe(403);
@@ -157,6 +174,8 @@ describe('destinations: roles, plan, validation, tenants', () => {
 
 describe('a PostgreSQL destination', () => {
   test('tables created on the first run, the second run appends only new rows', async (context) => {
+    // With TEST_DATABASE_URL (the PostgreSQL CI mode) a server is promised: no skipping.
+    if (!warehouse && process.env.TEST_DATABASE_URL) throw new Error(warehouseProblem);
     if (!warehouse) return context.skip(warehouseProblem);
     const url = new URL(warehouse.url);
     url.password = 'never-shown-pw';

@@ -169,7 +169,12 @@ describe('GET /api/v1/analytics/trends', () => {
 
   test('daily points with the scan, the opened exposure, and a fix with its time to fix', async () => {
     const from = new Date(Date.now() - 2 * 86_400_000).toISOString();
+    // Viewers read trends: the viewer's answer is the owner's.
+    const viewer = await tokenWithRole(t, tenant, 'viewer', 'trends viewer');
+    const seen = await get(viewer, url(`fromUtc=${from}&interval=day`));
+    expect(seen.statusCode).toBe(200);
     let body = (await get(tenant.token, url(`fromUtc=${from}&interval=day`))).json();
+    expect(seen.json().points).toEqual(body.points);
     expect(body.points).toHaveLength(3);
     const last = body.points.at(-1);
     expect(last.bucketStartUtc).toBe(`${today()}T00:00:00.000Z`);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
+import { startFakeScm } from '../../../test/support/fake-scm';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { tokenWithRole } from '../../../test/support/workspace';
 import { newId } from '../../db/ids';
@@ -115,6 +116,33 @@ describe('GET /api/v1/onboarding and POST /api/v1/onboarding/advance', () => {
 
     // Another tenant's progress is its own.
     expect((await onboarding(other.token)).json().currentStep).toBe('connect_source_control');
+  });
+
+  test('making a source-control connection completes the first step by itself', async () => {
+    const fake = await startFakeScm();
+    fake.b.addUser('glpat-onboarding', { id: 7, username: 'jdoe', name: 'J', projects: [] });
+    const app = await createTestApp({ sources: fake.sourcesConfig() }, { database: t.database });
+    try {
+      const tenant = await app.createTenant('team');
+      const other = await app.createTenant('team');
+      const get = (token: string) => app.as(token, { method: 'GET', url: '/api/v1/onboarding' });
+      expect((await get(tenant.token)).json().currentStep).toBe('connect_source_control');
+      const created = await app.as(tenant.token, {
+        method: 'POST',
+        url: '/api/v1/source-control/connections',
+        payload: { provider: 'scm-b', name: 'B', credentials: { token: 'glpat-onboarding' } },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const progress = (await get(tenant.token)).json();
+      // Done, not skipped: nobody advanced past it.
+      expect(progress.steps[0]).toEqual({ step: 'connect_source_control', status: 'done' });
+      expect(progress.currentStep).toBe('import_repositories');
+      expect((await get(other.token)).json().currentStep).toBe('connect_source_control');
+    } finally {
+      // The database is the suite's: close only this app.
+      await app.app.close();
+      await fake.close();
+    }
   });
 
   test('policy and alert-rule steps complete when those tables hold a row of the tenant', async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { insertRepository } from '../../../test/support/exposures';
 import { storeScan } from '../../../test/support/package-scans';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
-import { tenantRowCounts, tokenWithRole } from '../../../test/support/workspace';
+import { rowsMentioning, tenantRowCounts, tokenWithRole } from '../../../test/support/workspace';
 import { jobDefinitions } from '../../background-jobs';
 import { PLAN_DEFINITIONS } from '../../core/plans';
 import { newId } from '../../db/ids';
@@ -84,6 +84,28 @@ describe('GET /api/v1/tenants/current/usage', () => {
   });
 });
 
+/** What a purge leaves by design: the deletion's record (docs/workspace.md#deletion). */
+const DELETION_RECORD = { 'tenant_deletions.deleted_tenant_id': 1 };
+
+/** Enough audit rows that the purge is a job (202) rather than part of the request. */
+async function fillAuditLog(tenantId: string): Promise<void> {
+  await withTenant(t.database, tenantId, (db) =>
+    db
+      .insertInto('audit_log')
+      .values(
+        Array.from({ length: INLINE_PURGE_ROWS + 500 }, (_, i) => ({
+          id: newId(),
+          action: 'test.fill',
+          resource_type: 'test',
+          outcome: 'success',
+          status_code: 200,
+          correlation_id: `fill-${i}`,
+        })),
+      )
+      .execute(),
+  );
+}
+
 describe('DELETE /api/v1/tenants/current', () => {
   test('owner only: 403 for admin, member and viewer tokens, nothing changed', async () => {
     const tenant = await t.createTenant('team');
@@ -114,6 +136,8 @@ describe('DELETE /api/v1/tenants/current', () => {
     expect(again.headers['content-type']).toContain('application/problem+json');
     const left = await tenantRowCounts(t, tenant.tenantId);
     expect(Object.values(left).every((n) => n === 0)).toBe(true);
+    // Independently of that list: the id survives only in the deletion's own record.
+    expect(await rowsMentioning(t, tenant.tenantId)).toEqual(DELETION_RECORD);
     const row = await t.database.system
       .selectFrom('tenants')
       .select('id')
@@ -139,21 +163,7 @@ describe('DELETE /api/v1/tenants/current', () => {
     await t.as(tenant.token, { method: 'POST', url: '/api/v1/tenants/current/data-export' });
     await t.runJobs();
     // Enough audit rows that the purge needs several batches.
-    await withTenant(t.database, tenant.tenantId, (db) =>
-      db
-        .insertInto('audit_log')
-        .values(
-          Array.from({ length: INLINE_PURGE_ROWS + 500 }, (_, i) => ({
-            id: newId(),
-            action: 'test.fill',
-            resource_type: 'test',
-            outcome: 'success',
-            status_code: 200,
-            correlation_id: `fill-${i}`,
-          })),
-        )
-        .execute(),
-    );
+    await fillAuditLog(tenant.tenantId);
     await t.tokenUsage.flush();
     const before = await tenantRowCounts(t, tenant.tenantId);
     const populated = Object.entries(before)
@@ -185,6 +195,7 @@ describe('DELETE /api/v1/tenants/current', () => {
     const after = await tenantRowCounts(t, tenant.tenantId);
     expect(Object.keys(after).sort()).toEqual(Object.keys(before).sort());
     expect(Object.entries(after).filter(([, n]) => n > 0)).toEqual([]);
+    expect(await rowsMentioning(t, tenant.tenantId)).toEqual(DELETION_RECORD);
     const deletion = await t.database.system
       .selectFrom('tenant_deletions')
       .selectAll()
@@ -199,6 +210,33 @@ describe('DELETE /api/v1/tenants/current', () => {
       ),
     );
   });
+});
+
+describe('two DELETEs at once with the owner token', () => {
+  // docs/workspace.md#deletion: one deletes; the other is a 404 when it authenticated before
+  // the deletion committed, a 401 when after (its token revoked). Never a 500, never a second
+  // deletion, nothing of the tenant left behind (an audit entry of the loser included).
+  for (const size of ['small', 'larger'] as const) {
+    test(`a ${size} tenant: one ${size === 'small' ? 204 : 202}, the other 404 or 401`, async () => {
+      const tenant = await tenantWithData();
+      if (size === 'larger') await fillAuditLog(tenant.tenantId);
+      const remove = () => t.as(tenant.token, { method: 'DELETE', url: '/api/v1/tenants/current' });
+      const answers = await Promise.all([remove(), remove()]);
+      const [winner, loser] = [...answers].sort((a, b) => a.statusCode - b.statusCode);
+      expect(winner?.statusCode, winner?.body).toBe(size === 'small' ? 204 : 202);
+      expect([401, 404], loser?.body).toContain(loser?.statusCode);
+      expect(loser?.headers['content-type']).toContain('application/problem+json');
+      await t.runJobs();
+      const deletions = await t.database.system
+        .selectFrom('tenant_deletions')
+        .select(['completed_at'])
+        .where('deleted_tenant_id', '=', tenant.tenantId)
+        .execute();
+      expect(deletions).toHaveLength(1);
+      expect(deletions[0]?.completed_at).not.toBeNull();
+      expect(await rowsMentioning(t, tenant.tenantId)).toEqual(DELETION_RECORD);
+    });
+  }
 });
 
 describe('POST /api/v1/tenants/current/data-export', () => {
@@ -222,6 +260,10 @@ describe('POST /api/v1/tenants/current/data-export', () => {
     const state = (await get(admin, url)).json();
     expect(state.state).toBe('completed');
     expect(state.downloadUrl).toBe(`${url}/download`);
+    // Completed, yet members and viewers cannot download it (the owner's token is an admin's).
+    expect((await get(member, `${url}/download`)).statusCode).toBe(403);
+    const viewer = await tokenWithRole(t, tenant, 'viewer');
+    expect((await get(viewer, `${url}/download`)).statusCode).toBe(403);
     const download = await get(admin, `${url}/download`);
     expect(download.statusCode).toBe(200);
     expect(download.headers['content-type']).toBe('application/zip');
