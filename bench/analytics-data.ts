@@ -33,7 +33,8 @@ export async function generateAnalyticsTenant(
   await sql`INSERT INTO scans (tenant_id, id, repository_id, state, trigger, queued_at, started_at, finished_at, counts_by_ecosystem)
     SELECT tenant_id, gen_random_uuid(), id, 'completed', 'manual', now(), now(), now(), '{"npm": 75, "PyPI": 25}'
     FROM repositories WHERE tenant_id = ${tenantId}::uuid`.execute(db);
-  await sql`UPDATE repositories r SET last_scan_id = s.id, dependency_scan_id = s.id, last_scanned_at = now()
+  await sql`UPDATE repositories r SET last_scan_id = s.id, last_finished_scan_id = s.id,
+      dependency_scan_id = s.id, last_scanned_at = now()
     FROM scans s WHERE s.tenant_id = r.tenant_id AND s.repository_id = r.id AND r.tenant_id = ${tenantId}::uuid`.execute(
     db,
   );

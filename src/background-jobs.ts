@@ -1,6 +1,10 @@
 import { withTenant } from './db/tenant-scope';
 import { alertJobs, alertSubscriptions } from './domains/alerts/jobs';
-import { analyticsJobs, REFRESH_REPOSITORY_ROLLUPS_JOB } from './domains/analytics/jobs';
+import {
+  analyticsJobs,
+  REFRESH_AFTER_MATCH_JOB,
+  REFRESH_REPOSITORY_ROLLUPS_JOB,
+} from './domains/analytics/jobs';
 import { analyticsExportJobs } from './domains/analytics-export/jobs';
 import { craJobs, craSubscriptions } from './domains/cra/jobs';
 import { craReportingJobs, craReportingSubscriptions } from './domains/cra-reporting/jobs';
@@ -46,15 +50,16 @@ function mergeSubscriptions(...maps: EventSubscriptions[]): EventSubscriptions {
  */
 export const EVENT_SUBSCRIPTIONS: EventSubscriptions = mergeSubscriptions(
   {
-    'dependencies.changed': [
-      MATCH_DEPENDENCIES_JOB,
-      DEPENDENCIES_CHANGED_JOB,
-      REFRESH_REPOSITORY_ROLLUPS_JOB,
-    ],
+    'dependencies.changed': [MATCH_DEPENDENCIES_JOB, DEPENDENCIES_CHANGED_JOB],
     // A scan's policies are evaluated once, after its exposures are matched (the matcher emits
     // exposures.refreshed for every dependencies.changed): an evaluation on dependencies.changed
     // too saw the scan without its exposures and did the whole repository twice.
-    'exposures.refreshed': [EVALUATE_REPOSITORY_JOB, REFRESH_REPOSITORY_ROLLUPS_JOB],
+    // A repository's dashboard rollups refresh once per change that moves its numbers; a scan's
+    // once, at the end of its chain: its evaluation's policy_violations.changed, which sees the
+    // scan's exposures and violations (the refresh after matching passes over a scan's).
+    'exposures.refreshed': [EVALUATE_REPOSITORY_JOB, REFRESH_AFTER_MATCH_JOB],
+    'exposures.status_changed': [REFRESH_REPOSITORY_ROLLUPS_JOB],
+    'policy_violations.changed': [REFRESH_REPOSITORY_ROLLUPS_JOB],
     'package.health_changed': [EVALUATE_PACKAGE_JOB],
     'integration.disabled': [],
   },

@@ -61,6 +61,10 @@ export interface EventPayloads {
   'integration.disabled': IntegrationDisabled;
   /** The vulnerability matcher refreshed a repository's exposures (after a scan or an advisory change). */
   'exposures.refreshed': ExposuresRefreshed;
+  /** Exposures' statuses changed outside a refresh (a person, a rule, an acceptance's expiry). */
+  'exposures.status_changed': RepositoryChanged;
+  /** A repository's violations moved (evaluation, triage, exception), or a scan was evaluated. */
+  'policy_violations.changed': PolicyViolationsChanged;
   /** A CRA product's vulnerability is on the known-exploited list; once per product and vulnerability. */
   'cra.actively_exploited': CraActivelyExploited;
   /** An Article 14 clock falls due soon (`due_soon`) or passed its due time unmet (`missed`). */
@@ -104,6 +108,20 @@ export interface ExposuresRefreshed {
   scanId?: string;
   /** Only these packages' exposures were refreshed (an advisory change); absent: every one. */
   packageIds?: string[];
+}
+
+/** The repository whose state changed. */
+export interface RepositoryChanged {
+  repositoryId: string;
+}
+
+export interface PolicyViolationsChanged {
+  repositoryId: string;
+  /**
+   * The scan whose evaluation this was (from `exposures.refreshed`): emitted once that evaluation
+   * ended, even when it changed nothing, so a scan's results are complete after this event.
+   */
+  scanId?: string;
 }
 
 export interface DependenciesChanged {

@@ -17,6 +17,8 @@ export interface ScannedDependency {
   version: string | null;
   resolution?: Resolution;
   source?: DependencySource;
+  /** false: a transitive dependency (default: direct). */
+  direct?: boolean;
 }
 
 const PACKAGE_JOBS = [DEPENDENCIES_CHANGED_JOB, ENRICH_JOB];
@@ -68,7 +70,7 @@ export async function storeScan(
         version: dep.version,
         purl: buildPurl(module.purlType, name, resolution === 'resolved' ? dep.version : null),
         scope: 'runtime' as const,
-        direct: true,
+        direct: dep.direct ?? true,
         resolution,
         line: 1,
         parents: [],

@@ -36,6 +36,7 @@ const addFormats =
 const EVENTS: EventName[] = [
   'dependencies.changed',
   'exposures.refreshed',
+  'exposures.status_changed',
   'exposures.opened',
   'exposures.reopened',
   'exposures.malicious_found',
@@ -47,6 +48,7 @@ const EVENTS: EventName[] = [
   'package.released',
   'scan.failed',
   'policy_violation.opened',
+  'policy_violations.changed',
   'integration.disabled',
 ];
 
@@ -181,6 +183,16 @@ describe('docs/events.md', () => {
     });
     expect(policy.statusCode, policy.body).toBe(201);
     await t.runJobs();
+    // A person's triage of an exposure.
+    const exposure = (
+      await t.as(tenant.token, { method: 'GET', url: '/api/v1/vulnerability-exposures' })
+    ).json().items[0] as { exposureId: string };
+    const triaged = await t.as(tenant.token, {
+      method: 'PATCH',
+      url: `/api/v1/vulnerability-exposures/${exposure.exposureId}`,
+      payload: { status: 'investigating' },
+    });
+    expect(triaged.statusCode, triaged.body).toBe(200);
     const queued = await t.as(tenant.token, {
       method: 'POST',
       url: `/api/v1/repositories/${repositoryId}/scan`,

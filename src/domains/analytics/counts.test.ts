@@ -4,7 +4,7 @@ import { insertRepository } from '../../../test/support/exposures';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
-import { claimScan, completeScan, failScan, insertQueuedScan } from '../scans/store';
+import { cancelScan, claimScan, completeScan, failScan, insertQueuedScan } from '../scans/store';
 import { recountCounts } from './counts';
 import { runDailyRollups } from './jobs';
 
@@ -39,7 +39,7 @@ async function countedLive(who: TestTenant) {
   return withTenant(t.database, who.tenantId, async (db) => {
     const repositories = await sql<{ criticality: string | null; state: string | null; n: number }>`
       SELECT r.business_criticality AS criticality, s.state, count(*)::int AS n FROM repositories r
-      LEFT JOIN scans s ON s.id = r.last_scan_id GROUP BY 1, 2`.execute(db);
+      LEFT JOIN scans s ON s.id = r.last_finished_scan_id GROUP BY 1, 2`.execute(db);
     const violations = await sql<{
       severity: string;
       n: number;
@@ -49,8 +49,8 @@ async function countedLive(who: TestTenant) {
       WHERE status = 'open'`.execute(db);
     const byCriticality: Record<string, number> = { critical: 0, high: 0, medium: 0, low: 0 };
     byCriticality.unset = 0;
-    const byLastScanState: Record<string, number> = { never: 0, queued: 0, running: 0 };
-    Object.assign(byLastScanState, { completed: 0, failed: 0, cancelled: 0 });
+    const byLastScanState: Record<string, number> = { never: 0, completed: 0 };
+    Object.assign(byLastScanState, { failed: 0, cancelled: 0 });
     for (const row of repositories.rows) {
       const criticality = row.criticality ?? 'unset';
       byCriticality[criticality] = (byCriticality[criticality] ?? 0) + row.n;
@@ -89,7 +89,11 @@ async function expectExact(who: TestTenant) {
   return live;
 }
 
-async function runScan(who: TestTenant, repositoryId: string, outcome: 'complete' | 'fail') {
+async function runScan(
+  who: TestTenant,
+  repositoryId: string,
+  outcome: 'complete' | 'fail' | 'cancel',
+) {
   await withTenant(t.database, who.tenantId, async (db) => {
     const scan = await insertQueuedScan(db, {
       repositoryId,
@@ -101,6 +105,7 @@ async function runScan(who: TestTenant, repositoryId: string, outcome: 'complete
     if (!running) throw new Error('scan not claimed');
     const run = { tenantId: who.tenantId, scanId: scan.id, attempt: running.attempt };
     if (outcome === 'fail') await failScan(db, scan.id, 'boom', running.attempt);
+    else if (outcome === 'cancel') await cancelScan(db, scan.id);
     else {
       const result = { commitSha: null, countsByEcosystem: {}, dependencyCount: 0, fileCount: 0 };
       await completeScan(db, run, result);
@@ -182,11 +187,26 @@ describe('the dashboard counts kept by the rollups', () => {
     await runScan(tenant, api, 'complete');
     await runScan(tenant, web, 'fail');
     live = await expectExact(tenant);
-    // The last scan is the last completed one: a failed scan leaves the repository as it was.
-    expect(live.repositories.byLastScanState).toMatchObject({ completed: 1, never: 1, failed: 0 });
+    // The last scan is the last finished one, whatever its final state.
+    expect(live.repositories.byLastScanState).toEqual({
+      never: 0,
+      completed: 1,
+      failed: 1,
+      cancelled: 0,
+    });
     await runScan(tenant, api, 'complete');
+    await runScan(tenant, web, 'cancel');
     live = await expectExact(tenant);
-    expect(live.repositories.byLastScanState).toMatchObject({ completed: 1, never: 1 });
+    expect(live.repositories.byLastScanState).toMatchObject({ completed: 1, cancelled: 1 });
+    // last_scan_id keeps its meaning: the last completed scan (never for web).
+    const lastScans = await withTenant(t.database, tenant.tenantId, (db) =>
+      db.selectFrom('repositories').select(['id', 'last_scan_id']).execute(),
+    );
+    expect(lastScans.find((row) => row.id === web)?.last_scan_id).toBeNull();
+    expect(lastScans.find((row) => row.id === api)?.last_scan_id).not.toBeNull();
+    await runScan(tenant, web, 'complete');
+    live = await expectExact(tenant);
+    expect(live.repositories.byLastScanState).toMatchObject({ completed: 2, cancelled: 0 });
 
     await insertViolations(tenant, api, ['critical', 'low']);
     live = await expectExact(tenant);
@@ -198,7 +218,7 @@ describe('the dashboard counts kept by the rollups', () => {
     expect(deleted.statusCode).toBe(204);
     live = await expectExact(tenant);
     expect(live.repositories).toMatchObject({ total: 1, byCriticality: { critical: 0, high: 1 } });
-    expect(live.repositories.byLastScanState).toMatchObject({ completed: 0, never: 1 });
+    expect(live.repositories.byLastScanState).toMatchObject({ completed: 1, never: 0 });
     // Its violations went with it.
     expect(live.violations.open).toBe(0);
   });

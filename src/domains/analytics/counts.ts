@@ -3,15 +3,16 @@ import type { DB } from '../../db/schema';
 import type { CountMetric } from './tables';
 
 /**
- * The counts the dashboard once read live (repositories by criticality and last scan state,
- * open violations by severity, open alerts), kept exact by the triggers of migration 0028: each
+ * The counts the dashboard once read live (repositories by criticality and by their last
+ * finished scan's state, open violations by severity, open alerts), kept exact by the triggers of migration 0028: each
  * statement that changes a counted row appends its change to `analytics_count_changes` in the
  * same transaction; the rollup jobs fold those changes into `analytics_counts`, and the daily
  * pass recounts from the tables (docs/workspace.md#the-rollups).
  */
 
 const CRITICALITIES = ['critical', 'high', 'medium', 'low'] as const;
-const SCAN_STATES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+/** A repository's last scan is its last finished one (migration 0035): one of these, or never. */
+const FINISHED_STATES = ['completed', 'failed', 'cancelled'] as const;
 const SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
 
 /** Folds and recounts of one tenant take turns (a recount must not lose a concurrent fold). */
@@ -39,7 +40,7 @@ export async function readCounts(db: Kysely<DB>) {
     unset: 0,
   };
   const byLastScanState: Record<string, number> = { never: 0 };
-  for (const state of SCAN_STATES) byLastScanState[state] = 0;
+  for (const state of FINISHED_STATES) byLastScanState[state] = 0;
   const bySeverity: Record<string, number> = {};
   for (const severity of SEVERITIES) bySeverity[severity] = 0;
   let total = 0;

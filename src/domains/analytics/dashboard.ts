@@ -36,36 +36,64 @@ async function namedTop(
   };
 }
 
-interface Headline {
-  dependencies: number;
-  exposures_unresolved: number;
-  exposures_critical: number;
-  libyear: number | null;
-  violations_open: number;
-}
+/** The numbers whose change over 7 and 30 days the dashboard reports (daily row columns). */
+const HEADLINES = {
+  repositories: 'repositories',
+  dependencies: 'dependencies',
+  exposuresUnresolved: 'exposures_unresolved',
+  exposuresCritical: 'exposures_critical',
+  libyear: 'libyear',
+  violationsOpen: 'violations_open',
+  alertsOpen: 'alerts_open',
+  majorBehind: 'major_behind',
+  minorBehind: 'minor_behind',
+  patchBehind: 'patch_behind',
+  deprecated: 'deprecated',
+  endOfLife: 'end_of_life',
+} as const;
+
+type HeadlineName = keyof typeof HEADLINES;
+type Headline = Record<HeadlineName, number | null>;
 
 /** The tenant's sums as of the end of `day` (the latest daily row at or before it). */
 async function headlineAt(db: Kysely<DB>, day: string): Promise<Headline | null> {
   const row = await db
     .selectFrom('analytics_daily')
-    .select([
-      'dependencies',
-      'exposures_unresolved',
-      'exposures_critical',
-      'libyear',
-      'violations_open',
-    ])
+    .select(Object.values(HEADLINES))
     .where('repository_id', '=', ALL_REPOSITORIES)
     .where('ecosystem', '=', '')
     .where('day', '<=', day)
     .orderBy('day', 'desc')
     .limit(1)
     .executeTakeFirst();
-  return row ?? null;
+  if (!row) return null;
+  const named = {} as Headline;
+  for (const [name, column] of Object.entries(HEADLINES) as [HeadlineName, keyof typeof row][]) {
+    named[name] = row[column];
+  }
+  return named;
 }
 
 const change = (current: number, then: number | null | undefined) =>
   then === null || then === undefined ? null : Math.round((current - then) * 1000) / 1000;
+
+/** Each headline now, and its change against the tenant's daily rows of 7 and 30 days ago. */
+async function headlineChanges(db: Kysely<DB>, current: Record<HeadlineName, number>, now: Date) {
+  const weekAgo = await headlineAt(db, utcDay(new Date(now.getTime() - 7 * 86_400_000)));
+  const monthAgo = await headlineAt(db, utcDay(new Date(now.getTime() - 30 * 86_400_000)));
+  const changes = {} as Record<
+    HeadlineName,
+    { current: number; change7d: number | null; change30d: number | null }
+  >;
+  for (const name of Object.keys(HEADLINES) as HeadlineName[]) {
+    changes[name] = {
+      current: current[name],
+      change7d: change(current[name], weekAgo?.[name]),
+      change30d: change(current[name], monthAgo?.[name]),
+    };
+  }
+  return changes;
+}
 
 /**
  * GET /api/v1/dashboards/global: from the rollups only (the summary row, the trigger-kept counts,
@@ -84,20 +112,29 @@ export async function globalDashboard(db: Kysely<DB>, now = new Date()) {
       totals.unrated +
       (totals.malicious ?? 0)
     : 0;
-  const current: Headline = {
-    dependencies: totals?.dependencies ?? 0,
-    exposures_unresolved: unresolved,
-    exposures_critical: totals?.critical ?? 0,
-    libyear: totals?.libyear ?? 0,
-    violations_open: violations.open,
+  const drift = {
+    libyearTotal: totals?.libyear ?? 0,
+    majorBehind: totals?.major_behind ?? 0,
+    minorBehind: totals?.minor_behind ?? 0,
+    patchBehind: totals?.patch_behind ?? 0,
+    deprecated: totals?.deprecated ?? 0,
+    endOfLife: totals?.end_of_life ?? 0,
   };
-  const weekAgo = await headlineAt(db, utcDay(new Date(now.getTime() - 7 * 86_400_000)));
-  const monthAgo = await headlineAt(db, utcDay(new Date(now.getTime() - 30 * 86_400_000)));
-  const headline = (key: keyof Headline) => ({
-    current: current[key] ?? 0,
-    change7d: change(current[key] ?? 0, weekAgo?.[key]),
-    change30d: change(current[key] ?? 0, monthAgo?.[key]),
-  });
+  const current: Record<HeadlineName, number> = {
+    repositories: repositories.total,
+    dependencies: totals?.dependencies ?? 0,
+    exposuresUnresolved: unresolved,
+    exposuresCritical: totals?.critical ?? 0,
+    libyear: drift.libyearTotal,
+    violationsOpen: violations.open,
+    alertsOpen: alerts.open,
+    majorBehind: drift.majorBehind,
+    minorBehind: drift.minorBehind,
+    patchBehind: drift.patchBehind,
+    deprecated: drift.deprecated,
+    endOfLife: drift.endOfLife,
+  };
+  const changes = await headlineChanges(db, current, now);
   return {
     generatedAtUtc: now.toISOString(),
     repositories,
@@ -124,22 +161,9 @@ export async function globalDashboard(db: Kysely<DB>, now = new Date()) {
     },
     violations,
     alerts,
-    drift: {
-      libyearTotal: totals?.libyear ?? 0,
-      majorBehind: totals?.major_behind ?? 0,
-      minorBehind: totals?.minor_behind ?? 0,
-      patchBehind: totals?.patch_behind ?? 0,
-      deprecated: totals?.deprecated ?? 0,
-      endOfLife: totals?.end_of_life ?? 0,
-    },
+    drift,
     healthScores: summary.healthScores ?? (await healthScoreDistribution(db)),
     topRepositories: top,
-    changes: {
-      dependencies: headline('dependencies'),
-      exposuresUnresolved: headline('exposures_unresolved'),
-      exposuresCritical: headline('exposures_critical'),
-      libyear: headline('libyear'),
-      violationsOpen: headline('violations_open'),
-    },
+    changes,
   };
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { withTenant } from '../../db/tenant-scope';
+import type { ExposuresRefreshed } from '../../jobs/outbox';
 import type { JobDefinition, JobEnvelope } from '../../jobs/queue';
 import type { JobDeps } from '../job-deps';
 import { foldCountChanges, recountCounts } from './counts';
@@ -7,10 +8,17 @@ import { refreshRepositoryState, utcDay, writeDailyRows } from './rollups';
 import { refreshTenantSummary } from './summary';
 
 /**
- * Subscribed to `dependencies.changed` and `exposures.refreshed`: one repository's rollups and
- * the tenant's sums for today.
+ * One repository's rollups and the tenant's sums for today, on every change that moves them:
+ * subscribed to `exposures.status_changed` and `policy_violations.changed` (which a scan's policy
+ * evaluation emits when it ends: a scan's refresh sees its exposures and violations), queued by a
+ * repository's deletion (src/background-jobs.ts).
  */
 export const REFRESH_REPOSITORY_ROLLUPS_JOB = 'analytics.refresh-repository';
+/**
+ * The same after `exposures.refreshed`, but only for an advisory change's re-match: a scan's
+ * matching (the event names its scan) is passed over, its evaluation's event follows.
+ */
+export const REFRESH_AFTER_MATCH_JOB = 'analytics.refresh-after-match';
 /** Every tenant: the whole current state again, then yesterday's and today's rows. */
 export const DAILY_ROLLUPS_JOB = 'analytics.daily';
 
@@ -59,6 +67,16 @@ export function analyticsJobs(deps: JobDeps): JobDefinition<unknown>[] {
       handle: async (envelope) => {
         const { tenantId, data } = envelope as JobEnvelope<{ repositoryId: string }>;
         if (!tenantId) return;
+        await refreshRepositoryRollups(deps, tenantId, data.repositoryId);
+      },
+    },
+    {
+      name: REFRESH_AFTER_MATCH_JOB,
+      expireInSeconds: 600,
+      retryLimit: 5,
+      handle: async (envelope) => {
+        const { tenantId, data } = envelope as JobEnvelope<ExposuresRefreshed>;
+        if (!tenantId || typeof data.scanId === 'string') return;
         await refreshRepositoryRollups(deps, tenantId, data.repositoryId);
       },
     },

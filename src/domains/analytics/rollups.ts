@@ -118,7 +118,16 @@ const keyColumns = (scope: DailyScope) => sql`
 // row is not an ecosystem.
 const realEcosystem = sql`NOT (grouping(ecosystem) = 0 AND (ecosystem IS NULL OR ecosystem = ${REPOSITORY_ROW}))`;
 
-interface DailyRow {
+/** Drift counts of a daily row (all-ecosystems rows; null on one ecosystem's). */
+interface DriftCounts {
+  major_behind: number | null;
+  minor_behind: number | null;
+  patch_behind: number | null;
+  deprecated: number | null;
+  end_of_life: number | null;
+}
+
+interface DailyRow extends DriftCounts {
   dependencies: number;
   direct: number;
   libyear: number | null;
@@ -129,6 +138,8 @@ interface DailyRow {
   exposures_fixed: number;
   fixes: FixesBySeverity;
   scans: number;
+  repositories: number;
+  alerts_open: number | null;
 }
 
 const emptyRow = (): DailyRow => ({
@@ -142,7 +153,34 @@ const emptyRow = (): DailyRow => ({
   exposures_fixed: 0,
   fixes: {},
   scans: 0,
+  repositories: 0,
+  alerts_open: null,
+  major_behind: null,
+  minor_behind: null,
+  patch_behind: null,
+  deprecated: null,
+  end_of_life: null,
 });
+
+const DRIFT_COUNTS = [
+  'major_behind',
+  'minor_behind',
+  'patch_behind',
+  'deprecated',
+  'end_of_life',
+] as const;
+
+const NO_DRIFT: DriftCounts = {
+  major_behind: 0,
+  minor_behind: 0,
+  patch_behind: 0,
+  deprecated: 0,
+  end_of_life: 0,
+};
+
+// Kept per repository (its own row): summed over all ecosystems, not split per ecosystem.
+const driftCount = (column: string) =>
+  sql`CASE WHEN grouping(ecosystem) = 1 THEN coalesce(sum(${sql.ref(column)}), 0) END::int AS ${sql.ref(column)}`;
 
 interface Keyed {
   repo: string;
@@ -175,29 +213,33 @@ export async function writeDailyRows(
   const keys = keyColumns(scope);
 
   const gauges = await sql<
-    Keyed & {
-      deps: number;
-      direct: number;
-      libyear: number | null;
-      unresolved: number;
-      critical: number;
-    }
+    Keyed &
+      DriftCounts & {
+        deps: number;
+        direct: number;
+        libyear: number | null;
+        unresolved: number;
+        critical: number;
+        repositories: number;
+      }
   >`
     SELECT ${keys}, coalesce(sum(dependencies), 0)::int AS deps, coalesce(sum(direct), 0)::int AS direct,
       -- All ecosystems: the repositories' drift totals; one ecosystem: its dependencies' libyear.
       CASE WHEN grouping(ecosystem) = 1 THEN coalesce(sum(libyear), 0)
         ELSE coalesce(sum(ecosystem_libyear), 0) END::float8 AS libyear,
       coalesce(sum(exposures_critical + exposures_high + exposures_medium + exposures_low + exposures_unrated + exposures_malicious), 0)::int AS unresolved,
-      coalesce(sum(exposures_critical), 0)::int AS critical
+      coalesce(sum(exposures_critical), 0)::int AS critical,
+      -- Every repository has its own row: all ecosystems count each; one ecosystem, those using it.
+      count(DISTINCT repository_id)::int AS repositories,
+      ${sql.join(DRIFT_COUNTS.map(driftCount))}
     FROM analytics_repository_state WHERE ${filter}
     GROUP BY ${groupingSets(scope)} HAVING ${realEcosystem}`.execute(db);
-  for (const g of gauges.rows) {
-    Object.assign(row(g), {
-      dependencies: g.deps,
-      direct: g.direct,
-      libyear: g.libyear,
-      exposures_unresolved: g.unresolved,
-      exposures_critical: g.critical,
+  for (const { deps, unresolved, critical, repo, eco, ...g } of gauges.rows) {
+    Object.assign(row({ repo, eco }), {
+      ...g,
+      dependencies: deps,
+      exposures_unresolved: unresolved,
+      exposures_critical: critical,
     });
   }
 
@@ -237,8 +279,19 @@ export async function writeDailyRows(
     GROUP BY ${groupingSets(scope)} HAVING ${realEcosystem}`.execute(db);
   for (const s of scans.rows) row(s).scans = s.n;
 
-  // Tenant sums exist every day even for an empty tenant, so a trend has no gap.
-  if (scope.kind !== 'repository') row({ repo: ALL_REPOSITORIES, eco: '' });
+  // Tenant sums exist every day even for an empty tenant, so a trend has no gap. Alerts belong
+  // to the tenant: its all-ecosystems row only, from the kept count the dashboard shows.
+  if (scope.kind !== 'repository') {
+    const alerts = await sql<{ n: number }>`
+      SELECT coalesce(sum(n), 0)::int AS n FROM (
+        SELECT n FROM analytics_counts WHERE metric = 'alerts_open'
+        UNION ALL SELECT delta FROM analytics_count_changes WHERE metric = 'alerts_open') c`.execute(
+      db,
+    );
+    const tenant = row({ repo: ALL_REPOSITORIES, eco: '' });
+    tenant.alerts_open = alerts.rows[0]?.n ?? 0;
+    if (tenant.major_behind === null) Object.assign(tenant, NO_DRIFT);
+  }
   await replaceDay(db, day, scope, [...rows.values()]);
   return rows.size;
 }

@@ -72,13 +72,26 @@ export const GlobalDashboard = Type.Object({
       Type.Object({ repositoryId: Type.String(), name: Type.String(), critical: Type.Integer() }),
     ),
   }),
-  changes: Type.Object({
-    dependencies: Headline,
-    exposuresUnresolved: Headline,
-    exposuresCritical: Headline,
-    libyear: Headline,
-    violationsOpen: Headline,
-  }),
+  changes: Type.Object(
+    {
+      repositories: Headline,
+      dependencies: Headline,
+      exposuresUnresolved: Headline,
+      exposuresCritical: Headline,
+      libyear: Headline,
+      violationsOpen: Headline,
+      alertsOpen: Headline,
+      majorBehind: Headline,
+      minorBehind: Headline,
+      patchBehind: Headline,
+      deprecated: Headline,
+      endOfLife: Headline,
+    },
+    {
+      description:
+        "Each headline number now and its change against the tenant's daily rollup of 7 and 30 days ago (null when the rollups do not reach back that far)",
+    },
+  ),
 });
 
 const NullableInteger = Type.Union([Type.Integer(), Type.Null()]);

@@ -42,6 +42,16 @@ export interface AnalyticsDailyTable {
   exposures_fixed: Generated<number>;
   fixes: JSONColumnType<FixesBySeverity, string, string>;
   scans: Generated<number>;
+  /** Migration 0036; null on days rolled up before it. */
+  repositories: Generated<number | null>;
+  /** The tenant's all-ecosystems rows only (null elsewhere). */
+  alerts_open: Generated<number | null>;
+  /** Drift counts: all-ecosystems rows only (null on one ecosystem's rows). */
+  major_behind: Generated<number | null>;
+  minor_behind: Generated<number | null>;
+  patch_behind: Generated<number | null>;
+  deprecated: Generated<number | null>;
+  end_of_life: Generated<number | null>;
 }
 
 export interface AnalyticsTenantSummaryTable {

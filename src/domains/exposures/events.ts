@@ -104,3 +104,24 @@ export async function emitExposureEvents(
     });
   }
 }
+
+/**
+ * `exposures.status_changed` for each repository whose exposures' statuses changed outside a
+ * refresh (a person's triage, a triage rule, an acceptance's expiry), in the change's transaction:
+ * the dashboard's rollups refresh on it (a refresh's changes are announced by
+ * `exposures.refreshed`).
+ */
+export async function emitStatusChanged(
+  db: Kysely<DB>,
+  tenantId: string,
+  repositoryIds: Iterable<string>,
+  correlationId: string | null = null,
+): Promise<void> {
+  for (const repositoryId of new Set(repositoryIds)) {
+    await emitEvent(db, 'exposures.status_changed', {
+      tenantId,
+      data: { repositoryId },
+      correlationId,
+    });
+  }
+}

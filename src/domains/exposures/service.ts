@@ -4,6 +4,7 @@ import { badRequest, notFound, unprocessable } from '../../core/problem';
 import type { DB } from '../../db/schema';
 import { parseEnum } from '../../http/query';
 import { requestEvaluation } from '../policies/requests';
+import { emitStatusChanged } from './events';
 import { applyTransition } from './state-machine';
 import {
   type ExposureRow,
@@ -76,6 +77,7 @@ export async function triageExposure(
       repositoryId: current.repository_id,
       packageIds: [current.package_id],
     });
+    await emitStatusChanged(db, principal.tenantId, [current.repository_id]);
   }
   const exposure = await findExposure(db, exposureId);
   if (!exposure) throw notFound('The vulnerability exposure');

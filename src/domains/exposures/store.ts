@@ -4,7 +4,13 @@ import type { DB } from '../../db/schema';
 import type { FindingKind, SeverityRating } from '../../intel/osv/types';
 import type { Reachability } from '../../intel/reachability/analyse';
 import { requestEvaluation } from '../policies/requests';
-import { type ChangedExposure, changedExposure, EVENT_COLUMNS, emitExposureEvents } from './events';
+import {
+  type ChangedExposure,
+  changedExposure,
+  EVENT_COLUMNS,
+  emitExposureEvents,
+  emitStatusChanged,
+} from './events';
 import { changeStatusBySystem, statusStamp } from './system-status';
 import type { ExposureStatus, VulnerabilityExposureTable } from './tables';
 
@@ -190,6 +196,7 @@ export async function reopenExpiredAcceptances(db: Kysely<DB>, tenantId: string)
       packageIds: reopened.map((e) => e.packageId),
     });
   }
+  await emitStatusChanged(db, tenantId, byRepository.keys());
   return reopenedIds.size;
 }
 

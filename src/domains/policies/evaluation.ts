@@ -20,6 +20,7 @@ import { type DependencyWithFacts, type RepositoryForFacts, repositoryFacts } fr
 import { initialStatus, systemMove } from './state-machine';
 import { allPolicies, type PolicyRow } from './store';
 import type { ViolationStatus } from './tables';
+import { emitViolationsChanged, violationsMoved } from './violation-events';
 import {
   applySystemUpdates,
   insertViolations,
@@ -242,6 +243,8 @@ export interface RepositoryEvaluation {
   correlationId?: string | null;
   /** The risk thresholds of the configuration (`Config['packageIntel']`); absent: the defaults. */
   riskSettings?: RiskSettings;
+  /** The scan whose matching led here: named by the `policy_violations.changed` it emits. */
+  scanId?: string;
 }
 
 /**
@@ -450,11 +453,7 @@ function planResolutions(plan: Plan, left: Map<string, ExistingViolation>): void
   }
 }
 
-async function writePlan(
-  db: Kysely<DB>,
-  input: { tenantId: string; correlationId?: string | null },
-  plan: Plan,
-): Promise<void> {
+async function writePlan(db: Kysely<DB>, input: RepositoryEvaluation, plan: Plan): Promise<void> {
   await insertViolations(db, plan.inserts);
   await applySystemUpdates(db, plan.updates);
   await emitEvents(db, 'policy_violation.opened', {
@@ -462,6 +461,14 @@ async function writePlan(
     data: plan.events,
     correlationId: input.correlationId ?? null,
   });
+  if (violationsMoved(plan.counts)) {
+    await emitViolationsChanged(db, {
+      tenantId: input.tenantId,
+      repositoryIds: [input.repositoryId],
+      scanId: input.scanId,
+      correlationId: input.correlationId,
+    });
+  }
 }
 
 function addCounts(totals: EvaluationCounts, counts: EvaluationCounts): void {

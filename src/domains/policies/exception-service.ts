@@ -15,6 +15,7 @@ import {
 } from './exception-store';
 import { MAX_REASON_LENGTH, systemMove } from './state-machine';
 import { EXCEPTION_SCOPES } from './tables';
+import { emitViolationsChanged } from './violation-events';
 import { applySystemUpdates, lockViolation, type SystemUpdate } from './violation-store';
 
 /**
@@ -81,7 +82,7 @@ export async function grantException(
   });
   let candidates = db
     .selectFrom('policy_violations')
-    .select(['id', 'status'])
+    .select(['id', 'status', 'repository_id'])
     .where('policy_id', '=', violation.policy_id)
     .where('package_id', '=', violation.package_id)
     .where('status', 'in', ['open', 'acknowledged', 'dismissed']);
@@ -90,12 +91,15 @@ export async function grantException(
     candidates = candidates.where('repository_id', '=', violation.repository_id);
   }
   const updates: SystemUpdate[] = [];
+  const repositoryIds: string[] = [];
   for (const candidate of await candidates.execute()) {
     const next = systemMove(candidate.status, { kind: 'exception_granted' });
     if (!next) continue;
     updates.push({ ...unchangedFacts(candidate.id, next), exceptionId: exception.id });
+    repositoryIds.push(candidate.repository_id);
   }
   await applySystemUpdates(db, updates);
+  await emitViolationsChanged(db, { tenantId: principal.tenantId, repositoryIds });
   details.exceptionId = exception.id;
   details.scope = scope;
   details.excepted = updates.map((u) => u.id);
@@ -160,6 +164,11 @@ export async function releaseCovered(
   }
   await applySystemUpdates(db, updates);
   await emitEvents(db, 'policy_violation.opened', { tenantId, data: events, correlationId });
+  await emitViolationsChanged(db, {
+    tenantId,
+    repositoryIds: events.map((e) => e.repositoryId),
+    correlationId,
+  });
   return events.map((e) => e.violationId);
 }
 

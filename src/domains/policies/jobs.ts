@@ -12,6 +12,7 @@ import { expireTenantExceptions } from './exception-service';
 import { tenantsWithExpiredExceptions } from './exception-store';
 import { EVALUATE_REPOSITORY_JOB, type EvaluateRepositoryJob, packageFilterOf } from './requests';
 import { markScanEvaluated } from './scan-evaluated';
+import { emitViolationsChanged, violationsMoved } from './violation-events';
 
 /**
  * Policy jobs (docs/policies.md#evaluation):
@@ -52,15 +53,29 @@ export function policyJobs(deps: JobDeps): JobDefinition<unknown>[] {
       const packageIds = packageFilterOf(envelope.data);
       const { scanId } = envelope.data;
       const counts = await withTenant(deps.database, tenantId, async (db) => {
+        const scan = typeof scanId === 'string' ? scanId : undefined;
         const result = await evaluateRepository(db, {
           tenantId,
           repositoryId,
           packageIds,
           correlationId: envelope.correlationId,
           riskSettings: deps.config.packageIntel,
+          scanId: scan,
         });
-        // After a scan's exposures were matched: the scan is evaluated (the CI gate waits for it).
-        if (typeof scanId === 'string') await markScanEvaluated(db, scanId, result);
+        if (scan) {
+          // After a scan's exposures were matched: the scan is evaluated (the CI gate waits for it).
+          await markScanEvaluated(db, scan, result);
+          // The scan's results are complete: announced even when no violation moved (a moved one
+          // was announced by the evaluation, with the scan).
+          if (!violationsMoved(result)) {
+            await emitViolationsChanged(db, {
+              tenantId,
+              repositoryIds: [repositoryId],
+              scanId: scan,
+              correlationId: envelope.correlationId,
+            });
+          }
+        }
         return result;
       });
       deps.log('policies evaluated', { tenantId, repositoryId, ...counts });

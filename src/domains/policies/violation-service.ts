@@ -3,6 +3,7 @@ import type { Principal } from '../../core/principal';
 import { notFound, unprocessable } from '../../core/problem';
 import type { DB } from '../../db/schema';
 import { triage } from './state-machine';
+import { emitViolationsChanged } from './violation-events';
 import { findViolation, lockViolation, setTriage, type ViolationRow } from './violation-store';
 
 /**
@@ -27,6 +28,12 @@ export async function triageViolation(
     actorTokenId: principal.tokenId,
   });
   details.to = outcome.status;
+  if (outcome.status !== current.status) {
+    await emitViolationsChanged(db, {
+      tenantId: principal.tenantId,
+      repositoryIds: [current.repository_id],
+    });
+  }
   const row = await findViolation(db, current.id);
   if (!row) throw notFound('The policy violation');
   return row;

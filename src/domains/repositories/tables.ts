@@ -23,6 +23,8 @@ export interface RepositoryTable {
   deploy_key_sealed: string | null;
   last_scan_id: string | null;
   last_scanned_at: Date | null;
+  /** The last scan that finished in any final state (completed, failed, cancelled). */
+  last_finished_scan_id: Generated<string | null>;
   /** The dependency generation readers see (the scan that stored it); null before any. */
   dependency_scan_id: string | null;
   created_at: Generated<Date>;

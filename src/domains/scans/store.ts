@@ -2,7 +2,7 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import { emitEvent } from '../../jobs/outbox';
-import { SCAN_TRANSITIONS, type ScanEvent } from './lifecycle';
+import { isFinal, SCAN_TRANSITIONS, type ScanEvent } from './lifecycle';
 import { storableText } from './storable';
 import type { ScanLogLevel, ScanLogTable, ScanState, ScanTable, ScanTrigger } from './tables';
 
@@ -122,6 +122,7 @@ async function move(
     .where('state', 'in', from);
   if (options.attempt !== undefined) query = query.where('attempt', '=', options.attempt);
   const moved = await query.returningAll().executeTakeFirst();
+  if (moved && isFinal(to)) await recordFinished(db, moved);
   // Every way a scan fails passes here: the event commits with the move (docs/events.md).
   if (moved && to === 'failed') {
     await emitEvent(db, 'scan.failed', {
@@ -130,6 +131,23 @@ async function move(
     });
   }
   return moved;
+}
+
+/**
+ * The repository's last finished scan (any final state: the dashboard counts repositories by its
+ * state) and, for a completed one, its last scan: the last successful one, which the repository
+ * detail and the SBOM export read.
+ */
+async function recordFinished(db: Kysely<DB>, scan: ScanRow): Promise<void> {
+  const completed =
+    scan.state === 'completed'
+      ? { last_scan_id: scan.id, last_scanned_at: sql<Date>`clock_timestamp()` }
+      : {};
+  await db
+    .updateTable('repositories')
+    .set({ last_finished_scan_id: scan.id, ...completed })
+    .where('id', '=', scan.repository_id)
+    .execute();
 }
 
 /** queued → running with attempt + 1. Undefined when the scan is not queued any more. */
@@ -169,13 +187,13 @@ export interface ScanResult {
   fileCount: number;
 }
 
-/** running (this attempt) → completed with its result, and the repository's last scan. */
+/** running (this attempt) → completed with its result (and the repository's last scan). */
 export async function completeScan(
   db: Kysely<DB>,
   run: ScanRun,
   result: ScanResult,
 ): Promise<ScanRow | undefined> {
-  const completed = await move(db, run.scanId, 'complete', {
+  return move(db, run.scanId, 'complete', {
     attempt: run.attempt,
     fields: {
       commit_sha: result.commitSha,
@@ -184,13 +202,6 @@ export async function completeScan(
       file_count: result.fileCount,
     },
   });
-  if (!completed) return undefined;
-  await db
-    .updateTable('repositories')
-    .set({ last_scan_id: run.scanId, last_scanned_at: sql<Date>`clock_timestamp()` })
-    .where('id', '=', completed.repository_id)
-    .execute();
-  return completed;
 }
 
 /** → failed with the reason; fenced by `attempt` when given (a run), else any active scan. */

@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema';
 import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import { ECOSYSTEMS, type Ecosystem } from '../../ecosystems/types';
+import { emitStatusChanged } from '../exposures/events';
 import {
   changeStatusBySystem,
   reopenRuleDecisions,
@@ -170,9 +171,10 @@ export async function applyTriageRules(db: Kysely<DB>, scope: ApplyScope): Promi
 }
 
 /**
- * Asks policies to evaluate again the dependencies whose exposures a rule settled or reopened
- * outside a refresh (a new rule, a VEX import, a revocation): the status is a fact of policies
- * (vulnerabilities.items[].status). A refresh asks for its repository itself.
+ * Announces exposures a rule settled or reopened outside a refresh (a new rule, a VEX import, a
+ * revocation): policies evaluate those dependencies again (the status is a fact of policies,
+ * vulnerabilities.items[].status) and `exposures.status_changed` tells the rest (the dashboard's
+ * rollups). A refresh does both for its repository itself.
  */
 export async function requestPolicyEvaluation(
   db: Kysely<DB>,
@@ -196,6 +198,7 @@ export async function requestPolicyEvaluation(
   for (const [repositoryId, packageIds] of byRepository) {
     await requestEvaluation(db, { tenantId, repositoryId, packageIds });
   }
+  await emitStatusChanged(db, tenantId, byRepository.keys());
 }
 
 /**

@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { importJsonl } from '../../../test/support/exposures';
+import { storeScan } from '../../../test/support/package-scans';
+import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import { npmRange, osvRecord } from '../../intel/advisory-store/test-records';
+import { REFRESH_AFTER_MATCH_JOB, REFRESH_REPOSITORY_ROLLUPS_JOB } from './jobs';
+import { utcDay } from './rollups';
+
+/**
+ * The dashboard and the trends follow every change that moves their numbers (a scan, a person's
+ * triage, a policy's evaluation), through the events the changes emit, without the daily pass.
+ */
+
+let t: TestApp;
+let tenant: TestTenant;
+const CRITICAL = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H';
+
+beforeAll(async () => {
+  t = await createTestApp();
+  tenant = await t.createTenant('team');
+  await importJsonl(t, [
+    osvRecord({
+      id: 'GHSA-frsh-0000-0001',
+      severity: CRITICAL,
+      affected: [npmRange('fresh-pad', '0', '2.0.0')],
+    }),
+  ]);
+});
+afterAll(async () => t?.close());
+
+const get = async (url: string) => {
+  const res = await t.as(tenant.token, { method: 'GET', url });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+};
+const dashboard = () => get('/api/v1/dashboards/global');
+/** Today's trend point: the gauges of today's daily row. */
+const today = async () =>
+  (await get(`/api/v1/analytics/trends?fromUtc=${utcDay(new Date())}T00:00:00Z`)).points.at(-1);
+const times = (ran: string[], job: string) => ran.filter((name) => name === job).length;
+
+describe('the rollups refresh on every change that moves a number', () => {
+  test('a scan refreshes them once, after its exposures and violations are stored', async () => {
+    const policy = await t.as(tenant.token, {
+      method: 'POST',
+      url: '/api/v1/policies',
+      payload: {
+        name: 'no critical',
+        condition: 'vulnerabilities.maxSeverityLevel >= 4',
+        severity: 'high',
+        action: 'warn',
+      },
+    });
+    expect(policy.statusCode, policy.body).toBe(201);
+    await t.runJobs();
+    await storeScan(
+      t,
+      tenant,
+      'api',
+      [
+        { ecosystem: 'npm', name: 'fresh-pad', version: '1.0.0' },
+        { ecosystem: 'npm', name: 'fresh-other', version: '1.0.0' },
+      ],
+      new Date(),
+      false,
+    );
+    const ran = await t.runJobs();
+    // Matching is followed by the evaluation, whose end refreshes the rollups: once.
+    expect(times(ran, REFRESH_REPOSITORY_ROLLUPS_JOB)).toBe(1);
+    expect(times(ran, REFRESH_AFTER_MATCH_JOB)).toBe(1);
+    const body = await dashboard();
+    expect(body.exposures.unresolved).toBe(1);
+    expect(body.exposures.byStatus).toEqual({ open: 1 });
+    expect(body.violations.open).toBe(1);
+    expect(await today()).toMatchObject({ exposuresOpen: 1, violationsOpen: 1, dependencies: 2 });
+  });
+
+  test('triage of an exposure (PATCH) moves the dashboard and the trend', async () => {
+    const exposures = await get('/api/v1/vulnerability-exposures');
+    const exposureId = exposures.items[0].exposureId as string;
+    // Still unresolved: no violation moves, the status change alone refreshes.
+    const investigating = await t.as(tenant.token, {
+      method: 'PATCH',
+      url: `/api/v1/vulnerability-exposures/${exposureId}`,
+      payload: { status: 'investigating' },
+    });
+    expect(investigating.statusCode, investigating.body).toBe(200);
+    expect(times(await t.runJobs(), REFRESH_REPOSITORY_ROLLUPS_JOB)).toBe(1);
+    expect((await dashboard()).exposures.byStatus).toEqual({ investigating: 1 });
+    expect((await dashboard()).violations.open).toBe(1);
+
+    const patch = await t.as(tenant.token, {
+      method: 'PATCH',
+      url: `/api/v1/vulnerability-exposures/${exposureId}`,
+      payload: { status: 'not_affected', justification: 'code_not_reachable' },
+    });
+    expect(patch.statusCode, patch.body).toBe(200);
+    const ran = await t.runJobs();
+    expect(ran).toContain(REFRESH_REPOSITORY_ROLLUPS_JOB);
+    const body = await dashboard();
+    expect(body.exposures.unresolved).toBe(0);
+    expect(body.exposures.bySeverity.critical).toBe(0);
+    expect(body.exposures.byStatus).toEqual({ not_affected: 1 });
+    expect(body.topRepositories.byCriticalExposures).toEqual([]);
+    expect(body.changes.exposuresUnresolved.current).toBe(0);
+    // The status is a fact of policies: the violation resolved, and the trend saw both.
+    expect(body.violations.open).toBe(0);
+    expect(await today()).toMatchObject({ exposuresOpen: 0, exposuresCriticalOpen: 0 });
+    expect((await today()).violationsOpen).toBe(0);
+  });
+
+  test("a policy's evaluation opening violations moves the counts and the trend", async () => {
+    const before = await today();
+    expect(before.violationsOpen).toBe(0);
+    const policy = await t.as(tenant.token, {
+      method: 'POST',
+      url: '/api/v1/policies',
+      payload: {
+        name: 'fresh packages',
+        condition: 'dependency.name.startsWith("fresh-")',
+        severity: 'low',
+        action: 'warn',
+      },
+    });
+    expect(policy.statusCode, policy.body).toBe(201);
+    const ran = await t.runJobs();
+    expect(ran).toContain(REFRESH_REPOSITORY_ROLLUPS_JOB);
+    const body = await dashboard();
+    expect(body.violations).toMatchObject({ open: 2, bySeverity: { low: 2 } });
+    expect(body.changes.violationsOpen.current).toBe(2);
+    expect((await today()).violationsOpen).toBe(2);
+
+    // A person's triage of a violation moves the trend too.
+    const violations = await get('/api/v1/policy-violations');
+    const violationId = violations.items[0].violationId as string;
+    const dismissed = await t.as(tenant.token, {
+      method: 'PATCH',
+      url: `/api/v1/policy-violations/${violationId}`,
+      payload: { status: 'dismissed', reason: 'accepted for now' },
+    });
+    expect(dismissed.statusCode, dismissed.body).toBe(200);
+    expect(await t.runJobs()).toContain(REFRESH_REPOSITORY_ROLLUPS_JOB);
+    expect((await dashboard()).violations.open).toBe(1);
+    expect((await today()).violationsOpen).toBe(1);
+  });
+
+  test('another tenant sees none of it', async () => {
+    const stranger = await t.createTenant('team');
+    const res = await t.as(stranger.token, { method: 'GET', url: '/api/v1/dashboards/global' });
+    expect(res.json().violations.open).toBe(0);
+    expect(res.json().exposures.byStatus).toEqual({});
+  });
+});
