@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema';
+import { FINAL_STATES } from '../scans/lifecycle';
 import type { CountMetric } from './tables';
 
 /**
@@ -11,8 +12,6 @@ import type { CountMetric } from './tables';
  */
 
 const CRITICALITIES = ['critical', 'high', 'medium', 'low'] as const;
-/** A repository's last scan is its last finished one (migration 0035): one of these, or never. */
-const FINISHED_STATES = ['completed', 'failed', 'cancelled'] as const;
 const SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
 
 /** Folds and recounts of one tenant take turns (a recount must not lose a concurrent fold). */
@@ -40,7 +39,8 @@ export async function readCounts(db: Kysely<DB>) {
     unset: 0,
   };
   const byLastScanState: Record<string, number> = { never: 0 };
-  for (const state of FINISHED_STATES) byLastScanState[state] = 0;
+  // A repository's last scan is its last finished one (migration 0035): final, or never.
+  for (const state of FINAL_STATES) byLastScanState[state] = 0;
   const bySeverity: Record<string, number> = {};
   for (const severity of SEVERITIES) bySeverity[severity] = 0;
   let total = 0;
