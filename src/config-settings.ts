@@ -123,9 +123,14 @@ export const SETTINGS = [
     'heap of the extraction worker thread (a file above: given up)',
   ],
   [
+    'SCAN_MAX_DEPENDENCIES',
+    '500000',
+    'dependencies one scan keeps (a file that would pass it keeps none, with an error)',
+  ],
+  [
     'SCAN_FILE_URL_ROOTS',
-    '(DATA_DIR/repositories)',
-    'comma-separated directories file:// repositories must lie in ({tenantId} allowed)',
+    '(DATA_DIR/repositories/{tenantId})',
+    'comma-separated directories file:// repositories must lie in ({tenantId}: the tenant; without it: shared)',
   ],
   [
     'OUTBOUND_ALLOW_GIT_CIDRS',

@@ -1,5 +1,6 @@
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseCidr } from './security/outbound-guard-ranges';
+import { TENANT_PLACEHOLDER } from './security/tenant-roots';
 
 /**
  * Parsers of single settings' values for src/config.ts: each returns the parsed value or pushes a
@@ -90,18 +91,20 @@ function inside(parent: string, child: string): boolean {
 
 /**
  * file:// roots: absolute, and never a directory holding the service's own files (its working
- * directory, the data directory) — the default lives inside the data directory, not above it.
+ * directory, the data directory) — the default lives inside the data directory, not above it,
+ * and is one folder per tenant: a root shared by all tenants lets each import the others'
+ * repositories, so a shared root is only what an operator configures on purpose.
  */
 export function fileRoots(raw: string | undefined, dataDir: string, problems: string[]): string[] {
   const list = (raw ?? '')
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean);
-  if (list.length === 0) return [resolve(dataDir, 'repositories')];
+  if (list.length === 0) return [join(resolve(dataDir, 'repositories'), TENANT_PLACEHOLDER)];
   const roots: string[] = [];
   for (const item of list) {
     const root = resolve(item);
-    const bare = root.replaceAll('{tenantId}', '');
+    const bare = root.replaceAll(TENANT_PLACEHOLDER, '');
     if (!isAbsolute(item)) problems.push(`SCAN_FILE_URL_ROOTS: "${item}" must be absolute`);
     else if (inside(bare, process.cwd()) || inside(bare, dataDir)) {
       problems.push(

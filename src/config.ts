@@ -206,6 +206,8 @@ export interface ScansConfig {
   gitCaFile: string | null;
   /** The extraction worker thread's V8 heap in MiB: the scan's memory bound (a file above it is given up). */
   extractionHeapMb: number;
+  /** Dependencies one scan collects; a file that would pass it keeps none and says so. */
+  maxDependencies: number;
 }
 
 export class ConfigError extends Error {
@@ -407,6 +409,7 @@ function scanSettings(
     maxAttempts: int('SCAN_MAX_ATTEMPTS', 3, 1, 100),
     gitCaFile: env.SCAN_GIT_CA_FILE || null,
     extractionHeapMb: int('SCAN_EXTRACTION_HEAP_MB', 512, 64, 16384),
+    maxDependencies: int('SCAN_MAX_DEPENDENCIES', 500_000, 1, 100_000_000),
     fileUrlRoots: fileRoots(env.SCAN_FILE_URL_ROOTS, dataDir, problems),
   };
 }

@@ -7,10 +7,11 @@ import { UsageError } from '../errors';
 const USAGE = `Usage: driftwatch admin create-tenant --name NAME --plan PLAN
        driftwatch admin import-osv <file-or-dir-or-url> [...] [--json]
        driftwatch admin import-kev <file> [--json]
-       driftwatch admin status [--json]
+       driftwatch admin status [--tenant ID-OR-NAME] [--json]
 
 create-tenant creates a tenant and prints its first owner token once. Plans: ${PLANS.join(', ')}.
-status prints the database, its data directory and what it holds.
+status prints the database, its data directory and what it holds; with --tenant, also that
+tenant's id and the folders its file:// repositories must lie in.
 
 Uses the same configuration as the server: DATABASE_URL, or the embedded database in DATA_DIR
 (default: the user's data directory). When a service runs on that data directory, the command
@@ -62,8 +63,9 @@ async function createTenant(args: string[]): Promise<number> {
 }
 
 async function status(args: string[]): Promise<number> {
-  const values = parse(args, { json: { type: 'boolean' } });
-  const result = await withDatabase((perform) => perform('status', {}));
+  const values = parse(args, { json: { type: 'boolean' }, tenant: { type: 'string' } });
+  const input = typeof values.tenant === 'string' ? { tenant: values.tenant } : {};
+  const result = await withDatabase((perform) => perform('status', input));
   if (values.json) {
     console.log(JSON.stringify(result, null, 2));
     return 0;
@@ -75,6 +77,12 @@ async function status(args: string[]): Promise<number> {
       `Repositories root: ${result.fileUrlRoots.join(', ')}`,
       `Tenants:           ${result.tenants}`,
       `Advisories:        ${result.advisories}`,
+      ...(result.tenant
+        ? [
+            `Tenant:            ${result.tenant.name} (${result.tenant.tenantId})`,
+            `Its repositories:  ${result.tenant.fileUrlRoots.join(', ')}`,
+          ]
+        : []),
     ].join('\n'),
   );
   return 0;

@@ -3,6 +3,7 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, posix, relative, sep } from 'node:path';
 import { ecosystems as registeredEcosystems } from './ecosystem-list';
+import { NotTextError, openFileText } from './shared/file-text';
 import type {
   Ecosystem,
   EcosystemModule,
@@ -306,6 +307,55 @@ interface Candidate {
   symlink: boolean;
 }
 
+/** Characters of a streamed file `describe` sees. */
+const STREAMED_HEAD_CHARS = 4096;
+
+/**
+ * A large file its extractor reads in pieces (`Extractor.stream`): never held whole. Null when
+ * the file must be read whole after all (the extractor says so, or the bytes are not text: the
+ * whole-file path reports that). Read errors propagate (the caller reports them).
+ */
+function extractStreamed(
+  absolute: string,
+  path: string,
+  c: Claim,
+  extract: NonNullable<Extractor['stream']>['extract'],
+  readTreeFile: (path: string) => string | null,
+): ExtractedFile | null {
+  const file = openFileText(absolute);
+  let head = '';
+  const text = () => {
+    const piece = file.next();
+    if (piece !== null && head.length < STREAMED_HEAD_CHARS) {
+      head += piece.slice(0, STREAMED_HEAD_CHARS - head.length);
+    }
+    return piece;
+  };
+  try {
+    const result = extract({ path, text, readFile: readTreeFile });
+    if (!result) return null;
+    let format = c.extractor.name;
+    try {
+      format = c.extractor.describe?.({ path, text: head, readFile: readTreeFile }) ?? format;
+    } catch {
+      // The label is cosmetic; keep the extractor name.
+    }
+    const extracted = fileEntry(path, c, format);
+    extracted.dependencies = result.dependencies;
+    extracted.errors = result.errors;
+    return extracted;
+  } catch (err) {
+    if (err instanceof NotTextError) return null;
+    if (typeof (err as NodeJS.ErrnoException).code === 'string') throw err;
+    const failed = fileEntry(path, c, c.extractor.name);
+    const message = err instanceof Error ? err.message : String(err);
+    failed.errors = [{ line: null, message: `${c.extractor.name} failed: ${message}` }];
+    return failed;
+  } finally {
+    file.close();
+  }
+}
+
 /** One claimed file read from disk (once, as bytes) and extracted; null when not a file. */
 async function extractFromDisk(
   root: string,
@@ -327,6 +377,11 @@ async function extractFromDisk(
     const fileInfo = await stat(resolved);
     if (!fileInfo.isFile()) return null;
     if (fileInfo.size > maxBytes) return tooLarge(path, c, fileInfo.size, maxBytes);
+    const stream = c.extractor.stream;
+    if (stream && fileInfo.size >= stream.fromBytes) {
+      const streamed = extractStreamed(resolved, path, c, stream.extract, readTreeFile);
+      if (streamed) return streamed;
+    }
     const decoded = decodeText(await readFile(resolved));
     if ('error' in decoded) return unreadable(path, c, decoded.error);
     return extractOne(path, decoded.text, c, readTreeFile);

@@ -77,6 +77,18 @@ export interface ExtractInput {
   readFile: (path: string) => string | null;
 }
 
+/** A large file handed to an extractor piece by piece instead of as one text. */
+export interface StreamedInput {
+  /** Path relative to the scanned root, with forward slashes. */
+  path: string;
+  /**
+   * The next piece of the file's text (checked UTF-8, a leading byte-order mark dropped), null at
+   * the end. Throws when the bytes are not text; the file then takes the ordinary path.
+   */
+  text: () => string | null;
+  readFile: ExtractInput['readFile'];
+}
+
 export type ExtractorKind = 'lockfile' | 'manifest';
 
 export interface Extractor {
@@ -91,6 +103,13 @@ export interface Extractor {
   extract: (input: ExtractInput) => ExtractionResult;
   /** Human label of the format as detected, e.g. `package-lock.json v3`. */
   describe?: (input: ExtractInput) => string;
+  /**
+   * Files of `fromBytes` and more are read from disk in pieces and handed to `extract` here
+   * (docs/extraction.md, "Large lockfiles"), never held whole; `describe` then sees the first
+   * 4096 characters. `extract` returns null when only the whole text gives the right answer:
+   * the file is then read whole and goes through `Extractor.extract`.
+   */
+  stream?: { fromBytes: number; extract: (input: StreamedInput) => ExtractionResult | null };
 }
 
 /**

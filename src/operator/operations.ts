@@ -6,6 +6,7 @@ import { ADVISORY_CHANGES } from '../domains/exposures/rematch-request';
 import { countTenants, createTenantWithOwner } from '../domains/tenants/service';
 import { type ImportSummary, importPath } from '../intel/advisory-store/import';
 import { importFromUrl } from '../intel/advisory-store/sync';
+import { tenantRoots } from '../security/tenant-roots';
 
 /**
  * The operator's work on the database (docs/operations.md#operator-commands), as data: each
@@ -95,25 +96,58 @@ const importKev: Operation<{ source: string }, KevImportSummary> = {
 export interface StatusResult {
   engine: Database['engine'];
   dataDir: string;
+  /** As configured: `{tenantId}` stands for each tenant's id. */
   fileUrlRoots: string[];
   tenants: number;
   advisories: number;
+  /** With `tenant` asked for: that tenant and the file:// roots it imports from. */
+  tenant?: { tenantId: string; name: string; fileUrlRoots: string[] };
 }
 
-const status: Operation<Record<string, never>, StatusResult> = {
-  parse: () => ({}),
-  run: async ({ database, dataDir, fileUrlRoots }) => {
+/** A tenant named by its id or its exact name (one of that name only). */
+async function findTenant(
+  database: Database,
+  wanted: string,
+): Promise<{ id: string; name: string }> {
+  const byId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(wanted);
+  const rows = await database.system
+    .selectFrom('tenants')
+    .select(['id', 'name'])
+    .where(byId ? 'id' : 'name', '=', wanted)
+    .limit(2)
+    .execute();
+  if (rows.length === 0) throw new OperationInputError(`no tenant ${wanted}`);
+  if (rows.length > 1)
+    throw new OperationInputError(`several tenants are named ${wanted}: give the id`);
+  return rows[0] as { id: string; name: string };
+}
+
+const status: Operation<{ tenant?: string }, StatusResult> = {
+  parse: (input) => {
+    const tenant = field(input, 'tenant');
+    if (tenant === undefined) return {};
+    if (typeof tenant !== 'string' || tenant.trim() === '' || tenant.length > 200) {
+      throw new OperationInputError('tenant must be a tenant id or name');
+    }
+    return { tenant: tenant.trim() };
+  },
+  run: async ({ database, dataDir, fileUrlRoots }, input) => {
     const advisories = await database.system
       .selectFrom('osv_advisories')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
-    return {
+    const result: StatusResult = {
       engine: database.engine,
       dataDir,
       fileUrlRoots,
       tenants: await countTenants(database),
       advisories: Number(advisories.n),
     };
+    if (input.tenant) {
+      const { id, name } = await findTenant(database, input.tenant);
+      result.tenant = { tenantId: id, name, fileUrlRoots: tenantRoots(fileUrlRoots, id) };
+    }
+    return result;
   },
 };
 

@@ -2,13 +2,16 @@ import { mkdir, readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { OutboundRefusedError } from './outbound-guard';
+import { TENANT_PLACEHOLDER, tenantRoots } from './tenant-roots';
 
 /**
  * `file://` clone URLs (docs/outbound-guard.md): a repository must lie strictly below one of
  * the operator's root directories after every link is followed (`realpath`), must be a git
  * repository itself (no `.git` file pointing elsewhere, no alternates outside the roots), and
  * git is handed the resolved path, so a link swapped later changes nothing for this clone.
- * Called at import and again before every clone.
+ * Called at import and again before every clone. A root naming `{tenantId}` (the default,
+ * `DATA_DIR/repositories/{tenantId}`) is that tenant's alone; a root without it is shared by
+ * every tenant, which only an operator's setting makes.
  */
 function inside(parent: string, child: string): boolean {
   const rel = relative(parent, child);
@@ -17,9 +20,7 @@ function inside(parent: string, child: string): boolean {
 
 async function realRoots(roots: readonly string[], tenantId: string | null): Promise<string[]> {
   const out: string[] = [];
-  for (const root of roots) {
-    if (root.includes('{tenantId}') && !tenantId) continue;
-    const named = tenantId ? root.replaceAll('{tenantId}', tenantId) : root;
+  for (const named of tenantRoots(roots, tenantId)) {
     try {
       out.push(await realpath(named));
     } catch {
@@ -98,13 +99,19 @@ export async function checkFileRepository(
   return pathToFileURL(real).href;
 }
 
-/** Creates the roots that name no tenant (the embedded default among them) when file:// is on. */
+/**
+ * Creates the roots when file:// is on: a shared root itself, a tenant's root up to the folder
+ * that holds the tenant folders (`DATA_DIR/repositories` by default); the operator creates a
+ * tenant's own folder when putting its first repository there.
+ */
 export async function createFileRoots(scans: {
   allowFileUrls: boolean;
   fileUrlRoots: readonly string[];
 }): Promise<void> {
   if (!scans.allowFileUrls) return;
   for (const root of scans.fileUrlRoots) {
-    if (!root.includes('{tenantId}')) await mkdir(root, { recursive: true, mode: 0o750 });
+    const at = root.indexOf(TENANT_PLACEHOLDER);
+    const fixed = at === -1 ? root : root.slice(0, root.lastIndexOf(sep, at));
+    if (fixed) await mkdir(fixed, { recursive: true, mode: 0o750 });
   }
 }

@@ -1,4 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,8 +26,9 @@ import {
   shallowCheckout,
 } from '../sources/git';
 import { REFUSED_MESSAGE, type Resolver } from './outbound-guard';
-import { checkFileRepository } from './outbound-guard-files';
+import { checkFileRepository, createFileRoots } from './outbound-guard-files';
 import { type Cidr, parseCidr } from './outbound-guard-ranges';
+import { tenantRoots } from './tenant-roots';
 
 const cidrs = (...list: string[]) => list.map((c) => parseCidr(c) as Cidr);
 const NOTHING: GitAccess = { policy: { allow: [] }, fileRoots: null, tenantId: null };
@@ -287,6 +296,26 @@ describe('file:// repositories only below the roots', () => {
     await expect(
       checkFileRepository(own, roots, '0193f0b4-0000-7000-8000-00000000000b'),
     ).rejects.toThrow(REFUSED_MESSAGE);
+  });
+
+  it('gives a tenant only its own folder of a {tenantId} root, never one named by a path', () => {
+    const roots = [join(root, '{tenantId}'), '/srv/shared'];
+    const tenant = '0193f0b4-0000-7000-8000-00000000000a';
+    expect(tenantRoots(roots, tenant)).toEqual([join(root, tenant), '/srv/shared']);
+    expect(tenantRoots(roots, null)).toEqual(['/srv/shared']);
+    expect(tenantRoots(roots, '../x')).toEqual(['/srv/shared']);
+  });
+
+  it('creates the folder holding the tenant folders, not a tenant folder', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'driftwatch-data-'));
+    try {
+      const fileUrlRoots = [join(data, 'repositories', '{tenantId}')];
+      await createFileRoots({ allowFileUrls: true, fileUrlRoots });
+      expect(statSync(join(data, 'repositories')).isDirectory()).toBe(true);
+      expect(existsSync(join(data, 'repositories', '{tenantId}'))).toBe(false);
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
   });
 
   it('checks again at clone time: a link swapped after the check cannot escape', async () => {

@@ -153,9 +153,14 @@ describe('the address rules', () => {
     expect(problems({ SCAN_FILE_URL_ROOTS: '/' })[0]).toMatch(/service's own files/);
     expect(problems({ SCAN_FILE_URL_ROOTS: process.cwd() })[0]).toMatch(/service's own files/);
     expect(problems({ SCAN_FILE_URL_ROOTS: 'relative/dir' })[0]).toMatch(/absolute/);
+    // The default is one folder per tenant; a root without {tenantId} is shared on purpose.
     expect(loadConfig({ DATA_DIR: '/srv/dw' }).scans.fileUrlRoots).toEqual([
-      '/srv/dw/repositories',
+      '/srv/dw/repositories/{tenantId}',
     ]);
+    expect(
+      loadConfig({ DATA_DIR: '/srv/dw', SCAN_FILE_URL_ROOTS: '/srv/git/{tenantId},/srv/shared' })
+        .scans.fileUrlRoots,
+    ).toEqual(['/srv/git/{tenantId}', '/srv/shared']);
     const defaults = loadConfig({});
     expect(defaults.outbound.allow).toEqual({ git: [], webhooks: [] });
   });

@@ -9,6 +9,7 @@ import {
   REFUSED_MESSAGE,
 } from '../security/outbound-guard';
 import { checkFileRepository } from '../security/outbound-guard-files';
+import { type HttpsPinning, installedGitPinning } from './git-version';
 
 /**
  * Shallow checkouts for scans, with `git` run through execFile (no shell). Credentials never
@@ -229,11 +230,19 @@ function hostOf(parsed: ParsedCloneUrl): { hostname: string; port: number } {
   return { hostname: url.hostname, port };
 }
 
+/** Said to the tenant when the server's git cannot pin https clones (the detail says why). */
+export const HTTPS_UNAVAILABLE = 'https clones are not available on this server';
+
 /**
  * Runs the guard for a clone URL and says how to pin git to what it checked. Throws
- * GitCheckoutError('refused') with a message that names no host or address.
+ * GitCheckoutError('refused') with a message that names no host or address; an https URL is
+ * refused too when the installed git is too old to honour the pin (`httpsPinning`).
  */
-export async function pinRemote(parsed: ParsedCloneUrl, access: GitAccess): Promise<PinnedRemote> {
+export async function pinRemote(
+  parsed: ParsedCloneUrl,
+  access: GitAccess,
+  httpsPinning: () => Promise<HttpsPinning> = installedGitPinning,
+): Promise<PinnedRemote> {
   try {
     if (parsed.kind === 'file') {
       if (!access.fileRoots) {
@@ -252,6 +261,8 @@ export async function pinRemote(parsed: ParsedCloneUrl, access: GitAccess): Prom
         ssh: ['-o', `HostName=${target.address}`, '-o', `HostKeyAlias=${target.host}`],
       };
     }
+    const pinning = await httpsPinning();
+    if (!pinning.ok) throw new GitCheckoutError('refused', HTTPS_UNAVAILABLE, pinning.reason);
     const config: Array<[string, string]> = [['http.followRedirects', 'false']];
     // git gets the host exactly as checked (no trailing dot, canonical IP spelling), so the
     // resolve entry is the one curl looks up.

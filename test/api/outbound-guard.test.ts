@@ -1,4 +1,13 @@
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -284,6 +293,107 @@ describe('file:// imports only below the configured roots', () => {
     const ok = await importRepos({ repositories: [{ url: pathToFileURL(inside).href }] });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().items[0]).toMatchObject({ status: 'imported' });
+  });
+});
+
+describe('the default file:// root is one folder per tenant', () => {
+  let data: string;
+  let wrapper: string;
+  let calls: string;
+  let owner: TestTenant;
+  let other: TestTenant;
+  let ownRepository: string;
+  const saved = { roots: [] as string[], path: process.env.PATH };
+
+  const storedFor = async (tenantId: string) =>
+    Number(
+      (
+        await t.database.system
+          .selectFrom('repositories')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('tenant_id', '=', tenantId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  /** What git was asked to do since the last call (`--version` is no connection). */
+  const gitRuns = () => {
+    const lines = readFileSync(calls, 'utf8').split('\n').filter(Boolean);
+    writeFileSync(calls, '');
+    return lines.filter((line) => line !== '--version');
+  };
+
+  beforeAll(async () => {
+    data = mkdtempSync(join(tmpdir(), 'driftwatch-api-tenant-roots-'));
+    saved.roots = t.config.scans.fileUrlRoots;
+    // The production default for this data directory: DATA_DIR/repositories/{tenantId}.
+    t.config.scans.fileUrlRoots = loadConfig({ DATA_DIR: data }).scans.fileUrlRoots;
+    owner = tenant;
+    other = await t.createTenant('enterprise');
+    const fixture = createGitRepository({ 'go.mod': 'module owned\n' });
+    mkdirSync(join(data, 'repositories', owner.tenantId), { recursive: true });
+    mkdirSync(join(data, 'repositories', other.tenantId), { recursive: true });
+    git(
+      join(data, 'repositories', owner.tenantId),
+      'clone',
+      '-q',
+      '--bare',
+      fixture.directory,
+      'app.git',
+    );
+    fixture.remove();
+    ownRepository = join(data, 'repositories', owner.tenantId, 'app.git');
+    // git, as the service finds it on PATH, records every run: a refusal must run none.
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    wrapper = join(data, 'bin');
+    calls = join(data, 'git-calls');
+    mkdirSync(wrapper);
+    writeFileSync(calls, '');
+    writeFileSync(
+      join(wrapper, 'git'),
+      `#!/bin/sh\necho "$*" >> '${calls}'\nexec '${realGit}' "$@"\n`,
+    );
+    chmodSync(join(wrapper, 'git'), 0o755);
+    process.env.PATH = `${wrapper}:${saved.path}`;
+  });
+  afterAll(() => {
+    process.env.PATH = saved.path;
+    t.config.scans.fileUrlRoots = saved.roots;
+    rmSync(data, { recursive: true, force: true });
+  });
+
+  it("refuses another tenant's repository with the generic words: nothing stored, git never run", async () => {
+    const urls = [
+      pathToFileURL(ownRepository).href,
+      `file://${join(data, 'repositories', other.tenantId)}/../${owner.tenantId}/app.git`,
+      pathToFileURL(join(data, 'repositories')).href,
+    ];
+    for (const url of urls) {
+      for (const item of [{ url }, { url, defaultBranch: 'main' }]) {
+        const res = await t.as(other.token, {
+          method: 'POST',
+          url: '/api/v1/repositories/import',
+          payload: { repositories: [item] },
+        });
+        expect(res.statusCode).toBe(400);
+        expect(res.headers['content-type']).toContain('application/problem+json');
+        expect(res.json().errors['repositories[0].url']).toEqual([
+          'must name a git repository below a configured root (SCAN_FILE_URL_ROOTS)',
+        ]);
+        expect(res.body).not.toContain(owner.tenantId);
+      }
+    }
+    expect(await storedFor(other.tenantId)).toBe(0);
+    expect(gitRuns()).toEqual([]);
+
+    // The owner imports it from its own folder; the recording git saw that (it can fail).
+    const own = await t.as(owner.token, {
+      method: 'POST',
+      url: '/api/v1/repositories/import',
+      payload: { repositories: [{ url: pathToFileURL(ownRepository).href }] },
+    });
+    expect(own.statusCode).toBe(200);
+    expect(own.json().items[0]).toMatchObject({ status: 'imported' });
+    expect(gitRuns().some((line) => line.startsWith('ls-remote'))).toBe(true);
   });
 });
 

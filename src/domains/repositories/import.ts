@@ -8,11 +8,7 @@ import { FieldErrorCollector, ProblemError } from '../../core/problem';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import type { RequestScope } from '../../http/request-scope';
-import {
-  checkHostLiteral,
-  OutboundRefusedError,
-  REFUSED_MESSAGE,
-} from '../../security/outbound-guard';
+import { checkHostLiteral, OutboundRefusedError } from '../../security/outbound-guard';
 import type { SecretBox } from '../../security/secret-box';
 import {
   type GitAccess,
@@ -220,7 +216,8 @@ async function guardUrls(fresh: Candidate[], access: GitAccess, deps: ImportDeps
       deps.log?.('import refused a clone URL', { index: candidate.index, detail: error.detail });
       errors.add(
         `repositories[${candidate.index}].url`,
-        parsed.kind === 'file' ? FILE_REFUSED : REFUSED_MESSAGE,
+        // The guard's own words (REFUSED_MESSAGE, or https unavailable): nothing about hosts.
+        parsed.kind === 'file' ? FILE_REFUSED : error.message,
       );
     }
   }

@@ -92,6 +92,24 @@ describe('extraction in a worker thread', () => {
     expect(files[1]?.dependencies).toHaveLength(1);
   }, 60_000);
 
+  it("keeps no entries of a file that would pass the scan's dependency limit, and says so", async () => {
+    const { files } = await extractInWorker(root, {
+      ...DEFAULT_EXTRACTION_LIMITS,
+      maxDependencies: 10,
+    });
+    expect(summary(files)).toEqual([
+      {
+        path: 'a/package-lock.json',
+        count: 0,
+        error: expect.stringMatching(
+          /^the scan's limit of 10 dependencies \(SCAN_MAX_DEPENDENCIES\) was reached: this file's \d{5,} entries were not kept$/,
+        ),
+      },
+      // A later file that still fits is kept.
+      { path: 'b/package-lock.json', count: 1, error: null },
+    ]);
+  }, 60_000);
+
   it('stops the whole extraction at the scan time limit', async () => {
     await expect(
       extractInWorker(root, { ...DEFAULT_EXTRACTION_LIMITS, scanTimeoutMs: 20 }),

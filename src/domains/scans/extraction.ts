@@ -25,6 +25,11 @@ export interface ExtractionLimits {
   scanTimeoutMs: number;
   /** The worker's V8 heap (old generation) in MiB; running out gives the file up. */
   maxHeapMb: number;
+  /**
+   * Dependencies one scan collects (SCAN_MAX_DEPENDENCIES): a file whose entries would pass it
+   * keeps none, with an error saying so; later files are kept while they fit.
+   */
+  maxDependencies: number;
 }
 
 export const DEFAULT_EXTRACTION_LIMITS: ExtractionLimits = {
@@ -33,6 +38,8 @@ export const DEFAULT_EXTRACTION_LIMITS: ExtractionLimits = {
   scanTimeoutMs: 10 * 60_000,
   // SCAN_EXTRACTION_HEAP_MB: a 64 MiB package-lock.json (323,255 entries) needs more than 384.
   maxHeapMb: 512,
+  // Ten 50 MB lockfiles' worth (190,794 entries each, docs/benchmarks.md) would pass it.
+  maxDependencies: 500_000,
 };
 
 export class ExtractionStopped extends Error {}
@@ -56,6 +63,11 @@ function givenUp(start: FileStart, reason: string): ExtractedFile {
     dependencies: [],
     errors: [{ line: null, message: reason }],
   };
+}
+
+function overLimit(file: ExtractedFile, entries: number, limits: ExtractionLimits): ExtractedFile {
+  const message = `the scan's limit of ${limits.maxDependencies} dependencies (SCAN_MAX_DEPENDENCIES) was reached: this file's ${entries} entries were not kept`;
+  return { ...file, dependencies: [], errors: [...file.errors, { line: null, message }] };
 }
 
 function crashReason(error: Error & { code?: string }, limits: ExtractionLimits): string {
@@ -89,6 +101,10 @@ function runPass(
     let current: FileStart | null = null;
     // The current file's entries as their batches arrive (dropped if the file is given up).
     let received: ExtractedFile['dependencies'] = [];
+    // Entries kept so far by the scan, and the current file's count once it passed the limit.
+    let collected = 0;
+    for (const file of settled.values()) collected += file.dependencies.length;
+    let dropped: number | null = null;
     let fileTimer: NodeJS.Timeout | undefined;
     let settledPass = false;
     const end = (outcome: () => void) => {
@@ -126,6 +142,7 @@ function runPass(
     worker.on('message', (message: ExtractWorkerMessage) => {
       if (message.type === 'start') {
         received = [];
+        dropped = null;
         current = {
           path: message.path,
           ecosystem: message.ecosystem,
@@ -137,9 +154,17 @@ function runPass(
           limits.fileTimeoutMs,
         );
       } else if (message.type === 'dependencies') {
-        for (const dependency of message.dependencies) received.push(dependency);
+        const count = message.dependencies.length;
+        if (dropped === null && collected + received.length + count > limits.maxDependencies) {
+          dropped = received.length;
+          received = [];
+        }
+        if (dropped !== null) dropped += count;
+        else for (const dependency of message.dependencies) received.push(dependency);
       } else if (message.type === 'file') {
-        settled.set(message.file.path, { ...message.file, dependencies: received });
+        const file = { ...message.file, dependencies: received };
+        settled.set(file.path, dropped === null ? file : overLimit(file, dropped, limits));
+        collected += received.length;
         received = [];
         current = null;
         clearTimeout(fileTimer);

@@ -159,7 +159,11 @@ async function checkOut(
 async function extract(deps: JobDeps, run: Run, checkout: Checkout): Promise<TreeExtraction> {
   run.step = 'extract';
   await ensureOwned(deps, run, 'extraction');
-  const limits = { ...DEFAULT_EXTRACTION_LIMITS, maxHeapMb: deps.config.scans.extractionHeapMb };
+  const limits = {
+    ...DEFAULT_EXTRACTION_LIMITS,
+    maxHeapMb: deps.config.scans.extractionHeapMb,
+    maxDependencies: deps.config.scans.maxDependencies,
+  };
   const { files } = await extractInWorker(checkout.directory, limits, run.abort.signal);
   const dependencies = files.reduce((n, file) => n + file.dependencies.length, 0);
   await note(

@@ -205,7 +205,7 @@ export function classifySpec(name: string, rawSpec: string, depth = 0): SpecClas
 
 /** The package.json beside the scanned file (or in `relative` folders under it), parsed. */
 export function readManifest(
-  input: ExtractInput,
+  input: Pick<ExtractInput, 'path' | 'readFile'>,
   ...relative: string[]
 ): Record<string, unknown> | null {
   const path = joinInTree(dirnameOf(input.path), [...relative, 'package.json'].join('/'));

@@ -6,6 +6,7 @@ import type {
   ExtractionError,
   ExtractionResult,
   Extractor,
+  StreamedInput,
 } from '../types';
 import {
   errorMessage,
@@ -16,7 +17,7 @@ import {
   setOwn,
   sourceFromResolved,
 } from './common';
-import { readLockPackages } from './package-lock-reader';
+import { type LockPackages, readLockPackages, streamLockPackages } from './package-lock-reader';
 import { CHAIN, depNames, flagScope, type Json, linesOf } from './package-lock-shared';
 import { fromV1 } from './package-lock-v1';
 
@@ -93,7 +94,7 @@ interface PackageEdges {
 function fromPackages(
   packages: Json,
   lineAt: (index: number) => number | null,
-  input: ExtractInput,
+  input: Pick<ExtractInput, 'path' | 'readFile'>,
   errors: ExtractionError[],
 ): ExtractedDependency[] {
   const index = indexPackages(packages, lineAt, errors);
@@ -360,11 +361,24 @@ export function extractPackageLock(
   incrementalFrom = INCREMENTAL_FROM_CHARS,
 ): ExtractionResult {
   const read = input.text.length >= incrementalFrom ? readLockPackages(input.text) : null;
-  if (!read) return extract(input);
+  return read ? fromRead(read, input) : extract(input);
+}
+
+/**
+ * A lock file read from disk in pieces (docs/extraction.md, "Large lockfiles"), never held
+ * whole; null when only the whole-file path gives the right answer (the caller then reads the
+ * file whole and calls `extract`).
+ */
+export function extractPackageLockStream(input: StreamedInput): ExtractionResult | null {
+  const read = streamLockPackages(input.text);
+  return read ? fromRead(read, input) : null;
+}
+
+function fromRead(read: LockPackages, input: Pick<ExtractInput, 'path' | 'readFile'>) {
   const errors: ExtractionError[] = [];
   if (typeof read.lockfileVersion !== 'number') errors.push(VERSION_MISSING());
-  const lines = packagesLines(input.text, read.packages);
-  return { dependencies: fromPackages(read.packages, lines, input, errors), errors };
+  const lineAt = (index: number) => read.lines[index] ?? null;
+  return { dependencies: fromPackages(read.packages, lineAt, input, errors), errors };
 }
 
 const VERSION_MISSING = () =>
@@ -406,6 +420,7 @@ export const packageLockExtractor: Extractor = {
     return base === 'package-lock.json' || base === 'npm-shrinkwrap.json';
   },
   extract: (input) => extractPackageLock(input),
+  stream: { fromBytes: INCREMENTAL_FROM_CHARS, extract: extractPackageLockStream },
   describe: (input) => {
     const match = /"lockfileVersion"\s*:\s*(\d+)/.exec(input.text.slice(0, 4096));
     const base = baseName(input.path);

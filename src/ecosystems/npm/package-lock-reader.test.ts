@@ -3,17 +3,58 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture, inputOf } from '../../../test/support/npm-extract';
 import { SHARED_DATA_MISSING, sharedDataDir } from '../../../test/support/shared-data';
-import { extractPackageLock } from './extract-package-lock';
-import { readLockPackages } from './package-lock-reader';
+import type { ExtractionResult } from '../types';
+import { extractPackageLock, extractPackageLockStream } from './extract-package-lock';
+import { readLockPackages, streamLockPackages } from './package-lock-reader';
 
 /**
  * The entry-by-entry reading of large locks (./package-lock-reader.ts) must give exactly what the
- * whole-file parse gives: every lock here is extracted both ways (threshold 0 and never) and the
+ * whole-file parse gives: every lock here is extracted the whole way (threshold never), entry by
+ * entry from memory (threshold 0) and streamed in pieces of several sizes (what a scan does with
+ * a file of 4 MiB and more: the whole way when the streamed reading hands it back), and the
  * results compared in full (entries, lines, parents, errors).
  */
-const bothWays = (path: string, text: string, files: Record<string, string> = {}) => {
+const PIECES = [1, 7, 4096];
+
+/** `text` handed out `size` characters at a time. */
+function pieces(text: string, size: number): () => string | null {
+  let at = 0;
+  return () => {
+    if (at >= text.length) return null;
+    const piece = text.slice(at, at + size);
+    at += size;
+    return piece;
+  };
+}
+
+let streamedCount = 0;
+
+function streamed(
+  path: string,
+  text: string,
+  files: Record<string, string>,
+  size: number,
+): ExtractionResult {
+  const input = inputOf(path, text, files);
+  const read = extractPackageLockStream({
+    path,
+    text: pieces(text, size),
+    readFile: input.readFile,
+  });
+  if (read) streamedCount++;
+  return read ?? extractPackageLock(input, Number.POSITIVE_INFINITY);
+}
+
+const bothWays = (
+  path: string,
+  text: string,
+  files: Record<string, string> = {},
+  sizes: readonly number[] = PIECES,
+) => {
   const whole = extractPackageLock(inputOf(path, text, files), Number.POSITIVE_INFINITY);
   const incremental = extractPackageLock(inputOf(path, text, files), 0);
+  for (const size of sizes)
+    expect(streamed(path, text, files, size), `pieces of ${size}`).toEqual(whole);
   return { whole, incremental };
 };
 
@@ -71,6 +112,31 @@ describe('package-lock.json read entry by entry', () => {
     expect(incremental).toEqual(whole);
   });
 
+  it('streams the ordinary locks (the streamed way is taken, not handed back)', () => {
+    for (const name of ['v2-with-dev-and-optional.json', 'v3-workspaces.json', 'shrinkwrap.json']) {
+      const text = fixture(name);
+      expect(streamLockPackages(pieces(text, 5)), name).not.toBeNull();
+      expect(streamLockPackages(pieces(text, 5))).toEqual(readLockPackages(text));
+    }
+    const before = streamedCount;
+    bothWays('package-lock.json', EDGE_CASES['v2 with the dependencies copy'] as string);
+    expect(streamedCount - before).toBe(PIECES.length);
+  });
+
+  it.each([
+    ['integer-like keys', EDGE_CASES['integer-like keys (ordered first by JSON.parse)']],
+    ['duplicate keys', EDGE_CASES['duplicate keys (first position, last value)']],
+    ['escaped keys', EDGE_CASES['escaped keys and values']],
+    ['two packages objects', EDGE_CASES['packages twice, the last one wins']],
+    [
+      "a key's text inside the entry before it (the line search would stop there)",
+      '{"lockfileVersion":3,"packages":{\n"node_modules/a":{"version":"1.0.0","x":{"node_modules/b":1}},\n"node_modules/b":{"version":"2.0.0"}}}',
+    ],
+  ])('hands %s back to the whole-file path', (_, text) => {
+    expect(readLockPackages(text as string)).toBeNull();
+    expect(streamLockPackages(pieces(text as string, 3))).toBeNull();
+  });
+
   it('hands back only the packages, each entry reduced to the fields the extractor reads', () => {
     const read = readLockPackages(EDGE_CASES['v2 with the dependencies copy'] as string);
     expect(read?.lockfileVersion).toBe(2);
@@ -94,6 +160,7 @@ describe('package-lock.json read entry by entry', () => {
       if (!sharedDataDir) throw new Error(SHARED_DATA_MISSING);
       const locks = sharedLocks(sharedDataDir);
       expect(locks.length).toBeGreaterThan(3);
+      let streamedLocks = 0;
       for (const path of locks) {
         const text = readFileSync(path, 'utf8');
         const manifest = join(path, '..', 'package.json');
@@ -103,10 +170,14 @@ describe('package-lock.json read entry by entry', () => {
         } catch {
           // No manifest beside it.
         }
-        const { whole, incremental } = bothWays('package-lock.json', text, files);
+        const before = streamedCount;
+        const { whole, incremental } = bothWays('package-lock.json', text, files, [61, 65_536]);
         expect(incremental, path).toEqual(whole);
         expect(whole.dependencies.length, path).toBeGreaterThan(0);
+        if (streamedCount > before) streamedLocks++;
       }
+      // The corpus's v2/v3 locks take the streamed way; only v1 locks are handed back.
+      expect(streamedLocks).toBeGreaterThan(0);
     });
   });
 });

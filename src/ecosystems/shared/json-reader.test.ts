@@ -2,6 +2,30 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkJson, JsonReadError, JsonReader } from './json-reader';
 
+/** `text` handed out `size` characters at a time. */
+function pieces(text: string, size: number): () => string | null {
+  let at = 0;
+  return () => {
+    if (at >= text.length) return null;
+    const piece = text.slice(at, at + size);
+    at += size;
+    return piece;
+  };
+}
+
+/** checkJson over the text arriving in pieces. */
+function checkPieces(text: string, size: number): ReturnType<typeof checkJson> {
+  const reader = new JsonReader('', pieces(text, size));
+  try {
+    reader.skipValue(false);
+    reader.end();
+    return { ok: true };
+  } catch (error) {
+    if (error instanceof JsonReadError) return { ok: false, error };
+    throw error;
+  }
+}
+
 const accepts = (text: string) => {
   try {
     JSON.parse(text);
@@ -97,6 +121,66 @@ describe('JsonReader', () => {
     expect(() => new JsonReader('{"a": [1,}').members()).toThrow(JsonReadError);
   });
 
+  it('gives the same answer, error, offset and line when the text arrives in pieces', () => {
+    const documents = [
+      '{"a": [1, -0, 2.5e-3, 1E+2, true, false, null, "x\\u00e9\\n"]}',
+      '{\n  "a": 1,\n  "b": [1, 2\n}',
+      '[12345678901234567890, -1.5e+300, "\\ud800"]',
+      '{"a": tru}',
+      '{"a": "open',
+      '"\\u12"',
+      '[1, 2,]',
+      '12 ',
+      '-',
+    ];
+    for (const text of documents) {
+      const whole = checkJson(text);
+      for (const size of [1, 2, 3, 5, 8]) {
+        const split = checkPieces(text, size);
+        expect(split.ok, `${text} in pieces of ${size}`).toBe(whole.ok);
+        if (!whole.ok && !split.ok) {
+          expect(split.error.message).toBe(whole.error.message);
+          expect(split.error.offset).toBe(whole.error.offset);
+        }
+      }
+    }
+  });
+
+  it('holds only the piece at hand and the span being read, not the document', () => {
+    const entry = (i: number) => `"node_modules/p${i}": {"version": "1.0.${i}", "x": [1, 2, 3]}`;
+    const members = Array.from({ length: 60_000 }, (_, i) => entry(i));
+    const skipped = `"copy": {${members.join(',\n')}}`;
+    const text = `{${members.join(',\n')},\n${skipped}}`;
+    let reader: JsonReader | null = null;
+    let held = 0;
+    const next = pieces(text, 4096);
+    reader = new JsonReader('', () => {
+      held = Math.max(held, reader?.text.length ?? 0);
+      return next();
+    });
+    const spans: string[] = [];
+    const r = reader;
+    r.readObject((key) => {
+      if (key === 'copy') {
+        r.skipValue(false);
+        return;
+      }
+      const { start, end } = r.skipValue();
+      if (spans.length < 2) spans.push(r.slice(start, end));
+    });
+    r.end();
+    expect(text.length).toBeGreaterThan(6_000_000);
+    expect(held).toBeLessThan(3 * 4096);
+    expect(spans).toEqual([
+      '{"version": "1.0.0", "x": [1, 2, 3]}',
+      '{"version": "1.0.1", "x": [1, 2, 3]}',
+    ]);
+    // Lines are counted on the way: the last member's line, without the text before it.
+    const last = text.lastIndexOf('"x"');
+    expect(r.indexOf('"x"', last)).toBe(last);
+    expect(r.lineOf(last)).toBe(text.slice(0, last).split('\n').length);
+  });
+
   it('agrees with JSON.parse on generated documents and their corruptions', () => {
     const json = fc.jsonValue({ maxDepth: 6 }).map((value) => JSON.stringify(value, null, 1));
     fc.assert(
@@ -107,6 +191,13 @@ describe('JsonReader', () => {
         expect(checkJson(cut).ok).toBe(accepts(cut));
         const changed = text.slice(0, position) + insert + text.slice(position + 1);
         expect(checkJson(changed).ok).toBe(accepts(changed));
+        // The same in pieces (a file read in chunks): the same verdict, the same error.
+        for (const size of [1, 3, 64]) {
+          const whole = checkJson(changed);
+          const split = checkPieces(changed, size);
+          expect(split.ok).toBe(whole.ok);
+          if (!whole.ok && !split.ok) expect(split.error.message).toBe(whole.error.message);
+        }
       }),
       { numRuns: 2000, seed: 19 },
     );
