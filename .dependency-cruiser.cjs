@@ -16,6 +16,11 @@ const COMPOSITION_ROOT =
   '^src/(app|service|background-jobs|main|logger|process-handlers|operator/[a-z-]+)\\.ts$';
 // config.ts and the two modules it is made of (config-settings.ts, config-values.ts).
 const CONFIG = '^src/config(-settings|-values)?[.]ts$';
+// A module of src/ or cli/ named for test-only support: test-helpers.ts, test-records.ts,
+// npm-test-support.ts, fake-scm.ts, mock-registry.ts, fixtures.ts, ... (a name of dash-separated
+// words, one of them test, tests, testing, fixture(s), mock(s), fake(s) or stub(s)).
+const TEST_SUPPORT_IN_PRODUCT =
+  '^(src|cli).*[/-](test|tests|testing|fixtures?|mocks?|fakes?|stubs?)(|-[a-z0-9-]*)[.]ts$';
 
 /** A rule that `layer` (a folder of src) imports only `allowed` folders of src besides itself. */
 function onlyImports(layer, allowed, comment) {
@@ -135,6 +140,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^(src|cli)/', pathNot: TEST },
       to: { path: ['^test/', TEST, 'test-support'] },
+    },
+    {
+      name: 'test-support-lives-in-test',
+      comment:
+        'Test-only support (helpers, record builders, fakes) lives in test/support/, not beside the product code in src/ or cli/, whoever imports it.',
+      severity: 'error',
+      from: {},
+      to: { path: TEST_SUPPORT_IN_PRODUCT },
     },
   ],
   options: {

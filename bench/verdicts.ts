@@ -13,8 +13,8 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { MATCH_DEPENDENCIES_JOB } from '../src/domains/exposures/jobs';
-import { npmRange, osvRecord } from '../src/intel/advisory-store/test-records';
 import { importJsonl, insertRepository, scanWith } from '../test/support/exposures';
+import { npmRange, osvRecord } from '../test/support/osv-records';
 import { createTestApp } from '../test/support/test-app';
 import { writeBenchmarkSection } from './report';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { jsonl, npmRange, osvRecord } from '../src/intel/advisory-store/test-records';
+import { jsonl, npmRange, osvRecord } from '../test/support/osv-records';
 import {
   apiClient,
   type ServiceProcess,

@@ -10,6 +10,40 @@ export type DependencyFields = Omit<ExtractedDependency, 'purl' | 'parents' | 's
   source?: DependencySource;
 };
 
+/** An ExtractedDependency before its purl and parents, the project's own package's shape. */
+export type OwnPackageFields = Omit<ExtractedDependency, 'purl' | 'parents'>;
+
+/**
+ * The project's own package (docs/extraction.md "The project's own package"): scope `self`,
+ * never direct, sourced from the project itself (`path: '.'`), and unpinned when the file
+ * records no version for it. Each ecosystem adds its purl (through its builder) and parents.
+ */
+export function ownPackageFields(
+  name: string,
+  version: string | null,
+  line: number | null,
+): OwnPackageFields {
+  return {
+    name,
+    version,
+    resolution: version === null ? 'unpinned' : 'resolved',
+    scope: 'self',
+    direct: false,
+    line,
+    source: { kind: 'path', path: '.' },
+  };
+}
+
+/** The whole own package, for an ecosystem that builds its purl itself (fields in the usual order). */
+export function ownPackage(
+  own: OwnPackageFields,
+  purl: string,
+  parents: string[] = [],
+): ExtractedDependency {
+  const { name, version, scope, direct, resolution, line, source } = own;
+  return { name, version, purl, scope, direct, resolution, line, parents, source };
+}
+
 /**
  * Drops exact duplicates (same name, version and scope) within one file, keeping the first
  * occurrence; a repeat still contributes its parents and its directness.

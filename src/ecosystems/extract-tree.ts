@@ -4,6 +4,7 @@ import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, posix, relative, sep } from 'node:path';
 import { ecosystems as registeredEcosystems } from './ecosystem-list';
 import { NotTextError, openFileText } from './shared/file-text';
+import { dirOf } from './shared/tree-paths';
 import type {
   Ecosystem,
   EcosystemModule,
@@ -185,11 +186,6 @@ export function extractOne(
   return file;
 }
 
-const directoryOf = (path: string): string => {
-  const slash = path.lastIndexOf('/');
-  return slash < 0 ? '' : path.slice(0, slash);
-};
-
 /**
  * Lockfile wins: in one directory, a manifest of an ecosystem that also has a lockfile there
  * keeps only the dependencies no lockfile of that ecosystem lists (by normalised name); the
@@ -203,7 +199,7 @@ export function applyLockfileWins(
 ): ExtractedFile[] {
   const byId = new Map(ecosystems.map((e) => [e.id, e]));
   const locked = new Map<string, Set<string>>();
-  const groupKey = (f: ExtractedFile) => `${f.ecosystem}\u0000${directoryOf(f.path)}`;
+  const groupKey = (f: ExtractedFile) => `${f.ecosystem}\u0000${dirOf(f.path)}`;
   for (const file of files) {
     if (kinds.get(file.extractor) !== 'lockfile') continue;
     const normalise = byId.get(file.ecosystem)?.normaliseName ?? ((n: string) => n);

@@ -1,4 +1,6 @@
 import type { fetch as undiciFetch } from 'undici';
+import { BodyTooLargeError, readCappedText } from '../core/http-client';
+import { asObject } from '../core/json-values';
 import {
   type RegistryCache,
   type RegistryCacheEntry,
@@ -207,37 +209,23 @@ function fromEntry(
   };
 }
 
-/** Reads the body as UTF-8, refusing more than `maxBytes` (by Content-Length or while streaming). */
+/** The body as UTF-8, refusing more than `maxBytes` (by Content-Length or while streaming). */
 async function readCapped(
   response: Awaited<ReturnType<typeof undiciFetch>>,
   maxBytes: number,
   url: string,
 ): Promise<string> {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel().catch(() => {});
-    throw new RegistryError(`registry response for ${url} exceeds ${maxBytes} bytes`);
-  }
-  if (response.body === null) return '';
-  const chunks: Uint8Array[] = [];
-  let total = 0;
   try {
-    for await (const chunk of response.body) {
-      total += chunk.byteLength;
-      if (total > maxBytes) {
-        await response.body.cancel().catch(() => {});
-        throw new RegistryError(`registry response for ${url} exceeds ${maxBytes} bytes`);
-      }
-      chunks.push(chunk);
-    }
+    return await readCappedText(response, maxBytes);
   } catch (error) {
-    if (error instanceof RegistryError) throw error;
+    if (error instanceof BodyTooLargeError) {
+      throw new RegistryError(`registry response for ${url} exceeds ${maxBytes} bytes`);
+    }
     throw new RetryableRegistryError(
       `registry response interrupted: ${describe(error)}`,
       DEFAULT_RETRY_NETWORK,
     );
   }
-  return Buffer.concat(chunks, total).toString('utf8');
 }
 
 function describe(error: unknown): string {
@@ -257,30 +245,11 @@ export function parseJson(body: string, what: string): unknown {
   }
 }
 
-/** The value as a plain object (not an array), or null. */
-export function asObject(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : null;
-}
-
 /** Parses a JSON document that must be an object. */
 export function parseJsonObject(body: string, what: string): Record<string, unknown> {
   const object = asObject(parseJson(body, what));
   if (object === null) throw new RegistryError(`unusable ${what}: not a JSON object`);
   return object;
-}
-
-/** A trimmed, non-empty string of bounded length, or null. */
-export function str(value: unknown, max = 2000): string | null {
-  if (typeof value !== 'string') return null;
-  const text = value.trim();
-  if (text === '') return null;
-  return text.length > max ? text.slice(0, max) : text;
-}
-
-export function arr(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
 }
 
 /** An own property of a plain object (never one inherited through `__proto__`). */
@@ -303,9 +272,4 @@ export function isoTime(value: unknown): string | null {
 export function count(value: unknown): number | null {
   const n = typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value;
   return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : null;
-}
-
-/** Joins a base URL and a path, keeping the base's own path prefix. */
-export function joinUrl(base: string, path: string): string {
-  return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
 }

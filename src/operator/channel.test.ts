@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { jsonl, osvRecord } from '../../test/support/osv-records';
 import { openTestDatabase } from '../../test/support/test-app';
 import type { Database } from '../db/connection';
-import { jsonl, osvRecord } from '../intel/advisory-store/test-records';
 import {
   findOwner,
   OPERATOR_RECORD,

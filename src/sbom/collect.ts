@@ -37,9 +37,7 @@ export class ReadCollector {
   }
 }
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isObject } from '../core/json-values';
 
 /** Own property only: a document's `__proto__` or `constructor` keys are data, never inherited. */
 export function field(object: Record<string, unknown>, key: string): unknown {

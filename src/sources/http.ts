@@ -1,4 +1,5 @@
 import { type Dispatcher, fetch as undiciFetch } from 'undici';
+import { BodyTooLargeError, readCappedText } from '../core/http-client';
 import {
   checkUrl,
   type OutboundPolicy,
@@ -71,25 +72,6 @@ function describeHost(url: string): string {
   } catch {
     return 'the provider';
   }
-}
-
-async function readCapped(response: Response, cap: number): Promise<string> {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > cap) {
-    await response.body?.cancel().catch(() => {});
-    throw new ProviderError('upstream', `the provider's answer exceeds ${cap} bytes`, 502);
-  }
-  if (!response.body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > cap) {
-      throw new ProviderError('upstream', `the provider's answer exceeds ${cap} bytes`, 502);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function failureFor(status: number, host: string, detail: string): ProviderError {
@@ -219,9 +201,12 @@ async function attemptRequest(
   }
   let text: string;
   try {
-    text = await readCapped(response, options.maxResponseBytes);
+    text = await readCappedText(response, options.maxResponseBytes);
   } catch (error) {
-    if (error instanceof ProviderError) throw error;
+    if (error instanceof BodyTooLargeError) {
+      const cap = options.maxResponseBytes;
+      throw new ProviderError('upstream', `the provider's answer exceeds ${cap} bytes`, 502);
+    }
     throw new ProviderError('unreachable', `${host} closed the connection mid-answer`);
   }
   if (response.status < 200 || response.status >= 300) {
@@ -247,11 +232,6 @@ export function nextLink(header: string | null): string | null {
   return null;
 }
 
-/** Joins a base URL (which may carry a path such as /api/v4) and a path. */
-export function joinUrl(base: string, path: string): string {
-  return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
-}
-
 /**
  * A follow-up URL the provider handed us (Link header, `next` field) must stay on the same
  * origin as the API base: a hostile or compromised upstream must not redirect credentials.
@@ -271,25 +251,6 @@ export function sameOrigin(base: string, candidate: string): string {
 
 /** Hard stop for paging loops, so a provider that always says "more" cannot hold a request. */
 export const MAX_PAGES = 200;
-
-// Helpers for reading provider JSON without trusting its shape.
-export type Json = Record<string, unknown>;
-
-export function asObject(value: unknown): Json | null {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Json)
-    : null;
-}
-
-export function asArray(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
-export function str(value: unknown): string | null {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return null;
-}
 
 export function malformed(what: string): ProviderError {
   return new ProviderError('upstream', `the provider answered with a malformed ${what}`, 502);

@@ -1,16 +1,13 @@
 import { createPrivateKey, sign } from 'node:crypto';
+import { joinUrl } from '../core/http-client';
+import { asArray, asObject, type JsonObject, scalarText } from '../core/json-values';
 import {
-  asArray,
-  asObject,
-  type Json,
-  joinUrl,
   MAX_PAGES,
   malformed,
   nextLink,
   type ProviderHttpOptions,
   providerRequest,
   sameOrigin,
-  str,
 } from './http';
 import type { ProviderClient, ProviderVerification } from './provider-client';
 import { type ProviderConnection, ProviderError, type ProviderRepository } from './types';
@@ -79,18 +76,18 @@ function installationIdOf(connection: ProviderConnection): string {
 
 function mapRepository(value: unknown): ProviderRepository {
   const repo = asObject(value);
-  const id = str(repo?.id);
-  const name = str(repo?.name);
-  const fullName = str(repo?.full_name);
-  const cloneUrl = str(repo?.clone_url);
+  const id = scalarText(repo?.id);
+  const name = scalarText(repo?.name);
+  const fullName = scalarText(repo?.full_name);
+  const cloneUrl = scalarText(repo?.clone_url);
   if (!repo || !id || !name || !fullName || !cloneUrl) throw malformed('repository');
   return {
     externalId: id,
     name,
     fullName,
     cloneUrl,
-    webUrl: str(repo.html_url),
-    defaultBranch: str(repo.default_branch) ?? 'main',
+    webUrl: scalarText(repo.html_url),
+    defaultBranch: scalarText(repo.default_branch) ?? 'main',
     private: repo.private === true,
   };
 }
@@ -120,9 +117,9 @@ export function createScmA(http: ProviderHttpOptions): ProviderClient {
       `/app/installations/${installationId}/access_tokens`,
     );
     const body = asObject(response.json);
-    const token = str(body?.token);
+    const token = scalarText(body?.token);
     if (!token) throw malformed('installation token');
-    const expires = Date.parse(str(body?.expires_at) ?? '');
+    const expires = Date.parse(scalarText(body?.expires_at) ?? '');
     tokenCache.set(key, {
       token,
       expiresAt: Number.isNaN(expires) ? Date.now() + 10 * 60 * 1000 : expires,
@@ -146,14 +143,14 @@ export function createScmA(http: ProviderHttpOptions): ProviderClient {
       const installationId = installationIdOf(connection);
       const response = await asApp(connection, 'GET', `/app/installations/${installationId}`);
       const installation = asObject(response.json);
-      if (!installation || str(installation.id) !== installationId) {
+      if (!installation || scalarText(installation.id) !== installationId) {
         throw malformed('installation');
       }
       const account = asObject(installation.account);
       // Proves the installation still grants access (a suspended one is refused here).
       await installationToken(connection);
       return {
-        accountName: str(account?.login),
+        accountName: scalarText(account?.login),
         suspended: installation.suspended_at !== null && installation.suspended_at !== undefined,
       };
     },
@@ -166,7 +163,7 @@ export function createScmA(http: ProviderHttpOptions): ProviderClient {
       );
       for (let page = 0; url && page < MAX_PAGES; page++) {
         const response = await asInstallation(connection, url);
-        const body: Json | null = asObject(response.json);
+        const body: JsonObject | null = asObject(response.json);
         if (!body || !Array.isArray(body.repositories)) throw malformed('repository page');
         for (const repo of asArray(body.repositories)) repositories.push(mapRepository(repo));
         const next = nextLink(response.headers.get('link'));

@@ -1,13 +1,6 @@
-import {
-  asArray,
-  asObject,
-  joinUrl,
-  MAX_PAGES,
-  malformed,
-  type ProviderHttpOptions,
-  providerRequest,
-  str,
-} from './http';
+import { joinUrl } from '../core/http-client';
+import { asArray, asObject, scalarText } from '../core/json-values';
+import { MAX_PAGES, malformed, type ProviderHttpOptions, providerRequest } from './http';
 import type { ProviderClient } from './provider-client';
 import { type ProviderConnection, ProviderError, type ProviderRepository } from './types';
 
@@ -27,20 +20,20 @@ function tokenOf(connection: ProviderConnection): string {
 
 function mapProject(value: unknown): ProviderRepository {
   const project = asObject(value);
-  const id = str(project?.id);
-  const name = str(project?.path) ?? str(project?.name);
-  const fullName = str(project?.path_with_namespace);
-  const cloneUrl = str(project?.http_url_to_repo);
+  const id = scalarText(project?.id);
+  const name = scalarText(project?.path) ?? scalarText(project?.name);
+  const fullName = scalarText(project?.path_with_namespace);
+  const cloneUrl = scalarText(project?.http_url_to_repo);
   if (!project || !id || !name || !fullName || !cloneUrl) throw malformed('project');
   return {
     externalId: id,
     name,
     fullName,
     cloneUrl,
-    webUrl: str(project.web_url),
+    webUrl: scalarText(project.web_url),
     // An empty project has no default branch yet; it gets one with its first push.
-    defaultBranch: str(project.default_branch) ?? 'main',
-    private: str(project.visibility) !== 'public',
+    defaultBranch: scalarText(project.default_branch) ?? 'main',
+    private: scalarText(project.visibility) !== 'public',
   };
 }
 
@@ -61,7 +54,7 @@ export function createScmB(http: ProviderHttpOptions): ProviderClient {
       const response = await get(connection, '/user');
       const user = asObject(response.json);
       if (!user) throw malformed('user');
-      return { accountName: str(user.username), suspended: false };
+      return { accountName: scalarText(user.username), suspended: false };
     },
 
     async listRepositories(connection) {

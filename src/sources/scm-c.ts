@@ -1,12 +1,10 @@
+import { joinUrl } from '../core/http-client';
+import { asArray, asObject, scalarText } from '../core/json-values';
 import {
-  asArray,
-  asObject,
-  joinUrl,
   MAX_PAGES,
   malformed,
   type ProviderHttpOptions,
   providerRequest,
-  str,
   withoutUserInfo,
 } from './http';
 import type { ProviderClient } from './provider-client';
@@ -39,22 +37,22 @@ function organizationOf(connection: ProviderConnection): string {
 
 function mapRepository(value: unknown): ProviderRepository | null {
   const repo = asObject(value);
-  const id = str(repo?.id);
-  const name = str(repo?.name);
-  const remoteUrl = str(repo?.remoteUrl);
+  const id = scalarText(repo?.id);
+  const name = scalarText(repo?.name);
+  const remoteUrl = scalarText(repo?.remoteUrl);
   const project = asObject(repo?.project);
   if (!repo || !id || !name || !remoteUrl) throw malformed('repository');
   // Disabled repositories cannot be cloned or read.
   if (repo.isDisabled === true) return null;
-  const branch = str(repo.defaultBranch);
+  const branch = scalarText(repo.defaultBranch);
   return {
     externalId: id,
     name,
-    fullName: project && str(project.name) ? `${str(project.name)}/${name}` : name,
+    fullName: project && scalarText(project.name) ? `${scalarText(project.name)}/${name}` : name,
     cloneUrl: withoutUserInfo(remoteUrl),
-    webUrl: str(repo.webUrl),
+    webUrl: scalarText(repo.webUrl),
     defaultBranch: branch ? branch.replace(/^refs\/heads\//, '') : 'main',
-    private: str(project?.visibility) !== 'public',
+    private: scalarText(project?.visibility) !== 'public',
   };
 }
 

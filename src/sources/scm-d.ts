@@ -1,14 +1,11 @@
+import { joinUrl } from '../core/http-client';
+import { asArray, asObject, type JsonObject, scalarText } from '../core/json-values';
 import {
-  asArray,
-  asObject,
-  type Json,
-  joinUrl,
   MAX_PAGES,
   malformed,
   type ProviderHttpOptions,
   providerRequest,
   sameOrigin,
-  str,
   withoutUserInfo,
 } from './http';
 import type { ProviderClient } from './provider-client';
@@ -51,11 +48,11 @@ function workspaceOf(connection: ProviderConnection): string {
   return workspace;
 }
 
-function cloneLink(links: Json | null, names: string[]): string | null {
+function cloneLink(links: JsonObject | null, names: string[]): string | null {
   for (const entry of asArray(links?.clone)) {
     const link = asObject(entry);
-    const name = str(link?.name);
-    const href = str(link?.href);
+    const name = scalarText(link?.name);
+    const href = scalarText(link?.href);
     if (name && href && names.includes(name) && href.startsWith('http')) {
       return withoutUserInfo(href);
     }
@@ -66,9 +63,9 @@ function cloneLink(links: Json | null, names: string[]): string | null {
 function mapCloud(value: unknown): ProviderRepository {
   const repo = asObject(value);
   const links = asObject(repo?.links);
-  const id = str(repo?.uuid);
-  const fullName = str(repo?.full_name);
-  const name = str(repo?.slug) ?? str(repo?.name);
+  const id = scalarText(repo?.uuid);
+  const fullName = scalarText(repo?.full_name);
+  const name = scalarText(repo?.slug) ?? scalarText(repo?.name);
   const cloneUrl = cloneLink(links, ['https']);
   if (!repo || !id || !fullName || !name || !cloneUrl) throw malformed('repository');
   return {
@@ -76,8 +73,8 @@ function mapCloud(value: unknown): ProviderRepository {
     name,
     fullName,
     cloneUrl,
-    webUrl: str(asObject(links?.html)?.href),
-    defaultBranch: str(asObject(repo.mainbranch)?.name) ?? 'main',
+    webUrl: scalarText(asObject(links?.html)?.href),
+    defaultBranch: scalarText(asObject(repo.mainbranch)?.name) ?? 'main',
     private: repo.is_private !== false,
   };
 }
@@ -86,8 +83,8 @@ function mapDataCenter(value: unknown, defaultBranch: string): ProviderRepositor
   const repo = asObject(value);
   const links = asObject(repo?.links);
   const project = asObject(repo?.project);
-  const slug = str(repo?.slug);
-  const key = str(project?.key);
+  const slug = scalarText(repo?.slug);
+  const key = scalarText(project?.key);
   const cloneUrl = cloneLink(links, ['http', 'https']);
   if (!repo || !slug || !key || !cloneUrl) throw malformed('repository');
   return {
@@ -95,7 +92,7 @@ function mapDataCenter(value: unknown, defaultBranch: string): ProviderRepositor
     name: slug,
     fullName: `${key}/${slug}`,
     cloneUrl,
-    webUrl: str(asObject(asArray(links?.self)[0])?.href),
+    webUrl: scalarText(asObject(asArray(links?.self)[0])?.href),
     defaultBranch,
     private: repo.public !== true,
   };
@@ -205,7 +202,7 @@ function dataCenterApi(get: Get) {
           `/projects/${encodeURIComponent(key)}/repos/${encodeURIComponent(slug)}/branches/default`,
         ),
       );
-      return str(asObject(response.json)?.displayId) ?? 'main';
+      return scalarText(asObject(response.json)?.displayId) ?? 'main';
     } catch (error) {
       // An empty repository has no default branch yet (404, or 204 with no body).
       if (error instanceof ProviderError && error.failure === 'not_found') return 'main';
@@ -215,8 +212,8 @@ function dataCenterApi(get: Get) {
 
   const dcRepository = async (connection: ProviderConnection, value: unknown) => {
     const repo = asObject(value);
-    const key = str(asObject(repo?.project)?.key);
-    const slug = str(repo?.slug);
+    const key = scalarText(asObject(repo?.project)?.key);
+    const slug = scalarText(repo?.slug);
     if (!key || !slug) throw malformed('repository');
     return mapDataCenter(value, await dcDefaultBranch(connection, key, slug));
   };
@@ -226,7 +223,7 @@ function dataCenterApi(get: Get) {
     const projects = await dcPages(connection, '/projects');
     const raw: unknown[] = [];
     for (const value of projects) {
-      const key = str(asObject(value)?.key);
+      const key = scalarText(asObject(value)?.key);
       if (!key) throw malformed('project');
       raw.push(...(await dcPages(connection, `/projects/${encodeURIComponent(key)}/repos`)));
     }
@@ -255,10 +252,10 @@ async function listCloudRepositories(get: Get, connection: ProviderConnection) {
     `/repositories/${workspace}?pagelen=100&sort=full_name`,
   );
   for (let page = 0; url && page < MAX_PAGES; page++) {
-    const body: Json | null = asObject((await get(connection, url)).json);
+    const body: JsonObject | null = asObject((await get(connection, url)).json);
     if (!body || !Array.isArray(body.values)) throw malformed('repository page');
     for (const value of asArray(body.values)) repositories.push(mapCloud(value));
-    const next = str(body.next);
+    const next = scalarText(body.next);
     url = next ? sameOrigin(connection.baseUrl, next) : null;
   }
   return repositories;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { npmRange, osvRecord } from '../../src/intel/advisory-store/test-records';
 import { importJsonl } from '../support/exposures';
 import { createGitRepository, type GitFixture } from '../support/git-fixtures';
+import { npmRange, osvRecord } from '../support/osv-records';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app';
 
 /**

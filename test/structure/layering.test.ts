@@ -140,6 +140,16 @@ const WRONG_WAY: { case: string; rule: string; from: string; files: Record<strin
     },
   },
   {
+    case: 'test support kept beside the product code in src (imported by a test only)',
+    rule: 'test-support-lives-in-test',
+    from: 'src/ecosystems/widgets/extract.test.ts',
+    files: {
+      'src/ecosystems/widgets/test-helpers.ts': 'export const fixture = 1;\n',
+      'src/ecosystems/widgets/extract.test.ts':
+        "import { fixture } from './test-helpers';\nexport const t = fixture;\n",
+    },
+  },
+  {
     case: 'a cycle',
     rule: 'no-circular',
     from: 'src/domains/widgets/',

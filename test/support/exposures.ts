@@ -17,7 +17,7 @@ import type {
 } from '../../src/ecosystems/types';
 import { importRecords } from '../../src/intel/advisory-store/import';
 import { type ReadResult, readRecordsFromBytes } from '../../src/intel/advisory-store/read';
-import { jsonl } from '../../src/intel/advisory-store/test-records';
+import { jsonl } from './osv-records';
 import type { TestApp } from './test-app';
 
 type RepositoryColumns = Partial<

@@ -4,6 +4,7 @@ import addFormatsModule from 'ajv-formats';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
+import { npmRange, osvRecord } from '../../../test/support/osv-records';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import {
   receiverConfig,
@@ -13,7 +14,6 @@ import {
 } from '../../../test/support/webhook-receiver';
 import { withTenant } from '../../db/tenant-scope';
 import type { PackageMetadata, RegistryClient } from '../../ecosystems/registry-types';
-import { npmRange, osvRecord } from '../../intel/advisory-store/test-records';
 import { enrichPackages } from '../../intel/package-catalogue/enrichment';
 import { type EventName, eventsOfRow } from '../../jobs/outbox';
 import { emitCatalogueEvents } from '../packages/catalogue-events';

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
 import { createGitRepository, type GitFixture } from '../../../test/support/git-fixtures';
+import { npmRange, osvRecord } from '../../../test/support/osv-records';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import {
   receiverConfig,
@@ -10,7 +11,6 @@ import {
   type WebhookReceiver,
 } from '../../../test/support/webhook-receiver';
 import { withTenant } from '../../db/tenant-scope';
-import { npmRange, osvRecord } from '../../intel/advisory-store/test-records';
 import { failScan } from '../scans/store';
 import { raiseAlerts } from './raise';
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { importJsonl } from '../../../test/support/exposures';
+import { npmRange, osvRecord } from '../../../test/support/osv-records';
 import { storeScan } from '../../../test/support/package-scans';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { tokenWithRole } from '../../../test/support/workspace';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
-import { npmRange, osvRecord } from '../../intel/advisory-store/test-records';
 import { DAILY_ROLLUPS_JOB, runDailyRollups } from './jobs';
 import { ALL_REPOSITORIES, utcDay } from './rollups';
 import { bucketStart, bucketsOf } from './trends';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { importJsonl } from '../../../test/support/exposures';
+import { npmRange, osvRecord } from '../../../test/support/osv-records';
 import { storeScan } from '../../../test/support/package-scans';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
-import { npmRange, osvRecord } from '../../intel/advisory-store/test-records';
 import { REFRESH_AFTER_MATCH_JOB, REFRESH_REPOSITORY_ROLLUPS_JOB } from './jobs';
 import { utcDay } from './rollups';
 

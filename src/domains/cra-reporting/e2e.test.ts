@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCraProduct, kevCatalogue, kevEntry } from '../../../test/support/cra';
 import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
+import { npmRange, osvRecord } from '../../../test/support/osv-records';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
-import { npmRange, osvRecord } from '../../intel/advisory-store/test-records';
 import { importKevFile } from '../cra/kev';
 import { GENERATE_PACK_JOB, START_CLOCKS_JOB } from './jobs';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCraProduct, tokenWithRole } from '../../../test/support/cra';
 import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
+import { npmRange, osvRecord } from '../../../test/support/osv-records';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
-import { npmRange, osvRecord } from '../../intel/advisory-store/test-records';
 
 interface Item {
   id: string;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
+import { npmRange, osvRecord } from '../../../test/support/osv-records';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { EVENT_SUBSCRIPTIONS, jobDefinitions } from '../../background-jobs';
 import { withTenant } from '../../db/tenant-scope';
-import { npmRange, osvRecord } from '../../intel/advisory-store/test-records';
 import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB, REOPEN_EXPIRED_JOB } from './jobs';
 
 interface ExposureBody {

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
+import { npmRange, osvRecord } from '../../../test/support/osv-records';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
-import { npmRange, osvRecord } from '../../intel/advisory-store/test-records';
 import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB } from '../exposures/jobs';
 
 const URL = '/api/v1/ide/verdicts:batch';

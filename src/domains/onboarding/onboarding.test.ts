@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
 import { startFakeScm } from '../../../test/support/fake-scm';
+import { npmRange, osvRecord } from '../../../test/support/osv-records';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { tokenWithRole } from '../../../test/support/workspace';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
-import { npmRange, osvRecord } from '../../intel/advisory-store/test-records';
 import {
   advanceOnboarding,
   ONBOARDING_STEPS,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
+import { npmRange, osvRecord } from '../../../test/support/osv-records';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { withTenant } from '../../db/tenant-scope';
-import { npmRange, osvRecord } from '../../intel/advisory-store/test-records';
 import { eventsOfRow } from '../../jobs/outbox';
 import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB } from '../exposures/jobs';
 import { evaluateRepository } from './evaluation';

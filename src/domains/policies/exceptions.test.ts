@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
+import { npmRange, osvRecord } from '../../../test/support/osv-records';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { jobDefinitions } from '../../background-jobs';
-import { npmRange, osvRecord } from '../../intel/advisory-store/test-records';
 import { eventsOfRow } from '../../jobs/outbox';
 import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB } from '../exposures/jobs';
 import { EVALUATE_POLICY_JOB, EVALUATE_REPOSITORY_JOB, EXPIRE_EXCEPTIONS_JOB } from './jobs';

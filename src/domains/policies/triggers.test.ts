@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
+import { npmRange, osvRecord } from '../../../test/support/osv-records';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { loadConfig } from '../../config';
 import { withTenant } from '../../db/tenant-scope';
-import { npmRange, osvRecord } from '../../intel/advisory-store/test-records';
 import { emitEvent } from '../../jobs/outbox';
 import { snapshotRepositoryDrift } from '../drift/service';
 import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB } from '../exposures/jobs';

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { chunks } from '../../core/chunks';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import { getEcosystem } from '../../ecosystems/ecosystem-list';
@@ -22,12 +23,6 @@ export interface FileDependency {
 
 const PACKAGE_STATEMENT_ROWS = 1000;
 const DEPENDENCY_STATEMENT_ROWS = 500;
-
-function chunks<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 const packageKey = (ecosystem: string, name: string) => `${ecosystem}\u0000${name}`;
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importJsonl, insertRepository } from '../../../test/support/exposures';
 import { createGitRepository, type GitFixture } from '../../../test/support/git-fixtures';
+import { osvRecord } from '../../../test/support/osv-records';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { withTenant } from '../../db/tenant-scope';
-import { osvRecord } from '../../intel/advisory-store/test-records';
 import { queueScan } from './service';
 
 /** A scan of a real git repository computes import-level reachability; exposures carry it. */

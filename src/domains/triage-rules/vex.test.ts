@@ -4,9 +4,9 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
+import { npmRange, osvRecord } from '../../../test/support/osv-records';
 import { cycloneDxValidator, schemaErrors } from '../../../test/support/sbom-schemas';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
-import { npmRange, osvRecord } from '../../intel/advisory-store/test-records';
 import { EVALUATE_REPOSITORY_JOB } from '../policies/jobs';
 import { readVexDocument } from './vex-documents';
 

@@ -1,3 +1,4 @@
+import { ownPackage, ownPackageFields } from '../dependency-list';
 import { buildPurl } from '../purl';
 import { isTomlTable, parseTomlOrThrow, tomlErrorMessage } from '../shared/toml';
 import type {
@@ -164,17 +165,8 @@ function inferVersion(text: string, doc: Record<string, unknown> | null): number
  * repository's own code. Cargo.lock does not record where it lives, so its source is the project.
  */
 function selfCrate(pkg: LockPackage, parents: string[]): ExtractedDependency {
-  return {
-    name: pkg.name,
-    version: pkg.version,
-    purl: buildPurl('cargo', pkg.name, pkg.version),
-    scope: 'self',
-    direct: false,
-    resolution: 'resolved',
-    line: pkg.line,
-    parents,
-    source: { kind: 'path', path: '.' },
-  };
+  const own = ownPackageFields(pkg.name, pkg.version, pkg.line);
+  return ownPackage(own, buildPurl('cargo', pkg.name, pkg.version), parents);
 }
 
 /**

@@ -1,3 +1,5 @@
+import { joinUrl } from '../../core/http-client';
+import { asArray, asObject, trimmedText } from '../../core/json-values';
 import {
   assemble,
   defineClient,
@@ -6,16 +8,7 @@ import {
   uniq,
   type VersionInput,
 } from '../registry-common';
-import {
-  arr,
-  asObject,
-  count,
-  isoTime,
-  joinUrl,
-  own,
-  parseJsonObject,
-  str,
-} from '../registry-http';
+import { count, isoTime, own, parseJsonObject } from '../registry-http';
 import type { RegistryHttp } from '../registry-types';
 import { cargoVersioning } from './versioning';
 
@@ -51,8 +44,8 @@ async function pagedVersions(
     });
     if (response === null) break;
     const doc = parseJsonObject(response.body, 'crate versions');
-    all.push(...arr(own(doc, 'versions')));
-    const next = str(own(asObject(own(doc, 'meta')), 'next_page'), 2000);
+    all.push(...asArray(own(doc, 'versions')));
+    const next = trimmedText(own(asObject(own(doc, 'meta')), 'next_page'), 2000);
     url = next?.startsWith('?') ? `${crateUrl}/versions${next}` : null;
   }
   return all;
@@ -84,7 +77,7 @@ export const cargoRegistry: EcosystemRegistry = (info, settings) =>
     const versions: VersionInput[] = [];
     for (const raw of rawVersions) {
       const entry = asObject(raw);
-      const version = str(own(entry, 'num'), 256);
+      const version = trimmedText(own(entry, 'num'), 256);
       if (entry === null || version === null || !cargoVersioning.isValid(version)) continue;
       const yanked = own(entry, 'yanked') === true;
       const publisher = asObject(own(entry, 'published_by'));
@@ -93,9 +86,9 @@ export const cargoRegistry: EcosystemRegistry = (info, settings) =>
         publishedAtUtc: isoTime(own(entry, 'created_at')),
         deprecated: null,
         yanked,
-        yankedReason: yanked ? str(own(entry, 'yank_message'), 1000) : null,
-        licence: str(own(entry, 'license'), 200),
-        publishedBy: str(own(publisher, 'login'), 200),
+        yankedReason: yanked ? trimmedText(own(entry, 'yank_message'), 1000) : null,
+        licence: trimmedText(own(entry, 'license'), 200),
+        publishedBy: trimmedText(own(publisher, 'login'), 200),
         downloads: count(own(entry, 'downloads')),
       });
     }
@@ -107,10 +100,10 @@ export const cargoRegistry: EcosystemRegistry = (info, settings) =>
     let maintainers: string[] = [];
     if (owners !== null) {
       try {
-        const users = arr(own(parseJsonObject(owners.body, 'crate owners'), 'users'));
+        const users = asArray(own(parseJsonObject(owners.body, 'crate owners'), 'users'));
         maintainers = uniq(
           users
-            .map((u) => str(own(asObject(u), 'login'), 200))
+            .map((u) => trimmedText(own(asObject(u), 'login'), 200))
             .filter((u): u is string => u !== null),
         );
       } catch {
@@ -119,12 +112,14 @@ export const cargoRegistry: EcosystemRegistry = (info, settings) =>
     }
     const total = count(own(crate, 'downloads'));
     return assemble(context.info, {
-      name: str(own(crate, 'name'), 64) ?? name,
+      name: trimmedText(own(crate, 'name'), 64) ?? name,
       versions,
-      latest: str(own(crate, 'max_stable_version'), 256) ?? str(own(crate, 'max_version'), 256),
-      repositoryUrl: str(own(crate, 'repository')),
-      homepage: str(own(crate, 'homepage')),
-      description: str(own(crate, 'description'), 1000),
+      latest:
+        trimmedText(own(crate, 'max_stable_version'), 256) ??
+        trimmedText(own(crate, 'max_version'), 256),
+      repositoryUrl: trimmedText(own(crate, 'repository')),
+      homepage: trimmedText(own(crate, 'homepage')),
+      description: trimmedText(own(crate, 'description'), 1000),
       maintainers,
       downloads: total === null ? null : { count: total, period: 'total' },
       etag: response.etag,

@@ -1,3 +1,4 @@
+import { ownPackage, ownPackageFields } from '../dependency-list';
 import { isObject, parseJson } from '../shared/json';
 import { jsonValueLines, pathKey } from '../shared/json-lines';
 import type {
@@ -50,7 +51,7 @@ export function classifyConstraint(text: string): {
  * written and valid (rare: Composer takes it from the VCS tag), else unpinned. An invalid name is
  * no package of the project's (a root with no name, or a placeholder) and is skipped silently.
  */
-function ownPackage(
+function projectPackage(
   root: Record<string, unknown>,
   line: number | null,
 ): ExtractedDependency | null {
@@ -66,17 +67,7 @@ function ownPackage(
     normaliseVersion(written) !== null
       ? written
       : null;
-  return {
-    name,
-    version,
-    purl: composerPurl(name, version),
-    scope: 'self',
-    direct: false,
-    resolution: version === null ? 'unpinned' : 'resolved',
-    line,
-    parents: [],
-    source: { kind: 'path', path: '.' },
-  };
+  return ownPackage(ownPackageFields(name, version, line), composerPurl(name, version));
 }
 
 export function extractComposerJson(input: ExtractInput): ExtractionResult {
@@ -93,7 +84,7 @@ export function extractComposerJson(input: ExtractInput): ExtractionResult {
   const errors: ExtractionError[] = [];
   const dependencies: ExtractedDependency[] = [];
   const seen = new Set<string>();
-  const own = ownPackage(root, lines.get(pathKey('name')) ?? null);
+  const own = projectPackage(root, lines.get(pathKey('name')) ?? null);
   if (own) dependencies.push(own);
 
   for (const [section, scope] of SECTIONS) {

@@ -1,5 +1,6 @@
 import { isObject, type JsonObject, parseJson } from '../shared/json';
 import { jsonValueLines, pathKey } from '../shared/json-lines';
+import { siblingOf } from '../shared/tree-paths';
 import type {
   DependencyScope,
   DependencySource,
@@ -44,8 +45,7 @@ function sourceOf(entry: JsonObject): DependencySource {
 
 /** Direct dependency names from the composer.json beside the lock, or null when absent. */
 function directNames(input: ExtractInput): Set<string> | null {
-  const slash = input.path.lastIndexOf('/');
-  const manifestPath = slash >= 0 ? `${input.path.slice(0, slash)}/composer.json` : 'composer.json';
+  const manifestPath = siblingOf(input.path, 'composer.json');
   const text = input.readFile(manifestPath);
   if (text === null) return null;
   const parsed = parseJson(text, manifestPath);

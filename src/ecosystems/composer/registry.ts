@@ -1,3 +1,5 @@
+import { joinUrl } from '../../core/http-client';
+import { asArray, asObject, trimmedText } from '../../core/json-values';
 import {
   assemble,
   cleanUrl,
@@ -7,16 +9,7 @@ import {
   uniq,
   type VersionInput,
 } from '../registry-common';
-import {
-  arr,
-  asObject,
-  count,
-  isoTime,
-  joinUrl,
-  own,
-  parseJsonObject,
-  str,
-} from '../registry-http';
+import { count, isoTime, own, parseJsonObject } from '../registry-http';
 import { composerVersioning } from './versioning';
 
 /**
@@ -65,7 +58,7 @@ export const composerRegistry: EcosystemRegistry = (info, settings) =>
     const response = main.response;
     const doc = parseJsonObject(response.body, 'Packagist metadata');
     const packages = asObject(own(doc, 'packages'));
-    const rawList = arr(own(packages, name));
+    const rawList = asArray(own(packages, name));
     const entries =
       own(doc, 'minified') === 'composer/2.0'
         ? expandMinified(rawList)
@@ -73,11 +66,11 @@ export const composerRegistry: EcosystemRegistry = (info, settings) =>
     const versions: VersionInput[] = [];
     let newest: Record<string, unknown> | null = null;
     for (const entry of entries) {
-      const version = str(own(entry, 'version'), 256);
+      const version = trimmedText(own(entry, 'version'), 256);
       if (version === null || !composerVersioning.isValid(version)) continue;
       if (
         newest === null ||
-        composerVersioning.compare(version, str(own(newest, 'version'))!) > 0
+        composerVersioning.compare(version, trimmedText(own(newest, 'version'))!) > 0
       ) {
         newest = entry;
       }
@@ -101,8 +94,8 @@ export const composerRegistry: EcosystemRegistry = (info, settings) =>
       try {
         const pkg = asObject(own(parseJsonObject(api.body, 'Packagist package'), 'package'));
         maintainers = uniq(
-          arr(own(pkg, 'maintainers'))
-            .map((m) => str(own(asObject(m), 'name'), 200))
+          asArray(own(pkg, 'maintainers'))
+            .map((m) => trimmedText(own(asObject(m), 'name'), 200))
             .filter((m): m is string => m !== null),
         );
         downloads = count(own(asObject(own(pkg, 'downloads')), 'total'));
@@ -116,11 +109,13 @@ export const composerRegistry: EcosystemRegistry = (info, settings) =>
       name,
       versions,
       deprecated: abandonedText(abandoned),
-      successor: typeof abandoned === 'string' ? str(abandoned, 200) : null,
+      successor: typeof abandoned === 'string' ? trimmedText(abandoned, 200) : null,
       licence: licences(own(newest, 'license')),
-      repositoryUrl: cleanUrl(str(own(source, 'url')) ?? str(own(support, 'source'))),
-      homepage: str(own(newest, 'homepage')),
-      description: str(own(newest, 'description'), 1000),
+      repositoryUrl: cleanUrl(
+        trimmedText(own(source, 'url')) ?? trimmedText(own(support, 'source')),
+      ),
+      homepage: trimmedText(own(newest, 'homepage')),
+      description: trimmedText(own(newest, 'description'), 1000),
       maintainers,
       downloads: downloads === null ? null : { count: downloads, period: 'total' },
       etag: response.etag,
@@ -131,13 +126,13 @@ export const composerRegistry: EcosystemRegistry = (info, settings) =>
 
 function abandonedText(value: unknown): string | null {
   if (value === true) return 'abandoned';
-  const replacement = str(value, 200);
+  const replacement = trimmedText(value, 200);
   return replacement ? `abandoned; use ${replacement} instead` : null;
 }
 
 function licences(value: unknown): string | null {
-  const list = arr(value)
-    .map((x) => str(x, 100))
+  const list = asArray(value)
+    .map((x) => trimmedText(x, 100))
     .filter((x): x is string => x !== null);
   if (list.length === 0) return null;
   return list.length === 1 ? list[0]! : `(${list.join(' OR ')})`;

@@ -1,4 +1,5 @@
 import { type Document, LineCounter } from 'yaml';
+import { baseOf } from '../shared/tree-paths';
 import { parseYaml, yamlToJs } from '../shared/yaml';
 import type {
   ExtractedDependency,
@@ -103,7 +104,7 @@ export function extractCompose(input: ExtractInput): ExtractionResult {
 
 /** docker-compose*.yml, compose*.yaml (and the other extension of each). */
 export function isComposePath(path: string): boolean {
-  const base = path.slice(path.lastIndexOf('/') + 1);
+  const base = baseOf(path);
   return /^(?:docker-)?compose(?:[.-][\w.-]*)?\.ya?ml$/i.test(base);
 }
 

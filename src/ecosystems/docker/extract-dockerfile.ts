@@ -1,3 +1,4 @@
+import { baseOf } from '../shared/tree-paths';
 import type {
   DependencyScope,
   ExtractedDependency,
@@ -213,7 +214,7 @@ export function extractDockerfile(input: ExtractInput): ExtractionResult {
 
 /** Dockerfile, Containerfile, `*.Dockerfile`, `Dockerfile.*` (but not `Dockerfile.dockerignore`). */
 export function isDockerfilePath(path: string): boolean {
-  const base = path.slice(path.lastIndexOf('/') + 1);
+  const base = baseOf(path);
   if (/\.dockerignore$/i.test(base)) return false;
   return (
     /^(?:dockerfile|containerfile)(?:\.[\w.-]+)?$/i.test(base) ||

@@ -1,3 +1,5 @@
+import { joinUrl } from '../../core/http-client';
+import { asObject, trimmedText } from '../../core/json-values';
 import {
   assemble,
   type ClientContext,
@@ -10,7 +12,7 @@ import {
   mapLimit,
   type VersionInput,
 } from '../registry-common';
-import { asObject, isoTime, joinUrl, own, parseJsonObject, str } from '../registry-http';
+import { isoTime, own, parseJsonObject } from '../registry-http';
 import { RegistryError, type RegistryHttp, type RegistryResponse } from '../registry-types';
 import { parseImageRef } from './image-ref';
 import { dockerVersioning, parseTag } from './versioning';
@@ -124,7 +126,8 @@ function bearerAuthoriser(): Authorise {
     if (answer.status !== 200)
       throw new RegistryError(`the token service answered ${answer.status}`, null, answer.status);
     const body = parseJsonObject(answer.body, 'registry token');
-    const token = str(own(body, 'token'), 20_000) ?? str(own(body, 'access_token'), 20_000);
+    const token =
+      trimmedText(own(body, 'token'), 20_000) ?? trimmedText(own(body, 'access_token'), 20_000);
     if (token === null) throw new RegistryError('the token service gave no token');
     const lifetime = Number(own(body, 'expires_in'));
     const seconds = Number.isFinite(lifetime) && lifetime > 30 ? lifetime : 60;
@@ -289,7 +292,7 @@ async function imageFacts(
       const platform = asObject(own(m, 'platform'));
       return own(platform, 'os') === 'linux' && own(platform, 'architecture') === 'amd64';
     });
-    const digest = str(own(amd64 ?? items[0] ?? null, 'digest'), 200);
+    const digest = trimmedText(own(amd64 ?? items[0] ?? null, 'digest'), 200);
     const created = isoTime(
       own(asObject(own(manifest, 'annotations')), 'org.opencontainers.image.created'),
     );
@@ -304,7 +307,7 @@ async function imageFacts(
     );
   }
   const annotations = asObject(own(manifest, 'annotations'));
-  const configDigest = str(own(asObject(own(manifest, 'config')), 'digest'), 200);
+  const configDigest = trimmedText(own(asObject(own(manifest, 'config')), 'digest'), 200);
   let config: Record<string, unknown> | null = null;
   if (configDigest !== null && /^[a-z0-9]+:[a-f0-9]{32,}$/.test(configDigest)) {
     config = await jsonOrNull(
@@ -321,7 +324,8 @@ async function imageFacts(
     );
   }
   const labels = asObject(own(asObject(own(config, 'config')), 'Labels'));
-  const label = (key: string) => str(own(annotations, key), 500) ?? str(own(labels, key), 500);
+  const label = (key: string) =>
+    trimmedText(own(annotations, key), 500) ?? trimmedText(own(labels, key), 500);
   return {
     created:
       isoTime(own(config, 'created')) ??

@@ -1,70 +1,46 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join, normalize } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { SHARED_DATA_MISSING, sharedDataDir } from '../../../test/support/shared-data';
-import type { ExtractionResult } from '../types';
+import { expect, it } from 'vitest';
+import { corpusRunner, describeCorpus } from '../../../test/support/corpus';
 import { go } from './index';
 
-const root = sharedDataDir ? join(sharedDataDir, 'lockfiles') : '';
+const run = corpusRunner(go);
 
-function readTreeFile(path: string): string | null {
-  const full = normalize(join(root, path));
-  if (!full.startsWith(`${root}/`) || !existsSync(full)) return null;
-  return readFileSync(full, 'utf8');
-}
+describeCorpus('Go', () => {
+  // SOURCES.md says 252 for prometheus: its count also took the two indented lines of the
+  // `exclude ( … )` block. Excluded versions are not dependencies, so 250 requires remain.
+  // The `module` line is reported too, as the project itself (scope self, no version).
+  it.each([
+    ['prometheus/go.mod', 250, 109, 'github.com/prometheus/prometheus'],
+    ['osv-scanner/go.mod', 206, 30, 'github.com/google/osv-scanner/v2'],
+  ])('%s: %i requires (%i direct) and %s itself, no errors', (path, count, direct, own) => {
+    const { extractor, result, ms } = run(path);
+    expect(extractor.name).toBe('go/go-mod');
+    expect(result.errors).toEqual([]);
+    const [self, ...requires] = result.dependencies;
+    expect([self?.name, self?.scope, self?.version]).toEqual([own, 'self', null]);
+    expect(requires).toHaveLength(count);
+    expect(requires.filter((d) => d.direct)).toHaveLength(direct);
+    expect(requires.every((d) => d.resolution === 'resolved')).toBe(true);
+    expect(ms).toBeLessThan(1000);
+  });
 
-function run(
-  path: string,
-  readFile = readTreeFile,
-): { name: string; result: ExtractionResult; ms: number } {
-  const extractor = go.extractors.find((e) => e.matches(path));
-  if (!extractor) throw new Error(`no Go extractor claims ${path}`);
-  const text = readFileSync(join(root, path), 'utf8');
-  const started = performance.now();
-  const result = extractor.extract({ path, text, readFile });
-  return { name: extractor.name, result, ms: performance.now() - started };
-}
+  // SOURCES.md counts go.sum as 482 / 397: the distinct `module version` pairs including the
+  // `/go.mod`-only ones. go.mod sits beside each, so go.sum yields nothing; read alone it
+  // yields the modules with a zip hash (299 / 273).
+  it.each([
+    ['prometheus/go.sum', 299],
+    ['osv-scanner/go.sum', 273],
+  ])('%s: defers to go.mod, alone %i modules', (path, alone) => {
+    const beside = run(path);
+    expect(beside.result).toEqual({ dependencies: [], errors: [] });
+    const { result, ms } = run(path, () => null);
+    expect(result.errors).toEqual([]);
+    expect(result.dependencies).toHaveLength(alone);
+    expect(ms).toBeLessThan(1000);
+  });
 
-describe.skipIf(!sharedDataDir)(
-  `Go real-world corpus${sharedDataDir ? '' : ` (${SHARED_DATA_MISSING})`}`,
-  () => {
-    // SOURCES.md says 252 for prometheus: its count also took the two indented lines of the
-    // `exclude ( … )` block. Excluded versions are not dependencies, so 250 requires remain.
-    // The `module` line is reported too, as the project itself (scope self, no version).
-    it.each([
-      ['prometheus/go.mod', 250, 109, 'github.com/prometheus/prometheus'],
-      ['osv-scanner/go.mod', 206, 30, 'github.com/google/osv-scanner/v2'],
-    ])('%s: %i requires (%i direct) and %s itself, no errors', (path, count, direct, own) => {
-      const { name, result, ms } = run(path);
-      expect(name).toBe('go/go-mod');
-      expect(result.errors).toEqual([]);
-      const [self, ...requires] = result.dependencies;
-      expect([self?.name, self?.scope, self?.version]).toEqual([own, 'self', null]);
-      expect(requires).toHaveLength(count);
-      expect(requires.filter((d) => d.direct)).toHaveLength(direct);
-      expect(requires.every((d) => d.resolution === 'resolved')).toBe(true);
-      expect(ms).toBeLessThan(1000);
-    });
-
-    // SOURCES.md counts go.sum as 482 / 397: the distinct `module version` pairs including the
-    // `/go.mod`-only ones. go.mod sits beside each, so go.sum yields nothing; read alone it
-    // yields the modules with a zip hash (299 / 273).
-    it.each([
-      ['prometheus/go.sum', 299],
-      ['osv-scanner/go.sum', 273],
-    ])('%s: defers to go.mod, alone %i modules', (path, alone) => {
-      const beside = run(path);
-      expect(beside.result).toEqual({ dependencies: [], errors: [] });
-      const { result, ms } = run(path, () => null);
-      expect(result.errors).toEqual([]);
-      expect(result.dependencies).toHaveLength(alone);
-      expect(ms).toBeLessThan(1000);
-    });
-
-    it('applies the prometheus replace of cloud.google.com/go only if required', () => {
-      const deps = run('prometheus/go.mod').result.dependencies;
-      expect(deps.find((d) => d.name === 'github.com/prometheus/common')?.version).toBe('v0.70.1');
-      expect(deps.some((d) => d.name === 'cloud.google.com/go')).toBe(false);
-    });
-  },
-);
+  it('applies the prometheus replace of cloud.google.com/go only if required', () => {
+    const deps = run('prometheus/go.mod').result.dependencies;
+    expect(deps.find((d) => d.name === 'github.com/prometheus/common')?.version).toBe('v0.70.1');
+    expect(deps.some((d) => d.name === 'cloud.google.com/go')).toBe(false);
+  });
+});

@@ -1,4 +1,6 @@
+import { ownPackage, ownPackageFields } from '../dependency-list';
 import { buildPurl } from '../purl';
+import { baseOf } from '../shared/tree-paths';
 import type {
   DependencySource,
   ExtractedDependency,
@@ -312,21 +314,7 @@ function moduleSelf(parsed: GoModFile): ExtractedDependency | null {
   const entry = parsed.lines.find((l) => l.verb === 'module' && l.args.length === 1);
   const path = entry?.args[0];
   if (!entry || !path || !validModulePath(path)) return null;
-  return {
-    name: path,
-    version: null,
-    purl: buildPurl('golang', path, null),
-    scope: 'self',
-    direct: false,
-    resolution: 'unpinned',
-    line: entry.line,
-    parents: [],
-    source: { kind: 'path', path: '.' },
-  };
-}
-
-function baseName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
+  return ownPackage(ownPackageFields(path, null, entry.line), buildPurl('golang', path, null));
 }
 
 export const goModExtractor: Extractor = {
@@ -334,7 +322,7 @@ export const goModExtractor: Extractor = {
   version: 3,
   // go.mod pins the whole build list (see extractGoMod), so it is the lockfile of a Go module.
   kind: 'lockfile',
-  matches: (path) => baseName(path) === 'go.mod',
+  matches: (path) => baseOf(path) === 'go.mod',
   extract: extractGoMod,
   describe: (input) => {
     const parsed = parseGoMod(input.text);

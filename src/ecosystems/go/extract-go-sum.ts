@@ -1,4 +1,5 @@
 import { buildPurl } from '../purl';
+import { siblingOf } from '../shared/tree-paths';
 import type {
   ExtractedDependency,
   ExtractInput,
@@ -7,11 +8,6 @@ import type {
   Extractor,
 } from '../types';
 import { compare, parseGoVersion } from './versioning';
-
-function siblingGoMod(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash >= 0 ? `${path.slice(0, slash)}/go.mod` : 'go.mod';
-}
 
 /**
  * go.sum is a checksum database, not a build list: it holds `<module> <version>/go.mod` hashes for
@@ -23,7 +19,8 @@ function siblingGoMod(path: string): string {
  */
 export function extractGoSum(input: ExtractInput): ExtractionResult {
   try {
-    if (input.readFile(siblingGoMod(input.path)) !== null) return { dependencies: [], errors: [] };
+    if (input.readFile(siblingOf(input.path, 'go.mod')) !== null)
+      return { dependencies: [], errors: [] };
     const errors: ExtractionError[] = [];
     const best = new Map<string, { version: string; line: number }>();
     const rows = input.text.split('\n');
@@ -77,7 +74,7 @@ export const goSumExtractor: Extractor = {
   matches: (path) => path === 'go.sum' || path.endsWith('/go.sum'),
   extract: extractGoSum,
   describe: (input) =>
-    input.readFile(siblingGoMod(input.path)) !== null
+    input.readFile(siblingOf(input.path, 'go.mod')) !== null
       ? 'go.sum (go.mod is authoritative)'
       : 'go.sum',
 };

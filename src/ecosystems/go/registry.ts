@@ -1,3 +1,5 @@
+import { joinUrl } from '../../core/http-client';
+import { asObject, trimmedText } from '../../core/json-values';
 import {
   assemble,
   cleanUrl,
@@ -8,7 +10,7 @@ import {
   mapLimit,
   type VersionInput,
 } from '../registry-common';
-import { asObject, isoTime, joinUrl, own, parseJsonObject, str } from '../registry-http';
+import { isoTime, own, parseJsonObject } from '../registry-http';
 import type { RegistryHttp } from '../registry-types';
 import { parseGoMod } from './extract-go-mod';
 import { goVersioning, isPseudoVersion } from './versioning';
@@ -53,7 +55,7 @@ export const goRegistry: EcosystemRegistry = (info, settings) =>
     let latestPointer: string | null = null;
     if (tags.length === 0) {
       const latest = await getJson(context.http, `${modBase}/@latest`, false, options.signal);
-      const version = str(own(latest, 'Version'), 256);
+      const version = trimmedText(own(latest, 'Version'), 256);
       if (latest === null || version === null || !goVersioning.isValid(version)) return null;
       tags = [version];
       infos.set(version, latest);
@@ -107,7 +109,7 @@ export const goRegistry: EcosystemRegistry = (info, settings) =>
       versions,
       latest: latestPointer,
       deprecated: mod?.deprecated ?? null,
-      repositoryUrl: cleanUrl(str(own(origin, 'URL'))),
+      repositoryUrl: cleanUrl(trimmedText(own(origin, 'URL'))),
       etag: listed.etag,
       lastModified: listed.lastModified,
       notes: [

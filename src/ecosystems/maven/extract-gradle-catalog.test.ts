@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { extractorFixtures, mvn } from '../../../test/support/extractor-fixtures';
 import {
   catalogAccessor,
   extractGradleCatalog,
   gradleCatalogExtractor,
 } from './extract-gradle-catalog';
-import { inputWithTree, mvn } from './test-helpers';
+
+const { fixtureInput } = extractorFixtures('maven');
 
 describe('maven/gradle-catalog', () => {
   it('claims version catalogs in a gradle/ directory', () => {
@@ -21,7 +23,7 @@ describe('maven/gradle-catalog', () => {
 
   it('libraries in every notation, version refs and rich versions; plugins ignored', () => {
     expect(
-      extractGradleCatalog(inputWithTree('gradle/libs.versions.toml', 'all-forms.versions.toml')),
+      extractGradleCatalog(fixtureInput('all-forms.versions.toml', 'gradle/libs.versions.toml')),
     ).toEqual({
       dependencies: [
         mvn('org.slf4j:slf4j-api', '1.7.36', 'runtime', 'resolved', 10),
@@ -44,7 +46,7 @@ describe('maven/gradle-catalog', () => {
 
   it('invalid TOML is one whole-file error', () => {
     expect(
-      extractGradleCatalog(inputWithTree('gradle/libs.versions.toml', 'broken.versions.toml')),
+      extractGradleCatalog(fixtureInput('broken.versions.toml', 'gradle/libs.versions.toml')),
     ).toEqual({
       dependencies: [],
       errors: [{ line: null, message: 'invalid TOML at line 3: illegal character in key' }],
@@ -55,9 +57,7 @@ describe('maven/gradle-catalog', () => {
   // the same hostile-input limits as Cargo and PyPI files: these two fail with plain smol-toml.
   it('drops prototype keys instead of reading them as aliases or versions', () => {
     expect(
-      extractGradleCatalog(
-        inputWithTree('gradle/libs.versions.toml', 'hostile-keys.versions.toml'),
-      ),
+      extractGradleCatalog(fixtureInput('hostile-keys.versions.toml', 'gradle/libs.versions.toml')),
     ).toEqual({
       dependencies: [mvn('org.slf4j:slf4j-api', '1.7.36', 'runtime', 'resolved', 9)],
       errors: [],
@@ -66,9 +66,7 @@ describe('maven/gradle-catalog', () => {
 
   it('refuses inline nesting beyond the shared depth limit as one whole-file error', () => {
     expect(
-      extractGradleCatalog(
-        inputWithTree('gradle/libs.versions.toml', 'deep-nesting.versions.toml'),
-      ),
+      extractGradleCatalog(fixtureInput('deep-nesting.versions.toml', 'gradle/libs.versions.toml')),
     ).toEqual({
       dependencies: [],
       errors: [

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { extractorFixtures, mvn } from '../../../test/support/extractor-fixtures';
 import {
   extractGradleLockfile,
   gradleLockfileExtractor,
   gradleLockScope,
 } from './extract-gradle-lockfile';
-import { inputWithTree, mvn } from './test-helpers';
+
+const { fixtureInput } = extractorFixtures('maven');
 
 describe('maven/gradle-lockfile', () => {
   it('claims gradle.lockfile, build-logic lockfiles and legacy dependency-locks', () => {
@@ -33,7 +35,7 @@ describe('maven/gradle-lockfile', () => {
   });
 
   it('scopes from configurations, directness from the sibling build.gradle, bad line skipped', () => {
-    const input = inputWithTree('gradle.lockfile', 'configurations.lockfile', {
+    const input = fixtureInput('configurations.lockfile', 'gradle.lockfile', {
       'build.gradle': 'lockfile-sibling.build.gradle',
     });
     expect(extractGradleLockfile(input)).toEqual({
@@ -56,16 +58,16 @@ describe('maven/gradle-lockfile', () => {
 
   it('without a build script nothing is marked direct', () => {
     const result = extractGradleLockfile(
-      inputWithTree('gradle.lockfile', 'configurations.lockfile'),
+      fixtureInput('configurations.lockfile', 'gradle.lockfile'),
     );
     expect(result.dependencies.filter((d) => d.direct)).toEqual([]);
     expect(result.dependencies).toHaveLength(8);
   });
 
   it('legacy per-configuration lockfile takes its scope from the file name', () => {
-    const input = inputWithTree(
-      'gradle/dependency-locks/compileClasspath.lockfile',
+    const input = fixtureInput(
       'legacy-compileClasspath.lockfile',
+      'gradle/dependency-locks/compileClasspath.lockfile',
     );
     expect(extractGradleLockfile(input)).toEqual({
       dependencies: [

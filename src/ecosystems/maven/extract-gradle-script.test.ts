@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { extractorFixtures, mvn } from '../../../test/support/extractor-fixtures';
 import {
   extractGradleScript,
   gradleConfigurationScope,
   gradleScriptExtractor,
 } from './extract-gradle-script';
-import { inputWithTree, mvn } from './test-helpers';
+
+const { fixtureInput } = extractorFixtures('maven');
 
 describe('maven/gradle-script', () => {
   it('claims build.gradle and build.gradle.kts', () => {
@@ -36,7 +38,7 @@ describe('maven/gradle-script', () => {
 
   it('Groovy DSL: string and map notation, platform BOMs, closures, comments, blocks', () => {
     expect(
-      extractGradleScript(inputWithTree('app/build.gradle', 'groovy-notations.gradle')),
+      extractGradleScript(fixtureInput('groovy-notations.gradle', 'app/build.gradle')),
     ).toEqual({
       dependencies: [
         mvn('com.android.tools.build:gradle', '8.4.1', 'build', 'resolved', 3),
@@ -68,7 +70,7 @@ describe('maven/gradle-script', () => {
   });
 
   it('Kotlin DSL: catalog accessors, bundles, named arguments, string configurations', () => {
-    const input = inputWithTree('lib/build.gradle.kts', 'kotlin-catalog.gradle.kts', {
+    const input = fixtureInput('kotlin-catalog.gradle.kts', 'lib/build.gradle.kts', {
       'gradle/libs.versions.toml': 'all-forms.versions.toml',
     });
     expect(extractGradleScript(input)).toEqual({
@@ -89,7 +91,7 @@ describe('maven/gradle-script', () => {
 
   it('catalog accessors without a catalog in the tree are skipped quietly', () => {
     const result = extractGradleScript(
-      inputWithTree('lib/build.gradle.kts', 'kotlin-catalog.gradle.kts'),
+      fixtureInput('kotlin-catalog.gradle.kts', 'lib/build.gradle.kts'),
     );
     expect(result.errors).toEqual([]);
     expect(result.dependencies.map((d) => d.name)).toEqual([

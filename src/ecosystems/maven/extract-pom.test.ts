@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { extractorFixtures, mvn } from '../../../test/support/extractor-fixtures';
 import { extractPom, pomExtractor } from './extract-pom';
-import { inputWithTree, mvn } from './test-helpers';
+
+const { fixtureInput } = extractorFixtures('maven');
 
 /** The pom's own coordinates: scope self, never direct, the project's own path. */
 const own = (name: string, version: string, line: number) => ({
@@ -17,7 +19,7 @@ describe('maven/pom', () => {
   });
 
   it('properties, dependencyManagement, scopes, ranges, BOMs; plugins and inactive profiles skipped', () => {
-    expect(extractPom(inputWithTree('pom.xml', 'properties-and-scopes.pom.xml'))).toEqual({
+    expect(extractPom(fixtureInput('properties-and-scopes.pom.xml', 'pom.xml'))).toEqual({
       dependencies: [
         // the pom's own coordinates: the project itself
         own('com.example:shop', '2.1.0', 5),
@@ -44,7 +46,7 @@ describe('maven/pom', () => {
   });
 
   it('child module: parent found through the default ../pom.xml, child properties win', () => {
-    const input = inputWithTree('service/pom.xml', 'multi-module-child.pom.xml', {
+    const input = fixtureInput('multi-module-child.pom.xml', 'service/pom.xml', {
       'pom.xml': 'multi-module-parent.pom.xml',
     });
     expect(extractPom(input)).toEqual({
@@ -64,7 +66,7 @@ describe('maven/pom', () => {
   });
 
   it('child module without its parent in the tree: versions unpinned, not an error', () => {
-    const result = extractPom(inputWithTree('service/pom.xml', 'multi-module-child.pom.xml'));
+    const result = extractPom(fixtureInput('multi-module-child.pom.xml', 'service/pom.xml'));
     expect(result.errors).toEqual([]);
     expect(result.dependencies.map((d) => [d.name, d.version, d.resolution])).toEqual([
       ['com.example:service', '1.4.0-SNAPSHOT', 'resolved'],
@@ -77,7 +79,7 @@ describe('maven/pom', () => {
   });
 
   it('a parent with other coordinates at ../pom.xml is not used', () => {
-    const input = inputWithTree('service/pom.xml', 'multi-module-child.pom.xml', {
+    const input = fixtureInput('multi-module-child.pom.xml', 'service/pom.xml', {
       'pom.xml': 'properties-and-scopes.pom.xml',
     });
     expect(extractPom(input).dependencies[1]).toEqual(
@@ -86,7 +88,7 @@ describe('maven/pom', () => {
   });
 
   it('parent POM with only dependencyManagement reports just its imported BOMs', () => {
-    expect(extractPom(inputWithTree('pom.xml', 'multi-module-parent.pom.xml'))).toEqual({
+    expect(extractPom(fixtureInput('multi-module-parent.pom.xml', 'pom.xml'))).toEqual({
       dependencies: [
         own('com.example:platform-parent', '1.4.0-SNAPSHOT', 11),
         mvn('io.netty:netty-bom', '4.1.110.Final', 'build', 'resolved', 38),
@@ -96,7 +98,7 @@ describe('maven/pom', () => {
   });
 
   it('stops at a parent cycle and says so', () => {
-    const input = inputWithTree('a/pom.xml', 'parent-cycle.pom.xml', {
+    const input = fixtureInput('parent-cycle.pom.xml', 'a/pom.xml', {
       'b/pom.xml': 'parent-cycle.pom.xml',
     });
     expect(extractPom(input)).toEqual({
@@ -109,7 +111,7 @@ describe('maven/pom', () => {
   });
 
   it('an unparseable in-tree parent is reported, the child still extracts', () => {
-    const input = inputWithTree('service/pom.xml', 'multi-module-child.pom.xml', {
+    const input = fixtureInput('multi-module-child.pom.xml', 'service/pom.xml', {
       'pom.xml': 'doctype-entity.pom.xml',
     });
     const result = extractPom(input);
@@ -124,7 +126,7 @@ describe('maven/pom', () => {
   });
 
   it('refuses DOCTYPE and entity declarations (billion laughs, XXE)', () => {
-    expect(extractPom(inputWithTree('pom.xml', 'doctype-entity.pom.xml'))).toEqual({
+    expect(extractPom(fixtureInput('doctype-entity.pom.xml', 'pom.xml'))).toEqual({
       dependencies: [],
       errors: [
         { line: null, message: 'DOCTYPE/ENTITY declarations are not allowed; file not parsed' },
@@ -133,7 +135,7 @@ describe('maven/pom', () => {
   });
 
   it('truncated file: one whole-file error, the complete entries before the cut survive', () => {
-    expect(extractPom(inputWithTree('pom.xml', 'truncated.pom.xml'))).toEqual({
+    expect(extractPom(fixtureInput('truncated.pom.xml', 'pom.xml'))).toEqual({
       dependencies: [
         own('com.example:shop', '2.1.0', 5),
         mvn('com.fasterxml.jackson.core:jackson-databind', '2.17.1', 'runtime', 'resolved', 34),

@@ -1,3 +1,4 @@
+import { joinUrl } from '../../core/http-client';
 import {
   assemble,
   cleanUrl,
@@ -8,7 +9,7 @@ import {
   mapLimit,
   type VersionInput,
 } from '../registry-common';
-import { isoTime, joinUrl } from '../registry-http';
+import { isoTime } from '../registry-http';
 import { RegistryError, type RegistryHttp } from '../registry-types';
 import { child, children, childText, parseXml, type XmlElement } from '../shared/xml';
 import { mavenVersioning } from './versioning';

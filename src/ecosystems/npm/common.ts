@@ -1,3 +1,4 @@
+import { isObject } from '../../core/json-values';
 import type { DependencyFields } from '../dependency-list';
 import { buildPurl } from '../purl';
 import { dirOf as dirnameOf, joinInTree } from '../shared/tree-paths';
@@ -59,13 +60,11 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
   });
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isObject as isRecord };
 
 /** The string-valued entries of a dependency map (`{ name: range }`), ignoring anything else. */
 export function stringEntries(value: unknown): [string, string][] {
-  if (!isRecord(value)) return [];
+  if (!isObject(value)) return [];
   const out: [string, string][] = [];
   for (const key of Object.keys(value)) {
     const v = value[key];
@@ -214,7 +213,7 @@ export function readManifest(
   if (text === null) return null;
   try {
     const parsed: unknown = JSON.parse(text);
-    return isRecord(parsed) ? parsed : null;
+    return isObject(parsed) ? parsed : null;
   } catch {
     return null;
   }

@@ -1,8 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, normalize } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { SHARED_DATA_MISSING, sharedDataDir } from '../../../test/support/shared-data';
-import type { ExtractedDependency, ExtractionResult } from '../types';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { confinedReader, corpusRunner, describeCorpus } from '../../../test/support/corpus';
+import { sharedDataDir } from '../../../test/support/shared-data';
+import type { ExtractedDependency } from '../types';
 import { npm } from './index';
 
 /**
@@ -12,12 +13,8 @@ import { npm } from './index';
  */
 
 const root = sharedDataDir ?? '';
-
-function readTreeFile(path: string): string | null {
-  const full = normalize(join(root, path));
-  if (!full.startsWith(`${root}/`) || !existsSync(full)) return null;
-  return readFileSync(full, 'utf8');
-}
+const readTreeFile = confinedReader(root);
+const run = corpusRunner(npm, root);
 
 function walk(dir: string, prefix: string): string[] {
   if (!existsSync(join(root, dir))) return [];
@@ -28,15 +25,6 @@ function walk(dir: string, prefix: string): string[] {
     else if (npm.extractors.some((e) => e.matches(path))) out.push(path);
   }
   return out;
-}
-
-function run(path: string): { name: string; result: ExtractionResult; ms: number } {
-  const extractor = npm.extractors.find((e) => e.matches(path));
-  if (!extractor) throw new Error(`no npm extractor claims ${path}`);
-  const text = readFileSync(join(root, path), 'utf8');
-  const started = performance.now();
-  const result = extractor.extract({ path, text, readFile: readTreeFile });
-  return { name: extractor.name, result, ms: performance.now() - started };
 }
 
 /** `| org/repo | commit | date | path | bytes | format | entries | sha |` → path → entries. */
@@ -127,78 +115,75 @@ const EXPLAINED: Record<string, { reason: string; count: (text: string) => numbe
     },
   };
 
-describe.skipIf(!sharedDataDir)(
-  `npm real-world corpus${sharedDataDir ? '' : ` (${SHARED_DATA_MISSING})`}`,
-  () => {
-    const files = [...walk('lockfiles', ''), ...walk('generated', '')];
-    const counts = sharedDataDir ? sourcesCounts() : new Map();
+describeCorpus('npm', () => {
+  const files = [...walk('lockfiles', ''), ...walk('generated', '')];
+  const counts = sharedDataDir ? sourcesCounts() : new Map();
 
-    it('finds the npm-family files of the corpus', () => {
-      const lockfiles = files.filter((f) => !f.endsWith('/package.json'));
-      expect(lockfiles).toHaveLength(14);
-      expect(files.length - lockfiles.length).toBe(14);
-    });
+  it('finds the npm-family files of the corpus', () => {
+    const lockfiles = files.filter((f) => !f.endsWith('/package.json'));
+    expect(lockfiles).toHaveLength(14);
+    expect(files.length - lockfiles.length).toBe(14);
+  });
 
-    it.each(files)('%s parses with no errors', (path) => {
-      const { result, ms } = run(path);
-      expect(result.errors).toEqual([]);
-      expect(result.dependencies.length).toBeGreaterThan(0);
-      // yarn.lock v1 has no line for the project itself (it is named by package.json only).
-      expect(result.dependencies.every((d) => d.line !== null || d.scope === 'self')).toBe(true);
-      // JSON formats are fast; YAML ones are bound by the yaml package's own parse time.
-      if (path.endsWith('.json')) expect(ms).toBeLessThan(1000);
-    });
+  it.each(files)('%s parses with no errors', (path) => {
+    const { result, ms } = run(path);
+    expect(result.errors).toEqual([]);
+    expect(result.dependencies.length).toBeGreaterThan(0);
+    // yarn.lock v1 has no line for the project itself (it is named by package.json only).
+    expect(result.dependencies.every((d) => d.line !== null || d.scope === 'self')).toBe(true);
+    // JSON formats are fast; YAML ones are bound by the yaml package's own parse time.
+    if (path.endsWith('.json')) expect(ms).toBeLessThan(1000);
+  });
 
-    it('every npm/yarn/pnpm lockfile in SOURCES.md is covered and its count agrees', () => {
-      const npmFamily = [...counts].filter(([, { format }]) => /^(npm|yarn|pnpm) /.test(format));
-      expect(npmFamily).toHaveLength(10);
-      for (const [path, { entries }] of npmFamily) {
-        const { result } = run(path);
-        const explained = EXPLAINED[path];
-        if (explained) {
-          // The explanation is checked against the file, not just asserted.
-          const text = readTreeFile(path) ?? '';
-          expect(explained.count(text), `${path}: ${explained.reason}`).toBe(explained.less);
-        }
-        // SOURCES.md counts installed entries; the project itself (scope self) is not one.
-        const installed = result.dependencies.filter((d) => d.scope !== 'self');
-        expect(installed.length, path).toBe(entries - (explained?.less ?? 0));
-      }
-    });
-
-    it.each(files.filter((f) => f.endsWith('package-lock.json')))(
-      '%s: the extracted set equals the lockfile installed entries',
-      (path) => {
+  it('every npm/yarn/pnpm lockfile in SOURCES.md is covered and its count agrees', () => {
+    const npmFamily = [...counts].filter(([, { format }]) => /^(npm|yarn|pnpm) /.test(format));
+    expect(npmFamily).toHaveLength(10);
+    for (const [path, { entries }] of npmFamily) {
+      const { result } = run(path);
+      const explained = EXPLAINED[path];
+      if (explained) {
+        // The explanation is checked against the file, not just asserted.
         const text = readTreeFile(path) ?? '';
-        const { result } = run(path);
-        const installed = result.dependencies.filter((d) => d.scope !== 'self');
-        expect(sorted(installed.map(label))).toEqual(sorted(installedEntries(text)));
-        // The root entry, when it names the project, is reported once as the project itself.
-        const root = (JSON.parse(text) as { packages?: Record<string, { name?: string }> })
-          .packages?.[''];
-        const own = result.dependencies.filter((d) => d.scope === 'self');
-        expect(own.map((d) => d.name)).toEqual(root?.name ? [root.name] : own.map((d) => d.name));
-        // Each line points at the entry's own key.
-        const lines = text.split('\n');
-        for (const d of result.dependencies) {
-          const keyLine = lines[(d.line ?? 0) - 1] ?? '';
-          // The project's line is its `""` entry (v1: the top-level "name").
-          if (d.scope === 'self') expect(keyLine).toMatch(/^\s*"(?:|name)": /);
-          else expect(keyLine).toMatch(/^\s*"[^"]+": \{$/);
-        }
-      },
-    );
+        expect(explained.count(text), `${path}: ${explained.reason}`).toBe(explained.less);
+      }
+      // SOURCES.md counts installed entries; the project itself (scope self) is not one.
+      const installed = result.dependencies.filter((d) => d.scope !== 'self');
+      expect(installed.length, path).toBe(entries - (explained?.less ?? 0));
+    }
+  });
 
-    it('generated v1, v2 and v3 lockfiles of one tree agree', () => {
-      const key = (d: ExtractedDependency) => `${d.name}@${d.version} ${d.scope} ${d.direct}`;
-      const [v1, v2, v3] = ['-lockv1', '-lockv2', ''].map((suffix) =>
-        sorted(
-          run(`generated/old-vulnerable${suffix}/package-lock.json`).result.dependencies.map(key),
-        ),
-      );
-      expect(v1).toHaveLength(261); // 260 installed entries and the project itself
-      expect(v2).toEqual(v1);
-      expect(v3).toEqual(v1);
-    });
-  },
-);
+  it.each(files.filter((f) => f.endsWith('package-lock.json')))(
+    '%s: the extracted set equals the lockfile installed entries',
+    (path) => {
+      const text = readTreeFile(path) ?? '';
+      const { result } = run(path);
+      const installed = result.dependencies.filter((d) => d.scope !== 'self');
+      expect(sorted(installed.map(label))).toEqual(sorted(installedEntries(text)));
+      // The root entry, when it names the project, is reported once as the project itself.
+      const root = (JSON.parse(text) as { packages?: Record<string, { name?: string }> })
+        .packages?.[''];
+      const own = result.dependencies.filter((d) => d.scope === 'self');
+      expect(own.map((d) => d.name)).toEqual(root?.name ? [root.name] : own.map((d) => d.name));
+      // Each line points at the entry's own key.
+      const lines = text.split('\n');
+      for (const d of result.dependencies) {
+        const keyLine = lines[(d.line ?? 0) - 1] ?? '';
+        // The project's line is its `""` entry (v1: the top-level "name").
+        if (d.scope === 'self') expect(keyLine).toMatch(/^\s*"(?:|name)": /);
+        else expect(keyLine).toMatch(/^\s*"[^"]+": \{$/);
+      }
+    },
+  );
+
+  it('generated v1, v2 and v3 lockfiles of one tree agree', () => {
+    const key = (d: ExtractedDependency) => `${d.name}@${d.version} ${d.scope} ${d.direct}`;
+    const [v1, v2, v3] = ['-lockv1', '-lockv2', ''].map((suffix) =>
+      sorted(
+        run(`generated/old-vulnerable${suffix}/package-lock.json`).result.dependencies.map(key),
+      ),
+    );
+    expect(v1).toHaveLength(261); // 260 installed entries and the project itself
+    expect(v2).toEqual(v1);
+    expect(v3).toEqual(v1);
+  });
+});

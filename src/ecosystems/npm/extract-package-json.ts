@@ -1,4 +1,5 @@
 import { scanJsonKeys } from '../shared/json-lines';
+import { baseOf } from '../shared/tree-paths';
 import type {
   DependencyScope,
   ExtractedDependency,
@@ -25,10 +26,6 @@ const SECTIONS: readonly (readonly [string, DependencyScope])[] = [
 ];
 const SECTION_NAMES = new Set(SECTIONS.map(([section]) => section));
 const SEPARATOR = '\u0000';
-
-function baseName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
 
 function extract(input: ExtractInput): ExtractionResult {
   let data: unknown;
@@ -102,7 +99,7 @@ export const packageJsonExtractor: Extractor = {
   name: 'npm/package-json',
   version: 1,
   kind: 'manifest',
-  matches: (path) => baseName(path) === 'package.json',
+  matches: (path) => baseOf(path) === 'package.json',
   extract,
   describe: (input) => {
     try {

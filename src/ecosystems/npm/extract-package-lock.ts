@@ -1,4 +1,6 @@
+import { ownPackageFields } from '../dependency-list';
 import { scanJsonKeys, sequentialKeyLines } from '../shared/json-lines';
+import { baseOf } from '../shared/tree-paths';
 import type {
   DependencyScope,
   ExtractedDependency,
@@ -35,10 +37,6 @@ import { fromV1 } from './package-lock-v1';
  */
 
 const NODE_MODULES = 'node_modules/';
-
-function baseName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
 
 /** Offset where the installed package name starts in a `packages` key, or -1 for a folder key. */
 function nameStart(key: string): number {
@@ -117,15 +115,7 @@ function fromPackages(
 function selfPackage(root: Json, line: number | null): ExtractedDependency | null {
   if (typeof root.name !== 'string' || root.name.trim() === '') return null;
   const version = isVersion(root.version) ? root.version : null;
-  return makeDependency({
-    name: root.name.trim(),
-    version,
-    resolution: version === null ? 'unpinned' : 'resolved',
-    scope: 'self',
-    direct: false,
-    line,
-    source: { kind: 'path', path: '.' },
-  });
+  return makeDependency(ownPackageFields(root.name.trim(), version, line));
 }
 
 /** Line of the top-level `"name"` key of a v1 lock (the lock's first keys, before any tree). */
@@ -226,7 +216,7 @@ function packageEdges(index: PackagesIndex, root: Json | null | undefined): Pack
   };
   if (root) addEdges('', null, depNames(root, true), true);
   for (const [key, folder] of folders) {
-    const folderName = typeof folder.name === 'string' ? folder.name : baseName(key);
+    const folderName = typeof folder.name === 'string' ? folder.name : baseOf(key);
     addEdges(key, folderName, depNames(folder, true), true);
   }
   for (const item of installed) addEdges(item.key, item.name, item.deps, false);
@@ -416,14 +406,14 @@ export const packageLockExtractor: Extractor = {
   version: 2,
   kind: 'lockfile',
   matches: (path) => {
-    const base = baseName(path);
+    const base = baseOf(path);
     return base === 'package-lock.json' || base === 'npm-shrinkwrap.json';
   },
   extract: (input) => extractPackageLock(input),
   stream: { fromBytes: INCREMENTAL_FROM_CHARS, extract: extractPackageLockStream },
   describe: (input) => {
     const match = /"lockfileVersion"\s*:\s*(\d+)/.exec(input.text.slice(0, 4096));
-    const base = baseName(input.path);
+    const base = baseOf(input.path);
     return match ? `${base} v${match[1]}` : base;
   },
 };

@@ -1,3 +1,5 @@
+import { joinUrl } from '../../core/http-client';
+import { asObject, trimmedText } from '../../core/json-values';
 import {
   assemble,
   cleanUrl,
@@ -7,7 +9,7 @@ import {
   uniq,
   type VersionInput,
 } from '../registry-common';
-import { asObject, count, isoTime, joinUrl, own, parseJsonObject, str } from '../registry-http';
+import { count, isoTime, own, parseJsonObject } from '../registry-http';
 import { type RegistryHttp, RetryableRegistryError } from '../registry-types';
 import { npmVersioning } from './versioning';
 
@@ -57,17 +59,17 @@ export const npmRegistry: EcosystemRegistry = (info, settings) =>
         version,
         publishedAtUtc: isoTime(own(times, version)),
         // `npm deprecate pkg ""` un-deprecates: an empty message means not deprecated.
-        deprecated: typeof deprecatedRaw === 'string' ? str(deprecatedRaw) : null,
+        deprecated: typeof deprecatedRaw === 'string' ? trimmedText(deprecatedRaw) : null,
         yanked: false,
         licence: licenceOf(manifest),
         maintainers: people(own(manifest, 'maintainers')),
-        publishedBy: str(own(asObject(own(manifest, '_npmUser')), 'name'), 214),
+        publishedBy: trimmedText(own(asObject(own(manifest, '_npmUser')), 'name'), 214),
         hasInstallScripts: installScripts.length > 0 || own(manifest, 'hasInstallScript') === true,
         installScripts,
       });
     }
     const distTags = asObject(own(doc, 'dist-tags'));
-    const latestTag = str(own(distTags, 'latest'), 256);
+    const latestTag = trimmedText(own(distTags, 'latest'), 256);
     const latestManifest = asObject(latestTag ? own(versionsDoc, latestTag) : undefined);
     const unpublished = asObject(own(times, 'unpublished'));
     const downloads = settings.downloadsUrl
@@ -77,13 +79,13 @@ export const npmRegistry: EcosystemRegistry = (info, settings) =>
       downloads === null ? ['no download counts (NPM_DOWNLOADS_URL unset or no answer)'] : [];
     if (unpublished !== null) notes.push('every version was unpublished');
     const metadata = assemble(context.info, {
-      name: str(own(doc, 'name'), 214) ?? name,
+      name: trimmedText(own(doc, 'name'), 214) ?? name,
       versions,
       latest: latestTag,
       licence: latestManifest ? licenceOf(latestManifest) : licenceOf(doc),
       repositoryUrl: repositoryOf(latestManifest) ?? repositoryOf(doc),
-      homepage: str(own(latestManifest, 'homepage')) ?? str(own(doc, 'homepage')),
-      description: str(own(doc, 'description')),
+      homepage: trimmedText(own(latestManifest, 'homepage')) ?? trimmedText(own(doc, 'homepage')),
+      description: trimmedText(own(doc, 'description')),
       maintainers: uniq([...people(own(doc, 'maintainers'))]),
       downloads: downloads === null ? null : { count: downloads, period: 'last-week' },
       etag: response.etag,
@@ -120,14 +122,16 @@ async function weeklyDownloads(
 
 function licenceOf(manifest: Record<string, unknown> | null): string | null {
   const licence = own(manifest, 'license');
-  if (typeof licence === 'string') return str(licence, 200);
-  const typed = str(own(asObject(licence), 'type'), 200);
+  if (typeof licence === 'string') return trimmedText(licence, 200);
+  const typed = trimmedText(own(asObject(licence), 'type'), 200);
   if (typed) return typed;
   // Old manifests: `licenses: [{type, url}]`, joined as an SPDX OR.
   const list = own(manifest, 'licenses');
   if (!Array.isArray(list)) return null;
   const types = list
-    .map((x) => (typeof x === 'string' ? str(x, 100) : str(own(asObject(x), 'type'), 100)))
+    .map((x) =>
+      typeof x === 'string' ? trimmedText(x, 100) : trimmedText(own(asObject(x), 'type'), 100),
+    )
     .filter((x): x is string => x !== null);
   if (types.length === 0) return null;
   return types.length === 1 ? types[0]! : `(${types.join(' OR ')})`;
@@ -148,8 +152,8 @@ function people(value: unknown): string[] {
   for (const item of value.slice(0, 500)) {
     const name =
       typeof item === 'string'
-        ? str(item.replace(/\s*[<(].*$/, ''), 214)
-        : str(own(asObject(item), 'name'), 214);
+        ? trimmedText(item.replace(/\s*[<(].*$/, ''), 214)
+        : trimmedText(own(asObject(item), 'name'), 214);
     if (name) names.push(name);
   }
   return uniq(names);

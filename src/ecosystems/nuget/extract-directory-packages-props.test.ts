@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { extractorFixtures, nu } from '../../../test/support/extractor-fixtures';
 import {
   directoryPackagesPropsExtractor,
   extractDirectoryPackagesProps,
 } from './extract-directory-packages-props';
-import { inputWithTree, nu } from './test-helpers';
+
+const { fixtureInput } = extractorFixtures('nuget');
 
 describe('nuget/directory-packages-props', () => {
   it('claims Directory.Packages.props in any casing', () => {
@@ -13,7 +15,7 @@ describe('nuget/directory-packages-props', () => {
   });
 
   it('reports GlobalPackageReference only: PackageVersion items are versions, not dependencies', () => {
-    const input = inputWithTree('Directory.Packages.props', 'cpm-root.Directory.Packages.props', {
+    const input = fixtureInput('cpm-root.Directory.Packages.props', 'Directory.Packages.props', {
       'Directory.Build.props': 'shared-properties.Directory.Build.props',
     });
     expect(extractDirectoryPackagesProps(input)).toEqual({
@@ -28,7 +30,7 @@ describe('nuget/directory-packages-props', () => {
   it('a props file with only PackageVersion items yields nothing', () => {
     expect(
       extractDirectoryPackagesProps(
-        inputWithTree('src/Directory.Packages.props', 'nested-imports-above.props'),
+        fixtureInput('nested-imports-above.props', 'src/Directory.Packages.props'),
       ),
     ).toEqual({
       dependencies: [],

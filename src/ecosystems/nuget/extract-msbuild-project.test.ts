@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { extractorFixtures, nu } from '../../../test/support/extractor-fixtures';
 import { extractMsBuildProject, msbuildProjectExtractor } from './extract-msbuild-project';
-import { inputWithTree, nu } from './test-helpers';
+
+const { fixtureInput } = extractorFixtures('nuget');
 
 const CPM_TREE = {
   'Directory.Build.props': 'shared-properties.Directory.Build.props',
@@ -31,9 +33,7 @@ describe('nuget/msbuild-project', () => {
 
   it('central versions, VersionOverride, properties, PrivateAssets, Update, Choose; targets skipped', () => {
     expect(
-      extractMsBuildProject(
-        inputWithTree('src/App/App.csproj', 'central-managed.csproj', CPM_TREE),
-      ),
+      extractMsBuildProject(fixtureInput('central-managed.csproj', 'src/App/App.csproj', CPM_TREE)),
     ).toEqual({
       dependencies: [
         nu('serilog', '3.1.1', 'runtime', 'resolved', 8),
@@ -57,7 +57,7 @@ describe('nuget/msbuild-project', () => {
 
   it('nested Directory.Packages.props overrides the outer one it imports', () => {
     const input = {
-      ...inputWithTree('src/App/App.csproj', 'central-managed.csproj', CPM_TREE),
+      ...fixtureInput('central-managed.csproj', 'src/App/App.csproj', CPM_TREE),
       text: '<Project><ItemGroup><PackageReference Include="Dapper" /></ItemGroup></Project>',
     };
     expect(extractMsBuildProject(input).dependencies).toEqual([
@@ -80,11 +80,7 @@ describe('nuget/msbuild-project', () => {
   });
 
   it('test project (Microsoft.NET.Test.Sdk): everything is test; conditional properties ignored', () => {
-    const input = inputWithTree(
-      'tests/App.Tests/App.Tests.csproj',
-      'test-project.csproj',
-      CPM_TREE,
-    );
+    const input = fixtureInput('test-project.csproj', 'tests/App.Tests/App.Tests.csproj', CPM_TREE);
     expect(extractMsBuildProject(input)).toEqual({
       dependencies: [
         nu('microsoft.net.test.sdk', '17.10.0', 'test', 'resolved', 3),

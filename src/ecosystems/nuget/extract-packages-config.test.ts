@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { extractorFixtures, nu } from '../../../test/support/extractor-fixtures';
 import { extractPackagesConfig, packagesConfigExtractor } from './extract-packages-config';
-import { inputWithTree, nu } from './test-helpers';
+
+const { fixtureInput } = extractorFixtures('nuget');
 
 describe('nuget/packages-config', () => {
   it('claims packages.config', () => {
@@ -11,7 +13,7 @@ describe('nuget/packages-config', () => {
 
   it('exact versions, developmentDependency, case-insensitive duplicates, bad entry skipped', () => {
     expect(
-      extractPackagesConfig(inputWithTree('packages.config', 'legacy.packages.config')),
+      extractPackagesConfig(fixtureInput('legacy.packages.config', 'packages.config')),
     ).toEqual({
       dependencies: [
         nu('entityframework', '6.4.4', 'runtime', 'resolved', 3),

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { extractorFixtures, nu } from '../../../test/support/extractor-fixtures';
 import { extractPackagesLock, packagesLockExtractor } from './extract-packages-lock';
-import { fixture, inputWithTree, nu } from './test-helpers';
+
+const { fixture, fixtureInput } = extractorFixtures('nuget');
 
 /** The line holding offset 900 of the truncated fixture, where JSON.parse stopped. */
 const LINE_OF_900 = fixture('truncated.lock.json').slice(0, 900).split('\n').length;
@@ -16,14 +18,14 @@ describe('nuget/packages-lock', () => {
   it('describes the lock format version', () => {
     expect(
       packagesLockExtractor.describe?.(
-        inputWithTree('packages.lock.json', 'multi-framework.lock.json'),
+        fixtureInput('multi-framework.lock.json', 'packages.lock.json'),
       ),
     ).toBe('packages.lock.json v2');
   });
 
   it('frameworks merged, entry types, edges as parents, projects as path sources', () => {
     expect(
-      extractPackagesLock(inputWithTree('src/App/packages.lock.json', 'multi-framework.lock.json')),
+      extractPackagesLock(fixtureInput('multi-framework.lock.json', 'src/App/packages.lock.json')),
     ).toEqual({
       dependencies: [
         nu('newtonsoft.json', '13.0.3', 'runtime', 'resolved', 5, true, ['shared.core']),

@@ -1,3 +1,4 @@
+import { isObject } from '../../core/json-values';
 import { dedupe as dedupeDependencies } from '../dependency-list';
 import { parseJson } from '../shared/json';
 import { jsonValueLines, pathKey } from '../shared/json-lines';
@@ -10,12 +11,6 @@ import type {
   Extractor,
 } from '../types';
 import { normaliseNuGetName, nugetDependency } from './common';
-
-type Table = Record<string, unknown>;
-
-function isTable(value: unknown): value is Table {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * packages.lock.json (lock format 1 and 2): per target framework (and runtime identifier)
@@ -32,7 +27,7 @@ export function extractPackagesLock(input: ExtractInput): ExtractionResult {
   const parsed = parseJson(input.text, 'packages.lock.json');
   if (!parsed.ok) return { dependencies: [], errors: [parsed.error] };
   const document = parsed.value;
-  if (!isTable(document) || !isTable(document.dependencies)) {
+  if (!isObject(document) || !isObject(document.dependencies)) {
     return {
       dependencies: [],
       errors: [{ line: null, message: 'not a packages.lock.json: no "dependencies" object' }],
@@ -42,13 +37,13 @@ export function extractPackagesLock(input: ExtractInput): ExtractionResult {
   const lines = jsonValueLines(input.text, 3);
   const dependencies: ExtractedDependency[] = [];
   for (const [framework, section] of Object.entries(document.dependencies)) {
-    if (!isTable(section)) {
+    if (!isObject(section)) {
       errors.push({ line: null, message: `framework ${framework}: not an object, skipped` });
       continue;
     }
     const parentsOf = new Map<string, string[]>();
     for (const [name, entry] of Object.entries(section)) {
-      if (!isTable(entry) || !isTable(entry.dependencies)) continue;
+      if (!isObject(entry) || !isObject(entry.dependencies)) continue;
       for (const child of Object.keys(entry.dependencies)) {
         const key = normaliseNuGetName(child);
         const parents = parentsOf.get(key) ?? [];
@@ -58,7 +53,7 @@ export function extractPackagesLock(input: ExtractInput): ExtractionResult {
     }
     for (const [name, entry] of Object.entries(section)) {
       const line = lines.get(pathKey('dependencies', framework, name)) ?? null;
-      if (!isTable(entry) || typeof entry.type !== 'string') {
+      if (!isObject(entry) || typeof entry.type !== 'string') {
         errors.push({ line, message: `${name}: entry without a type, skipped` });
         continue;
       }

@@ -1,4 +1,4 @@
-import { ancestorDirs, dirOf, inDir } from '../shared/tree-paths';
+import { ancestorDirs, baseOf, dirOf, inDir } from '../shared/tree-paths';
 import { parseXml, type XmlElement } from '../shared/xml';
 import type { ExtractInput, ExtractionError } from '../types';
 
@@ -116,7 +116,7 @@ export function projectProperties(input: ExtractInput, root: XmlElement): Map<st
 }
 
 function projectName(path: string): string {
-  const file = path.slice(path.lastIndexOf('/') + 1);
+  const file = baseOf(path);
   const dot = file.lastIndexOf('.');
   return dot > 0 ? file.slice(0, dot) : file;
 }

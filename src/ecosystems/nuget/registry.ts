@@ -1,3 +1,4 @@
+import { asArray, asObject, trimmedText } from '../../core/json-values';
 import {
   assemble,
   cleanUrl,
@@ -8,7 +9,7 @@ import {
   uniq,
   type VersionInput,
 } from '../registry-common';
-import { arr, asObject, count, isoTime, own, parseJsonObject, str } from '../registry-http';
+import { count, isoTime, own, parseJsonObject } from '../registry-http';
 import { RegistryError, type RegistryHttp } from '../registry-types';
 import { nugetVersioning } from './versioning';
 
@@ -48,7 +49,7 @@ async function services(
     signal,
   });
   if (response === null) throw new RegistryError('the NuGet service index was not found');
-  const resources = arr(own(parseJsonObject(response.body, 'NuGet service index'), 'resources'))
+  const resources = asArray(own(parseJsonObject(response.body, 'NuGet service index'), 'resources'))
     .map(asObject)
     .filter((r) => r !== null);
   const find = (types: string[]): string | null => {
@@ -105,7 +106,7 @@ export const nugetRegistry: EcosystemRegistry = (info, settings) => {
     if (main.state === 'answered') return main.metadata;
     const response = main.response;
     const index = parseJsonObject(response.body, 'NuGet registration index');
-    const pages = arr(own(index, 'items'))
+    const pages = asArray(own(index, 'items'))
       .slice(0, 1000)
       .map(asObject)
       .filter((p) => p !== null);
@@ -113,7 +114,7 @@ export const nugetRegistry: EcosystemRegistry = (info, settings) => {
     await mapLimit(pages, 4, async (page) => {
       let items = own(page, 'items');
       if (!Array.isArray(items)) {
-        const pageUrl = absolute(str(own(page, '@id')) ?? '', indexUrl);
+        const pageUrl = absolute(trimmedText(own(page, '@id')) ?? '', indexUrl);
         if (pageUrl === null || new URL(pageUrl).origin !== origin) return;
         const fetched = await context.http.get({
           url: pageUrl,
@@ -123,7 +124,7 @@ export const nugetRegistry: EcosystemRegistry = (info, settings) => {
         if (fetched === null) return;
         items = own(parseJsonObject(fetched.body, 'NuGet registration page'), 'items');
       }
-      for (const leaf of arr(items)) {
+      for (const leaf of asArray(items)) {
         const entry = asObject(own(asObject(leaf), 'catalogEntry'));
         if (entry !== null) leaves.push(entry);
       }
@@ -132,16 +133,18 @@ export const nugetRegistry: EcosystemRegistry = (info, settings) => {
     const versions: VersionInput[] = [];
     const byVersion = new Map<string, Record<string, unknown>>();
     for (const entry of leaves) {
-      const version = str(own(entry, 'version'), 256);
+      const version = trimmedText(own(entry, 'version'), 256);
       if (version === null || !nugetVersioning.isValid(version)) continue;
-      displayId ??= str(own(entry, 'id'), 100);
+      displayId ??= trimmedText(own(entry, 'id'), 100);
       byVersion.set(version, entry);
       versions.push({
         version,
         publishedAtUtc: isoTime(own(entry, 'published')),
         deprecated: deprecationText(asObject(own(entry, 'deprecation'))),
         yanked: own(entry, 'listed') === false,
-        licence: str(own(entry, 'licenseExpression'), 200) ?? str(own(entry, 'licenseUrl'), 500),
+        licence:
+          trimmedText(own(entry, 'licenseExpression'), 200) ??
+          trimmedText(own(entry, 'licenseUrl'), 500),
       });
     }
     const listed = versions.filter((v) => !v.yanked && !nugetVersioning.isPrerelease(v.version));
@@ -153,10 +156,10 @@ export const nugetRegistry: EcosystemRegistry = (info, settings) => {
       name,
       versions,
       deprecated: deprecationText(deprecation),
-      successor: str(own(asObject(own(deprecation, 'alternatePackage')), 'id'), 100),
-      repositoryUrl: cleanUrl(str(own(asObject(own(head, 'repository')), 'url'))),
-      homepage: str(own(head, 'projectUrl')),
-      description: str(own(head, 'description'), 1000),
+      successor: trimmedText(own(asObject(own(deprecation, 'alternatePackage')), 'id'), 100),
+      repositoryUrl: cleanUrl(trimmedText(own(asObject(own(head, 'repository')), 'url'))),
+      homepage: trimmedText(own(head, 'projectUrl')),
+      description: trimmedText(own(head, 'description'), 1000),
       maintainers: extra?.owners ?? [],
       downloads: extra?.downloads == null ? null : { count: extra.downloads, period: 'total' },
       etag: response.etag,
@@ -168,9 +171,9 @@ export const nugetRegistry: EcosystemRegistry = (info, settings) => {
 
 function deprecationText(deprecation: Record<string, unknown> | null): string | null {
   if (deprecation === null) return null;
-  const message = str(own(deprecation, 'message'), 1000);
+  const message = trimmedText(own(deprecation, 'message'), 1000);
   if (message) return message;
-  const reasons = arr(own(deprecation, 'reasons')).filter((r) => typeof r === 'string');
+  const reasons = asArray(own(deprecation, 'reasons')).filter((r) => typeof r === 'string');
   return reasons.length > 0 ? `deprecated: ${reasons.join(', ')}` : 'deprecated';
 }
 
@@ -191,14 +194,14 @@ async function searchFacts(
   });
   if (response === null) return null;
   try {
-    const hit = arr(own(parseJsonObject(response.body, 'NuGet search'), 'data'))
+    const hit = asArray(own(parseJsonObject(response.body, 'NuGet search'), 'data'))
       .map(asObject)
-      .find((d) => str(own(d, 'id'), 100)?.toLowerCase() === id);
+      .find((d) => trimmedText(own(d, 'id'), 100)?.toLowerCase() === id);
     if (!hit) return null;
     const owners = own(hit, 'owners');
-    const list = typeof owners === 'string' ? owners.split(',') : arr(owners);
+    const list = typeof owners === 'string' ? owners.split(',') : asArray(owners);
     return {
-      owners: uniq(list.map((o) => str(o, 200)).filter((o): o is string => o !== null)),
+      owners: uniq(list.map((o) => trimmedText(o, 200)).filter((o): o is string => o !== null)),
       downloads: count(own(hit, 'totalDownloads')),
     };
   } catch {

@@ -1,6 +1,5 @@
 import type { DependencyFields } from '../dependency-list';
 import { buildPurl } from '../purl';
-import { dirOf } from '../shared/tree-paths';
 import type { DependencyScope, DependencySource, ExtractedDependency } from '../types';
 
 export const PURL_TYPE = 'pypi';
@@ -91,17 +90,14 @@ export function groupScope(name: string, fallback: DependencyScope): DependencyS
   return fallback;
 }
 
-export function isTable(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isObject as isTable } from '../../core/json-values';
 
 export function stringOf(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
 }
 
-export { dirOf, joinInTree as resolveInTree } from '../shared/tree-paths';
-
-export function siblingPath(path: string, name: string): string {
-  const dir = dirOf(path);
-  return dir === '' ? name : `${dir}/${name}`;
-}
+export {
+  dirOf,
+  joinInTree as resolveInTree,
+  siblingOf as siblingPath,
+} from '../shared/tree-paths';

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { dep, extractorFixtures } from '../../../test/support/extractor-fixtures';
 import { extractPipfileLock, pipfileLockExtractor } from './extract-pipfile-lock';
-import { dep, fixture, input } from './test-helpers';
+
+const { fixture, fixtureInput } = extractorFixtures('pypi');
 
 const lockInTree = (tree: string | null) =>
-  input('pipfile-lock-dev/Pipfile.lock', 'Pipfile.lock', tree);
+  fixtureInput('pipfile-lock-dev/Pipfile.lock', 'Pipfile.lock', tree);
 
 describe('pypi/pipfile-lock', () => {
   it('claims Pipfile.lock only', () => {
@@ -112,7 +114,7 @@ describe('pypi/pipfile-lock', () => {
 
   it('salvages the entries of a truncated lock after one whole-file error', () => {
     const result = extractPipfileLock(
-      input('pipfile-lock-truncated.json', 'Pipfile.lock', 'pipfile-lock-dev'),
+      fixtureInput('pipfile-lock-truncated.json', 'Pipfile.lock', 'pipfile-lock-dev'),
     );
     expect(result.dependencies).toEqual([
       dep({

@@ -1,5 +1,7 @@
+import { ownPackageFields } from '../dependency-list';
 import { parseJson } from '../shared/json';
 import { pathKey, scanJsonKeys } from '../shared/json-lines';
+import { baseOf } from '../shared/tree-paths';
 import type {
   DependencySource,
   ExtractedDependency,
@@ -148,15 +150,7 @@ function salvage(
  * `self`); pipenv writes no version for it, so it is usually unpinned.
  */
 function selfPackage(name: string, version: string | null, line: number | null) {
-  return makeDependency({
-    name,
-    version,
-    resolution: version === null ? 'unpinned' : 'resolved',
-    scope: 'self',
-    direct: false,
-    line,
-    source: { kind: 'path', path: '.' },
-  });
+  return makeDependency(ownPackageFields(name, version, line));
 }
 
 export function extractPipfileLock(input: ExtractInput): ExtractionResult {
@@ -224,7 +218,7 @@ export const pipfileLockExtractor: Extractor = {
   name: 'pypi/pipfile-lock',
   version: 2,
   kind: 'lockfile',
-  matches: (path) => path.slice(path.lastIndexOf('/') + 1) === 'Pipfile.lock',
+  matches: (path) => baseOf(path) === 'Pipfile.lock',
   extract: extractPipfileLock,
   describe: (input) => {
     const spec = /"pipfile-spec"\s*:\s*(\d+)/.exec(input.text.slice(0, 4000));

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { dep, extractorFixtures } from '../../../test/support/extractor-fixtures';
 import { extractPipfile, pipenvSpecifier, pipfileExtractor } from './extract-pipfile';
-import { dep, input } from './test-helpers';
+
+const { fixtureInput } = extractorFixtures('pypi');
 
 describe('pypi/pipfile', () => {
   it('claims Pipfile only', () => {
@@ -21,7 +23,7 @@ describe('pypi/pipfile', () => {
   });
 
   it('reads packages, dev-packages and custom categories with their sources', () => {
-    const result = extractPipfile(input('pipfile-basic.toml', 'Pipfile'));
+    const result = extractPipfile(fixtureInput('pipfile-basic.toml', 'Pipfile'));
     const runtime = { scope: 'runtime' as const, direct: true };
     const unpinned = { version: null, resolution: 'unpinned' as const };
     expect(result.dependencies).toEqual([
@@ -125,7 +127,7 @@ describe('pypi/pipfile', () => {
   });
 
   it('reports a file that is not TOML as one whole-file error', () => {
-    const result = extractPipfile(input('not-toml.txt', 'Pipfile'));
+    const result = extractPipfile(fixtureInput('not-toml.txt', 'Pipfile'));
     expect(result.dependencies).toEqual([]);
     expect(result.errors).toEqual([
       {

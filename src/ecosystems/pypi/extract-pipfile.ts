@@ -1,4 +1,5 @@
 import { parseToml, type TomlTable } from '../shared/toml';
+import { baseOf } from '../shared/tree-paths';
 import type {
   DependencyScope,
   DependencySource,
@@ -154,7 +155,7 @@ export const pipfileExtractor: Extractor = {
   name: 'pypi/pipfile',
   version: 1,
   kind: 'manifest',
-  matches: (path) => path.slice(path.lastIndexOf('/') + 1) === 'Pipfile',
+  matches: (path) => baseOf(path) === 'Pipfile',
   extract: extractPipfile,
   describe: () => 'Pipfile',
 };

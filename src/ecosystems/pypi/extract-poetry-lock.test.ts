@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { dep, extractorFixtures } from '../../../test/support/extractor-fixtures';
 import { extractPoetryLock, poetryLockExtractor } from './extract-poetry-lock';
-import { dep, input } from './test-helpers';
+
+const { fixtureInput } = extractorFixtures('pypi');
 
 const withPyproject = { 'app/pyproject.toml': 'poetry-lock-groups.pyproject.toml' };
 const poetryCore = {
@@ -14,14 +16,14 @@ describe('pypi/poetry-lock', () => {
     expect(poetryLockExtractor.matches('poetry.lock')).toBe(true);
     expect(poetryLockExtractor.matches('backend/poetry.lock')).toBe(true);
     expect(poetryLockExtractor.matches('pyproject.toml')).toBe(false);
-    expect(poetryLockExtractor.describe?.(input('poetry-lock-groups.lock', 'poetry.lock'))).toBe(
-      'poetry.lock (lock-version 2.1)',
-    );
+    expect(
+      poetryLockExtractor.describe?.(fixtureInput('poetry-lock-groups.lock', 'poetry.lock')),
+    ).toBe('poetry.lock (lock-version 2.1)');
   });
 
   it('reads groups, sources and edges; direct from the sibling pyproject.toml', () => {
     const result = extractPoetryLock(
-      input('poetry-lock-groups.lock', 'app/poetry.lock', withPyproject),
+      fixtureInput('poetry-lock-groups.lock', 'app/poetry.lock', withPyproject),
     );
     const locked = { resolution: 'resolved' as const };
     expect(result.dependencies).toEqual([
@@ -131,7 +133,7 @@ describe('pypi/poetry-lock', () => {
   });
 
   it('without a pyproject.toml, the roots of the graph are the direct entries', () => {
-    const result = extractPoetryLock(input('poetry-lock-groups.lock', 'poetry.lock'));
+    const result = extractPoetryLock(fixtureInput('poetry-lock-groups.lock', 'poetry.lock'));
     expect(result.dependencies.filter((d) => d.direct).map((d) => d.name)).toEqual([
       'filelock',
       'poetry-core',
@@ -143,7 +145,9 @@ describe('pypi/poetry-lock', () => {
   });
 
   it('reads lock-version 1 `category`', () => {
-    const result = extractPoetryLock(input('poetry-lock-legacy-category.lock', 'poetry.lock'));
+    const result = extractPoetryLock(
+      fixtureInput('poetry-lock-legacy-category.lock', 'poetry.lock'),
+    );
     expect(result.dependencies).toEqual([
       dep({
         name: 'six',
@@ -169,7 +173,7 @@ describe('pypi/poetry-lock', () => {
   });
 
   it('salvages the intact entries of a truncated lock after one whole-file error', () => {
-    const result = extractPoetryLock(input('poetry-lock-truncated.lock', 'poetry.lock'));
+    const result = extractPoetryLock(fixtureInput('poetry-lock-truncated.lock', 'poetry.lock'));
     expect(result.dependencies.map((d) => [d.name, d.version, d.line])).toEqual([
       ['certifi', '2024.8.30', 3],
       ['colorama', '0.4.6', 14],
@@ -186,7 +190,7 @@ describe('pypi/poetry-lock', () => {
   });
 
   it('reports text that is not TOML, and TOML that is not a lock', () => {
-    expect(extractPoetryLock(input('not-toml.txt', 'poetry.lock'))).toEqual({
+    expect(extractPoetryLock(fixtureInput('not-toml.txt', 'poetry.lock'))).toEqual({
       dependencies: [],
       errors: [
         {

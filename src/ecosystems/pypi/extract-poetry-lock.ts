@@ -1,4 +1,5 @@
 import type { TomlTable } from '../shared/toml';
+import { baseOf } from '../shared/tree-paths';
 import type {
   DependencyScope,
   DependencySource,
@@ -113,7 +114,7 @@ export const poetryLockExtractor: Extractor = {
   name: 'pypi/poetry-lock',
   version: 1,
   kind: 'lockfile',
-  matches: (path) => path.slice(path.lastIndexOf('/') + 1) === 'poetry.lock',
+  matches: (path) => baseOf(path) === 'poetry.lock',
   extract: extractPoetryLock,
   describe: (input) => {
     const version = /^lock-version\s*=\s*"([^"]+)"/m.exec(input.text);

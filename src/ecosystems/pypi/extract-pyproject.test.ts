@@ -1,23 +1,25 @@
 import { describe, expect, it } from 'vitest';
+import { dep, extractorFixtures } from '../../../test/support/extractor-fixtures';
 import {
   extractPyproject,
   poetryConstraint,
   pyprojectDirectNames,
   pyprojectExtractor,
 } from './extract-pyproject';
-import { dep, fixture, input } from './test-helpers';
+
+const { fixture, fixtureInput } = extractorFixtures('pypi');
 
 describe('pypi/pyproject', () => {
   it('claims pyproject.toml only', () => {
     expect(pyprojectExtractor.matches('pyproject.toml')).toBe(true);
     expect(pyprojectExtractor.matches('libs/a/pyproject.toml')).toBe(true);
     expect(pyprojectExtractor.matches('pyproject.toml.orig')).toBe(false);
-    expect(pyprojectExtractor.describe?.(input('pyproject-pep621.toml', 'pyproject.toml'))).toBe(
-      'pyproject.toml (PEP 621)',
-    );
-    expect(pyprojectExtractor.describe?.(input('pyproject-poetry.toml', 'pyproject.toml'))).toBe(
-      'pyproject.toml (Poetry)',
-    );
+    expect(
+      pyprojectExtractor.describe?.(fixtureInput('pyproject-pep621.toml', 'pyproject.toml')),
+    ).toBe('pyproject.toml (PEP 621)');
+    expect(
+      pyprojectExtractor.describe?.(fixtureInput('pyproject-poetry.toml', 'pyproject.toml')),
+    ).toBe('pyproject.toml (Poetry)');
   });
 
   it.each([
@@ -35,7 +37,7 @@ describe('pypi/pyproject', () => {
   });
 
   it('reads PEP 621 dependencies, extras, dependency groups and build requirements', () => {
-    const result = extractPyproject(input('pyproject-pep621.toml', 'pyproject.toml'));
+    const result = extractPyproject(fixtureInput('pyproject-pep621.toml', 'pyproject.toml'));
     const runtime = { scope: 'runtime' as const, direct: true };
     expect(result.dependencies).toEqual([
       // line 10, not line 8 where "requests" is a keyword
@@ -163,7 +165,7 @@ describe('pypi/pyproject', () => {
   });
 
   it('reads Poetry dependencies, dev-dependencies and groups, python excluded', () => {
-    const result = extractPyproject(input('pyproject-poetry.toml', 'pyproject.toml'));
+    const result = extractPyproject(fixtureInput('pyproject-poetry.toml', 'pyproject.toml'));
     const runtime = { scope: 'runtime' as const, direct: true };
     const unpinned = { version: null, resolution: 'unpinned' as const };
     expect(result.dependencies).toEqual([
@@ -330,7 +332,7 @@ describe('pypi/pyproject', () => {
   });
 
   it('reports text that is not TOML as one whole-file error, and odd shapes per entry', () => {
-    expect(extractPyproject(input('not-toml.txt', 'pyproject.toml'))).toEqual({
+    expect(extractPyproject(fixtureInput('not-toml.txt', 'pyproject.toml'))).toEqual({
       dependencies: [],
       errors: [
         {

@@ -1,4 +1,5 @@
 import { parseToml, type TomlTable } from '../shared/toml';
+import { baseOf } from '../shared/tree-paths';
 import type {
   DependencyScope,
   DependencySource,
@@ -281,7 +282,7 @@ export const pyprojectExtractor: Extractor = {
   name: 'pypi/pyproject',
   version: 1,
   kind: 'manifest',
-  matches: (path) => path.slice(path.lastIndexOf('/') + 1) === 'pyproject.toml',
+  matches: (path) => baseOf(path) === 'pyproject.toml',
   extract: extractPyproject,
   describe: (input) => {
     const pep621 = /^[ \t]*\[project\]/m.test(input.text);

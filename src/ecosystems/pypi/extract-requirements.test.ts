@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { dep, extractorFixtures } from '../../../test/support/extractor-fixtures';
 import {
   extractRequirements,
   fileScope,
   logicalLines,
   requirementsExtractor,
 } from './extract-requirements';
-import { dep, input } from './test-helpers';
+
+const { fixtureInput } = extractorFixtures('pypi');
 
 const git = (url: string, ref: string | null) => ({ kind: 'git' as const, url, ref });
 
@@ -56,7 +58,7 @@ describe('pypi/requirements', () => {
   });
 
   it('reads pins, ranges, extras, markers and options, reporting bad lines', () => {
-    const result = extractRequirements(input('requirements-basic.txt', 'requirements.txt'));
+    const result = extractRequirements(fixtureInput('requirements-basic.txt', 'requirements.txt'));
     const runtime = { scope: 'runtime' as const, direct: true };
     expect(result.dependencies).toEqual([
       dep({
@@ -156,7 +158,9 @@ describe('pypi/requirements', () => {
   });
 
   it('strips hashes and reads pip-compile `# via` notes as parents and directness', () => {
-    const result = extractRequirements(input('requirements-with-hashes.txt', 'requirements.txt'));
+    const result = extractRequirements(
+      fixtureInput('requirements-with-hashes.txt', 'requirements.txt'),
+    );
     const base = { scope: 'runtime' as const, resolution: 'resolved' as const };
     expect(result.dependencies).toEqual([
       dep({
@@ -205,14 +209,14 @@ describe('pypi/requirements', () => {
       }),
     ]);
     expect(result.errors).toEqual([]);
-    expect(requirementsExtractor.describe?.(input('requirements-with-hashes.txt', 'r.txt'))).toBe(
-      'requirements (pip-compile)',
-    );
+    expect(
+      requirementsExtractor.describe?.(fixtureInput('requirements-with-hashes.txt', 'r.txt')),
+    ).toBe('requirements (pip-compile)');
   });
 
   it('reports VCS, URL, editable and local path lines with their sources', () => {
     const result = extractRequirements(
-      input('requirements-vcs-and-urls.txt', 'requirements.txt', 'local-projects'),
+      fixtureInput('requirements-vcs-and-urls.txt', 'requirements.txt', 'local-projects'),
     );
     const base = { scope: 'runtime' as const, direct: true };
     const unpinned = { ...base, version: null, resolution: 'unpinned' as const };
@@ -330,7 +334,11 @@ describe('pypi/requirements', () => {
 
   it('follows -r and -c inside the tree: constraints narrow, never add, and cycles stop', () => {
     const result = extractRequirements(
-      input('requirements-includes/requirements.txt', 'requirements.txt', 'requirements-includes'),
+      fixtureInput(
+        'requirements-includes/requirements.txt',
+        'requirements.txt',
+        'requirements-includes',
+      ),
     );
     const base = { scope: 'runtime' as const, direct: true };
     // Entries from an included file carry the line of its `-r` in the extracted file.
@@ -402,7 +410,7 @@ describe('pypi/requirements', () => {
 
   it('gives included entries the scope of the file that declares them', () => {
     const result = extractRequirements(
-      input(
+      fixtureInput(
         'requirements-includes/requirements/test.txt',
         'requirements/test.txt',
         'requirements-includes',
@@ -423,7 +431,7 @@ describe('pypi/requirements', () => {
     const asked: string[] = [];
     const result = extractRequirements({
       path: 'requirements.txt',
-      text: input('include-escaping-tree.txt', 'requirements.txt').text,
+      text: fixtureInput('include-escaping-tree.txt', 'requirements.txt').text,
       readFile: (p) => {
         asked.push(p);
         return null;

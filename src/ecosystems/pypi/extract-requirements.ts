@@ -1,4 +1,5 @@
 import { parseToml } from '../shared/toml';
+import { baseOf } from '../shared/tree-paths';
 import type {
   DependencyScope,
   DependencySource,
@@ -99,7 +100,7 @@ export function logicalLines(text: string): LogicalLine[] {
 
 /** The scope a requirements file implies by its name (`requirements-dev.txt` → development). */
 export function fileScope(path: string): DependencyScope {
-  const base = path.slice(path.lastIndexOf('/') + 1).replace(/\.(txt|in)$/i, '');
+  const base = baseOf(path).replace(/\.(txt|in)$/i, '');
   return groupScope(base, 'runtime');
 }
 
@@ -466,7 +467,7 @@ export const requirementsExtractor: Extractor = {
   version: 1,
   kind: 'manifest',
   matches: (path) => {
-    const base = path.slice(path.lastIndexOf('/') + 1);
+    const base = baseOf(path);
     if (REQUIREMENTS_NAME.test(base)) return true;
     const parent = dirOf(path);
     return /(?:^|\/)requirements$/i.test(parent) && /\.(?:txt|in)$/i.test(base);

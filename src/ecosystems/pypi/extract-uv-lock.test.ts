@@ -1,19 +1,21 @@
 import { describe, expect, it } from 'vitest';
+import { dep, extractorFixtures } from '../../../test/support/extractor-fixtures';
 import { extractUvLock, uvLockExtractor } from './extract-uv-lock';
-import { dep, input } from './test-helpers';
+
+const { fixtureInput } = extractorFixtures('pypi');
 
 describe('pypi/uv-lock', () => {
   it('claims uv.lock only', () => {
     expect(uvLockExtractor.matches('uv.lock')).toBe(true);
     expect(uvLockExtractor.matches('py/uv.lock')).toBe(true);
     expect(uvLockExtractor.matches('uv.lock.json')).toBe(false);
-    expect(uvLockExtractor.describe?.(input('uv-lock-workspace.lock', 'uv.lock'))).toBe(
+    expect(uvLockExtractor.describe?.(fixtureInput('uv-lock-workspace.lock', 'uv.lock'))).toBe(
       'uv.lock (version 1)',
     );
   });
 
   it('reports the project and members as self, makes their requirements direct and flows scopes down the edges', () => {
-    const result = extractUvLock(input('uv-lock-workspace.lock', 'uv.lock'));
+    const result = extractUvLock(fixtureInput('uv-lock-workspace.lock', 'uv.lock'));
     const locked = { resolution: 'resolved' as const };
     expect(result.dependencies).toEqual([
       // the project (editable ".") and a workspace member: the project's own packages
@@ -206,7 +208,7 @@ describe('pypi/uv-lock', () => {
 
   it('salvages the intact entries of a damaged lock after one whole-file error', () => {
     // break a string inside anyio's dependency list (line 47)
-    const text = input('uv-lock-workspace.lock', 'uv.lock').text.replace(
+    const text = fixtureInput('uv-lock-workspace.lock', 'uv.lock').text.replace(
       '{ name = "sniffio" }',
       '{ name = "sniffio }',
     );
@@ -238,7 +240,7 @@ describe('pypi/uv-lock', () => {
   });
 
   it('reports text that is not TOML as one whole-file error', () => {
-    expect(extractUvLock(input('not-toml.txt', 'uv.lock'))).toEqual({
+    expect(extractUvLock(fixtureInput('not-toml.txt', 'uv.lock'))).toEqual({
       dependencies: [],
       errors: [
         {

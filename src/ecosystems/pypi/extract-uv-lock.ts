@@ -1,4 +1,6 @@
+import { ownPackageFields } from '../dependency-list';
 import type { TomlTable } from '../shared/toml';
+import { baseOf } from '../shared/tree-paths';
 import type {
   DependencyScope,
   DependencySource,
@@ -96,15 +98,11 @@ function isProjectRoot(table: TomlTable, members: Set<string>, key: string): boo
 
 /** The project or a workspace member: reported as the project's own package (scope `self`). */
 function selfPackage(node: Node, version: string | null): ExtractedDependency {
+  const own = ownPackageFields(node.name, version, node.line);
   return makeDependency({
-    name: node.name,
-    version,
-    resolution: version === null ? 'unpinned' : 'resolved',
-    scope: 'self',
-    direct: false,
-    line: node.line,
+    ...own,
     parents: node.parents,
-    source: sourceOf(node.table) ?? { kind: 'path', path: '.' },
+    source: sourceOf(node.table) ?? own.source,
   });
 }
 
@@ -218,7 +216,7 @@ export const uvLockExtractor: Extractor = {
   name: 'pypi/uv-lock',
   version: 2,
   kind: 'lockfile',
-  matches: (path) => path.slice(path.lastIndexOf('/') + 1) === 'uv.lock',
+  matches: (path) => baseOf(path) === 'uv.lock',
   extract: extractUvLock,
   describe: (input) => {
     const version = /^version\s*=\s*(\d+)/m.exec(input.text.slice(0, 2000));

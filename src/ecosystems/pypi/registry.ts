@@ -1,3 +1,5 @@
+import { joinUrl } from '../../core/http-client';
+import { asArray, asObject, trimmedText } from '../../core/json-values';
 import {
   assemble,
   defineClient,
@@ -6,7 +8,7 @@ import {
   uniq,
   type VersionInput,
 } from '../registry-common';
-import { arr, asObject, isoTime, joinUrl, own, parseJsonObject, str } from '../registry-http';
+import { isoTime, own, parseJsonObject } from '../registry-http';
 import { normaliseName } from './common';
 import { pypiVersioning } from './versioning';
 
@@ -36,13 +38,13 @@ export const pypiRegistry: EcosystemRegistry = (info, settings) =>
     const response = main.response;
     const doc = parseJsonObject(response.body, 'PyPI project');
     const info = asObject(own(doc, 'info'));
-    const latest = str(own(info, 'version'), 256);
+    const latest = trimmedText(own(info, 'version'), 256);
     const licence = licenceOf(info);
     const releases = asObject(own(doc, 'releases')) ?? {};
     const versions: VersionInput[] = [];
     for (const [version, rawFiles] of Object.entries(releases)) {
       if (!pypiVersioning.isValid(version)) continue;
-      const files = arr(rawFiles)
+      const files = asArray(rawFiles)
         .map(asObject)
         .filter((f) => f !== null);
       let earliest: string | null = null;
@@ -58,7 +60,7 @@ export const pypiRegistry: EcosystemRegistry = (info, settings) =>
         publishedAtUtc: earliest,
         deprecated: null,
         yanked,
-        yankedReason: yanked ? str(own(files[0]!, 'yanked_reason'), 1000) : null,
+        yankedReason: yanked ? trimmedText(own(files[0]!, 'yanked_reason'), 1000) : null,
         licence: version === latest ? licence : null,
       });
     }
@@ -66,18 +68,18 @@ export const pypiRegistry: EcosystemRegistry = (info, settings) =>
     const maintainers = uniq(
       [own(info, 'maintainer'), own(info, 'author')]
         .flatMap((x) => (typeof x === 'string' ? x.split(/\s*(?:,|\band\b)\s*/) : []))
-        .map((x) => str(x, 200))
+        .map((x) => trimmedText(x, 200))
         .filter((x): x is string => x !== null),
     );
     return assemble(context.info, {
-      name: normaliseName(str(own(info, 'name'), 256) ?? name),
+      name: normaliseName(trimmedText(own(info, 'name'), 256) ?? name),
       versions,
       latest,
       deprecated: deprecationOf(info, doc),
       licence,
       repositoryUrl: pickUrl(urls, SOURCE_KEYS),
-      homepage: pickUrl(urls, HOME_KEYS) ?? str(own(info, 'home_page')),
-      description: str(own(info, 'summary'), 1000),
+      homepage: pickUrl(urls, HOME_KEYS) ?? trimmedText(own(info, 'home_page')),
+      description: trimmedText(own(info, 'summary'), 1000),
       maintainers,
       etag: response.etag,
       lastModified: response.lastModified,
@@ -94,12 +96,12 @@ function uploadTime(value: unknown): string | null {
 }
 
 function licenceOf(info: Record<string, unknown> | null): string | null {
-  const expression = str(own(info, 'license_expression'), 200);
+  const expression = trimmedText(own(info, 'license_expression'), 200);
   if (expression) return expression;
-  const licence = str(own(info, 'license'), 10_000);
+  const licence = trimmedText(own(info, 'license'), 10_000);
   // Some projects paste the whole licence text into `license`; the classifier is then better.
   if (licence && licence.length <= 100 && !licence.includes('\n')) return licence;
-  const classifiers = arr(own(info, 'classifiers')).filter((c) => typeof c === 'string');
+  const classifiers = asArray(own(info, 'classifiers')).filter((c) => typeof c === 'string');
   const fromClassifier = classifiers
     .filter((c) => c.startsWith('License :: '))
     .map((c) => c.split(' :: ').at(-1)!)
@@ -116,11 +118,11 @@ function deprecationOf(
   const status = asObject(
     own(info, 'project_status') ?? own(info, 'project-status') ?? own(doc, 'project-status'),
   );
-  const state = str(own(status, 'status'), 50)?.toLowerCase();
+  const state = trimmedText(own(status, 'status'), 50)?.toLowerCase();
   if (state === 'deprecated' || state === 'archived' || state === 'quarantined') {
-    return str(own(status, 'reason'), 1000) ?? `project status: ${state}`;
+    return trimmedText(own(status, 'reason'), 1000) ?? `project status: ${state}`;
   }
-  const classifiers = arr(own(info, 'classifiers'));
+  const classifiers = asArray(own(info, 'classifiers'));
   if (classifiers.includes('Development Status :: 7 - Inactive')) {
     return 'Development Status :: 7 - Inactive';
   }
@@ -131,7 +133,8 @@ function pickUrl(urls: Record<string, unknown> | null, keys: string[]): string |
   if (urls === null) return null;
   for (const key of keys) {
     for (const [label, value] of Object.entries(urls)) {
-      if (label.trim().toLowerCase() === key && typeof value === 'string') return str(value);
+      if (label.trim().toLowerCase() === key && typeof value === 'string')
+        return trimmedText(value);
     }
   }
   return null;

@@ -1,4 +1,5 @@
 import { buildPurl } from '../purl';
+import { baseOf, siblingOf } from '../shared/tree-paths';
 import type {
   DependencyScope,
   DependencySource,
@@ -162,9 +163,7 @@ export function parseGemfileLock(text: string): ParsedGemfileLock {
 }
 
 function siblingManifest(path: string): string {
-  const slash = path.lastIndexOf('/');
-  const dir = slash >= 0 ? path.slice(0, slash + 1) : '';
-  return path.endsWith('gems.locked') ? `${dir}gems.rb` : `${dir}Gemfile`;
+  return siblingOf(path, path.endsWith('gems.locked') ? 'gems.rb' : 'Gemfile');
 }
 
 const SCOPE_RANK: DependencyScope[] = ['runtime', 'development', 'test'];
@@ -271,7 +270,7 @@ export const gemfileLockExtractor: Extractor = {
   version: 3,
   kind: 'lockfile',
   matches: (path) => {
-    const base = path.slice(path.lastIndexOf('/') + 1);
+    const base = baseOf(path);
     return base === 'Gemfile.lock' || base === 'gems.locked';
   },
   extract: extractGemfileLock,

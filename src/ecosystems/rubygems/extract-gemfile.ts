@@ -1,4 +1,5 @@
 import { buildPurl } from '../purl';
+import { baseOf } from '../shared/tree-paths';
 import type {
   DependencyScope,
   DependencySource,
@@ -317,7 +318,7 @@ export const gemfileExtractor: Extractor = {
   version: 1,
   kind: 'manifest',
   matches: (path) => {
-    const base = path.slice(path.lastIndexOf('/') + 1);
+    const base = baseOf(path);
     return base === 'Gemfile' || base === 'gems.rb';
   },
   extract: extractGemfile,

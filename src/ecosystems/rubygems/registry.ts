@@ -1,3 +1,5 @@
+import { joinUrl } from '../../core/http-client';
+import { asArray, asObject, trimmedText } from '../../core/json-values';
 import {
   assemble,
   defineClient,
@@ -6,7 +8,7 @@ import {
   uniq,
   type VersionInput,
 } from '../registry-common';
-import { arr, asObject, count, isoTime, joinUrl, own, parseJson, str } from '../registry-http';
+import { count, isoTime, own, parseJson } from '../registry-http';
 import { RegistryError, type RegistryHttp } from '../registry-types';
 import { rubygemsVersioning } from './versioning';
 
@@ -46,7 +48,7 @@ export const rubygemsRegistry: EcosystemRegistry = (info, settings) =>
     );
     const versions: VersionInput[] = [];
     for (const entry of entries) {
-      const version = str(own(entry, 'number'), 256);
+      const version = trimmedText(own(entry, 'number'), 256);
       if (version === null || !rubygemsVersioning.isValid(version)) continue;
       versions.push({
         version,
@@ -70,20 +72,22 @@ export const rubygemsRegistry: EcosystemRegistry = (info, settings) =>
       options.signal,
     );
     const maintainers = uniq(
-      arr(owners)
-        .map((o) => str(own(asObject(o), 'handle'), 200))
+      asArray(owners)
+        .map((o) => trimmedText(own(asObject(o), 'handle'), 200))
         .filter((o): o is string => o !== null),
     );
     const meta = asObject(own(gemObject, 'metadata'));
     const total = count(own(gemObject, 'downloads'));
     return assemble(context.info, {
-      name: str(own(gemObject, 'name'), 200) ?? name,
+      name: trimmedText(own(gemObject, 'name'), 200) ?? name,
       versions,
-      latest: str(own(gemObject, 'version'), 256),
+      latest: trimmedText(own(gemObject, 'version'), 256),
       licence: licences(own(gemObject, 'licenses')),
-      repositoryUrl: str(own(gemObject, 'source_code_uri')) ?? str(own(meta, 'source_code_uri')),
-      homepage: str(own(gemObject, 'homepage_uri')) ?? str(own(meta, 'homepage_uri')),
-      description: str(own(gemObject, 'info'), 1000),
+      repositoryUrl:
+        trimmedText(own(gemObject, 'source_code_uri')) ?? trimmedText(own(meta, 'source_code_uri')),
+      homepage:
+        trimmedText(own(gemObject, 'homepage_uri')) ?? trimmedText(own(meta, 'homepage_uri')),
+      description: trimmedText(own(gemObject, 'info'), 1000),
       maintainers,
       downloads: total === null ? null : { count: total, period: 'total' },
       etag: response.etag,
@@ -93,8 +97,8 @@ export const rubygemsRegistry: EcosystemRegistry = (info, settings) =>
   });
 
 function licences(value: unknown): string | null {
-  const list = arr(value)
-    .map((x) => str(x, 100))
+  const list = asArray(value)
+    .map((x) => trimmedText(x, 100))
     .filter((x): x is string => x !== null);
   if (list.length === 0) return null;
   return list.length === 1 ? list[0]! : `(${list.join(' OR ')})`;

@@ -10,11 +10,7 @@ import { lineAt, lineStarts } from './text-lines';
  * for keys come from `json-lines.ts`.
  */
 
-export type JsonObject = Record<string, unknown>;
-
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isObject, type JsonObject } from '../../core/json-values';
 
 /**
  * `JSON.parse` that never throws: a syntax error (or a RangeError from absurd nesting) becomes

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ancestorDirs, joinInTree } from './tree-paths';
+import { ancestorDirs, baseOf, dirOf, joinInTree, siblingOf } from './tree-paths';
 
 describe('tree paths', () => {
   it.each([
@@ -12,6 +12,15 @@ describe('tree paths', () => {
     ['a', 'C:/pom.xml', null],
   ])('joinInTree(%j, %j) = %j', (dir, relative, expected) => {
     expect(joinInTree(dir, relative)).toBe(expected);
+  });
+
+  it.each([
+    ['go.sum', '', 'go.sum', 'go.mod'],
+    ['a/b/go.sum', 'a/b', 'go.sum', 'a/b/go.mod'],
+  ])('%j: directory %j, name %j, sibling go.mod %j', (path, dir, base, sibling) => {
+    expect(dirOf(path)).toBe(dir);
+    expect(baseOf(path)).toBe(base);
+    expect(siblingOf(path, 'go.mod')).toBe(sibling);
   });
 
   it('lists ancestor directories up to the root', () => {

@@ -9,8 +9,14 @@ export function dirOf(path: string): string {
   return slash === -1 ? '' : path.slice(0, slash);
 }
 
+/** File name of a root-relative path (the whole path for a file at the root). */
 export function baseOf(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** The file `name` in the same directory as `path` (a lockfile's manifest, and the like). */
+export function siblingOf(path: string, name: string): string {
+  return inDir(dirOf(path), name);
 }
 
 /** `file` inside `dir` (`dir` may be the root, `''`). */

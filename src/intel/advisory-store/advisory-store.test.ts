@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonl, npmRange, osvRecord } from '../../../test/support/osv-records';
 import { SHARED_DATA_MISSING, sharedDataDir, sharedPath } from '../../../test/support/shared-data';
 import { openTestDatabase } from '../../../test/support/test-app';
 import type { Database } from '../../db/connection';
@@ -16,7 +17,6 @@ import {
   ZIP_LIMITS,
   zipRecordBatches,
 } from './read';
-import { jsonl, npmRange, osvRecord } from './test-records';
 
 function readText(text: string, source = 'test.jsonl'): ReadResult {
   const out: ReadResult = emptyReadResult();

@@ -1,4 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { chunks } from '../../core/chunks';
 import type { DB } from '../../db/schema';
 import type { Advisory } from '../osv/types';
 
@@ -60,12 +61,6 @@ function advisoryRow(item: IncomingAdvisory) {
     refs: a.references,
     source: item.source,
   };
-}
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { chunks } from '../../core/chunks';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import { anyOf } from './bulk-writes';
@@ -35,12 +36,6 @@ interface Member {
 
 const QUERY_CHUNK = 2000;
 
-function chunked<T>(items: T[], size = QUERY_CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
 /** Loads stored advisories (not yet members) connected to `keys` or belonging to `groups`. */
 async function loadConnected(
   db: Kysely<DB>,
@@ -49,7 +44,7 @@ async function loadConnected(
   members: Map<string, Member>,
 ): Promise<Map<string, Member>> {
   const ids = new Set<string>();
-  for (const part of chunked(keys)) {
+  for (const part of chunks(keys, QUERY_CHUNK)) {
     const direct = await db
       .selectFrom('osv_advisories')
       .select('id')
@@ -63,7 +58,7 @@ async function loadConnected(
       .execute();
     for (const row of viaAlias) ids.add(row.advisory_id);
   }
-  for (const part of chunked(groups)) {
+  for (const part of chunks(groups, QUERY_CHUNK)) {
     const rows = await db
       .selectFrom('osv_advisories')
       .select('id')
@@ -73,7 +68,7 @@ async function loadConnected(
   }
   const fresh = [...ids].filter((id) => !members.has(id));
   const found = new Map<string, Member>();
-  for (const part of chunked(fresh)) {
+  for (const part of chunks(fresh, QUERY_CHUNK)) {
     const rows = await db
       .selectFrom('osv_advisories')
       .select(['id', 'vulnerability_id'])

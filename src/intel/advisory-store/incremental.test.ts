@@ -3,11 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertRepository, scanWith } from '../../../test/support/exposures';
+import { npmRange, osvRecord } from '../../../test/support/osv-records';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { requestRematch } from '../../domains/exposures/rematch-request';
 import { modifiedIndexUrl, parseModifiedIndex, recordUrl } from './incremental';
 import { syncOsvFeeds } from './sync';
-import { npmRange, osvRecord } from './test-records';
 
 /**
  * A local OSV export bucket as osv.dev lays it out: `/npm/all.zip`, `/npm/modified_id.csv`

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { npmRange, osvRecord } from '../../../test/support/osv-records';
 import { openTestDatabase } from '../../../test/support/test-app';
 import type { Database } from '../../db/connection';
 import { requestRematch } from '../../domains/exposures/rematch-request';
 import { loadAdvisories } from '../osv/load';
 import { notAnOsvRecord, splitOsvText } from '../osv/parse';
 import { importPath } from './import';
-import { npmRange, osvRecord } from './test-records';
 
 /** Files a user's advisory folder also holds: none is an OSV record. */
 const JSON_SCHEMA = {

@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertRepository, scanWith } from '../../../test/support/exposures';
+import { npmRange, osvRecord } from '../../../test/support/osv-records';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { EVENT_SUBSCRIPTIONS, jobDefinitions } from '../../background-jobs';
 import { REMATCH_JOB, requestRematch } from '../../domains/exposures/rematch-request';
 import { FeedError, feedUrlFor, importFromUrl, OSV_SYNC_JOB, syncOsvFeeds } from './sync';
-import { npmRange, osvRecord } from './test-records';
 
 /** A local stand-in for an OSV export bucket: `/{ecosystem}/all.zip` with ETag/Last-Modified. */
 interface Feed {

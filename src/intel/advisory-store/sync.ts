@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { BodyTooLargeError, readCappedBody } from '../../core/http-client';
 import type { Database } from '../../db/connection';
 import {
   type AdvisoryChangeHandler,
@@ -48,25 +49,13 @@ export class FeedError extends Error {
 }
 
 async function readBody(response: Response, limit: number): Promise<Uint8Array> {
-  const declared = Number(response.headers.get('content-length') ?? 'NaN');
-  if (Number.isFinite(declared) && declared > limit) {
-    throw new FeedError(`the export is ${declared} bytes, over the ${limit}-byte limit`, null);
+  try {
+    return await readCappedBody(response, limit);
+  } catch (error) {
+    if (!(error instanceof BodyTooLargeError)) throw error;
+    const size = error.declared === null ? '' : ` ${error.declared} bytes,`;
+    throw new FeedError(`the export is${size} over the ${limit}-byte limit`, null);
   }
-  if (!response.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    total += chunk.byteLength;
-    if (total > limit) throw new FeedError(`the export is over the ${limit}-byte limit`, null);
-    chunks.push(chunk);
-  }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
 }
 
 /** GET with optional validators; 304 → not_modified; other non-2xx → FeedError. */

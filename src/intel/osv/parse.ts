@@ -1,3 +1,4 @@
+import { isObject } from '../../core/json-values';
 import { findEcosystem } from '../../ecosystems/ecosystem-list';
 import {
   databaseScore,
@@ -53,10 +54,6 @@ const RANGE_TYPES: ReadonlySet<string> = new Set(['ECOSYSTEM', 'SEMVER', 'GIT'])
 const EVENT_KINDS: readonly RangeEventKind[] = ['introduced', 'fixed', 'last_affected', 'limit'];
 
 type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Own property only: a record's `constructor` or `__proto__` key is data, never inherited. */
 function field(object: Json, key: string): unknown {
