@@ -60,6 +60,7 @@ export const EVENT_SUBSCRIPTIONS: EventSubscriptions = mergeSubscriptions(
     'exposures.refreshed': [EVALUATE_REPOSITORY_JOB, REFRESH_AFTER_MATCH_JOB],
     'exposures.status_changed': [REFRESH_REPOSITORY_ROLLUPS_JOB],
     'policy_violations.changed': [REFRESH_REPOSITORY_ROLLUPS_JOB],
+    'drift.updated': [REFRESH_REPOSITORY_ROLLUPS_JOB],
     'package.health_changed': [EVALUATE_PACKAGE_JOB],
     'integration.disabled': [],
   },

@@ -65,6 +65,8 @@ export interface EventPayloads {
   'exposures.status_changed': RepositoryChanged;
   /** A repository's violations moved (evaluation, triage, exception), or a scan was evaluated. */
   'policy_violations.changed': PolicyViolationsChanged;
+  /** A drift snapshot was recomputed with other totals (registry metadata it waited for arrived). */
+  'drift.updated': DependenciesChanged;
   /** A CRA product's vulnerability is on the known-exploited list; once per product and vulnerability. */
   'cra.actively_exploited': CraActivelyExploited;
   /** An Article 14 clock falls due soon (`due_soon`) or passed its due time unmet (`missed`). */

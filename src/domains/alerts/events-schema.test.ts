@@ -16,6 +16,7 @@ import { withTenant } from '../../db/tenant-scope';
 import type { PackageMetadata, RegistryClient } from '../../ecosystems/registry-types';
 import { enrichPackages } from '../../intel/package-catalogue/enrichment';
 import { type EventName, eventsOfRow } from '../../jobs/outbox';
+import { snapshotRepositoryDrift } from '../drift/service';
 import { emitCatalogueEvents } from '../packages/catalogue-events';
 import { failScan } from '../scans/store';
 
@@ -49,6 +50,7 @@ const EVENTS: EventName[] = [
   'scan.failed',
   'policy_violation.opened',
   'policy_violations.changed',
+  'drift.updated',
   'integration.disabled',
 ];
 
@@ -235,6 +237,19 @@ describe('docs/events.md', () => {
         latestStable: '1.1.0',
       }),
     );
+    // The metadata the scan's drift snapshot waited for arrived: the snapshot is recomputed.
+    await withTenant(t.database, tenant.tenantId, async (db) => {
+      const { dependency_scan_id } = await db
+        .selectFrom('repositories')
+        .select('dependency_scan_id')
+        .where('id', '=', repositoryId)
+        .executeTakeFirstOrThrow();
+      const settings = t.config.packageIntel;
+      const scanId = dependency_scan_id ?? '';
+      expect(
+        await snapshotRepositoryDrift(db, tenant.tenantId, repositoryId, scanId, settings),
+      ).toBe(true);
+    });
     receiver.answers.push(200, 410);
     await t.runJobs();
     for (let i = 0; i < 20 && receiver.received.length < 2; i++) await t.runJobs();

@@ -5,8 +5,12 @@ import {
 } from '../../../test/support/fake-registries/index';
 import { storeScan } from '../../../test/support/package-scans';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import { jobDefinitions } from '../../background-jobs';
 import { withTenant } from '../../db/tenant-scope';
-import { runDailyRollups } from './jobs';
+import { MATCH_DEPENDENCIES_JOB } from '../exposures/jobs';
+import { DEPENDENCIES_CHANGED_JOB, REFRESH_JOB } from '../packages/jobs';
+import { EVALUATE_REPOSITORY_JOB } from '../policies/jobs';
+import { REFRESH_AFTER_MATCH_JOB, REFRESH_REPOSITORY_ROLLUPS_JOB, runDailyRollups } from './jobs';
 import { ALL_REPOSITORIES, utcDay } from './rollups';
 
 /**
@@ -172,5 +176,44 @@ describe('dashboard numbers from scanned data', () => {
       change30d: null,
     });
     expect(changes.dependencies).toEqual({ current: 5, change7d: 1, change30d: 5 });
+  });
+
+  test('drift arriving after the scan (enrichment) refreshes the rollups by itself', async () => {
+    const late = await t.createTenant('team');
+    const scanned = await storeScan(
+      t,
+      late,
+      'late',
+      [{ ecosystem: 'Maven', name: 'org.example:core-lib', version: '1.0' }],
+      new Date(),
+      false,
+    );
+    // The scan's chain runs while the package's metadata is still missing (its fetch is lost).
+    await t.runJobs({
+      only: [
+        MATCH_DEPENDENCIES_JOB,
+        DEPENDENCIES_CHANGED_JOB,
+        EVALUATE_REPOSITORY_JOB,
+        REFRESH_AFTER_MATCH_JOB,
+        REFRESH_REPOSITORY_ROLLUPS_JOB,
+      ],
+    });
+    const dashboardOf = async () =>
+      (await t.as(late.token, { method: 'GET', url: '/api/v1/dashboards/global' })).json();
+    expect((await dashboardOf()).drift).toMatchObject({ majorBehind: 0, libyearTotal: 0 });
+    // The package refresh fetches what is due and completes the waiting snapshot.
+    const refresh = jobDefinitions(t.jobDeps).find((job) => job.name === REFRESH_JOB);
+    await refresh?.handle({ version: 1, tenantId: null, correlationId: null, data: {} });
+    expect(await t.runJobs()).toContain(REFRESH_REPOSITORY_ROLLUPS_JOB);
+    const snapshot = (
+      await t.as(late.token, {
+        method: 'GET',
+        url: `/api/v1/repositories/${scanned.repositoryId}/drift-history?take=1`,
+      })
+    ).json().items[0] as DriftItem;
+    expect(snapshot.majorBehind).toBe(1);
+    const { drift } = await dashboardOf();
+    expect(drift).toMatchObject({ majorBehind: 1, libyearTotal: snapshot.libyearTotal });
+    expect(drift.libyearTotal).toBeGreaterThan(1);
   });
 });

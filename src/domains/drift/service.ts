@@ -6,6 +6,7 @@ import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import type { DependencySource, Ecosystem, Resolution } from '../../ecosystems/types';
 import { computeDependencyDrift, type DependencyDrift, totalDrift } from '../../intel/drift/drift';
 import { driftFacts } from '../../intel/package-catalogue/facts';
+import { emitEvent } from '../../jobs/outbox';
 import { requestEvaluation } from '../policies/requests';
 import { type Catalogue, loadCatalogue } from './catalogue';
 import type { DependencyDriftState } from './tables';
@@ -74,12 +75,25 @@ export async function snapshotRepositoryDrift(
   const outcomes = used.map((u) => driftOf(u, catalogue, settings, now));
   const totals = totalDrift(outcomes.map(totalsInput));
   const snapshot: SnapshotKey = { repositoryId, scanId };
-  await saveRepositoryDrift(db, snapshot, totals, now);
+  const updated = await saveRepositoryDrift(db, snapshot, totals, now);
   const changed = await saveDependencyDrift(db, snapshot, used, outcomes, catalogue);
   // Drift is a fact of policies: the dependencies whose drift changed are evaluated again.
   await requestEvaluation(db, { tenantId, repositoryId, packageIds: changed });
+  // A recomputation with other totals (metadata it waited for arrived) is news of its own; the
+  // first computation is part of its scan, whose own events follow.
+  if (updated) await emitEvent(db, 'drift.updated', { tenantId, data: { repositoryId, scanId } });
   return true;
 }
+
+/** The totals a snapshot reports (what the dashboard sums), to tell a recomputation's change. */
+const REPORTED_TOTALS = [
+  'libyear_total',
+  'major_behind',
+  'minor_behind',
+  'patch_behind',
+  'deprecated_count',
+  'end_of_life_count',
+] as const;
 
 /** A snapshot's key within the tenant scope (the database fills tenant_id from the scope). */
 interface SnapshotKey {
@@ -168,11 +182,17 @@ async function saveRepositoryDrift(
   { repositoryId, scanId }: SnapshotKey,
   totals: ReturnType<typeof totalDrift>,
   now: Date,
-): Promise<void> {
+): Promise<boolean> {
   const scan = await db
     .selectFrom('scans')
     .select(['finished_at', 'queued_at'])
     .where('id', '=', scanId)
+    .executeTakeFirst();
+  const before = await db
+    .selectFrom('repository_drift')
+    .select(REPORTED_TOTALS)
+    .where('repository_id', '=', repositoryId)
+    .where('scan_id', '=', scanId)
     .executeTakeFirst();
   const scannedAt = scan?.finished_at ?? scan?.queued_at ?? now;
   const values = {
@@ -195,6 +215,11 @@ async function saveRepositoryDrift(
     .values({ repository_id: repositoryId, scan_id: scanId, ...values })
     .onConflict((oc) => oc.columns(['tenant_id', 'repository_id', 'scan_id']).doUpdateSet(values))
     .execute();
+  // numeric columns come back as text: compared as numbers.
+  return (
+    before !== undefined &&
+    REPORTED_TOTALS.some((column) => Number(before[column]) !== Number(values[column]))
+  );
 }
 
 /** Each dependency's drift at the scan, replacing an earlier computation of the same scan. */
