@@ -74,6 +74,9 @@ export class QueueStoppingError extends Error {
 // Arbitrary constant naming the queue-creation lock among advisory locks (PostgreSQL).
 const QUEUE_CREATION_LOCK_ID = 7_301_946_553;
 
+/** How often a worker asks each queue for jobs (docs/operations.md). */
+export const POLLING_INTERVAL_SECONDS = 2;
+
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -227,7 +230,7 @@ export async function createJobQueue(
       for (const definition of definitions.values()) {
         await boss.work<JobEnvelope<unknown>>(
           definition.name,
-          { batchSize: 4, pollingIntervalSeconds: 2 },
+          { batchSize: 4, pollingIntervalSeconds: POLLING_INTERVAL_SECONDS },
           (jobs) => handleBatch(definition, jobs),
         );
         await scheduleJob(boss, definition);
