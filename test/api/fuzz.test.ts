@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { fuzzRequests } from '../support/fuzz-requests';
+import { type FuzzOperation, fuzzTargets } from '../support/fuzz-requests';
 import { createGitRepository, type GitFixture } from '../support/git-fixtures';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app';
 
@@ -115,17 +115,47 @@ afterAll(async () => {
   await t?.close();
 });
 
+/**
+ * What the document lets a caller choose, read from it apart from the generator: each
+ * operation's path and query parameters and its body's top-level fields.
+ */
+function parametersOf(operation: FuzzOperation): string[] {
+  const properties = operation.body?.properties;
+  const fields =
+    typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
+  return [
+    ...operation.pathParams.map((p) => `path:${p.name}`),
+    ...operation.queryParams.map((p) => `query:${p.name}`),
+    ...fields.map((field) => `body:${field}`),
+  ];
+}
+
+const count = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
+
 describe('fuzz: hostile values in every operation and parameter', () => {
-  test(`${RUNS} requests (seed ${SEED}): no 5xx, every error a problem with a correlation id, tenant B unchanged`, async () => {
+  test(`${RUNS} requests (seed ${SEED}): no 5xx, every error a problem with a correlation id, tenant B unchanged, every operation and parameter hit`, async () => {
     const document = withoutTenantDeletion(t.app.swagger() as Record<string, unknown>);
-    const { operations, requests } = fuzzRequests(document, { uuids }, a.token);
+    const { operations, targets } = fuzzTargets(document, { uuids }, a.token);
     expect(operations.length).toBeGreaterThan(40);
+    // Round-robin over the targets: the budget reaches each of them at least once.
+    expect(targets.length).toBeLessThanOrEqual(RUNS);
     const before = await snapshotOf(b.tenantId);
     expect(before.rows).toBeGreaterThan(5);
 
     const statuses = new Map<number, number>();
+    const operationHits = new Map<string, number>();
+    const parameterHits = new Map<string, number>();
+    let run = 0;
     await fc.assert(
-      fc.asyncProperty(requests, async (request) => {
+      // fast-check draws one seed per run (from SEED); the run's target is the next in turn and
+      // the seed picks its hostile value.
+      fc.asyncProperty(fc.integer(), async (seed) => {
+        const target = targets[run++ % targets.length];
+        if (!target) throw new Error('no fuzz targets');
+        const [request] = fc.sample(target.requests, { seed, numRuns: 1 });
+        if (!request) throw new Error(`no request for ${target.operation} ${target.parameter}`);
+        count(operationHits, request.operation);
+        count(parameterHits, `${request.operation} ${request.parameter}`);
         const res = await t.app.inject({
           method: request.method as 'GET',
           url: request.url,
@@ -153,6 +183,21 @@ describe('fuzz: hostile values in every operation and parameter', () => {
     // The budget really was spent on requests, and most were refused rather than served.
     const sent = [...statuses.values()].reduce((sum, n) => sum + n, 0);
     expect(sent).toBe(RUNS);
-    console.info('fuzz statuses', Object.fromEntries([...statuses].sort()));
+    // Every operation of the document, and every parameter and body field of each, was attacked.
+    const missed: string[] = [];
+    for (const operation of operations) {
+      const name = `${operation.method} ${operation.path}`;
+      if (!operationHits.get(name)) missed.push(name);
+      for (const parameter of parametersOf(operation)) {
+        if (!parameterHits.get(`${name} ${parameter}`)) missed.push(`${name} ${parameter}`);
+      }
+    }
+    expect(missed).toEqual([]);
+    const fewest = Math.min(...operationHits.values());
+    console.info('fuzz statuses', Object.fromEntries([...statuses].sort()), {
+      operations: operations.length,
+      targets: targets.length,
+      fewestHitsPerOperation: fewest,
+    });
   }, 600_000);
 });

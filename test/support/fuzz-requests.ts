@@ -33,6 +33,9 @@ export interface FuzzRequest {
   payload?: string;
   /** What was made hostile, for the failure message. */
   note: string;
+  /** The target it attacks (FuzzTarget), for counting. */
+  operation: string;
+  parameter: string;
 }
 
 /** Ids the generator may use where a schema wants a uuid: the caller's own, another tenant's. */
@@ -310,60 +313,32 @@ function bodyText(base: unknown, path: (string | number)[], fragment: string): s
   return text.replace(JSON.stringify(MARK), fragment);
 }
 
-/** A hostile body: one field replaced by a hostile JSON fragment, a hostile key, or junk text. */
-function hostileBody(base: unknown): fc.Arbitrary<{ payload: string; note: string }> {
-  const paths = pathsOf(base);
-  return fc.oneof(
-    {
-      weight: 6,
-      arbitrary: fc.tuple(fc.nat(paths.length - 1), hostileJson).map(([i, fragment]) => {
-        const path = paths[i] ?? [];
-        return {
-          payload: bodyText(base, path, fragment),
-          note: `body ${path.join('.') || '(root)'} = ${fragment.slice(0, 60)}`,
-        };
-      }),
-    },
-    {
-      weight: 1,
-      arbitrary: fc.tuple(fc.constantFrom(...HOSTILE_KEYS), hostileJson).map(([key, fragment]) => {
-        const text = JSON.stringify(isRecord(base) ? base : {});
-        const entry = `${JSON.stringify(key)}:${fragment}`;
-        return {
-          payload: text === '{}' ? `{${entry}}` : `{${entry},${text.slice(1)}`,
-          note: `body key ${JSON.stringify(key).slice(0, 40)}`,
-        };
-      }),
-    },
-    {
-      weight: 1,
-      arbitrary: fc
-        .constantFrom(
-          '',
-          '{',
-          '{"a":1,}',
-          'nul',
-          '\u0000',
-          '[1,2',
-          '"unterminated',
-          '{"a":1}{"b":2}',
-        )
-        .map((payload) => ({ payload, note: `body text ${JSON.stringify(payload)}` })),
-    },
-  );
-}
+const BODY_JUNK = ['', '{', '{"a":1,}', 'nul', '\u0000', '[1,2', '"unterminated', '{"a":1}{"b":2}'];
 
 function fillPath(operation: FuzzOperation, values: Record<string, string>): string {
   return operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => values[name] ?? 'x');
 }
 
-/** One hostile request for `operation`: a path parameter, query parameter or body field. */
-export function hostileRequest(
+/**
+ * One thing an operation lets a caller choose (a path or query parameter, a body field, a body
+ * key, the body text), with the hostile requests that attack it.
+ */
+export interface FuzzTarget {
+  /** `GET /api/v1/repositories/{repositoryId}` */
+  operation: string;
+  /** `path:<name>`, `query:<name>`, `query:(undeclared)`, `body:<a.0.b>`, `body:(key)`, `body:(text)` */
+  parameter: string;
+  requests: fc.Arbitrary<FuzzRequest>;
+}
+
+/** Every target of `operation`, each with hostile values for it and plausible ones elsewhere. */
+export function targetsOf(
   document: Schema,
   operation: FuzzOperation,
   ids: FuzzIds,
   token: string,
-): fc.Arbitrary<FuzzRequest> {
+): FuzzTarget[] {
+  const name = `${operation.method} ${operation.path}`;
   const headers = (extra: Record<string, string> = {}) => ({
     authorization: `Bearer ${token}`,
     ...extra,
@@ -385,77 +360,134 @@ export function hostileRequest(
   const jsonHeaders: Record<string, string> =
     basePayload === undefined ? {} : { 'content-type': 'application/json' };
   const uuidChoice = fc.constantFrom(...ids.uuids);
-  const pathArbitrary = fc
-    .record({
-      values: fc.record(
-        Object.fromEntries(
-          operation.pathParams.map((p) => [
-            p.name,
-            fc.oneof(hostileUrlPart, uuidChoice, fc.constant(pathValues[p.name] ?? 'x')),
-          ]),
-        ),
-      ),
-    })
-    .map(({ values }) => ({
+  type Made = Omit<FuzzRequest, 'method' | 'operation' | 'parameter'>;
+  const target = (parameter: string, requests: fc.Arbitrary<Made>): FuzzTarget => ({
+    operation: name,
+    parameter,
+    requests: requests.map((request) => ({
+      ...request,
       method: operation.method,
-      url: fillPath(operation, values),
-      headers: headers(jsonHeaders),
-      payload: basePayload,
-      note: `path ${JSON.stringify(values).slice(0, 120)}`,
-    }));
-  const queryArbitrary = fc
-    .record({
-      name: operation.queryParams.length
-        ? fc.constantFrom(...operation.queryParams.map((p) => p.name))
-        : fc.constantFrom('take', '__proto__', 'q'),
-      value: hostileUrlPart,
-      repeat: fc.boolean(),
-    })
-    .map(({ name, value, repeat }) => {
-      const query = `${name}=${value}${repeat ? `&${name}=1` : ''}`;
-      return {
-        method: operation.method,
-        url: `${fillPath(operation, pathValues)}?${query}`,
-        headers: headers(jsonHeaders),
-        payload: basePayload,
-        note: `query ${query.slice(0, 120)}`,
-      };
-    });
-  const choices: fc.Arbitrary<FuzzRequest>[] = [queryArbitrary];
-  if (operation.pathParams.length > 0) choices.push(pathArbitrary);
-  if (base !== undefined) {
-    choices.push(
-      hostileBody(base).map(({ payload, note }) => ({
-        method: operation.method,
-        url: fillPath(operation, pathValues),
-        headers: headers({ 'content-type': 'application/json' }),
-        payload,
-        note,
-      })),
-      hostileBody(base).map(({ payload, note }) => ({
-        method: operation.method,
-        url: fillPath(operation, pathValues),
-        headers: headers({
-          'content-type': 'application/json; charset=utf-16',
-          'x-correlation-id': 'x'.repeat(500),
-        }),
-        payload,
-        note,
-      })),
+      operation: name,
+      parameter,
+    })),
+  });
+  const targets: FuzzTarget[] = [];
+  for (const attacked of operation.pathParams) {
+    // The attacked parameter hostile (or another tenant's id); the others plausible or any id.
+    const values = fc.record(
+      Object.fromEntries(
+        operation.pathParams.map((p) => [
+          p.name,
+          p.name === attacked.name
+            ? fc.oneof({ weight: 3, arbitrary: hostileUrlPart }, uuidChoice)
+            : fc.oneof(uuidChoice, fc.constant(pathValues[p.name] ?? 'x')),
+        ]),
+      ),
+    );
+    targets.push(
+      target(
+        `path:${attacked.name}`,
+        values.map((chosen) => ({
+          url: fillPath(operation, chosen),
+          headers: headers(jsonHeaders),
+          payload: basePayload,
+          note: `path ${JSON.stringify(chosen).slice(0, 120)}`,
+        })),
+      ),
     );
   }
-  return fc.oneof(...choices);
+  const query = (parameter: string, names: fc.Arbitrary<string>) =>
+    target(
+      parameter,
+      fc.record({ name: names, value: hostileUrlPart, repeat: fc.boolean() }).map((q) => {
+        const text = `${q.name}=${q.value}${q.repeat ? `&${q.name}=1` : ''}`;
+        return {
+          url: `${fillPath(operation, pathValues)}?${text}`,
+          headers: headers(jsonHeaders),
+          payload: basePayload,
+          note: `query ${text.slice(0, 120)}`,
+        };
+      }),
+    );
+  for (const p of operation.queryParams)
+    targets.push(query(`query:${p.name}`, fc.constant(p.name)));
+  if (operation.queryParams.length === 0) {
+    targets.push(query('query:(undeclared)', fc.constantFrom('take', '__proto__', 'q')));
+  }
+  if (base === undefined) return targets;
+  const url = fillPath(operation, pathValues);
+  // Half of the bodies come with a charset JSON cannot have and an oversized correlation id.
+  const bodyHeaders = (odd: boolean) =>
+    headers(
+      odd
+        ? {
+            'content-type': 'application/json; charset=utf-16',
+            'x-correlation-id': 'x'.repeat(500),
+          }
+        : { 'content-type': 'application/json' },
+    );
+  for (const path of pathsOf(base)) {
+    const field = path.join('.') || '(root)';
+    targets.push(
+      target(
+        `body:${field}`,
+        fc.tuple(hostileJson, fc.boolean()).map(([fragment, odd]) => ({
+          url,
+          headers: bodyHeaders(odd),
+          payload: bodyText(base, path, fragment),
+          note: `body ${field} = ${fragment.slice(0, 60)}`,
+        })),
+      ),
+    );
+  }
+  targets.push(
+    target(
+      'body:(key)',
+      fc
+        .tuple(fc.constantFrom(...HOSTILE_KEYS), hostileJson, fc.boolean())
+        .map(([key, fragment, odd]) => {
+          const text = JSON.stringify(isRecord(base) ? base : {});
+          const entry = `${JSON.stringify(key)}:${fragment}`;
+          return {
+            url,
+            headers: bodyHeaders(odd),
+            payload: text === '{}' ? `{${entry}}` : `{${entry},${text.slice(1)}`,
+            note: `body key ${JSON.stringify(key).slice(0, 40)}`,
+          };
+        }),
+    ),
+    target(
+      'body:(text)',
+      fc.tuple(fc.constantFrom(...BODY_JUNK), fc.boolean()).map(([payload, odd]) => ({
+        url,
+        headers: bodyHeaders(odd),
+        payload,
+        note: `body text ${JSON.stringify(payload)}`,
+      })),
+    ),
+  );
+  return targets;
 }
 
-/** Requests spread over every operation of the document. */
-export function fuzzRequests(
+/**
+ * Every target of every operation, interleaved (each operation's first target, then each one's
+ * second, ...), so that taking them round-robin reaches every operation within the first pass
+ * and every target once the budget is at least their number.
+ */
+export function fuzzTargets(
   document: Schema,
   ids: FuzzIds,
   token: string,
-): { operations: FuzzOperation[]; requests: fc.Arbitrary<FuzzRequest> } {
+): { operations: FuzzOperation[]; targets: FuzzTarget[] } {
   const operations = operationsOf(document);
-  const requests = fc
-    .constantFrom(...operations)
-    .chain((operation) => hostileRequest(document, operation, ids, token));
-  return { operations, requests };
+  const perOperation = operations.map((operation) => targetsOf(document, operation, ids, token));
+  const targets: FuzzTarget[] = [];
+  const longest = Math.max(...perOperation.map((list) => list.length));
+  for (let i = 0; i < longest; i++) {
+    for (const list of perOperation) {
+      const next = list[i];
+      if (next) targets.push(next);
+    }
+  }
+  return { operations, targets };
 }
