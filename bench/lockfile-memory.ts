@@ -24,6 +24,8 @@ import type { ExtractionResult } from '../src/ecosystems/types';
 import { writeBenchmarkSection } from './report';
 
 const MB = Number(process.env.LOCKFILE_MEMORY_MB ?? 50);
+/** The children's V8 heap cap: 4096 leaves garbage collection lazy; 512 is the scan worker's. */
+const HEAP_MB = Number(process.env.LOCKFILE_MEMORY_HEAP_MB ?? 4096);
 
 /** A lock of about `megabytes` MB; v2 adds the `dependencies` copy of every entry. */
 function generate(megabytes: number, version: 2 | 3): { text: string; entries: number } {
@@ -104,7 +106,14 @@ function child(path: string, way: string): void {
 function measure(path: string, way: string): Measured {
   const out = execFileSync(
     process.execPath,
-    ['--import', 'tsx', '--max-old-space-size=4096', new URL(import.meta.url).pathname, path, way],
+    [
+      '--import',
+      'tsx',
+      `--max-old-space-size=${HEAP_MB}`,
+      new URL(import.meta.url).pathname,
+      path,
+      way,
+    ],
     { encoding: 'utf8', maxBuffer: 1 << 20 },
   );
   return JSON.parse(out.trim().split('\n').at(-1) as string) as Measured;
@@ -139,7 +148,7 @@ function main(): void {
     rmSync(dir, { recursive: true, force: true });
   }
   const body = [
-    `Generated package-lock.json files of about ${MB} MB, extracted in a fresh Node ${process.version} process each (the scan's extraction worker runs the same code in a thread with a 512 MiB heap, SCAN_EXTRACTION_HEAP_MB); seconds include reading the file. Peak RSS includes Node itself (about 45 MiB) and, read whole or from memory, the file's bytes and text (about 2 x its size); streamed, only a 1 MiB piece is held. All ways gave identical results (same digest). Measured ${new Date().toISOString().slice(0, 10)} on the shared 2-core machine.`,
+    `Generated package-lock.json files of about ${MB} MB, extracted in a fresh Node ${process.version} process each with a ${HEAP_MB} MiB heap limit (the scan's extraction worker runs the same code in a thread with a 512 MiB heap, SCAN_EXTRACTION_HEAP_MB); seconds include reading the file. Peak RSS includes Node itself (about 45 MiB) and, read whole or from memory, the file's bytes and text (about 2 x its size); streamed, only a 1 MiB piece is held. All ways gave identical results (same digest). Measured ${new Date().toISOString().slice(0, 10)} on the shared 2-core machine.`,
     '',
     '| lock | read | peak RSS MiB | heap after MiB | seconds |',
     '|---|---|---:|---:|---:|',
