@@ -54,17 +54,9 @@ export function extractorFixtures(ecosystem: string): ExtractorFixtures {
   };
 }
 
-export interface Expected {
-  name: string;
-  version: string | null;
-  purl: string;
-  scope: DependencyScope;
-  direct: boolean;
-  resolution: Resolution;
-  line: number | null;
-  parents?: string[];
-  source?: DependencySource;
-}
+/** An ExtractedDependency whose parents (none) and source (the registry) may be left out. */
+export type Expected = Omit<ExtractedDependency, 'parents' | 'source'> &
+  Partial<Pick<ExtractedDependency, 'parents' | 'source'>>;
 
 /** The exact dependency object, spelling out every field; only parents/source have defaults. */
 export function dep(expected: Expected): ExtractedDependency {
