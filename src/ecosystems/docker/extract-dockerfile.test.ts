@@ -181,6 +181,8 @@ describe('docker/dockerfile', () => {
       'alpine:3.20:build',
       'alpine:3.20:runtime',
     ]);
-    expect(performance.now() - started).toBeLessThan(1000);
+    // A hang guard, not a speed measure (bench/ measures speed): about 0.2 s on a loaded 2-core
+    // machine; a quadratic join of the continuation lines would take minutes.
+    expect(performance.now() - started).toBeLessThan(3000);
   });
 });
