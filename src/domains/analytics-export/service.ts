@@ -12,7 +12,7 @@ import {
   outboundPolicy,
 } from '../../security/outbound-guard';
 import type { SecretBox } from '../../security/secret-box';
-import { generateSigningSecret } from '../integrations/service';
+import { generateSigningSecret } from '../outbound-deliveries/send';
 import { parseConnectionString, redactConnectionString } from './postgres-sink';
 import {
   deleteDestination,

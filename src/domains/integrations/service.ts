@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config';
 import { conflict, FieldErrorCollector, notFound } from '../../core/problem';
@@ -8,6 +7,7 @@ import type { RequestScope } from '../../http/request-scope';
 import { emitEvent } from '../../jobs/outbox';
 import { checkUrl, OutboundRefusedError, outboundPolicy } from '../../security/outbound-guard';
 import type { SecretBox } from '../../security/secret-box';
+import { generateSigningSecret } from '../outbound-deliveries/send';
 import {
   cancelPendingDeliveries,
   deleteDeliveriesOf,
@@ -34,11 +34,6 @@ import type { DisabledReason } from './tables';
  * (which emits `integration.disabled`), re-enabled only by a user.
  */
 export const TEST_EVENT_TYPE = 'integration.test';
-
-/** Standard Webhooks secrets: `whsec_` and 32 random bytes in base64. */
-export function generateSigningSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64')}`;
-}
 
 const MAX_URL_LENGTH = 2048;
 

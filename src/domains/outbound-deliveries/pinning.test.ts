@@ -10,8 +10,8 @@ import { outboundDeliveries } from '../../background-jobs';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
 import { queueEventDeliveries } from '../integrations/deliver';
-import { generateSigningSecret } from '../integrations/service';
 import { dispatchDueDeliveries } from './attempt';
+import { generateSigningSecret } from './send';
 
 /**
  * DNS rebinding at delivery time (docs/integrations.md#targets): the name is resolved once per

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import {
   guardedFetch,
@@ -35,6 +36,11 @@ export interface SendResult {
   error: string | null;
   startedAt: Date;
   durationMs: number;
+}
+
+/** Standard Webhooks secrets: `whsec_` and 32 random bytes in base64. */
+export function generateSigningSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
 /** The JSON body of every delivery: the Standard Webhooks envelope. */

@@ -6,7 +6,7 @@ import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import { checkUrl, OutboundRefusedError, outboundPolicy } from '../../security/outbound-guard';
 import type { SecretBox } from '../../security/secret-box';
-import { generateSigningSecret } from '../integrations/service';
+import { generateSigningSecret } from '../outbound-deliveries/send';
 import { cancelPendingDeliveries } from '../outbound-deliveries/store';
 import type { DeliveryTargetKind } from '../outbound-deliveries/targets';
 import { type OutgoingMail, queueMail } from './mail';
