@@ -136,18 +136,17 @@ function queueCreationLock(database: Database, pool: pg.Pool) {
   };
 }
 
-export async function createJobQueue(
-  database: Database,
-  options: JobQueueOptions = {},
-): Promise<JobQueue> {
-  // pg-boss runs its SQL through the job pool, waiting for a connection rather than failing:
-  // pg-boss does not await its own completion writes (`complete`/`fail` after a handler), so a
-  // pool timeout there was an unhandled rejection that ended the process under load. Every
-  // statement is tracked so stopping can wait for them; once stopped none reaches the pool.
-  const pool = patientPool(database.jobs.pool);
-  const statements = new Set<Promise<unknown>>();
+type CreationLock = ReturnType<typeof queueCreationLock>;
+
+/**
+ * pg-boss runs its SQL through the job pool, waiting for a connection rather than failing:
+ * pg-boss does not await its own completion writes (`complete`/`fail` after a handler), so a
+ * pool timeout there was an unhandled rejection that ended the process under load. Every
+ * statement is tracked so stopping can wait for them; once released none reaches the pool.
+ */
+function trackedStatements(creationLock: CreationLock) {
+  const pending = new Set<Promise<unknown>>();
   let released = false;
-  const creationLock = queueCreationLock(database, pool);
   const executeSql = (text: string, values?: unknown[]) => {
     // Only completions of jobs abandoned at the stop bound get here: dropping them leaves the
     // jobs active until they expire and are retried, exactly as after a crash.
@@ -161,11 +160,27 @@ export async function createJobQueue(
         if (released) return dropped(text);
         throw error;
       });
-    statements.add(statement);
-    const settled = () => statements.delete(statement);
+    pending.add(statement);
+    const settled = () => pending.delete(statement);
     statement.then(settled, settled);
     return statement;
   };
+  return {
+    executeSql,
+    pending: () => pending.size,
+    released: () => released,
+    release: () => {
+      released = true;
+    },
+  };
+}
+
+/** A started pg-boss whose SQL goes through `executeSql`. */
+async function startBoss(
+  executeSql: ReturnType<typeof trackedStatements>['executeSql'],
+  creationLock: CreationLock,
+  options: JobQueueOptions,
+): Promise<PgBoss> {
   const boss = new PgBoss({
     db: { executeSql },
     schema: 'pgboss',
@@ -179,11 +194,13 @@ export async function createJobQueue(
   await creationLock.run(async () => {
     await boss.start();
   });
-  const definitions = new Map<string, JobDefinition<unknown>>();
+  return boss;
+}
+
+/** Creates each named queue once per process, under the creation lock. */
+function queueCreator(boss: PgBoss, creationLock: CreationLock) {
   const created = new Set<string>();
-  const running = new Set<Promise<void>>();
-  let stopping = false;
-  const createQueues = (names: string[]) => {
+  return (names: string[]): Promise<void> => {
     const missing = names.filter((name) => !created.has(name));
     if (missing.length === 0) return Promise.resolve();
     return creationLock.run(async () => {
@@ -193,7 +210,12 @@ export async function createJobQueue(
       }
     });
   };
-  const ensureQueue = (name: string) => createQueues([name]);
+}
+
+/** Runs fetched batches, tracked so stopping can wait for them; none starts once stopping. */
+function batchRunner() {
+  const running = new Set<Promise<void>>();
+  let stopping = false;
   const handleBatch = (definition: JobDefinition<unknown>, jobs: { data: unknown }[]) => {
     // A fetch that was in flight when stopping began still delivers its jobs: none starts.
     if (stopping) return Promise.reject(new QueueStoppingError());
@@ -205,6 +227,26 @@ export async function createJobQueue(
     batch.then(settled, settled);
     return batch;
   };
+  return {
+    handleBatch,
+    running: () => running.size,
+    stopStarting: () => {
+      stopping = true;
+    },
+  };
+}
+
+export async function createJobQueue(
+  database: Database,
+  options: JobQueueOptions = {},
+): Promise<JobQueue> {
+  const pool = patientPool(database.jobs.pool);
+  const creationLock = queueCreationLock(database, pool);
+  const statements = trackedStatements(creationLock);
+  const boss = await startBoss(statements.executeSql, creationLock, options);
+  const createQueues = queueCreator(boss, creationLock);
+  const batches = batchRunner();
+  const definitions = new Map<string, JobDefinition<unknown>>();
 
   return {
     boss,
@@ -214,7 +256,7 @@ export async function createJobQueue(
     async send(name, envelope, options = {}) {
       const definition = definitions.get(name);
       if (!definition) throw new Error(`unknown job ${name}`);
-      await ensureQueue(name);
+      await createQueues([name]);
       return boss.send(name, { version: 1, ...envelope } as object, {
         expireInSeconds: definition.expireInSeconds,
         retryLimit: definition.retryLimit,
@@ -231,25 +273,25 @@ export async function createJobQueue(
         await boss.work<JobEnvelope<unknown>>(
           definition.name,
           { batchSize: 4, pollingIntervalSeconds: POLLING_INTERVAL_SECONDS },
-          (jobs) => handleBatch(definition, jobs),
+          (jobs) => batches.handleBatch(definition, jobs),
         );
         await scheduleJob(boss, definition);
       }
     },
     async stop(timeoutMs = 10_000) {
-      if (released) return { abandoned: 0 };
-      stopping = true;
+      if (statements.released()) return { abandoned: 0 };
+      batches.stopStarting();
       const deadline = Date.now() + timeoutMs;
       // pg-boss's graceful wait covers jobs it knows are running; it does not await the
       // completion writes it starts, nor a fetch still in flight: wait for those too.
       await boss
         .stop({ graceful: true, wait: true, timeout: Math.max(timeoutMs, 1000), close: false })
         .catch((error: Error) => options.onError?.(error));
-      while ((running.size > 0 || statements.size > 0) && Date.now() < deadline) {
+      while ((batches.running() > 0 || statements.pending() > 0) && Date.now() < deadline) {
         await delay(25);
       }
-      const abandoned = running.size;
-      released = true;
+      const abandoned = batches.running();
+      statements.release();
       return { abandoned };
     },
   };

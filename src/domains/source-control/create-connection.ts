@@ -86,8 +86,9 @@ interface Validated {
   credentials: Record<string, string>;
 }
 
-function validate(config: Config, request: CreateConnectionRequest): Validated {
-  const errors = new FieldErrorCollector();
+type GivenCredentials = NonNullable<CreateConnectionRequest['credentials']>;
+
+function readProvider(errors: FieldErrorCollector, request: CreateConnectionRequest): Creatable {
   if (request.provider === 'scm-a') {
     errors.add(
       'provider',
@@ -96,34 +97,57 @@ function validate(config: Config, request: CreateConnectionRequest): Validated {
   } else if (!(CREATABLE as readonly string[]).includes(request.provider)) {
     errors.add('provider', `must be one of ${CREATABLE.join(', ')}`);
   }
-  const provider = request.provider as Creatable;
-  const name = request.name.trim();
-  if (name === '' || name.length > 200) errors.add('name', 'must be 1 to 200 characters');
-  checkWebhookSecret(errors, request.webhookSecret);
+  return request.provider as Creatable;
+}
 
+function readFlavor(
+  errors: FieldErrorCollector,
+  request: CreateConnectionRequest,
+  provider: Creatable,
+): string {
   const flavor = request.flavor ?? 'cloud';
   if (request.flavor !== undefined && provider !== 'scm-d') {
     errors.add('flavor', 'is only used by scm-d connections');
   } else if (flavor !== 'cloud' && flavor !== 'datacenter') {
     errors.add('flavor', 'must be cloud or datacenter');
   }
+  return flavor;
+}
 
-  let baseUrl: string | null = null;
-  if (request.baseUrl !== undefined) {
-    if (provider === 'git') {
-      errors.add('baseUrl', 'is not used by generic git connections');
-    } else if (!httpUrl(request.baseUrl)) {
-      errors.add('baseUrl', 'must be an http(s) URL without credentials');
-    } else if (!config.sources.allowCustomBaseUrls) {
-      errors.add(
-        'baseUrl',
-        'custom provider API bases are disabled on this server (SCM_ALLOW_CUSTOM_BASE_URLS)',
-      );
-    } else {
-      baseUrl = request.baseUrl.replace(/\/+$/, '');
-    }
+/** The caller's API base, without trailing slashes; null when not given or refused. */
+function readBaseUrl(
+  errors: FieldErrorCollector,
+  config: Config,
+  request: CreateConnectionRequest,
+  provider: Creatable,
+): string | null {
+  if (request.baseUrl === undefined) return null;
+  if (provider === 'git') {
+    errors.add('baseUrl', 'is not used by generic git connections');
+  } else if (!httpUrl(request.baseUrl)) {
+    errors.add('baseUrl', 'must be an http(s) URL without credentials');
+  } else if (!config.sources.allowCustomBaseUrls) {
+    errors.add(
+      'baseUrl',
+      'custom provider API bases are disabled on this server (SCM_ALLOW_CUSTOM_BASE_URLS)',
+    );
+  } else {
+    return request.baseUrl.replace(/\/+$/, '');
   }
+  return null;
+}
 
+/**
+ * The credential fields each provider (and scm-d flavour) uses, and the external id (scm-c's
+ * organisation, scm-d cloud's workspace); a field given but not used is an error.
+ */
+function readCredentials(
+  errors: FieldErrorCollector,
+  config: Config,
+  request: CreateConnectionRequest,
+  chosen: { provider: Creatable; flavor: string; baseUrl: string | null },
+): { credentials: Record<string, string>; externalId: string | null } {
+  const { provider, flavor, baseUrl } = chosen;
   const given = request.credentials ?? {};
   const credentials: Record<string, string> = {};
   let externalId: string | null = null;
@@ -166,18 +190,52 @@ function validate(config: Config, request: CreateConnectionRequest): Validated {
     put('username', Boolean(given.password));
     put('password', Boolean(given.username));
   }
+  rejectUnusedCredentials(errors, given, credentials);
+  return { credentials, externalId };
+}
+
+function rejectUnusedCredentials(
+  errors: FieldErrorCollector,
+  given: GivenCredentials,
+  credentials: Record<string, string>,
+): void {
   for (const key of Object.keys(given)) {
     if (!(key in credentials) && given[key as keyof typeof given] !== undefined) {
       const used = Object.keys(credentials).filter((k) => k !== 'flavor');
       errors.add(`credentials.${key}`, `is not used here (expected: ${used.join(', ') || 'none'})`);
     }
   }
+}
+
+/** organization belongs to scm-c, workspace to scm-d cloud only. */
+function rejectMisplacedScopes(
+  errors: FieldErrorCollector,
+  request: CreateConnectionRequest,
+  provider: Creatable,
+  flavor: string,
+): void {
   if (request.organization !== undefined && provider !== 'scm-c') {
     errors.add('organization', 'is only used by scm-c connections');
   }
   if (request.workspace !== undefined && !(provider === 'scm-d' && flavor === 'cloud')) {
     errors.add('workspace', 'is only used by scm-d cloud connections');
   }
+}
+
+function validate(config: Config, request: CreateConnectionRequest): Validated {
+  const errors = new FieldErrorCollector();
+  const provider = readProvider(errors, request);
+  const name = request.name.trim();
+  if (name === '' || name.length > 200) errors.add('name', 'must be 1 to 200 characters');
+  checkWebhookSecret(errors, request.webhookSecret);
+  const flavor = readFlavor(errors, request, provider);
+  const baseUrl = readBaseUrl(errors, config, request, provider);
+  const { credentials, externalId } = readCredentials(errors, config, request, {
+    provider,
+    flavor,
+    baseUrl,
+  });
+  rejectMisplacedScopes(errors, request, provider, flavor);
   errors.throwIfAny(422);
   return { provider, name, baseUrl, externalId, credentials };
 }
