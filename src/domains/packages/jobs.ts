@@ -1,3 +1,5 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema';
 import { withTenant } from '../../db/tenant-scope';
 import { createRegistryClients } from '../../ecosystems/registry-clients';
 import {
@@ -33,6 +35,8 @@ export interface EnrichJobData {
   scanId: string | null;
 }
 
+type Registry = () => RegistryClients;
+
 export function packageJobs(deps: JobDeps, clients?: RegistryClients): JobDefinition<unknown>[] {
   let built: RegistryClients | undefined = clients;
   // Built on first use: the clients share one HTTP layer and response cache per process.
@@ -40,10 +44,36 @@ export function packageJobs(deps: JobDeps, clients?: RegistryClients): JobDefini
     built ??= observeClients(createRegistryClients(deps.config.registries), deps.observe);
     return built;
   };
+  return [
+    dependenciesChangedJob(deps) as JobDefinition<unknown>,
+    enrichJob(deps, registry) as JobDefinition<unknown>,
+    refreshJob(deps, registry),
+  ];
+}
+
+/** The registry packages a scan found (ids), each once. */
+async function scannedRegistryPackages(
+  db: Kysely<DB>,
+  repositoryId: string,
+  scanId: string,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('repository_dependencies')
+    .select('package_id')
+    .distinct()
+    .where('repository_id', '=', repositoryId)
+    .where('scan_id', '=', scanId)
+    // Only registry packages: a git/path/url dependency's name is not the registry's to
+    // know, and asking would leak private names to a public registry.
+    .where((eb) => eb(eb.ref('source', '->>').key('kind'), '=', 'registry'))
+    .execute();
+  return rows.map((r) => r.package_id);
+}
+
+function dependenciesChangedJob(deps: JobDeps): JobDefinition<DependenciesChanged> {
   const settings = deps.config.packageIntel;
   const system = deps.database.system;
-
-  const dependenciesChanged: JobDefinition<DependenciesChanged> = {
+  return {
     name: DEPENDENCIES_CHANGED_JOB,
     expireInSeconds: 600,
     retryLimit: 5,
@@ -52,17 +82,7 @@ export function packageJobs(deps: JobDeps, clients?: RegistryClients): JobDefini
       const { repositoryId, scanId } = data;
       const ids = await withTenant(deps.database, tenantId, async (db) => {
         await snapshotRepositoryDrift(db, tenantId, repositoryId, scanId, settings);
-        const rows = await db
-          .selectFrom('repository_dependencies')
-          .select('package_id')
-          .distinct()
-          .where('repository_id', '=', repositoryId)
-          .where('scan_id', '=', scanId)
-          // Only registry packages: a git/path/url dependency's name is not the registry's to
-          // know, and asking would leak private names to a public registry.
-          .where((eb) => eb(eb.ref('source', '->>').key('kind'), '=', 'registry'))
-          .execute();
-        return rows.map((r) => r.package_id);
+        return scannedRegistryPackages(db, repositoryId, scanId);
       });
       const staleBefore = new Date(Date.now() - settings.staleAfterHours * 3_600_000);
       const needed = await missingOrStale(system, ids, staleBefore);
@@ -85,8 +105,12 @@ export function packageJobs(deps: JobDeps, clients?: RegistryClients): JobDefini
       });
     },
   };
+}
 
-  const enrich: JobDefinition<EnrichJobData> = {
+function enrichJob(deps: JobDeps, registry: Registry): JobDefinition<EnrichJobData> {
+  const settings = deps.config.packageIntel;
+  const system = deps.database.system;
+  return {
     name: ENRICH_JOB,
     expireInSeconds: 900,
     retryLimit: 5,
@@ -111,8 +135,12 @@ export function packageJobs(deps: JobDeps, clients?: RegistryClients): JobDefini
       }
     },
   };
+}
 
-  const refresh: JobDefinition<unknown> = {
+function refreshJob(deps: JobDeps, registry: Registry): JobDefinition<unknown> {
+  const settings = deps.config.packageIntel;
+  const system = deps.database.system;
+  return {
     name: REFRESH_JOB,
     expireInSeconds: 900,
     retryLimit: 1,
@@ -145,6 +173,4 @@ export function packageJobs(deps: JobDeps, clients?: RegistryClients): JobDefini
       }
     },
   };
-
-  return [dependenciesChanged as JobDefinition<unknown>, enrich as JobDefinition<unknown>, refresh];
 }

@@ -51,6 +51,7 @@ export function packageRoutes(deps: { config: Config }): FastifyPluginAsyncTypeb
 
   return async (app) => {
     packageListRoutes(app);
+    packageDetailRoutes(app);
     packageReadOutRoutes(app, settings);
     packageWatchRoutes(app);
   };
@@ -117,8 +118,8 @@ function packageListRoutes(app: RouteApp): void {
   );
 }
 
-/** One package: detail, health, history and the read-outs computed from the catalogue. */
-function packageReadOutRoutes(app: RouteApp, settings: Config['packageIntel']): void {
+/** One package: its registry facts, health and health history. */
+function packageDetailRoutes(app: RouteApp): void {
   app.get(
     '/api/v1/packages/:packageId',
     {
@@ -162,7 +163,10 @@ function packageReadOutRoutes(app: RouteApp, settings: Config['packageIntel']): 
       return packageHealthHistory(tenantDb(request), request.params.packageId, take);
     },
   );
+}
 
+/** The read-outs of one package computed from the catalogue, and its replacement candidates. */
+function packageReadOutRoutes(app: RouteApp, settings: Config['packageIntel']): void {
   // Four read-outs of one package, alike but for their schema and loader.
   const readOuts = [
     {
