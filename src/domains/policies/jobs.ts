@@ -42,7 +42,17 @@ function tenantOf(envelope: JobEnvelope<unknown>): string {
 }
 
 export function policyJobs(deps: JobDeps): JobDefinition<unknown>[] {
-  const evaluateRepositoryJob: JobDefinition<EvaluateRepositoryJob> = {
+  return [
+    evaluateRepositoryJob(deps) as JobDefinition<unknown>,
+    evaluatePackageJob(deps) as JobDefinition<unknown>,
+    evaluatePolicyJob(deps) as JobDefinition<unknown>,
+    expireExceptionsJob(deps),
+  ];
+}
+
+/** Evaluates one repository (after a scan: marks the scan evaluated and announces its results). */
+function evaluateRepositoryJob(deps: JobDeps): JobDefinition<EvaluateRepositoryJob> {
+  return {
     name: EVALUATE_REPOSITORY_JOB,
     expireInSeconds: 600,
     retryLimit: 5,
@@ -81,7 +91,11 @@ export function policyJobs(deps: JobDeps): JobDefinition<unknown>[] {
       deps.log('policies evaluated', { tenantId, repositoryId, ...counts });
     },
   };
-  const evaluatePackageJob: JobDefinition<{ packageId: string }> = {
+}
+
+/** Evaluates one package in every repository that uses it. */
+function evaluatePackageJob(deps: JobDeps): JobDefinition<{ packageId: string }> {
+  return {
     name: EVALUATE_PACKAGE_JOB,
     expireInSeconds: 600,
     retryLimit: 5,
@@ -100,7 +114,11 @@ export function policyJobs(deps: JobDeps): JobDefinition<unknown>[] {
       deps.log('policies evaluated for a package', { tenantId, packageId, ...counts });
     },
   };
-  const evaluatePolicyJob: JobDefinition<EvaluatePolicyJob> = {
+}
+
+/** Evaluates one policy in every repository. */
+function evaluatePolicyJob(deps: JobDeps): JobDefinition<EvaluatePolicyJob> {
+  return {
     name: EVALUATE_POLICY_JOB,
     expireInSeconds: 1800,
     retryLimit: 5,
@@ -119,7 +137,11 @@ export function policyJobs(deps: JobDeps): JobDefinition<unknown>[] {
       deps.log('policy evaluated everywhere', { tenantId, policyId, ...counts });
     },
   };
-  const expireExceptionsJob: JobDefinition<unknown> = {
+}
+
+/** Every minute: expires exceptions past their date, each with an audit entry. */
+function expireExceptionsJob(deps: JobDeps): JobDefinition<unknown> {
+  return {
     name: EXPIRE_EXCEPTIONS_JOB,
     expireInSeconds: 300,
     retryLimit: 3,
@@ -152,10 +174,4 @@ export function policyJobs(deps: JobDeps): JobDefinition<unknown>[] {
       }
     },
   };
-  return [
-    evaluateRepositoryJob as JobDefinition<unknown>,
-    evaluatePackageJob as JobDefinition<unknown>,
-    evaluatePolicyJob as JobDefinition<unknown>,
-    expireExceptionsJob,
-  ];
 }

@@ -40,7 +40,8 @@ export function presentPolicy(row: PolicyRow) {
 export function policyRoutes(riskSettings: RiskSettings): FastifyPluginAsyncTypebox {
   return async (app) => {
     policyCollectionRoutes(app);
-    policyItemRoutes(app, riskSettings);
+    policyItemRoutes(app);
+    policyDryRunRoute(app, riskSettings);
   };
 }
 
@@ -92,7 +93,8 @@ function policyCollectionRoutes(app: RouteApp): void {
   );
 }
 
-function policyItemRoutes(app: RouteApp, riskSettings: RiskSettings): void {
+/** Reading, changing and deleting one policy. */
+function policyItemRoutes(app: RouteApp): void {
   app.get(
     '/api/v1/policies/:policyId',
     {
@@ -160,7 +162,10 @@ function policyItemRoutes(app: RouteApp, riskSettings: RiskSettings): void {
       return reply.code(204).send();
     },
   );
+}
 
+/** A policy's would-be violations, computed without writing. */
+function policyDryRunRoute(app: RouteApp, riskSettings: RiskSettings): void {
   app.post(
     '/api/v1/policies/:policyId/test',
     {
