@@ -444,6 +444,34 @@ export function defaultDataDir(env: Env, platform: NodeJS.Platform = process.pla
   return join(xdg && isAbsolute(xdg) ? xdg : join(home, '.local', 'share'), 'driftwatch');
 }
 
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function webhookSettings(env: Env, { int }: SettingReaders): Config['webhooks'] {
+  return {
+    timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    maxAttempts: int('WEBHOOK_MAX_ATTEMPTS', 18, 1, 100),
+    retryBaseMs: int('WEBHOOK_RETRY_BASE_MS', 60_000, 1, 24 * 3600_000),
+    retryMaxDelayMs: int('WEBHOOK_RETRY_MAX_DELAY_MS', 3 * 3600_000, 1, 7 * 24 * 3600_000),
+    pollMs: int('WEBHOOK_POLL_MS', 250, 10, 3600_000),
+    caFile: env.WEBHOOK_CA_FILE || null,
+  };
+}
+
+function statusMailSettings(env: Env, { int, url }: SettingReaders): Config['statusMail'] {
+  const smtpUrl = url('SMTP_URL', ['smtp:', 'smtps:']);
+  const publicBaseUrl = url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? 'http://localhost:8080';
+  return {
+    smtpUrl,
+    from: env.MAIL_FROM || 'Driftwatch status <status@localhost>',
+    publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
+    maxAttempts: int('MAIL_MAX_ATTEMPTS', 8, 1, 100),
+    retryBaseMs: int('MAIL_RETRY_BASE_MS', 60_000, 1, 24 * 3600_000),
+    retryMaxDelayMs: int('MAIL_RETRY_MAX_DELAY_MS', 3600_000, 1, 7 * 24 * 3600_000),
+    pollMs: int('MAIL_POLL_MS', 1000, 10, 3600_000),
+    confirmResendMinutes: 10,
+  };
+}
+
 /**
  * `machine`: the defaults a running service takes from this machine (the ecosystem clients'
  * registries, the public OSV feed), read once by the process entry; none unless passed.
@@ -473,15 +501,7 @@ export function loadConfig(
     dataDir,
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     masterKey,
-    logLevel: oneOf('LOG_LEVEL', 'info', [
-      'fatal',
-      'error',
-      'warn',
-      'info',
-      'debug',
-      'trace',
-      'silent',
-    ]),
+    logLevel: oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
     logFormat: oneOf('LOG_FORMAT', 'auto', ['auto', 'pretty', 'json']),
     environment: env.DRIFTWATCH_ENV || 'development',
     role: oneOf<ServiceRole>('DRIFTWATCH_ROLE', 'all', ['api', 'worker', 'all']),
@@ -514,26 +534,8 @@ export function loadConfig(
     registries: registrySettings(read, registry),
     scans: scanSettings(env, read, dataDir, problems),
     outbound: outboundSettings(env, problems),
-    webhooks: {
-      timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
-      maxAttempts: int('WEBHOOK_MAX_ATTEMPTS', 18, 1, 100),
-      retryBaseMs: int('WEBHOOK_RETRY_BASE_MS', 60_000, 1, 24 * 3600_000),
-      retryMaxDelayMs: int('WEBHOOK_RETRY_MAX_DELAY_MS', 3 * 3600_000, 1, 7 * 24 * 3600_000),
-      pollMs: int('WEBHOOK_POLL_MS', 250, 10, 3600_000),
-      caFile: env.WEBHOOK_CA_FILE || null,
-    },
-    statusMail: {
-      smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']),
-      from: env.MAIL_FROM || 'Driftwatch status <status@localhost>',
-      publicBaseUrl: (
-        url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? 'http://localhost:8080'
-      ).replace(/\/+$/, ''),
-      maxAttempts: int('MAIL_MAX_ATTEMPTS', 8, 1, 100),
-      retryBaseMs: int('MAIL_RETRY_BASE_MS', 60_000, 1, 24 * 3600_000),
-      retryMaxDelayMs: int('MAIL_RETRY_MAX_DELAY_MS', 3600_000, 1, 7 * 24 * 3600_000),
-      pollMs: int('MAIL_POLL_MS', 1000, 10, 3600_000),
-      confirmResendMinutes: 10,
-    },
+    webhooks: webhookSettings(env, read),
+    statusMail: statusMailSettings(env, read),
     sbom: {
       importMaxBytes: int('SBOM_IMPORT_MAX_BYTES', 20 * 1024 * 1024, 1024, 1024 ** 3),
       maxComponents: int('SBOM_MAX_COMPONENTS', 50_000, 1, 10_000_000),
