@@ -201,6 +201,10 @@ function assessmentRoutes(app: RouteApp): void {
     },
     async (request) => ({ items: await annexIStatus(tenantDb(request), request.query.productId) }),
   );
+}
+
+/** Setting, with a note, what the data cannot show: an Annex I requirement, an Article 13 duty. */
+function assessmentChangeRoutes(app: RouteApp): void {
   app.patch(
     '/api/v1/cra/annex-i/:requirementId',
     {
@@ -275,5 +279,6 @@ export function craRoutes(): FastifyPluginAsyncTypebox {
     productItemRoutes(app);
     findingRoutes(app);
     assessmentRoutes(app);
+    assessmentChangeRoutes(app);
   };
 }

@@ -86,7 +86,9 @@ export function repositoryRoutes(deps: {
   return async (app) => {
     repositoryCollectionRoutes(app, deps);
     repositoryItemRoutes(app);
+    repositoryChangeRoutes(app);
     repositoryReadOutRoutes(app);
+    riskSummaryRoute(app);
   };
 }
 
@@ -173,7 +175,7 @@ function repositoryCollectionRoutes(
   );
 }
 
-/** One repository: read, change, delete. */
+/** One repository, its dependency count and its active scan. */
 function repositoryItemRoutes(app: RouteApp): void {
   app.get(
     '/api/v1/repositories/:repositoryId',
@@ -212,7 +214,10 @@ function repositoryItemRoutes(app: RouteApp): void {
       };
     },
   );
+}
 
+/** Changing a repository, and deleting it with its scans, dependencies and derived records. */
+function repositoryChangeRoutes(app: RouteApp): void {
   app.patch(
     '/api/v1/repositories/:repositoryId',
     {
@@ -268,7 +273,7 @@ function repositoryItemRoutes(app: RouteApp): void {
   );
 }
 
-/** What a repository's last scans found: dependencies, their graph, the risk summary. */
+/** What a repository's last scan found: its dependencies and their graph. */
 function repositoryReadOutRoutes(app: RouteApp): void {
   app.get(
     '/api/v1/repositories/:repositoryId/dependencies',
@@ -330,7 +335,10 @@ function repositoryReadOutRoutes(app: RouteApp): void {
       };
     },
   );
+}
 
+/** The repository's risk summary. */
+function riskSummaryRoute(app: RouteApp): void {
   app.get(
     '/api/v1/repositories/:repositoryId/risk-summary',
     {
