@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { notFound } from '../../core/problem';
 import { pageOf } from '../../http/query';
+import type { RouteApp } from '../../http/route-app';
 import { UuidParam, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
 import { packDocument, parseFormat, requestPack } from './pack-service';
@@ -19,6 +20,11 @@ const TAG = 'CRA';
 
 /** CRA report packs (docs/cra.md#report-packs). */
 export const craReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  requestPackRoute(app);
+  packRoutes(app);
+};
+
+function requestPackRoute(app: RouteApp): void {
   app.post(
     '/api/v1/cra/reports',
     {
@@ -51,7 +57,10 @@ export const craReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .send(presentPack(pack));
     },
   );
+}
 
+/** The tenant's packs, and one pack's status or document. */
+function packRoutes(app: RouteApp): void {
   app.get(
     '/api/v1/cra/reports',
     {
@@ -108,4 +117,4 @@ export const craReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .send(document.body);
     },
   );
-};
+}
