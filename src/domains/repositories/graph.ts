@@ -35,72 +35,83 @@ export interface DependencyGraph {
 
 const fileNodeId = (path: string) => `file:${path}`;
 
-export function buildGraph(rows: RepositoryDependencyRow[], maxEdges: number): DependencyGraph {
-  const nodes = new Map<string, GraphNode>();
-  const children = new Map<string, string[]>();
-  const addEdge = (from: string, to: string) => {
-    const list = children.get(from);
-    if (list) {
-      if (!list.includes(to)) list.push(to);
-    } else children.set(from, [to]);
-  };
-  const byFile = new Map<string, RepositoryDependencyRow[]>();
+type Children = Map<string, string[]>;
+
+function addEdge(children: Children, from: string, to: string): void {
+  const list = children.get(from);
+  if (list) {
+    if (!list.includes(to)) list.push(to);
+  } else children.set(from, [to]);
+}
+
+/** The rows grouped by manifest file, files in path order. */
+function byFile(rows: RepositoryDependencyRow[]): [string, RepositoryDependencyRow[]][] {
+  const files = new Map<string, RepositoryDependencyRow[]>();
   for (const row of rows) {
-    const list = byFile.get(row.file);
+    const list = files.get(row.file);
     if (list) list.push(row);
-    else byFile.set(row.file, [row]);
+    else files.set(row.file, [row]);
   }
-  const roots: string[] = [];
-  for (const [file, deps] of [...byFile.entries()].sort(([a], [b]) =>
-    a < b ? -1 : a > b ? 1 : 0,
-  )) {
-    const root = fileNodeId(file);
-    roots.push(root);
-    nodes.set(root, {
-      nodeId: root,
-      kind: 'file',
-      ecosystem: deps[0]?.ecosystem ?? '',
-      name: file,
-      version: null,
-      purl: null,
-      packageId: null,
-      direct: false,
-      scope: null,
+  return [...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * One file's nodes (the file, its packages) and edges: a package hangs under each parent of that
+ * name in the same file, and under the file when direct or without a parent found.
+ */
+function addFile(
+  graph: { nodes: Map<string, GraphNode>; children: Children },
+  file: string,
+  deps: RepositoryDependencyRow[],
+): string {
+  const { nodes, children } = graph;
+  const root = fileNodeId(file);
+  nodes.set(root, {
+    nodeId: root,
+    kind: 'file',
+    ecosystem: deps[0]?.ecosystem ?? '',
+    name: file,
+    version: null,
+    purl: null,
+    packageId: null,
+    direct: false,
+    scope: null,
+    file,
+  });
+  const byName = new Map<string, string[]>();
+  for (const dep of deps) {
+    nodes.set(dep.id, {
+      nodeId: dep.id,
+      kind: 'package',
+      ecosystem: dep.ecosystem,
+      name: dep.name,
+      version: dep.version,
+      purl: dep.purl,
+      packageId: dep.package_id,
+      direct: dep.direct,
+      scope: dep.scope,
       file,
     });
-    const byName = new Map<string, string[]>();
-    for (const dep of deps) {
-      nodes.set(dep.id, {
-        nodeId: dep.id,
-        kind: 'package',
-        ecosystem: dep.ecosystem,
-        name: dep.name,
-        version: dep.version,
-        purl: dep.purl,
-        packageId: dep.package_id,
-        direct: dep.direct,
-        scope: dep.scope,
-        file,
-      });
-      const ids = byName.get(dep.name);
-      if (ids) ids.push(dep.id);
-      else byName.set(dep.name, [dep.id]);
-    }
-    for (const dep of deps) {
-      let linked = false;
-      for (const parent of dep.parents) {
-        for (const parentId of byName.get(parent) ?? []) {
-          if (parentId === dep.id) continue;
-          addEdge(parentId, dep.id);
-          linked = true;
-        }
-      }
-      if (dep.direct || !linked) addEdge(root, dep.id);
-    }
+    const ids = byName.get(dep.name);
+    if (ids) ids.push(dep.id);
+    else byName.set(dep.name, [dep.id]);
   }
+  for (const dep of deps) {
+    let linked = false;
+    for (const parent of dep.parents) {
+      for (const parentId of byName.get(parent) ?? []) {
+        if (parentId === dep.id) continue;
+        addEdge(children, parentId, dep.id);
+        linked = true;
+      }
+    }
+    if (dep.direct || !linked) addEdge(children, root, dep.id);
+  }
+  return root;
+}
 
-  let totalEdges = 0;
-  for (const list of children.values()) totalEdges += list.length;
+/** At most `maxEdges` edges, breadth first from the roots, and the nodes they touch. */
+function takeEdges(children: Children, roots: string[], maxEdges: number, totalEdges: number) {
   const edges: GraphEdge[] = [];
   const kept = new Set<string>(roots);
   const queue = [...roots];
@@ -129,8 +140,17 @@ export function buildGraph(rows: RepositoryDependencyRow[], maxEdges: number): D
       }
     }
   }
+  return { edges, kept };
+}
+
+export function buildGraph(rows: RepositoryDependencyRow[], maxEdges: number): DependencyGraph {
+  const graph = { nodes: new Map<string, GraphNode>(), children: new Map<string, string[]>() };
+  const roots = byFile(rows).map(([file, deps]) => addFile(graph, file, deps));
+  let totalEdges = 0;
+  for (const list of graph.children.values()) totalEdges += list.length;
+  const { edges, kept } = takeEdges(graph.children, roots, maxEdges, totalEdges);
   return {
-    nodes: [...kept].map((id) => nodes.get(id) as GraphNode),
+    nodes: [...kept].map((id) => graph.nodes.get(id) as GraphNode),
     edges,
     totalEdges,
     truncated: edges.length < totalEdges,

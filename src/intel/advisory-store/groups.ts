@@ -86,11 +86,8 @@ async function loadConnected(
   return found;
 }
 
-/**
- * Works out the groups of the changed advisories and of every stored advisory connected to them
- * (transitively, through ids, aliases and their former groups).
- */
-export async function assignGroups(db: Kysely<DB>, input: GroupInput): Promise<GroupAssignment> {
+/** The changed advisories and every stored advisory connected to them, transitively. */
+async function connectedMembers(db: Kysely<DB>, input: GroupInput): Promise<Map<string, Member>> {
   const members = new Map<string, Member>(input.changed);
   let frontierKeys = new Set<string>();
   let frontierGroups = new Set<string>();
@@ -119,8 +116,11 @@ export async function assignGroups(db: Kysely<DB>, input: GroupInput): Promise<G
       enqueue(member);
     }
   }
+  return members;
+}
 
-  // Union-find over the members, joined by any shared key.
+/** Union-find over the members, joined by any shared key: the ids of each component. */
+function componentsOf(members: Map<string, Member>): string[][] {
   const parent = new Map<string, string>();
   const find = (id: string): string => {
     let root = id;
@@ -149,9 +149,19 @@ export async function assignGroups(db: Kysely<DB>, input: GroupInput): Promise<G
     if (list) list.push(id);
     else components.set(root, [id]);
   }
+  return [...components.values()];
+}
 
-  // Larger components choose first: each keeps the old id most of its members had.
-  const ordered = [...components.values()].sort(
+/**
+ * Larger components choose first: each keeps the old id most of its members had, or gets a new
+ * one; an old id no component kept merges into the one that took most of its members.
+ */
+function chooseIds(
+  components: string[][],
+  members: Map<string, Member>,
+  input: GroupInput,
+): GroupAssignment {
+  const ordered = [...components].sort(
     (a, b) => b.length - a.length || ((a[0] ?? '') < (b[0] ?? '') ? -1 : 1),
   );
   const taken = new Set<string>();
@@ -202,4 +212,13 @@ export async function assignGroups(db: Kysely<DB>, input: GroupInput): Promise<G
     if (target) assignment.merged.set(old, target[0]);
   }
   return assignment;
+}
+
+/**
+ * Works out the groups of the changed advisories and of every stored advisory connected to them
+ * (transitively, through ids, aliases and their former groups).
+ */
+export async function assignGroups(db: Kysely<DB>, input: GroupInput): Promise<GroupAssignment> {
+  const members = await connectedMembers(db, input);
+  return chooseIds(componentsOf(members), members, input);
 }
