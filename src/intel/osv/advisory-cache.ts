@@ -198,24 +198,19 @@ export function readCachedRecords(
   }
 }
 
+interface CacheInput {
+  raw: readonly RawRecord[];
+  keys: ReadonlyArray<RecordKeys | null>;
+  groupOf: (id: string) => string;
+  rejected: readonly RejectedRecord[];
+  files: number;
+}
+
 /**
- * Writes the index of `raw` (every record read, in order, with its keys and alias-group root).
- * Best effort: a cache that cannot be written only costs speed, so errors are swallowed.
+ * Record indices by ecosystem and package: records by alias group, then each package's list is
+ * every record of the groups naming it. Records without keys are in `always`.
  */
-export function writeCachedRecords(
-  dir: string,
-  key: CacheKey,
-  input: {
-    raw: readonly RawRecord[];
-    keys: ReadonlyArray<RecordKeys | null>;
-    groupOf: (id: string) => string;
-    rejected: readonly RejectedRecord[];
-    files: number;
-  },
-): void {
-  const { raw, keys, groupOf } = input;
-  const lines = raw.map((r) => Buffer.from(`${JSON.stringify([r.source, r.value])}\n`, 'utf8'));
-  // Records by alias group, then each package's list is every record of the groups naming it.
+function packageSections(keys: CacheInput['keys'], groupOf: CacheInput['groupOf']) {
   const members = new Map<string, number[]>();
   const groupsOfPackage = new Map<string, Set<string>>();
   const always: number[] = [];
@@ -243,54 +238,82 @@ export function writeCachedRecords(
     const indices = [...roots].flatMap((root) => members.get(root) ?? []).sort((a, b) => a - b);
     section[pkg.slice(cut + 1)] = indices;
   }
-  // Layout: prefix, header, records, sections. Record and section offsets depend on the
-  // header's length, which depends on those offsets' digits: iterate until it is stable.
+  return { perEcosystem, always };
+}
+
+/**
+ * Layout: prefix, header, records, sections. Record and section offsets depend on the header's
+ * length, which depends on those offsets' digits: iterate until it is stable (null if it never is).
+ */
+function layOut(
+  key: CacheKey,
+  input: CacheInput,
+  lines: Buffer[],
+  sections: ReturnType<typeof packageSections>,
+): { headerText: string; headerLength: number; sectionBuffers: Buffer[] } | null {
+  const recordAt: Array<[number, number]> = [];
+  let recordBytes = 0;
+  for (const line of lines) {
+    recordAt.push([recordBytes, line.length]);
+    recordBytes += line.length;
+  }
+  const locate = (indices: number[], base: number) =>
+    indices.flatMap((i) => [i, base + recordAt[i]![0], recordAt[i]![1]]);
+  let headerLength = 0;
+  let headerText = '';
+  let sectionBuffers: Buffer[] = [];
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const base = `${MAGIC} ${headerLength}\n`.length + headerLength;
+    const sectionsAt: Record<string, [number, number]> = {};
+    let sectionOffset = base + recordBytes;
+    sectionBuffers = [...sections.perEcosystem].map(([ecosystem, section]) => {
+      const located: Record<string, number[]> = {};
+      for (const [name, indices] of Object.entries(section)) located[name] = locate(indices, base);
+      const buffer = Buffer.from(JSON.stringify(located), 'utf8');
+      sectionsAt[ecosystem] = [sectionOffset, buffer.length];
+      sectionOffset += buffer.length;
+      return buffer;
+    });
+    const header: Header = {
+      format: FORMAT,
+      identity: key.identity,
+      records: input.raw.length,
+      files: input.files,
+      rejected: [...input.rejected],
+      always: locate(sections.always, base),
+      sections: sectionsAt,
+    };
+    headerText = JSON.stringify(header);
+    const length = Buffer.byteLength(headerText, 'utf8');
+    if (length === headerLength) break;
+    headerLength = length;
+  }
+  if (Buffer.byteLength(headerText, 'utf8') !== headerLength) return null;
+  return { headerText, headerLength, sectionBuffers };
+}
+
+/**
+ * Writes the index of `raw` (every record read, in order, with its keys and alias-group root).
+ * Best effort: a cache that cannot be written only costs speed, so errors are swallowed.
+ */
+export function writeCachedRecords(dir: string, key: CacheKey, input: CacheInput): void {
+  const lines = input.raw.map((r) =>
+    Buffer.from(`${JSON.stringify([r.source, r.value])}\n`, 'utf8'),
+  );
+  const sections = packageSections(input.keys, input.groupOf);
   try {
-    const recordAt: Array<[number, number]> = [];
-    let recordBytes = 0;
-    for (const line of lines) {
-      recordAt.push([recordBytes, line.length]);
-      recordBytes += line.length;
-    }
-    const locate = (indices: number[], base: number) =>
-      indices.flatMap((i) => [i, base + recordAt[i]![0], recordAt[i]![1]]);
-    let headerLength = 0;
-    let headerText = '';
-    let sectionBuffers: Buffer[] = [];
-    for (let attempt = 0; attempt < 8; attempt++) {
-      const base = `${MAGIC} ${headerLength}\n`.length + headerLength;
-      const sectionsAt: Record<string, [number, number]> = {};
-      let sectionOffset = base + recordBytes;
-      sectionBuffers = [...perEcosystem].map(([ecosystem, section]) => {
-        const located: Record<string, number[]> = {};
-        for (const [name, indices] of Object.entries(section))
-          located[name] = locate(indices, base);
-        const buffer = Buffer.from(JSON.stringify(located), 'utf8');
-        sectionsAt[ecosystem] = [sectionOffset, buffer.length];
-        sectionOffset += buffer.length;
-        return buffer;
-      });
-      const header: Header = {
-        format: FORMAT,
-        identity: key.identity,
-        records: raw.length,
-        files: input.files,
-        rejected: [...input.rejected],
-        always: locate(always, base),
-        sections: sectionsAt,
-      };
-      headerText = JSON.stringify(header);
-      const length = Buffer.byteLength(headerText, 'utf8');
-      if (length === headerLength) break;
-      headerLength = length;
-    }
-    if (Buffer.byteLength(headerText, 'utf8') !== headerLength) return;
-    const prefix = `${MAGIC} ${headerLength}\n`;
+    const layout = layOut(key, input, lines, sections);
+    if (!layout) return;
+    const prefix = `${MAGIC} ${layout.headerLength}\n`;
     mkdirSync(dir, { recursive: true });
     const temporary = join(dir, `.osv-${key.name}.${process.pid}.tmp`);
     writeFileSync(
       temporary,
-      Buffer.concat([Buffer.from(prefix + headerText, 'utf8'), ...lines, ...sectionBuffers]),
+      Buffer.concat([
+        Buffer.from(prefix + layout.headerText, 'utf8'),
+        ...lines,
+        ...layout.sectionBuffers,
+      ]),
     );
     renameSync(temporary, indexPath(dir, key));
     prune(dir, 'osv-', '.idx');
