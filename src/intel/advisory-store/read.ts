@@ -1,6 +1,6 @@
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { Unzip, UnzipInflate } from 'fflate';
+import { Unzip, type UnzipFile, UnzipInflate } from 'fflate';
 import { LIMITS, parseOsvRecord, splitOsvText } from '../osv/parse';
 import type { NotAnAdvisory, RejectedRecord } from '../osv/types';
 import type { IncomingAdvisory } from './store';
@@ -85,6 +85,56 @@ function hasEndOfCentralDirectory(bytes: Uint8Array): boolean {
 }
 
 /**
+ * Inflates one entry into the current batch (`batch()`, read when data arrives: the batch is
+ * replaced after each yield), refusing it past the size limit whatever its header declared.
+ */
+function readEntry(
+  file: UnzipFile,
+  where: string,
+  batch: () => ReadResult,
+  unfinished: Set<string>,
+): void {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  let refused = false;
+  unfinished.add(where);
+  file.ondata = (error, data, final) => {
+    if (final) unfinished.delete(where);
+    if (refused) return;
+    if (error) {
+      refused = true;
+      batch().rejected.push({
+        source: where,
+        id: null,
+        reasons: [`unreadable entry: ${error.message}`],
+      });
+      return;
+    }
+    size += data.byteLength;
+    // The declared size can lie: stop at the limit whatever the header said.
+    if (size > ZIP_LIMITS.entryBytes) {
+      refused = true;
+      parts.length = 0;
+      batch().rejected.push({
+        source: where,
+        id: null,
+        reasons: ['zip entry over the size limit'],
+      });
+      return;
+    }
+    parts.push(data);
+    if (!final) return;
+    const whole = parts.length === 1 ? (parts[0] as Uint8Array) : concat(parts, size);
+    readRecordsFromText(decoder.decode(whole), where, batch());
+  };
+  try {
+    file.start();
+  } catch (error) {
+    batch().rejected.push({ source: where, id: null, reasons: [(error as Error).message] });
+  }
+}
+
+/**
  * Streams the records of a zip archive in batches of about `batchSize`, inflating entry by entry
  * as the archive is walked, so an export of hundreds of thousands of records never sits in memory
  * decompressed all at once. The caller imports each batch before asking for the next.
@@ -121,44 +171,7 @@ export function* zipRecordBatches(
       });
       return;
     }
-    const parts: Uint8Array[] = [];
-    let size = 0;
-    let refused = false;
-    unfinished.add(where);
-    file.ondata = (error, data, final) => {
-      if (final) unfinished.delete(where);
-      if (refused) return;
-      if (error) {
-        refused = true;
-        pending.rejected.push({
-          source: where,
-          id: null,
-          reasons: [`unreadable entry: ${error.message}`],
-        });
-        return;
-      }
-      size += data.byteLength;
-      // The declared size can lie: stop at the limit whatever the header said.
-      if (size > ZIP_LIMITS.entryBytes) {
-        refused = true;
-        parts.length = 0;
-        pending.rejected.push({
-          source: where,
-          id: null,
-          reasons: ['zip entry over the size limit'],
-        });
-        return;
-      }
-      parts.push(data);
-      if (!final) return;
-      const whole = parts.length === 1 ? (parts[0] as Uint8Array) : concat(parts, size);
-      readRecordsFromText(decoder.decode(whole), where, pending);
-    };
-    try {
-      file.start();
-    } catch (error) {
-      pending.rejected.push({ source: where, id: null, reasons: [(error as Error).message] });
-    }
+    readEntry(file, where, () => pending, unfinished);
   };
   for (let offset = 0; offset < bytes.length && !broken; offset += ZIP_CHUNK) {
     try {
