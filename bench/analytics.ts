@@ -84,49 +84,9 @@ async function main(): Promise<void> {
     const repository = await sql<{ id: string }>`SELECT id FROM repositories
       WHERE tenant_id = ${tenantId}::uuid LIMIT 1`.execute(db);
     const repositoryId = repository.rows[0]?.id;
-    // What every change that moves a number costs (a scan, a triage PATCH, a violation change):
-    // one repository's rollups, the tenant's sums for today and its summary row.
-    const refreshMs: number[] = [];
-    for (let i = 0; i < 5 && repositoryId; i++) {
-      started = performance.now();
-      await refreshRepositoryRollups(t.jobDeps, tenantId, repositoryId);
-      refreshMs.push(performance.now() - started);
-    }
-    const yearAgo = new Date(Date.now() - 365 * 86_400_000).toISOString();
-    const shapes: [string, string][] = [
-      [
-        'baseline: GET /api/v1/tenants/current/scoring-weights',
-        '/api/v1/tenants/current/scoring-weights',
-      ],
-      ['GET /api/v1/dashboards/global', '/api/v1/dashboards/global'],
-      ['trends, 30 days by day', '/api/v1/analytics/trends'],
-      ['trends, a year by week', `/api/v1/analytics/trends?interval=week&fromUtc=${yearAgo}`],
-      [
-        'trends, a year by day, ecosystem=PyPI',
-        `/api/v1/analytics/trends?ecosystem=PyPI&fromUtc=${yearAgo}`,
-      ],
-      ['trends, 30 days, one repository', `/api/v1/analytics/trends?repositoryId=${repositoryId}`],
-    ];
-    if (process.env.BENCH_EXPLAIN) {
-      const now = new Date();
-      const since = (days: number) => new Date(now.getTime() - days * 86_400_000);
-      const query = (days: number, interval: TrendInterval, more: Partial<TrendQuery> = {}) => ({
-        from: since(days),
-        to: now,
-        interval,
-        repositoryId: undefined,
-        ecosystem: undefined,
-        ...more,
-      });
-      console.info(
-        await explainAnalytics(t.database, tenantId, [
-          ['trends, 30 days by day', query(30, 'day')],
-          ['trends, a year by week', query(365, 'week')],
-          ['trends, a year by day, ecosystem=PyPI', query(365, 'day', { ecosystem: 'PyPI' })],
-          ['trends, 30 days, one repository', query(30, 'day', { repositoryId })],
-        ]),
-      );
-    }
+    const refreshMs = await timeRefresh(t, tenantId, repositoryId);
+    const shapes = requestShapes(repositoryId);
+    if (process.env.BENCH_EXPLAIN) await printPlans(t, tenantId, repositoryId);
     const loadBefore = loadavg()[0] ?? 0;
     lines.push(
       `Tenant: ${REPOSITORIES.toLocaleString('en')} repositories, ${Number(deps.rows[0]?.n).toLocaleString('en')} dependency rows, ${(REPOSITORIES * VIOLATIONS_PER_REPOSITORY).toLocaleString('en')} policy violations, ${ALERTS.toLocaleString('en')} alerts (generated in ${generated.toFixed(0)} s); daily pass (state + two days of rows for every scope) ${dailyPass.toFixed(1)} s; one change's refresh (a repository's rollups, the tenant's day and summary; the job every scan, triage PATCH and violation change queues) ${median(refreshMs).toFixed(0)} ms (median of 5); ${Number(rollupRows.rows[0]?.n).toLocaleString('en')} daily rollup rows (a year of tenant rows, ${REPO_HISTORY_DAYS} days of per-repository rows). ${REQUESTS} requests per shape after ${WARMUP} warm-up, sequential, through \`app.inject\` (the whole pipeline), PostgreSQL on 127.0.0.1, machine shared with other work.`,
@@ -162,6 +122,63 @@ async function main(): Promise<void> {
   } finally {
     await t.close();
   }
+}
+
+type BenchApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/**
+ * What every change that moves a number costs (a scan, a triage PATCH, a violation change): one
+ * repository's rollups, the tenant's sums for today and its summary row; five runs.
+ */
+async function timeRefresh(t: BenchApp, tenantId: string, repositoryId: string | undefined) {
+  const refreshMs: number[] = [];
+  for (let i = 0; i < 5 && repositoryId; i++) {
+    const started = performance.now();
+    await refreshRepositoryRollups(t.jobDeps, tenantId, repositoryId);
+    refreshMs.push(performance.now() - started);
+  }
+  return refreshMs;
+}
+
+/** The request shapes timed, labelled as in the table. */
+function requestShapes(repositoryId: string | undefined): [string, string][] {
+  const yearAgo = new Date(Date.now() - 365 * 86_400_000).toISOString();
+  return [
+    [
+      'baseline: GET /api/v1/tenants/current/scoring-weights',
+      '/api/v1/tenants/current/scoring-weights',
+    ],
+    ['GET /api/v1/dashboards/global', '/api/v1/dashboards/global'],
+    ['trends, 30 days by day', '/api/v1/analytics/trends'],
+    ['trends, a year by week', `/api/v1/analytics/trends?interval=week&fromUtc=${yearAgo}`],
+    [
+      'trends, a year by day, ecosystem=PyPI',
+      `/api/v1/analytics/trends?ecosystem=PyPI&fromUtc=${yearAgo}`,
+    ],
+    ['trends, 30 days, one repository', `/api/v1/analytics/trends?repositoryId=${repositoryId}`],
+  ];
+}
+
+/** BENCH_EXPLAIN=1: the plans of each trend shape's queries. */
+async function printPlans(t: BenchApp, tenantId: string, repositoryId: string | undefined) {
+  const now = new Date();
+  const since = (days: number) => new Date(now.getTime() - days * 86_400_000);
+  const query = (days: number, interval: TrendInterval, more: Partial<TrendQuery> = {}) => ({
+    from: since(days),
+    to: now,
+    interval,
+    repositoryId: undefined,
+    ecosystem: undefined,
+    ...more,
+  });
+  console.info(
+    await explainAnalytics(t.database, tenantId, [
+      ['trends, 30 days by day', query(30, 'day')],
+      ['trends, a year by week', query(365, 'week')],
+      ['trends, a year by day, ecosystem=PyPI', query(365, 'day', { ecosystem: 'PyPI' })],
+      ['trends, 30 days, one repository', query(30, 'day', { repositoryId })],
+    ]),
+  );
 }
 
 /** Today's rows copied to earlier days: a year of tenant rows, a month of repository rows. */
