@@ -353,7 +353,7 @@ export class JsonReader {
   /**
    * Reads the object starting at the current position member by member: `visit(key)` is called
    * with the reader at the member's value and must read exactly that value (`skipValue`,
-   * `readObject`, `members`) — `at` is the document offset of the key's opening quote. Ends
+   * `readObject`, `members`) - `at` is the document offset of the key's opening quote. Ends
    * past the closing brace.
    */
   readObject(visit: (key: string, at: number) => void): void {
