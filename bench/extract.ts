@@ -8,7 +8,7 @@
  * real ones (see `syntheticLockfile`). Results go to docs/benchmarks.md, section "Extraction".
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import yarnLockfile from '@yarnpkg/lockfile';
@@ -17,6 +17,7 @@ import { parse as parseYaml } from 'yaml';
 import { ecosystems } from '../src/ecosystems/ecosystem-list';
 import type { ExtractionResult, Extractor } from '../src/ecosystems/types';
 import { sharedDataDir } from '../test/support/shared-data';
+import { extractInputFor } from './extract-input';
 import { writeBenchmarkSection } from './report';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 31);
@@ -59,32 +60,6 @@ const claims = [
   ...ecosystems.flatMap((e) => e.extractors.filter((x) => x.kind !== 'lockfile')),
 ];
 const claim = (path: string): Extractor | undefined => claims.find((x) => x.matches(path));
-
-/** Extractor input for a file, its siblings preloaded so that no disk I/O is timed. */
-function inputFor(root: string, path: string, text: string) {
-  const cache = new Map<string, string | null>();
-  const readFile = (p: string): string | null => {
-    if (!cache.has(p)) {
-      try {
-        cache.set(p, readFileSync(join(root, p), 'utf8'));
-      } catch {
-        cache.set(p, null);
-      }
-    }
-    return cache.get(p)!;
-  };
-  // Warm the cache with the usual siblings.
-  for (const sibling of [
-    'package.json',
-    'composer.json',
-    'go.sum',
-    'Cargo.toml',
-    'pyproject.toml',
-  ]) {
-    readFile(dirname(path) === '.' ? sibling : `${dirname(path)}/${sibling}`);
-  }
-  return { path, text, readFile };
-}
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -203,7 +178,7 @@ interface Row {
 function measure(label: string, root: string, path: string, text: string, baseline: Baseline): Row {
   const extractor = claim(path);
   if (!extractor) throw new Error(`no extractor claims ${path}`);
-  const input = inputFor(root, path, text);
+  const input = extractInputFor(root, path, text);
   const run = (): ExtractionResult => extractor.extract(input);
   const result = run();
   if (result.errors.length > 0)
@@ -267,7 +242,11 @@ async function main(): Promise<void> {
       const extractor = path ? claim(path) : undefined;
       if (!extractor) continue;
       files++;
-      const input = inputFor(join(data, group, folder!), path, readFileSync(absolute, 'utf8'));
+      const input = extractInputFor(
+        join(data, group, folder!),
+        path,
+        readFileSync(absolute, 'utf8'),
+      );
       const samples: number[] = [];
       for (let i = 0; i < 5; i++) {
         const started = performance.now();

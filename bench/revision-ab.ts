@@ -13,6 +13,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { sharedDataDir } from '../test/support/shared-data';
+import { extractInputFor } from './extract-input';
 import { median } from './report';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 41);
@@ -85,25 +86,6 @@ async function loadSide(root: string, osvFiles: string[]): Promise<Side> {
   };
 }
 
-/** Extractor input with the usual siblings preloaded, so no disk I/O is timed. */
-function inputFor(file: string): ExtractInputLike {
-  const root = dirname(file);
-  const cache = new Map<string, string | null>();
-  const readFile = (p: string): string | null => {
-    if (!cache.has(p)) {
-      try {
-        cache.set(p, readFileSync(join(root, p), 'utf8'));
-      } catch {
-        cache.set(p, null);
-      }
-    }
-    return cache.get(p) ?? null;
-  };
-  for (const sibling of ['package.json', 'composer.json', 'go.sum', 'Cargo.toml', 'pyproject.toml'])
-    readFile(sibling);
-  return { path: basename(file), text: readFileSync(file, 'utf8'), readFile };
-}
-
 /** Alternates the two calls (order swapped every round) and returns their median times. */
 async function timeAlternately(
   before: () => unknown,
@@ -145,7 +127,9 @@ async function main(): Promise<void> {
     const file = join(sharedDataDir, subject);
     const b = before.claim(basename(file));
     const a = after.claim(basename(file));
-    const [ib, ia] = [inputFor(file), inputFor(file)];
+    const text = readFileSync(file, 'utf8');
+    const ib = extractInputFor(dirname(file), basename(file), text);
+    const ia = extractInputFor(dirname(file), basename(file), text);
     const counts = `${b.extract(ib).dependencies.length} / ${a.extract(ia).dependencies.length}`;
     const [bm, am] = await timeAlternately(
       () => b.extract(ib),
