@@ -48,6 +48,9 @@ export function textErrorsIn(value: unknown, root: string): FieldErrors {
       continue;
     }
     if (typeof item.value !== 'object' || item.value === null) continue;
+    // Raw bodies (webhooks read theirs as bytes) are not text: their routes check what they
+    // store after verifying the sender. Walking a Buffer would visit every byte.
+    if (ArrayBuffer.isView(item.value) || item.value instanceof ArrayBuffer) continue;
     const entries: [string | number, unknown][] = Array.isArray(item.value)
       ? item.value.map((child, index) => [index, child])
       : Object.entries(item.value);

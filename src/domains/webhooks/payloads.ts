@@ -21,7 +21,7 @@ export interface DeliveryFacts {
   installationAction: string | null;
 }
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 const obj = (value: unknown): Json | null =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : null;

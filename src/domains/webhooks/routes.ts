@@ -4,7 +4,7 @@ import type { Config } from '../../config';
 import type { Database } from '../../db/connection';
 import { withErrors } from '../../http/schemas';
 import type { SecretBox } from '../../security/secret-box';
-import { type IngestProvider, ingestDelivery } from './service';
+import { type IngestProvider, ingestDelivery, requireIdentityHeader } from './service';
 
 const Accepted = Type.Object({
   accepted: Type.Literal(true),
@@ -60,6 +60,8 @@ export function webhookRoutes(deps: {
             response: withErrors({ 202: Accepted }, [401, 413], { authenticated: false }),
           },
           config: { auth: false },
+          // Before the body is read: no identity header, no bytes (docs/http-rules.md).
+          onRequest: async (request) => requireIdentityHeader(provider, request.headers),
         },
         async (request, reply) => {
           const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);

@@ -5,6 +5,7 @@ import { badRequest, ProblemError } from '../../core/problem';
 import type { Database } from '../../db/connection';
 import type { DB } from '../../db/schema';
 import { withTenant } from '../../db/tenant-scope';
+import { textErrorsIn } from '../../http/edge-rules';
 import type { SecretBox } from '../../security/secret-box';
 import { insertAuditEntry } from '../audit-log/store';
 import { queueScan } from '../scans/service';
@@ -19,6 +20,7 @@ import {
   type DeliveryFacts,
   type DeliveryFlavor,
   deliveryFacts,
+  type Json,
   PUSH_EVENTS,
   parseJsonObject,
 } from './payloads';
@@ -150,7 +152,7 @@ async function authenticate(
   deps: IngestDeps,
   identity: Identity,
   raw: Buffer,
-  facts: DeliveryFacts | null,
+  readFacts: () => DeliveryFacts | null,
 ): Promise<{ connections: CandidateConnection[]; appSigned: boolean }> {
   const system = deps.database.system;
   const provider = identity.flavor.startsWith('scm-d')
@@ -170,6 +172,9 @@ async function authenticate(
   }
   const appSecret = provider === 'scm-a' ? deps.config.sources.scmAWebhookSecret : null;
   const appSigned = appSecret !== null && safeEqual(hmacSignature(appSecret, raw), identity.value);
+  // Signed deliveries name their account in the body: the JSON is read (JSON.parse, linear in
+  // the body) only to find whose secrets to check it against.
+  const facts = readFacts();
   if (!facts) return { connections: [], appSigned };
   // A delivery that names its account (installation, workspace) is that account's only; the
   // repository id finds candidates only for deliveries without one (repository-level hooks).
@@ -257,6 +262,19 @@ async function applyToConnection(
   };
 }
 
+/**
+ * Refuses a delivery without a well-formed identity header before its body is read (an
+ * onRequest check): such a request costs its headers, never its bytes.
+ */
+export function requireIdentityHeader(
+  provider: IngestProvider,
+  headers: DeliveryRequest['headers'],
+): void {
+  if (!identityOf(provider, headers)) {
+    throw rejected(`The delivery lacks a valid ${provider} identity header.`);
+  }
+}
+
 export async function ingestDelivery(
   deps: IngestDeps,
   request: DeliveryRequest,
@@ -265,15 +283,34 @@ export async function ingestDelivery(
   if (!identity) {
     throw rejected(`The delivery lacks a valid ${request.provider} identity header.`);
   }
-  const body = parseJsonObject(request.raw);
-  const facts = body ? deliveryFacts(identity.flavor, body) : null;
-  const { connections, appSigned } = await authenticate(deps, identity, request.raw, facts);
+  // Token deliveries are verified before the body is read at all; signed ones read it once
+  // (see authenticate). Nothing slower than linear runs on an unverified body.
+  let parsed: { body: Json | null; facts: DeliveryFacts | null } | undefined;
+  const read = () => {
+    if (!parsed) {
+      const body = parseJsonObject(request.raw);
+      parsed = { body, facts: body ? deliveryFacts(identity.flavor, body) : null };
+    }
+    return parsed;
+  };
+  const { connections, appSigned } = await authenticate(
+    deps,
+    identity,
+    request.raw,
+    () => read().facts,
+  );
   if (connections.length === 0 && !appSigned) {
     throw rejected('The delivery could not be verified against any connection.');
   }
+  const { body, facts } = read();
 
   const event = eventOf(identity.flavor, request.headers, body);
   if (!body || !facts) throw badRequest('The delivery body is not a JSON object.');
+  // Only what the delivery's facts and event carry reaches a query or the audit log.
+  const textErrors = textErrorsIn({ event, facts }, 'body');
+  if (Object.keys(textErrors).length > 0) {
+    throw badRequest('The delivery contains text that cannot be stored.', textErrors);
+  }
   if (!event) {
     throw badRequest(
       identity.flavor === 'scm-c'

@@ -353,6 +353,12 @@ describe('scm-b (X-Scm-B-Token)', () => {
       { ...scmBDelivery(secret.b as string, 'Push Hook', {}), payload: '{not json' },
       400,
     );
+    // Text PostgreSQL cannot store, in what reaches a query: 400, not a database error.
+    await expectRefused(
+      'scm-b',
+      scmBPush(secret.b as string, { ...push(), ref: 'refs/heads/ma\u0000in' }),
+      400,
+    );
     expect(await activeScans(repo.b as string)).toHaveLength(0);
   });
 });
