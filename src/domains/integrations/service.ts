@@ -121,7 +121,8 @@ export async function changeIntegration(
   integrationId: string,
   request: UpdateIntegrationRequest,
 ): Promise<PublicIntegration> {
-  if (!(await findIntegration(scope.db(), integrationId))) throw notFound('The integration');
+  // Locked first: its deliveries are touched below (lock order, outbound-deliveries/targets.ts).
+  if (!(await findIntegration(scope.db(), integrationId, true))) throw notFound('The integration');
   const errors = new FieldErrorCollector();
   const changes: IntegrationChanges = {};
   if (request.name !== undefined) changes.name = readName(errors, request.name);
@@ -152,6 +153,8 @@ export async function rotateSigningSecret(
 }
 
 export async function removeIntegration(db: Kysely<DB>, integrationId: string): Promise<void> {
+  // The integration before its deliveries (lock order, outbound-deliveries/targets.ts).
+  if (!(await findIntegration(db, integrationId, true))) throw notFound('The integration');
   await deleteDeliveriesOf(db, INTEGRATION_TARGET, integrationId);
   if (!(await deleteIntegration(db, integrationId))) throw notFound('The integration');
 }
@@ -214,6 +217,7 @@ export function integrationDeliveryTarget(secretBox: SecretBox): DeliveryTargetK
         outboundKind: 'webhooks',
       };
     },
+    lock: async (db, targetId) => (await findIntegration(db, targetId, true)) !== undefined,
     attempted: async (db, report) => {
       await markDeliveryOutcome(db, report.targetId, report.outcome === 'succeeded');
       // Integrations are tenant-owned: their deliveries always carry the tenant.

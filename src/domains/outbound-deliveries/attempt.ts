@@ -11,6 +11,7 @@ import {
   type ClaimedDelivery,
   cancelPendingDeliveries,
   claimDelivery,
+  deliveryTargetOf,
   dueDeliveries,
   lockDelivery,
   recordAttempt,
@@ -53,9 +54,12 @@ function inScope<T>(
 async function claim(context: DeliveryContext, tenantId: string | null, deliveryId: string) {
   const leaseMs = context.config.webhooks.timeoutMs + LEASE_MARGIN_MS;
   return inScope(context, tenantId, async (db): Promise<Claimed> => {
+    // The target first, then the delivery (the lock order in targets.ts).
+    const owned = await deliveryTargetOf(db, deliveryId);
+    const owner = owned ? context.targets[owned.target_kind] : undefined;
+    if (owned && owner) await owner.lock(db, owned.target_id);
     const delivery = await claimDelivery(db, deliveryId, leaseMs);
     if (!delivery) return null;
-    const owner = context.targets[delivery.target_kind];
     const target = owner ? await owner.load(db, delivery.target_id) : null;
     if (!target?.active) {
       const reason = target ? 'the target is disabled' : 'the target was deleted';
@@ -84,11 +88,14 @@ async function record(
             status: 'pending' as const,
             retryAt: new Date(Date.now() + retryDelayMs(settings, delivery.attempt_count)),
           };
+  const owner = context.targets[delivery.target_kind];
   await inScope(context, tenantId, async (db) => {
-    // Deleted with its target while the request was out: nothing left to record.
+    // The target first, then the delivery (the lock order in targets.ts). Deleted with its
+    // target while the request was out: nothing left to record.
+    if (owner && !(await owner.lock(db, delivery.target_id))) return;
     if (!(await lockDelivery(db, delivery.id))) return;
     await recordAttempt(db, delivery, result, next);
-    await context.targets[delivery.target_kind]?.attempted(db, {
+    await owner?.attempted(db, {
       tenantId,
       targetId: delivery.target_id,
       deliveryId: delivery.id,

@@ -155,6 +155,15 @@ export async function deleteDeliveriesOf(
     .execute();
 }
 
+/** Which target a delivery belongs to (never changes, so read without a lock). */
+export async function deliveryTargetOf(db: Kysely<DB>, deliveryId: string) {
+  return db
+    .selectFrom('outbound_deliveries')
+    .select(['target_kind', 'target_id'])
+    .where('id', '=', deliveryId)
+    .executeTakeFirst();
+}
+
 /** Locks a delivery for recording an attempt; undefined when it was deleted meanwhile. */
 export async function lockDelivery(db: Kysely<DB>, deliveryId: string) {
   return db

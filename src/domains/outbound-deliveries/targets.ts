@@ -35,6 +35,13 @@ export interface DeliveryTargetKind {
    * system connection for system-owned kinds); null when it no longer exists.
    */
   load: (db: Kysely<DB>, targetId: string) => Promise<DeliveryTarget | null>;
+  /**
+   * Locks the target's row (FOR UPDATE) for the transaction; false when it no longer exists.
+   * Lock order (docs/integrations.md#lock-order): a target before any of its deliveries, in
+   * every transaction that touches both, so a worker recording an attempt and a request
+   * disabling the target never wait on each other in a circle.
+   */
+  lock: (db: Kysely<DB>, targetId: string) => Promise<boolean>;
   /** After each attempt, in the transaction that records it. */
   attempted: (db: Kysely<DB>, report: AttemptReport) => Promise<void>;
 }

@@ -256,6 +256,13 @@ export function statusWebhookTarget(secretBox: SecretBox): DeliveryTargetKind {
         outboundKind: 'webhooks',
       };
     },
+    lock: async (db, targetId) =>
+      (await db
+        .selectFrom('status_webhook_subscriptions')
+        .select('id')
+        .where('id', '=', targetId)
+        .forUpdate()
+        .executeTakeFirst()) !== undefined,
     attempted: async (db, report) => {
       if (report.outcome !== 'gone' && !report.exhausted) return;
       await db
