@@ -9,6 +9,7 @@ import { openDatabase } from '../../src/db/connection';
 import { migrate } from '../../src/db/migrate';
 import { createTenantWithOwner } from '../../src/domains/tenants/service';
 import { provided } from './provided';
+import { refuseInUnitTier } from './test-tiers';
 
 /**
  * A real `driftwatch serve` process (the CLI entry, as an operator starts it) for lifecycle
@@ -91,6 +92,7 @@ export async function startServiceProcess(
   env: NodeJS.ProcessEnv,
   args: string[] = [],
 ): Promise<ServiceProcess> {
+  refuseInUnitTier('started the service');
   const started = spawnCaptured([CLI, 'serve', ...args], env);
   try {
     await started.waitFor('Driftwatch is running', SERVICE_START_MS);

@@ -22,12 +22,14 @@ import { createSecretBox, type SecretBox } from '../../src/security/secret-box';
 import { TEST_REPOSITORY_ROOT } from './git-fixtures';
 import { provided } from './provided';
 import { createScratchDatabase } from './service-process';
+import { refuseInUnitTier } from './test-tiers';
 
 /**
  * A fresh database for one test file: PGlite in memory by default, or a new database on the
  * server named by TEST_DATABASE_URL (created here, dropped on close).
  */
 export async function openTestDatabase(poolSize = 10): Promise<Database> {
+  refuseInUnitTier('opened a test database');
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
     const snapshotPath = provided('embeddedSnapshotPath');
