@@ -12,6 +12,25 @@ export interface MigrationResult {
   skipped: string[];
 }
 
+/**
+ * Numbers two shipped migrations share (0016_analytics_export and 0016_analytics_summary). A
+ * database records each migration by file name, so renaming one would apply it a second time on
+ * every existing installation; they stay, and a test allows no other repeat.
+ */
+export const SHIPPED_DUPLICATE_NUMBERS: readonly string[] = ['0016'];
+
+/** Each migration whose number repeats the one before it (a shipped duplicate excepted). */
+export function migrationNumberProblems(sortedNames: readonly string[]): string[] {
+  const problems: string[] = [];
+  for (let i = 1; i < sortedNames.length; i++) {
+    const [previous, name] = [sortedNames[i - 1] ?? '', sortedNames[i] ?? ''];
+    const number = name.slice(0, 4);
+    if (number !== previous.slice(0, 4) || SHIPPED_DUPLICATE_NUMBERS.includes(number)) continue;
+    problems.push(`${name} repeats the number of ${previous}`);
+  }
+  return problems;
+}
+
 export function listMigrations(dir = MIGRATIONS_DIR): string[] {
   return readdirSync(dir)
     .filter((name) => /^\d{4}_[a-z0-9_]+\.sql$/.test(name))

@@ -44,14 +44,6 @@ export function TotalList<T extends TSchema>(item: T) {
   return Type.Object({ items: Type.Array(item), total: Type.Integer() });
 }
 
-export function CursorPage<T extends TSchema>(item: T) {
-  return Type.Object({
-    items: Type.Array(item),
-    hasMore: Type.Boolean(),
-    nextCursor: Type.Union([Type.String(), Type.Null()]),
-  });
-}
-
 export function ItemsList<T extends TSchema>(item: T) {
   return Type.Object({ items: Type.Array(item) });
 }

@@ -46,17 +46,6 @@ export async function listConnections(db: Kysely<DB>): Promise<PublicConnection[
     .execute();
 }
 
-export async function findPublicConnection(
-  db: Kysely<DB>,
-  id: string,
-): Promise<PublicConnection | undefined> {
-  return db
-    .selectFrom('source_control_connections')
-    .select([...PUBLIC_COLUMNS, hasSecret])
-    .where('id', '=', id)
-    .executeTakeFirst();
-}
-
 /** The full row, sealed secrets included: for the service only, never for a response. */
 export async function findConnectionRow(
   db: Kysely<DB>,
