@@ -21,6 +21,7 @@ import type { TenantSettingsTables } from '../domains/tenant-settings/tables';
 import type { TenantTables } from '../domains/tenants/tables';
 import type { TriageRuleTables } from '../domains/triage-rules/tables';
 import type { AdvisoryStoreTables } from '../intel/advisory-store/tables';
+import type { KevTables } from '../intel/kev/tables';
 import type { PackageCatalogueTables } from '../intel/package-catalogue/tables';
 import type { JobTables } from '../jobs/tables';
 
@@ -38,6 +39,7 @@ export interface DB
     TenantSettingsTables,
     JobTables,
     AdvisoryStoreTables,
+    KevTables,
     PackageCatalogueTables,
     ExposureTables,
     PolicyTables,

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { textErrorsIn, unstorableReason } from './edge-rules';
+import { unstorableReason } from '../core/storable-text';
+import { textErrorsIn } from './edge-rules';
 import { INT32_MAX, withNumericBounds } from './validators';
 
 describe('unstorableReason', () => {

@@ -1,22 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FieldErrors } from '../core/problem';
 import { badRequest } from '../core/problem';
+import { unstorableReason } from '../core/storable-text';
 
 /**
  * Rules applied at the HTTP edge to every route, before any handler sees the request
  * (docs/http-rules.md): text PostgreSQL cannot store is refused.
  */
-
-const NUL = '\u0000';
-/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/** Why `text` cannot be stored as PostgreSQL text or jsonb, or null when it can. */
-export function unstorableReason(text: string): string | null {
-  if (text.includes(NUL)) return 'must not contain NUL characters';
-  if (LONE_SURROGATE.test(text)) return 'must not contain unpaired UTF-16 surrogates';
-  return null;
-}
 
 function joinPath(parent: string, key: string | number): string {
   if (typeof key === 'number') return `${parent}[${key}]`;

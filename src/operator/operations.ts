@@ -1,11 +1,12 @@
 import { isAbsolute } from 'node:path';
 import { isPlan, PLANS, type Plan } from '../core/plans';
 import type { Database } from '../db/connection';
-import { importKevFile, type KevImportSummary, KevInputError } from '../domains/cra/kev';
+import { importKevFile, type KevImportSummary } from '../domains/cra/kev';
 import { ADVISORY_CHANGES } from '../domains/exposures/rematch-request';
 import { countTenants, createTenantWithOwner } from '../domains/tenants/service';
 import { type ImportSummary, importPath } from '../intel/advisory-store/import';
 import { importFromUrl } from '../intel/advisory-store/sync';
+import { KevInputError } from '../intel/kev/catalogue';
 import { tenantRoots } from '../security/tenant-roots';
 
 /**

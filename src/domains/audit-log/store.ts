@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { storableText } from '../../core/storable-text';
 import { newId } from '../../db/ids';
 import { type TakeSkip, takeSkipPage } from '../../db/paging';
 import type { DB } from '../../db/schema';
@@ -36,12 +37,10 @@ export function outcomeFor(status: number): AuditOutcome {
 }
 
 /** NUL and unpaired surrogates cannot be stored as text; they become U+FFFD. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching NUL is the point.
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 function storable(text: string): string;
 function storable(text: string | null): string | null;
 function storable(text: string | null): string | null {
-  return text === null ? null : text.replace(UNSTORABLE, '\ufffd');
+  return text === null ? null : storableText(text);
 }
 
 /**

@@ -8,10 +8,11 @@ import { npmRange, osvRecord } from '../../../test/support/osv-records';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
+import { parseKevCatalogue } from '../../intel/kev/catalogue';
 import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB } from '../exposures/jobs';
 import { markExploitationReported } from './exploitation';
 import { CRA_DETECT_EXPLOITED_JOB } from './jobs';
-import { importKevCatalogue, parseKevCatalogue } from './kev';
+import { importKevCatalogue } from './kev';
 
 const addFormats =
   (addFormatsModule as unknown as { default: typeof addFormatsModule }).default ?? addFormatsModule;

@@ -1,3 +1,4 @@
+import { isStorableText } from '../../core/storable-text';
 import type { ExtractedFile } from '../../ecosystems/extract-tree';
 import type { ExtractedDependency } from '../../ecosystems/types';
 
@@ -6,19 +7,8 @@ import type { ExtractedDependency } from '../../ecosystems/types';
  * parsed string) and unpaired UTF-16 surrogates. A file's bytes are checked when it is read;
  * this checks what its parser made of them before anything is written.
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding NUL is the point.
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const UNSTORABLE_ALL =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding NUL is the point.
-  /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-/** Text made storable: NUL and lone surrogates become U+FFFD (log lines, error messages). */
-export function storableText(text: string): string {
-  return text.replace(UNSTORABLE_ALL, '\ufffd');
-}
-
 function storable(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return !UNSTORABLE.test(value);
+  if (typeof value === 'string') return isStorableText(value);
   if (value === null || typeof value !== 'object') return true;
   // Extractor output is shallow; a deeper value is not ours to walk.
   if (depth > 8) return false;

@@ -1,9 +1,9 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { storableText } from '../../core/storable-text';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import { emitEvent } from '../../jobs/outbox';
 import { isFinal, SCAN_TRANSITIONS, type ScanEvent } from './lifecycle';
-import { storableText } from './storable';
 import type { ScanLogLevel, ScanLogTable, ScanState, ScanTable, ScanTrigger } from './tables';
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { kevCatalogue, kevEntry } from '../../../test/support/cra';
-import { KevInputError, parseKevCatalogue, readKevFile } from './kev';
+import { KevInputError, parseKevCatalogue, readKevFile } from './catalogue';
 
 describe('KEV catalogue parsing', () => {
   const dir = mkdtempSync(join(tmpdir(), 'dw-kev-'));
