@@ -1,4 +1,5 @@
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isUuid } from './core/uuid';
 import { parseCidr } from './security/outbound-guard-ranges';
 import { TENANT_PLACEHOLDER } from './security/tenant-roots';
 
@@ -48,8 +49,6 @@ export function osvEcosystems(raw: string | undefined, problems: string[]): stri
   return out;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export function cidrList(name: string, raw: string | undefined, problems: string[]): string[] {
   const list = (raw ?? '')
     .split(',')
@@ -71,7 +70,7 @@ export function tenantCidrs(raw: string | undefined, problems: string[]): Tenant
     .map((e) => e.trim())
     .filter(Boolean)) {
     const match = /^([^:=\s]+):(git|webhooks)=(.+)$/.exec(entry);
-    if (!match || !UUID.test(match[1] as string)) {
+    if (!match || !isUuid(match[1] as string)) {
       problems.push(`${name}: "${entry}" is not <tenant-id>:<git|webhooks>=<cidr>,<cidr>`);
       continue;
     }

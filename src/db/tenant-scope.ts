@@ -1,9 +1,8 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
+import { isUuid } from '../core/uuid';
 import type { Database } from './connection';
 import type { DB } from './schema';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type IsolationLevel = 'read committed' | 'repeatable read';
 
@@ -20,7 +19,7 @@ export interface TenantTransaction {
 
 /** The SQL that turns an open transaction into a tenant-scoped one (tenantId must be a UUID). */
 export function scopeStatement(tenantId: string): string {
-  if (!UUID.test(tenantId)) throw new Error('tenant id must be a UUID');
+  if (!isUuid(tenantId)) throw new Error('tenant id must be a UUID');
   // Inlined rather than bound so that BEGIN and the scope travel in one round trip.
   return `SELECT set_config('app.tenant_id', '${tenantId}', true), set_config('role', 'driftwatch_app', true)`;
 }

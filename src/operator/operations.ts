@@ -1,5 +1,6 @@
 import { isAbsolute } from 'node:path';
 import { isPlan, PLANS, type Plan } from '../core/plans';
+import { isUuid } from '../core/uuid';
 import type { Database } from '../db/connection';
 import { importKevFile, type KevImportSummary } from '../domains/cra/kev';
 import { ADVISORY_CHANGES } from '../domains/exposures/rematch-request';
@@ -110,7 +111,7 @@ async function findTenant(
   database: Database,
   wanted: string,
 ): Promise<{ id: string; name: string }> {
-  const byId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(wanted);
+  const byId = isUuid(wanted);
   const rows = await database.system
     .selectFrom('tenants')
     .select(['id', 'name'])

@@ -1,5 +1,6 @@
 import { joinUrl } from '../core/http-client';
 import { asArray, asObject, scalarText } from '../core/json-values';
+import { isUuid } from '../core/uuid';
 import {
   MAX_PAGES,
   malformed,
@@ -18,7 +19,6 @@ import { type ProviderConnection, ProviderError, type ProviderRepository } from 
  */
 
 const API_VERSION = '7.1';
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ORGANIZATION = /^[A-Za-z0-9][A-Za-z0-9-]{0,49}$/;
 
 function tokenOf(connection: ProviderConnection): string {
@@ -107,7 +107,7 @@ export function createScmC(http: ProviderHttpOptions): ProviderClient {
     },
 
     async getRepository(connection, externalId) {
-      if (!GUID.test(externalId)) return null;
+      if (!isUuid(externalId)) return null;
       try {
         const response = await get(
           connection,

@@ -1,12 +1,11 @@
 import type { Kysely } from 'kysely';
+import { isUuid } from '../../core/uuid';
 import type { DB } from '../../db/schema';
 import { queueDeliveries } from '../outbound-deliveries/store';
 import { activeIntegrationsAmong } from './store';
 
 /** The delivery module's target kind for webhook integrations. */
 export const INTEGRATION_TARGET = 'integration';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Queues one signed delivery of `eventType` per enabled integration of the current tenant among
@@ -22,7 +21,7 @@ export async function queueEventDeliveries(
     payload: Record<string, unknown>;
   },
 ): Promise<number> {
-  const ids = [...new Set(input.integrationIds)].filter((id) => UUID.test(id));
+  const ids = [...new Set(input.integrationIds)].filter((id) => isUuid(id));
   const targets = await activeIntegrationsAmong(db, ids);
   const tenantId = targets[0]?.tenant_id;
   if (!tenantId) return 0;

@@ -1,5 +1,6 @@
 import type { Config } from '../../config';
 import { conflict, FieldErrorCollector, unprocessable } from '../../core/problem';
+import { isUniqueViolation } from '../../db/errors';
 import { newId } from '../../db/ids';
 import type { RequestScope } from '../../http/request-scope';
 import {
@@ -316,7 +317,7 @@ export async function createConnection(
     webhook_token_hash: webhookSecret ? hashWebhookToken(webhookSecret) : null,
   }).catch((error: unknown) => {
     // Two identical requests racing: the unique index keeps one.
-    if ((error as { code?: string }).code === '23505') {
+    if (isUniqueViolation(error)) {
       throw conflict(`This ${valid.provider} account is already connected.`);
     }
     throw error;

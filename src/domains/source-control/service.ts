@@ -10,6 +10,7 @@ import {
   ProblemError,
   unavailable,
 } from '../../core/problem';
+import { isUniqueViolation } from '../../db/errors';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import type { RequestScope } from '../../http/request-scope';
@@ -281,7 +282,7 @@ export async function installScmA(
     webhook_secret_sealed: request.webhookSecret ? secretBox.seal(request.webhookSecret) : null,
     webhook_token_hash: null,
   }).catch((error: unknown) => {
-    if ((error as { code?: string }).code === '23505') {
+    if (isUniqueViolation(error)) {
       throw conflict('This installation is already connected to another account.');
     }
     throw error;

@@ -1,6 +1,7 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { Principal } from '../../core/principal';
 import { badRequest, FieldErrorCollector, notFound, unprocessable } from '../../core/problem';
+import { isUuid } from '../../core/uuid';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import { getEcosystem } from '../../ecosystems/ecosystem-list';
@@ -33,7 +34,6 @@ export interface CreateRuleBody {
   expiresAtUtc?: string | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** CVE-2021-44228, GHSA-xxxx-xxxx-xxxx, MAL-2024-1, PYSEC-2021-1, GO-2022-0001, RUSTSEC-... */
 export const ADVISORY_IDENTIFIER = /^[A-Za-z][A-Za-z0-9]*-[A-Za-z0-9][A-Za-z0-9._:-]{0,120}$/;
 
@@ -71,7 +71,7 @@ async function vulnerabilityRef(
   errors: FieldErrorCollector,
 ): Promise<string | null> {
   const text = given.trim();
-  if (UUID.test(text)) {
+  if (isUuid(text)) {
     const canonical = await canonicalIdOf(db, text);
     if (!canonical) errors.add('vulnerability', 'no vulnerability has this id');
     return canonical ?? null;

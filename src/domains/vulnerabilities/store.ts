@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { isUuid } from '../../core/uuid';
 import { type TakeSkip, type TakeSkipPage, takeSkipPage } from '../../db/paging';
 import type { DB } from '../../db/schema';
 import type { VulnerabilityTable } from '../../intel/advisory-store/tables';
@@ -45,8 +46,6 @@ export async function listVulnerabilities(
   );
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * A vulnerability by its UUID (a merged one answers with the group it joined) or by any of its
  * identifiers (an advisory id or alias: CVE-..., GHSA-..., PYSEC-...).
@@ -56,7 +55,7 @@ export async function findVulnerability(
   idOrIdentifier: string,
 ): Promise<VulnerabilityRow | undefined> {
   let id: string | undefined;
-  if (UUID.test(idOrIdentifier)) {
+  if (isUuid(idOrIdentifier)) {
     const row = await db
       .selectFrom('vulnerabilities')
       .select(['id', 'merged_into'])
