@@ -74,13 +74,19 @@ interface Target {
   repositoryIds: Set<string>;
 }
 
-/** The tenant's repositories by identity (clone and web address; repository-identity.ts). */
-function repositoryIndex(repositories: RepositoryAddress[]): Map<string, string> {
-  const index = new Map<string, string>();
+/**
+ * The tenant's repositories by identity (clone and web address; repository-identity.ts). A
+ * project added twice is both repositories: a statement about it holds in each.
+ */
+function repositoryIndex(repositories: RepositoryAddress[]): Map<string, string[]> {
+  const index = new Map<string, string[]>();
   for (const repository of repositories) {
     for (const url of [repository.clone_url, repository.web_url]) {
       const key = url ? repositoryIdentity(url)?.key : undefined;
-      if (key && !index.has(key)) index.set(key, repository.id);
+      if (!key) continue;
+      const ids = index.get(key) ?? [];
+      if (!ids.includes(repository.id)) ids.push(repository.id);
+      index.set(key, ids);
     }
   }
   return index;
@@ -109,9 +115,11 @@ const skippedResult = (
 /** The package, version range and repository of one product, or why it has none. */
 function targetOf(
   product: ReadProduct,
-  repositories: Map<string, string>,
+  repositories: Map<string, string[]>,
 ):
-  | (Omit<Target, 'statement' | 'everywhere' | 'repositoryIds'> & { repositoryId: string | null })
+  | (Omit<Target, 'statement' | 'everywhere' | 'repositoryIds'> & {
+      repositoryIds: string[] | null;
+    })
   | string {
   if (product.skipReason || !product.purl) return `${product.label} ${product.skipReason}`;
   const mapped = mapPurl(product.purl, null);
@@ -134,23 +142,23 @@ function targetOf(
     if (!parsed.ok) return `${product.label}: version range ${versionRange} ${parsed.message}`;
     versionRange = formatVers(parsed.value);
   }
-  let repositoryId: string | null = null;
+  let repositoryIds: string[] | null = null;
   if (product.repositoryUrl) {
     const key = repositoryIdentity(product.repositoryUrl)?.key;
-    repositoryId = key ? (repositories.get(key) ?? null) : null;
-    if (!repositoryId) return `${product.repositoryUrl} is not one of the tenant's repositories`;
+    repositoryIds = key ? (repositories.get(key) ?? null) : null;
+    if (!repositoryIds) return `${product.repositoryUrl} is not one of the tenant's repositories`;
   }
   return {
     purl: mapped.value.purl,
     ecosystem: ecosystem.id,
     packageName: name,
     versionRange,
-    repositoryId,
+    repositoryIds,
   };
 }
 
 /** Products of the statements grouped into rules to write; the rest as skipped results. */
-function plan(statements: ReadStatement[], repositories: Map<string, string>) {
+function plan(statements: ReadStatement[], repositories: Map<string, string[]>) {
   const targets = new Map<string, Target>();
   const skipped: ImportResult[] = [];
   for (const statement of statements) {
@@ -171,8 +179,8 @@ function plan(statements: ReadStatement[], repositories: Map<string, string>) {
         everywhere: false,
         repositoryIds: new Set<string>(),
       };
-      if (target.repositoryId) known.repositoryIds.add(target.repositoryId);
-      else known.everywhere = true;
+      for (const id of target.repositoryIds ?? []) known.repositoryIds.add(id);
+      if (!target.repositoryIds) known.everywhere = true;
       targets.set(key.join('\u0000'), known);
     }
   }

@@ -185,18 +185,22 @@ function openVexStatus(statement: Statement): Record<string, unknown> {
 /** Packages everywhere are products; a repository's are subcomponents of it. */
 function openVexProducts(products: DecisionProduct[]): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
-  const byRepository = new Map<string, { '@id': string }[]>();
+  // By address then purl: a project added twice has one address, and the schema wants each
+  // subcomponent once.
+  const byRepository = new Map<string, Set<string>>();
   for (const product of products) {
-    const entry = { '@id': productPurl(product) };
+    const purl = productPurl(product);
     if (!product.repositoryUrl) {
-      out.push(entry);
+      out.push({ '@id': purl });
       continue;
     }
-    const parts = byRepository.get(product.repositoryUrl) ?? [];
-    parts.push(entry);
+    const parts = byRepository.get(product.repositoryUrl) ?? new Set<string>();
+    parts.add(purl);
     byRepository.set(product.repositoryUrl, parts);
   }
-  for (const [url, subcomponents] of byRepository) out.push({ '@id': url, subcomponents });
+  for (const [url, parts] of byRepository) {
+    out.push({ '@id': url, subcomponents: [...parts].map((purl) => ({ '@id': purl })) });
+  }
   return out;
 }
 

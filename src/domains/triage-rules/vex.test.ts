@@ -587,6 +587,25 @@ describe('VEX import and export', () => {
     expect(products).toContain('"https://git.example.test/acme/api"');
   });
 
+  it('a project added twice (two addresses) is both repositories, and exports once', async () => {
+    const f = await t.createTenant('enterprise', 'F');
+    const https = await insertRepository(t, f.tenantId, 'web');
+    const ssh = await insertRepository(t, f.tenantId, 'web-again', {
+      clone_url: 'git@git.example.test:acme/web',
+    });
+    const res = await importVex(f.token, await exportVex(a.token, '?format=openvex'));
+    expect(res.statusCode, res.body).toBe(200);
+    const scoped = (res.json() as ImportBody).results.filter((r) => r.repositoryIds.length > 0);
+    expect(scoped.length).toBeGreaterThan(0);
+    for (const result of scoped) expect(result.repositoryIds).toEqual([https, ssh].sort());
+    const doc = await exportVex(f.token, '?format=openvex');
+    expectValidOpenVex(doc);
+    const named = (doc.statements as Json[]).flatMap((s) => s.products as Json[]);
+    expect(named.filter((p) => p['@id'] === WEB_ID).map((p) => p.subcomponents)).toContainEqual([
+      { '@id': 'pkg:npm/third-pkg@1.0.0' },
+    ]);
+  });
+
   for (const format of ['openvex', 'cyclonedx'] as const) {
     it(`round trip (${format}): export, import into another tenant whose repositories have other but equivalent addresses, export again gives the same statements`, async () => {
       const c = await t.createTenant('enterprise', `C-${format}`);
