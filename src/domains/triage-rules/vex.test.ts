@@ -1,9 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020';
-import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
+import { expectValidOpenVex } from '../../../test/support/openvex-schema';
 import { npmRange, osvRecord } from '../../../test/support/osv-records';
 import { cycloneDxValidator, schemaErrors } from '../../../test/support/sbom-schemas';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
@@ -53,51 +50,6 @@ const openVex = (statements: object[], extra: object = {}) => ({
   statements,
   ...extra,
 });
-
-/**
- * The official OpenVEX JSON schema (openvex_json_schema.json of openvex/spec, draft 2020-12) is
- * not vendored: where `$OPENVEX_SCHEMA_PATH` or `../shared/schemas/openvex_json_schema.json`
- * holds a copy, exports are validated against it too.
- */
-const OPENVEX_SCHEMA_PATH = resolve(
-  process.env.OPENVEX_SCHEMA_PATH ?? '../shared/schemas/openvex_json_schema.json',
-);
-function officialOpenVexValidator(): ValidateFunction | null {
-  if (!existsSync(OPENVEX_SCHEMA_PATH)) {
-    console.info(`vex.test.ts: ${OPENVEX_SCHEMA_PATH} absent: no official schema check`);
-    return null;
-  }
-  const addFormats =
-    (addFormatsModule as unknown as { default: typeof addFormatsModule }).default ??
-    addFormatsModule;
-  const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
-  return ajv.compile(JSON.parse(readFileSync(OPENVEX_SCHEMA_PATH, 'utf8')));
-}
-const officialOpenVex = officialOpenVexValidator();
-
-/** The checks of the OpenVEX 0.2.0 specification and schema an export must pass. */
-function expectValidOpenVex(doc: Json): void {
-  if (officialOpenVex) {
-    const valid = officialOpenVex(doc);
-    const errors = (officialOpenVex.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
-    expect(valid, errors.join('\n')).toBe(true);
-  }
-  expect(Object.keys(doc).sort()).toEqual(
-    ['@context', '@id', 'author', 'role', 'statements', 'timestamp', 'tooling', 'version'].sort(),
-  );
-  expect(doc['@context']).toBe('https://openvex.dev/ns/v0.2.0');
-  expect(doc['@id']).toMatch(/^urn:uuid:[0-9a-f-]{36}$/);
-  expect(doc.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-  for (const statement of doc.statements as Json[]) {
-    if (statement.status === 'not_affected') {
-      // The schema's oneOf: a justification or an impact statement, not both.
-      expect('justification' in statement !== 'impact_statement' in statement).toBe(true);
-    }
-    if (statement.status === 'affected') expect(statement.action_statement).toBeTruthy();
-  }
-  // And the import's own schema (the published one, closed objects and all).
-  expect(() => readVexDocument(doc)).not.toThrow();
-}
 
 describe('VEX import and export', () => {
   let t: TestApp;
