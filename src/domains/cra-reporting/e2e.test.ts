@@ -82,9 +82,27 @@ describe('CRA reporting end to end', () => {
       t.as(a.token, { method: 'GET', url: `/api/v1/cra/reports/${packId}?format=${format}` });
 
     const json = (await get('json')).json();
-    const finding = json.findings.find((f: { ref: string }) => f.ref === 'CVE-2026-4242');
-    expect(finding).toMatchObject({ state: 'reported' });
-    expect(finding.title).toContain('(actively exploited)');
+    // The findings as GET /api/v1/cra/findings has them: data, not display text.
+    const listed = await t.as(a.token, {
+      method: 'GET',
+      url: `/api/v1/cra/findings?productId=${productId}`,
+    });
+    const finding = json.findings.find(
+      (f: { canonicalId: string }) => f.canonicalId === 'CVE-2026-4242',
+    );
+    expect(finding).toEqual(
+      listed.json().items.find((f: { canonicalId: string }) => f.canonicalId === 'CVE-2026-4242'),
+    );
+    expect(finding).toMatchObject({
+      findingId: expect.any(String),
+      repositoryId,
+      packageName: 'tcp-lib',
+      version: '2.1.0',
+      severity: 'critical',
+      fixedVersions: ['3.0.0'],
+      activelyExploited: true,
+      state: 'reported',
+    });
     expect(json.clocks.map((c: { kind: string; state: string }) => [c.kind, c.state])).toEqual([
       ['early_warning', 'met'],
       ['notification', 'running'],
@@ -99,7 +117,16 @@ describe('CRA reporting end to end', () => {
     expect(markdown.body).toContain('SRP-2026-0001');
     const csv = await get('csv');
     expect(csv.statusCode).toBe(200);
-    expect(csv.body).toContain('Findings,CVE-2026-4242,');
+    const rows = csv.body.split('\r\n');
+    const findingsHeader = rows.indexOf(
+      rows.find((r) => r.startsWith('section,reference,findingId,')) ?? '',
+    );
+    expect(findingsHeader).toBeGreaterThan(0);
+    expect(rows[findingsHeader + 1]).toMatch(
+      new RegExp(
+        `^findings,CVE-2026-4242,${finding.findingId},vulnerability,${repositoryId},npm,tcp-lib@2.1.0,tcp-lib,2.1.0,critical,reported,3.0.0,true,`,
+      ),
+    );
     const pdf = await get('pdf');
     expect(pdf.statusCode).toBe(200);
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');

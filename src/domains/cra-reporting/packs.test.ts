@@ -16,6 +16,7 @@ import { createCraProduct, tokenWithRole } from '../../../test/support/cra';
 import { insertRepository, scanWith } from '../../../test/support/exposures';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { newId } from '../../db/ids';
+import { withTenant } from '../../db/tenant-scope';
 import { CRA_CATEGORIES } from '../cra/classification';
 import { ANNEX_I_REQUIREMENTS, CRA_DUTIES } from '../cra/requirements';
 import { GENERATE_PACK_JOB } from './jobs';
@@ -67,6 +68,8 @@ describe('CRA report packs', () => {
   let team: TestTenant;
   let viewer: string;
   let productId: string;
+  let repositoryId: string;
+  let packId: string;
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -74,7 +77,7 @@ describe('CRA report packs', () => {
     b = await t.createTenant('enterprise', 'B');
     team = await t.createTenant('team', 'Team');
     viewer = await tokenWithRole(t, a, 'viewer');
-    const repositoryId = await insertRepository(t, a.tenantId, 'firmware');
+    repositoryId = await insertRepository(t, a.tenantId, 'firmware');
     const deps = Array.from({ length: 70 }, (_, i) => ({ name: `lib-${i}`, version: `1.${i}.0` }));
     await scanWith(t, a.tenantId, repositoryId, deps, []);
     productId = await createCraProduct(t, a.token, {
@@ -122,7 +125,7 @@ describe('CRA report packs', () => {
       payload: { productId },
     });
     expect(res.statusCode, res.body).toBe(202);
-    const { packId } = res.json();
+    packId = res.json().packId;
     expect(res.headers.location).toBe(`/api/v1/cra/reports/${packId}`);
     expect(res.json()).toMatchObject({ state: 'queued', productId });
     for (const format of ['json', 'markdown', 'pdf', 'csv']) {
@@ -163,9 +166,18 @@ describe('CRA report packs', () => {
     // can tell (an SBOM of a scanned repository exists → Part II (1) is not left unassessed).
     expect(content.annexI).toHaveLength(ANNEX_I_REQUIREMENTS.length);
     expect(content.duties).toHaveLength(CRA_DUTIES.length);
-    const sbomItem = content.annexI.find((i: { ref: string }) => i.ref === 'Annex I Part II (1)');
-    expect(sbomItem?.detail).toContain('basis computed');
-    expect(sbomItem?.state).not.toBe('not_assessed');
+    // As data (ids, status, basis, evidence as a list), the same items the CRA routes answer.
+    const route = async (path: string) =>
+      (await t.as(viewer, { method: 'GET', url: `${path}?productId=${productId}` })).json().items;
+    expect(content.annexI).toMatchObject(await route('/api/v1/cra/annex-i'));
+    expect(content.duties).toMatchObject(await route('/api/v1/cra/duties'));
+    const sbomItem = content.annexI.find(
+      (i: { reference: string }) => i.reference === 'Annex I Part II (1)',
+    );
+    expect(sbomItem).toMatchObject({ id: expect.any(String), basis: 'computed' });
+    expect(sbomItem.evidence).toEqual([expect.stringContaining('linked repositories')]);
+    expect(sbomItem.status).not.toBe('not_assessed');
+    expect(content.duties[0]).toMatchObject({ id: CRA_DUTIES[0]?.id });
 
     const markdown = await pack(viewer, packId, 'markdown');
     expect(markdown.headers['content-type']).toContain('text/markdown');
@@ -174,10 +186,18 @@ describe('CRA report packs', () => {
 
     const csv = await pack(viewer, packId, 'CSV');
     expect(csv.headers['content-type']).toContain('text/csv');
-    expect(csv.body.split('\r\n')[0]).toBe(
-      'section,column_1,column_2,column_3,column_4,column_5,column_6',
-    );
-    expect(csv.body).toContain('product,Manufacturer,Acme GmbH,,,,');
+    // product, repositories, one SBOM, findings, Annex I, duties, clocks, incidents.
+    expect(csvSections(csv.body)).toEqual({
+      headers: 8,
+      sections: ['product', 'repositories', 'sbomComponents', 'annexI', 'duties'],
+    });
+    expect(csv.body).toContain(`\r\nproduct,manufacturer,Acme GmbH,`);
+    expect(csv.body).toContain(`\r\nsbomComponents,${repositoryId},lib-0,1.0.0,`);
+    const annexRow = csv.body
+      .split('\r\n')
+      .find((r) => r.startsWith('annexI,Annex I Part II (1),'));
+    expect(annexRow).toContain(`,${sbomItem.id},`);
+    expect(annexRow).toContain(`,${sbomItem.status},computed,`);
 
     const pdf = await pack(viewer, packId, 'pdf');
     expect(pdf.statusCode).toBe(200);
@@ -185,7 +205,66 @@ describe('CRA report packs', () => {
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     checkPdfPages(pdf.rawPayload);
   });
+
+  it('still renders a pack generated before the sections carried data', async () => {
+    const legacy = { ref: 'CVE-2020-0001', title: 'old-lib@1.0.0', state: 'open', detail: 'x' };
+    await withTenant(t.database, a.tenantId, async (db) => {
+      const row = await db
+        .selectFrom('cra_report_packs')
+        .select('content')
+        .where('id', '=', packId)
+        .executeTakeFirstOrThrow();
+      const content = { ...(row.content as object), findings: [legacy], annexI: [legacy] };
+      await db
+        .updateTable('cra_report_packs')
+        .set({ content: JSON.stringify(content) })
+        .where('id', '=', packId)
+        .execute();
+    });
+    const markdown = await pack(viewer, packId, 'markdown');
+    expect(markdown.statusCode).toBe(200);
+    expect(markdown.body).toContain('| CVE-2020-0001 | old-lib@1.0.0 | open | x |');
+    const csv = await pack(viewer, packId, 'csv');
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body).toContain('\r\nsection,reference,title,state,detail,');
+    expect(csv.body).toContain('\r\nfindings,CVE-2020-0001,old-lib@1.0.0,open,x,');
+    expect((await pack(viewer, packId, 'json')).json().findings).toEqual([legacy]);
+  });
 });
+
+/**
+ * Every section of the CSV starts with a header row (`section`, then camelCase column keys),
+ * empty sections too; its rows name it (camelCase); one width throughout. Returns the number of
+ * header rows and the sections that have rows.
+ */
+function csvSections(csv: string): { headers: number; sections: string[] } {
+  const rows = csv.trimEnd().split('\r\n');
+  const width = rows[0]?.split(',').length;
+  expect(rows[0]).toMatch(/^section,/);
+  let headers = 0;
+  let current: string | null = null;
+  let previousWasHeader = false;
+  const sections: string[] = [];
+  for (const row of rows) {
+    if (!row.includes('"')) expect(row.split(',').length, row).toBe(width);
+    const [first, ...rest] = row.split(',');
+    if (first === 'section') {
+      headers++;
+      previousWasHeader = true;
+      for (const key of rest.filter(Boolean)) expect(key, row).toMatch(/^[a-z][A-Za-z]*$/);
+      continue;
+    }
+    expect(first, row).toMatch(/^[a-z][A-Za-z]*$/);
+    // A data row follows its section's header row or another row of the same section.
+    if (previousWasHeader) {
+      current = first as string;
+      if (!sections.includes(current)) sections.push(current);
+    }
+    expect(first, row).toBe(current);
+    previousWasHeader = false;
+  }
+  return { headers, sections };
+}
 
 /** Renders the PDF with pdftoppm: several pages, none blank; keeps page 1 for docs/images. */
 function checkPdfPages(pdf: Buffer): void {

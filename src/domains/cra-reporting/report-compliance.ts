@@ -1,67 +1,35 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
 import { type AssessedItem, annexIStatus, listDuties } from '../cra/assessments';
-import { listFindings } from '../cra/findings';
+import { type CraFinding, listFindings } from '../cra/findings';
 
-/** One row of the findings, Annex I and duties sections, the same shape in every format. */
-export interface ReportItem {
-  /** A stable reference: the CVE, the Annex I requirement ('I(2)(a)'), the duty key. */
+/**
+ * A row of a pack generated before the sections carried data (display text only). Stored packs
+ * are kept as generated, so the renderers still read this shape.
+ */
+export interface LegacyReportItem {
   ref: string;
   title: string;
   state: string;
   detail: string;
 }
 
+export const isLegacyItem = (item: object): item is LegacyReportItem => 'detail' in item;
+
 /**
- * The compliance sections of a pack, from what the CRA domain holds for the product: its
- * findings (derived from exposures and policy violations) and every Annex I requirement and
- * Article 13 duty with its status as the CRA routes show it (computed from the data where it
- * can be, else what a person recorded, else not assessed), with the evidence.
+ * The compliance sections of a pack, as data: the product's findings as
+ * `GET /api/v1/cra/findings?productId=` lists them, and every Annex I requirement and Article 13
+ * duty as `GET /api/v1/cra/annex-i` and `/duties` show them (status computed from the data where
+ * it can be, else what a person recorded, else not assessed; basis and evidence as given).
  */
 export async function complianceSections(
   db: Kysely<DB>,
   productId: string,
-): Promise<{ findings: ReportItem[]; annexI: ReportItem[]; duties: ReportItem[] }> {
+): Promise<{ findings: CraFinding[]; annexI: AssessedItem[]; duties: AssessedItem[] }> {
   const { items: findings } = await listFindings(db, { productId });
-  const item = (row: AssessedItem): ReportItem => ({
-    ref: row.reference,
-    title: row.title,
-    state: row.status,
-    detail: [
-      `basis ${row.basis}`,
-      ...row.evidence,
-      row.note,
-      row.evidenceUrl,
-      row.assessedAtUtc ? `assessed ${row.assessedAtUtc}` : null,
-    ]
-      .filter(Boolean)
-      .join(' | '),
-  });
-  const annexI = (await annexIStatus(db, productId)).map(item);
-  const duties = (await listDuties(db, productId)).map(item);
   return {
-    findings: findings.map((f) => ({
-      ref: f.canonicalId ?? `policy ${f.policyId ?? ''}`.trim(),
-      title: `${f.packageName}${f.version ? `@${f.version}` : ''}${f.activelyExploited ? ' (actively exploited)' : ''}`,
-      state: f.state,
-      detail: [
-        `severity ${f.severity ?? 'unknown'}`,
-        f.fixReleased === null
-          ? null
-          : f.fixReleased
-            ? `fix released (${f.fixedVersions.join(', ')})`
-            : 'no fix released',
-        f.knownExploited
-          ? `KEV ${f.knownExploited.cveId} added ${f.knownExploited.dateAdded}`
-          : null,
-        f.justification,
-        `detected ${f.detectedAtUtc}`,
-        f.reportedAtUtc ? `reported ${f.reportedAtUtc}` : null,
-      ]
-        .filter(Boolean)
-        .join('; '),
-    })),
-    annexI,
-    duties,
+    findings,
+    annexI: await annexIStatus(db, productId),
+    duties: await listDuties(db, productId),
   };
 }

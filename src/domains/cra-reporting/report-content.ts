@@ -1,12 +1,14 @@
 import type { Kysely } from 'kysely';
 import { iso } from '../../core/iso-time';
 import type { DB } from '../../db/schema';
+import type { AssessedItem } from '../cra/assessments';
 import { CONFORMITY_ROUTES, categoryTitle } from '../cra/classification';
+import type { CraFinding } from '../cra/findings';
 import { findProduct } from '../cra/products-store';
 import { generateExportDocument } from '../sbom/service';
 import { readPackageJson } from '../system/build-info';
 import { presentClock, presentIncident } from './present';
-import { complianceSections, type ReportItem } from './report-compliance';
+import { complianceSections, type LegacyReportItem } from './report-compliance';
 import { clocksOfIncidents, listIncidents, listProductClocks } from './store';
 
 /**
@@ -36,9 +38,11 @@ export interface ReportContent {
     description: string;
   };
   repositories: ReportRepository[];
-  findings: ReportItem[];
-  annexI: ReportItem[];
-  duties: ReportItem[];
+  /** As `GET /api/v1/cra/findings?productId=` lists them (display rows in packs made before). */
+  findings: (CraFinding | LegacyReportItem)[];
+  /** As `GET /api/v1/cra/annex-i` and `/duties` show them (display rows in packs made before). */
+  annexI: (AssessedItem | LegacyReportItem)[];
+  duties: (AssessedItem | LegacyReportItem)[];
   clocks: ReturnType<typeof presentClock>[];
   incidents: ReturnType<typeof presentIncident>[];
 }

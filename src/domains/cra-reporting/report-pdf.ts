@@ -1,6 +1,6 @@
 import type PDFDocument from 'pdfkit';
 import type { ReportContent } from './report-content';
-import { productRows, type ReportTable, reportTables } from './report-text';
+import { productTable, type ReportTable, reportTables } from './report-tables';
 
 /**
  * The PDF of a report pack (pdfkit, A4): a title page with the product's identity and the
@@ -186,16 +186,7 @@ export async function renderPdf(content: ReportContent): Promise<Buffer> {
   const tables = reportTables(content);
   titlePage(doc, content, tables);
   doc.addPage();
-  drawTable(
-    doc,
-    {
-      title: 'Product identity and conformity route',
-      empty: '',
-      headers: ['Field', 'Value'],
-      rows: productRows(content),
-    },
-    1,
-  );
+  drawTable(doc, productTable(content), 1);
   doc.moveDown(0.5);
   doc
     .font('Helvetica')

@@ -116,6 +116,21 @@ const VexImportResult = Type.Object({
   versionRange: Nullable(Type.String()),
   repositoryIds: Type.Array(Uuid),
   outcome: Type.String({ description: 'created | updated | unchanged | skipped' }),
+  ruleStatus: Nullable(
+    Type.String({ description: 'The status the rule keeps (accepted_risk for a will_not_fix)' }),
+  ),
+  justification: Nullable(
+    Type.String({
+      description:
+        'The justification the rule keeps, in the CycloneDX vocabulary (an OpenVEX one mapped: docs/triage.md#vex)',
+    }),
+  ),
+  expiresAtUtc: Nullable(
+    Type.String({
+      format: 'date-time',
+      description: "The accepted risk's end: the statement's own, else the request's",
+    }),
+  ),
   triageRuleId: Nullable(Uuid),
   replacedTriageRuleId: Nullable(Uuid),
   reason: Nullable(Type.String({ description: 'Why it was skipped' })),

@@ -173,6 +173,9 @@ const CycloneDxVulnerability = Type.Object({
       lastUpdated: Type.Optional(Timestamp),
     }),
   ),
+  properties: Type.Optional(
+    Type.Array(Type.Object({ name: Text(200), value: Type.Optional(Text()) }), { maxItems: 100 }),
+  ),
   affects: Type.Optional(
     Type.Array(
       Type.Object({

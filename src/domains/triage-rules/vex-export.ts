@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
-import { notFound } from '../../core/problem';
+import { notFound, ProblemError } from '../../core/problem';
 import type { DB } from '../../db/schema';
 import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import { ECOSYSTEMS, type Ecosystem } from '../../ecosystems/types';
 import type { ExposureStatus } from '../exposures/tables';
 import { readPackageJson } from '../system/build-info';
+import { repositoryIdentity } from './repository-identity';
 import { knownRepositories } from './store';
 import { formatVers, parseVers } from './vers';
 import { decidedExposures, liveRulesForExport, repositoryAddresses, tenantName } from './vex-store';
@@ -42,8 +43,13 @@ function exactRange(ecosystem: string, version: string): string | null {
   return parsed.ok ? formatVers(parsed.value) : null;
 }
 
+/** A repository as a document names it: its normalised address, the same in every tenant. */
+const portableAddress = (cloneUrl: string) => repositoryIdentity(cloneUrl)?.uri ?? cloneUrl;
+
 async function decisionsOf(db: Kysely<DB>, repositoryId: string | null): Promise<Decision[]> {
-  const urls = new Map((await repositoryAddresses(db)).map((r) => [r.id, r.clone_url]));
+  const urls = new Map(
+    (await repositoryAddresses(db)).map((r) => [r.id, portableAddress(r.clone_url)]),
+  );
   const decisions: Decision[] = [];
   for (const rule of await liveRulesForExport(db, repositoryId)) {
     const scoped = rule.repository_ids.filter((id) => !repositoryId || id === repositoryId);
@@ -53,6 +59,7 @@ async function decisionsOf(db: Kysely<DB>, repositoryId: string | null): Promise
       status: rule.status,
       justification: rule.justification,
       reason: rule.reason,
+      expiresAt: rule.status === 'accepted_risk' ? rule.expires_at : null,
       decidedAt: rule.created_at,
       products: repositories.map((id) => ({
         ecosystem: rule.ecosystem,
@@ -73,13 +80,14 @@ async function decisionsOf(db: Kysely<DB>, repositoryId: string | null): Promise
       status,
       justification: exposure.justification,
       reason: exposure.status_reason,
+      expiresAt: exposure.status === 'accepted_risk' ? exposure.accepted_until : null,
       decidedAt: exposure.status_changed_at ?? exposure.updated_at,
       products: [
         {
           ecosystem: exposure.ecosystem,
           packageName: exposure.package_name,
           versionRange,
-          repositoryUrl: exposure.clone_url,
+          repositoryUrl: portableAddress(exposure.clone_url),
         },
       ],
     });
@@ -97,6 +105,13 @@ export async function exportVex(
     throw notFound('The repository');
   }
   const decisions = await decisionsOf(db, repositoryId);
+  if (format === 'openvex' && decisions.length === 0) {
+    // OpenVEX needs at least one statement: an empty document would be invalid, not empty.
+    throw new ProblemError(
+      404,
+      `There is no decision to export${repositoryId ? ' for this repository' : ''}: an OpenVEX document needs at least one statement (format=cyclonedx answers an empty document).`,
+    );
+  }
   const name = (await tenantName(db, tenantId)) ?? tenantId;
   const context: ExportContext = {
     author: `${name} (Driftwatch tenant)`,

@@ -4,6 +4,7 @@ import { ProblemError, unprocessable } from '../../core/problem';
 import type { DB } from '../../db/schema';
 import { mapPurl } from '../../sbom/purl-map';
 import { applyTriageRules, requestPolicyEvaluation } from './apply';
+import { repositoryIdentity } from './repository-identity';
 import {
   type CreateRuleBody,
   checkTriageRule,
@@ -37,6 +38,10 @@ export interface ImportResult {
   versionRange: string | null;
   repositoryIds: string[];
   outcome: ImportOutcome;
+  /** What the rule keeps (null when skipped): the mapping of the document's words is visible. */
+  ruleStatus: string | null;
+  justification: string | null;
+  expiresAtUtc: string | null;
   triageRuleId: string | null;
   replacedTriageRuleId: string | null;
   reason: string | null;
@@ -69,19 +74,19 @@ interface Target {
   repositoryIds: Set<string>;
 }
 
-/** Clone and web addresses compare without scheme case, `.git` or a trailing slash. */
-const normaliseUrl = (url: string) =>
-  url
-    .trim()
-    .replace(/\/+$/, '')
-    .replace(/\.git$/i, '')
-    .toLowerCase();
-
-function repositoryIndex(repositories: RepositoryAddress[]): Map<string, string> {
-  const index = new Map<string, string>();
+/**
+ * The tenant's repositories by identity (clone and web address; repository-identity.ts). A
+ * project added twice is both repositories: a statement about it holds in each.
+ */
+function repositoryIndex(repositories: RepositoryAddress[]): Map<string, string[]> {
+  const index = new Map<string, string[]>();
   for (const repository of repositories) {
     for (const url of [repository.clone_url, repository.web_url]) {
-      if (url && !index.has(normaliseUrl(url))) index.set(normaliseUrl(url), repository.id);
+      const key = url ? repositoryIdentity(url)?.key : undefined;
+      if (!key) continue;
+      const ids = index.get(key) ?? [];
+      if (!ids.includes(repository.id)) ids.push(repository.id);
+      index.set(key, ids);
     }
   }
   return index;
@@ -99,6 +104,9 @@ const skippedResult = (
   versionRange: null,
   repositoryIds: [],
   outcome: 'skipped',
+  ruleStatus: null,
+  justification: null,
+  expiresAtUtc: null,
   triageRuleId: null,
   replacedTriageRuleId: null,
   reason,
@@ -107,9 +115,11 @@ const skippedResult = (
 /** The package, version range and repository of one product, or why it has none. */
 function targetOf(
   product: ReadProduct,
-  repositories: Map<string, string>,
+  repositories: Map<string, string[]>,
 ):
-  | (Omit<Target, 'statement' | 'everywhere' | 'repositoryIds'> & { repositoryId: string | null })
+  | (Omit<Target, 'statement' | 'everywhere' | 'repositoryIds'> & {
+      repositoryIds: string[] | null;
+    })
   | string {
   if (product.skipReason || !product.purl) return `${product.label} ${product.skipReason}`;
   const mapped = mapPurl(product.purl, null);
@@ -132,22 +142,23 @@ function targetOf(
     if (!parsed.ok) return `${product.label}: version range ${versionRange} ${parsed.message}`;
     versionRange = formatVers(parsed.value);
   }
-  let repositoryId: string | null = null;
+  let repositoryIds: string[] | null = null;
   if (product.repositoryUrl) {
-    repositoryId = repositories.get(normaliseUrl(product.repositoryUrl)) ?? null;
-    if (!repositoryId) return `${product.repositoryUrl} is not one of the tenant's repositories`;
+    const key = repositoryIdentity(product.repositoryUrl)?.key;
+    repositoryIds = key ? (repositories.get(key) ?? null) : null;
+    if (!repositoryIds) return `${product.repositoryUrl} is not one of the tenant's repositories`;
   }
   return {
     purl: mapped.value.purl,
     ecosystem: ecosystem.id,
     packageName: name,
     versionRange,
-    repositoryId,
+    repositoryIds,
   };
 }
 
 /** Products of the statements grouped into rules to write; the rest as skipped results. */
-function plan(statements: ReadStatement[], repositories: Map<string, string>) {
+function plan(statements: ReadStatement[], repositories: Map<string, string[]>) {
   const targets = new Map<string, Target>();
   const skipped: ImportResult[] = [];
   for (const statement of statements) {
@@ -168,8 +179,8 @@ function plan(statements: ReadStatement[], repositories: Map<string, string>) {
         everywhere: false,
         repositoryIds: new Set<string>(),
       };
-      if (target.repositoryId) known.repositoryIds.add(target.repositoryId);
-      else known.everywhere = true;
+      for (const id of target.repositoryIds ?? []) known.repositoryIds.add(id);
+      if (!target.repositoryIds) known.everywhere = true;
       targets.set(key.join('\u0000'), known);
     }
   }
@@ -195,7 +206,9 @@ const sameDecision = (a: LiveRule, b: NewTriageRule) =>
 interface ImportState {
   db: Kysely<DB>;
   principal: Principal;
+  /** The request's expiry of accepted risks whose statement gives none. */
   expiresAt: Date | null;
+  now: Date;
   /** The live rules of the document's packages by ruleKey (the oldest of each), kept current. */
   live: Map<string, LiveRule>;
   /** Packages of the rules written, for settling their exposures at the end. */
@@ -205,8 +218,13 @@ interface ImportState {
 /** The checked rule of a target, or why it cannot be one (checks that write nothing). */
 async function checkedRule(state: ImportState, target: Target): Promise<NewTriageRule | string> {
   const decision = target.statement.decision as NonNullable<ReadStatement['decision']>;
-  if (decision.status === 'accepted_risk' && !state.expiresAt) {
-    return 'an accepted risk needs an expiry: give acceptedRiskExpiresAtUtc';
+  // The statement's own end of the acceptance, else the one the request gives.
+  const expiresAt = decision.expiresAt ?? state.expiresAt;
+  if (decision.status === 'accepted_risk' && !expiresAt) {
+    return 'an accepted risk needs an expiry: the statement gives none, give acceptedRiskExpiresAtUtc';
+  }
+  if (decision.status === 'accepted_risk' && expiresAt && expiresAt <= state.now) {
+    return `the acceptance ended at ${expiresAt.toISOString()}`;
   }
   const body: CreateRuleBody = {
     vulnerability: target.statement.vulnerability as string,
@@ -217,7 +235,7 @@ async function checkedRule(state: ImportState, target: Target): Promise<NewTriag
     status: decision.status,
     justification: decision.justification,
     reason: decision.reason,
-    expiresAtUtc: decision.status === 'accepted_risk' ? state.expiresAt?.toISOString() : null,
+    expiresAtUtc: decision.status === 'accepted_risk' ? expiresAt?.toISOString() : null,
   };
   try {
     return await checkTriageRule(state.db, state.principal, body, 'vex');
@@ -238,6 +256,9 @@ async function writeRule(state: ImportState, target: Target): Promise<ImportResu
   };
   const rule = await checkedRule(state, target);
   if (typeof rule === 'string') return { ...result, reason: rule };
+  result.ruleStatus = rule.status;
+  result.justification = rule.justification;
+  result.expiresAtUtc = rule.expires_at?.toISOString() ?? null;
   const key = ruleKey(rule);
   const live = state.live.get(key);
   if (live && sameDecision(live, rule)) {
@@ -281,7 +302,8 @@ export async function importVex(
   options: { acceptedRiskExpiresAt: Date | null },
 ): Promise<ImportSummary> {
   const expiresAt = options.acceptedRiskExpiresAt;
-  if (expiresAt && expiresAt <= new Date()) {
+  const now = new Date();
+  if (expiresAt && expiresAt <= now) {
     throw unprocessable('The expiry is in the past.', {
       acceptedRiskExpiresAtUtc: ['must be in the future'],
     });
@@ -305,6 +327,7 @@ export async function importVex(
     db,
     principal,
     expiresAt,
+    now,
     live: new Map(),
     written: new Map(),
   };

@@ -1,8 +1,35 @@
 import { describe, expect, it } from 'vitest';
 import { VEX_JUSTIFICATIONS } from '../exposures/state-machine';
 import { OPENVEX_JUSTIFICATIONS, readVexDocument } from './vex-documents';
-import { JUSTIFICATION_FROM_OPENVEX, readVexStatements } from './vex-read';
-import { OPENVEX_JUSTIFICATION_OF, productPurl } from './vex-write';
+import { readVexStatements } from './vex-read';
+import {
+  type Decision,
+  JUSTIFICATION_FROM_OPENVEX,
+  OPENVEX_JUSTIFICATION_OF,
+  productPurl,
+  writeCycloneDxVex,
+  writeOpenVex,
+} from './vex-write';
+
+const context = {
+  author: 'A',
+  toolName: 'Driftwatch',
+  toolVersion: '0',
+  issuedAt: new Date('2026-12-01T00:00:00Z'),
+  scope: 't:*',
+};
+const decision = (over: Partial<Decision>): Decision => ({
+  vulnerability: 'CVE-2026-1',
+  status: 'not_affected',
+  justification: null,
+  reason: null,
+  expiresAt: null,
+  decidedAt: new Date('2026-11-01T00:00:00Z'),
+  products: [{ ecosystem: 'npm', packageName: 'a', versionRange: null, repositoryUrl: null }],
+  ...over,
+});
+const readBack = (document: Record<string, unknown>) =>
+  readVexStatements(readVexDocument(document)).map((s) => s.decision);
 
 const doc = (statement: object) => ({
   '@context': 'https://openvex.dev/ns/v0.2.0',
@@ -62,5 +89,56 @@ describe('VEX vocabularies and products', () => {
         repositoryUrl: null,
       }),
     ).toBe('pkg:npm/a@1.2.3');
+  });
+
+  it('every one of the nine justifications comes back as itself through OpenVEX, reason intact', () => {
+    const decisions = VEX_JUSTIFICATIONS.flatMap((justification) => [
+      decision({ vulnerability: `CVE-2026-${justification}`, justification, reason: null }),
+      decision({ vulnerability: `CVE-2026-${justification}`, justification, reason: 'why: so' }),
+    ]);
+    const read = readBack(writeOpenVex(decisions, context));
+    expect(read.map((d) => [d?.justification, d?.reason])).toEqual(
+      [...VEX_JUSTIFICATIONS].sort().flatMap((j) => [
+        [j, null],
+        [j, 'why: so'],
+      ]),
+    );
+  });
+
+  it('accepted risks keep each their own expiry through OpenVEX and CycloneDX', () => {
+    const decisions = [
+      decision({ vulnerability: 'CVE-2026-1', status: 'accepted_risk', reason: 'vendor patch' }),
+      decision({ vulnerability: 'CVE-2026-2', status: 'accepted_risk', reason: 'vendor patch' }),
+    ];
+    decisions[0] = { ...decisions[0], expiresAt: new Date('2027-03-31T00:00:00Z') } as Decision;
+    decisions[1] = { ...decisions[1], expiresAt: new Date('2028-06-30T12:00:00Z') } as Decision;
+    for (const written of [
+      writeOpenVex(decisions, context),
+      writeCycloneDxVex(decisions, context),
+    ]) {
+      expect(readBack(written)).toEqual([
+        {
+          status: 'accepted_risk',
+          justification: null,
+          reason: 'vendor patch',
+          expiresAt: new Date('2027-03-31T00:00:00Z'),
+        },
+        {
+          status: 'accepted_risk',
+          justification: null,
+          reason: 'vendor patch',
+          expiresAt: new Date('2028-06-30T12:00:00Z'),
+        },
+      ]);
+    }
+    const plain = readBack(
+      doc({
+        vulnerability: { name: 'CVE-1' },
+        products: [{ '@id': 'pkg:npm/a' }],
+        status: 'affected',
+        action_statement: 'will_not_fix',
+      }),
+    );
+    expect(plain[0]).toMatchObject({ reason: 'will_not_fix', expiresAt: null });
   });
 });

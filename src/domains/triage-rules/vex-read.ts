@@ -10,6 +10,11 @@ import type {
   OpenVexStatement,
   VexDocument,
 } from './vex-documents';
+import {
+  ACCEPTANCE_END_PROPERTY,
+  JUSTIFICATION_FROM_OPENVEX,
+  OPENVEX_JUSTIFICATION_OF,
+} from './vex-write';
 
 /**
  * VEX statements read into what a triage rule needs (docs/triage.md#vex). Pure: the document is
@@ -35,6 +40,8 @@ export interface RuleDecision {
   status: RuleStatus;
   justification: VexJustification | null;
   reason: string | null;
+  /** The end of an acceptance the statement gives (the export writes it; docs/triage.md). */
+  expiresAt: Date | null;
 }
 
 export interface ReadStatement {
@@ -49,22 +56,38 @@ export interface ReadStatement {
 }
 
 /**
- * OpenVEX justifications in the CycloneDX vocabulary the service keeps. `component_not_present`
- * means the match itself is wrong: a `false_positive` rule. Each maps back to the same OpenVEX
- * value on export (`OPENVEX_JUSTIFICATION_OF`), so a round trip keeps the statement.
+ * An `affected` statement whose action statement starts so is an accepted risk, until the date
+ * that may follow (`will_not_fix until 2027-03-31T00:00:00Z: vendor patch in Q3`).
  */
-export const JUSTIFICATION_FROM_OPENVEX: Record<
-  Exclude<OpenVexJustification, 'component_not_present'>,
-  VexJustification
-> = {
-  vulnerable_code_not_present: 'code_not_present',
-  vulnerable_code_not_in_execute_path: 'code_not_reachable',
-  vulnerable_code_cannot_be_controlled_by_adversary: 'requires_environment',
-  inline_mitigations_already_exist: 'protected_by_mitigating_control',
-};
+const ACCEPTANCE =
+  /^\s*(will_not_fix|can_not_fix)\b(?:\s+until\s+(\d{4}-\d\d-\d\d(?:T\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?)?))?[\s:,.-]*/i;
 
-/** An `affected` statement whose action statement starts so is an accepted risk. */
-const ACCEPTANCE = /^\s*(will_not_fix|can_not_fix)\b[\s:,.-]*/i;
+/** The date of an acceptance, or why it cannot be one. */
+export function acceptanceEnd(text: string | undefined): Date | null | string {
+  if (!text) return null;
+  const date = new Date(text);
+  return Number.isNaN(date.getTime()) ? `the acceptance end ${text} is not a date` : date;
+}
+
+/**
+ * The export's `status_notes` of a not_affected statement starts with the precise CycloneDX
+ * justification when OpenVEX's five say less (`requires_configuration: needs the legacy flag`);
+ * read back only where it refines the statement's own justification.
+ */
+function refinedJustification(
+  justification: Exclude<OpenVexJustification, 'component_not_present'>,
+  notes: string | undefined,
+): { justification: VexJustification; notes: string | null } {
+  const match = /^([a-z_]+)(?::\s*|$)/.exec(notes ?? '');
+  const named = match?.[1] as VexJustification | undefined;
+  if (named && named !== JUSTIFICATION_FROM_OPENVEX[justification]) {
+    if (OPENVEX_JUSTIFICATION_OF[named] === justification) {
+      const rest = (notes ?? '').slice(match?.[0].length ?? 0).trim();
+      return { justification: named, notes: rest || null };
+    }
+  }
+  return { justification: JUSTIFICATION_FROM_OPENVEX[justification], notes: notes ?? null };
+}
 
 const SKIP_STATUS: Record<string, string> = {
   fixed: 'fixed: the service learns fixes from scans, not from statements',
@@ -148,27 +171,37 @@ function openVexDecision(statement: OpenVexStatement): RuleDecision | string {
   if (statement.status === 'not_affected') {
     const justification = statement.justification;
     if (justification === 'component_not_present') {
-      return { status: 'false_positive', justification: null, reason };
+      return { status: 'false_positive', justification: null, reason, expiresAt: null };
     }
     if (!justification) {
       return 'not_affected without a justification: a rule needs one of the five OpenVEX justifications';
     }
+    const refined = refinedJustification(justification, statement.status_notes);
     return {
       status: 'not_affected',
-      justification: JUSTIFICATION_FROM_OPENVEX[justification],
-      reason,
+      justification: refined.justification,
+      reason: statement.impact_statement ?? refined.notes,
+      expiresAt: null,
     };
   }
-  if (statement.status === 'affected') {
-    const action = statement.action_statement ?? '';
-    const accepted = ACCEPTANCE.exec(action);
-    if (!accepted) {
-      return 'affected without an acceptance (an action_statement starting will_not_fix or can_not_fix)';
-    }
-    const rest = action.slice(accepted[0].length).trim();
-    return { status: 'accepted_risk', justification: null, reason: rest || action.trim() };
-  }
+  if (statement.status === 'affected') return openVexAcceptance(statement.action_statement ?? '');
   return SKIP_STATUS[statement.status] ?? `${statement.status}: maps to no rule`;
+}
+
+function openVexAcceptance(action: string): RuleDecision | string {
+  const accepted = ACCEPTANCE.exec(action);
+  if (!accepted) {
+    return 'affected without an acceptance (an action_statement starting will_not_fix or can_not_fix)';
+  }
+  const expiresAt = acceptanceEnd(accepted[2]);
+  if (typeof expiresAt === 'string') return expiresAt;
+  const rest = action.slice(accepted[0].length).trim();
+  return {
+    status: 'accepted_risk',
+    justification: null,
+    reason: rest || (accepted[1] as string),
+    expiresAt,
+  };
 }
 
 export function readOpenVex(document: OpenVexDocument): ReadStatement[] {
@@ -265,14 +298,24 @@ function cycloneDxDecision(vulnerability: CycloneDxVulnerability): RuleDecision 
     if (!analysis.justification) {
       return 'not_affected without analysis.justification: a rule needs one';
     }
-    return { status: 'not_affected', justification: analysis.justification, reason };
+    return {
+      status: 'not_affected',
+      justification: analysis.justification,
+      reason,
+      expiresAt: null,
+    };
   }
-  if (state === 'false_positive') return { status: 'false_positive', justification: null, reason };
+  if (state === 'false_positive') {
+    return { status: 'false_positive', justification: null, reason, expiresAt: null };
+  }
   if (state === 'exploitable') {
     const accepted = analysis.response?.find((r) => r === 'will_not_fix' || r === 'can_not_fix');
     if (!accepted)
       return 'exploitable without an acceptance (response will_not_fix or can_not_fix)';
-    return { status: 'accepted_risk', justification: null, reason: reason ?? accepted };
+    const end = vulnerability.properties?.find((p) => p.name === ACCEPTANCE_END_PROPERTY);
+    const expiresAt = acceptanceEnd(end?.value);
+    if (typeof expiresAt === 'string') return expiresAt;
+    return { status: 'accepted_risk', justification: null, reason: reason ?? accepted, expiresAt };
   }
   return SKIP_STATUS[state] ?? `${state}: maps to no rule`;
 }

@@ -123,6 +123,7 @@ export async function decidedExposures(db: Kysely<DB>, repositoryId: string | nu
       'e.justification',
       'e.status_reason',
       'e.status_changed_at',
+      'e.accepted_until',
       'e.updated_at',
       'repo.clone_url',
     ])

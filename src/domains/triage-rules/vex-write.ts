@@ -9,6 +9,9 @@ import type { RuleStatus } from './tables';
 import { parseVers } from './vers';
 import type { OpenVexJustification } from './vex-documents';
 
+/** The property the CycloneDX export gives an accepted risk's end (docs/triage.md#vex). */
+export const ACCEPTANCE_END_PROPERTY = 'driftwatch:acceptedRiskExpiresAtUtc';
+
 /**
  * OpenVEX 0.2.0 and CycloneDX 1.6 documents of a tenant's decisions (docs/triage.md#vex). Pure
  * and deterministic: the same decisions give the same statements in the same order (only the
@@ -31,6 +34,8 @@ export interface Decision {
   status: StatementStatus;
   justification: string | null;
   reason: string | null;
+  /** The end of an accepted risk (null for other statuses). */
+  expiresAt: Date | null;
   decidedAt: Date;
   products: DecisionProduct[];
 }
@@ -44,7 +49,22 @@ export interface ExportContext {
   scope: string;
 }
 
-/** CycloneDX justifications in the five OpenVEX ones (their inverse is in vex-read.ts). */
+/**
+ * OpenVEX justifications in the CycloneDX vocabulary the service keeps. `component_not_present`
+ * means the match itself is wrong: a `false_positive` rule. Each maps back to the same OpenVEX
+ * value on export (`OPENVEX_JUSTIFICATION_OF`).
+ */
+export const JUSTIFICATION_FROM_OPENVEX: Record<
+  Exclude<OpenVexJustification, 'component_not_present'>,
+  VexJustification
+> = {
+  vulnerable_code_not_present: 'code_not_present',
+  vulnerable_code_not_in_execute_path: 'code_not_reachable',
+  vulnerable_code_cannot_be_controlled_by_adversary: 'requires_environment',
+  inline_mitigations_already_exist: 'protected_by_mitigating_control',
+};
+
+/** CycloneDX justifications in the five OpenVEX ones. */
 export const OPENVEX_JUSTIFICATION_OF: Record<VexJustification, OpenVexJustification> = {
   code_not_present: 'vulnerable_code_not_present',
   code_not_reachable: 'vulnerable_code_not_in_execute_path',
@@ -77,6 +97,7 @@ export function statementsOf(decisions: Decision[]): Statement[] {
       decision.status,
       decision.justification ?? '',
       decision.reason ?? '',
+      decision.expiresAt?.toISOString() ?? '',
     ].join('\u0000');
     const known = grouped.get(key);
     if (!known) {
@@ -121,24 +142,39 @@ export function productPurl(product: DecisionProduct): string {
   return buildPurl(type, product.packageName, null, { vers: product.versionRange });
 }
 
+/**
+ * A not_affected statement: OpenVEX's five justifications say less than the nine kept, so the
+ * precise one leads `status_notes` where it differs (`requires_configuration: <reason>`); the
+ * import reads it back, and other readers see a sentence.
+ */
+function openVexNotAffected(statement: Statement): Record<string, unknown> {
+  const kept = (statement.justification ?? 'code_not_present') as VexJustification;
+  const openVex = OPENVEX_JUSTIFICATION_OF[kept] ?? 'vulnerable_code_not_present';
+  const mapsBack =
+    openVex === 'component_not_present' || JUSTIFICATION_FROM_OPENVEX[openVex] === kept;
+  const precise = mapsBack ? null : kept;
+  const notes = [precise, statement.reason].filter(Boolean).join(': ');
+  return {
+    status: 'not_affected',
+    justification: openVex,
+    ...(notes ? { status_notes: notes } : {}),
+  };
+}
+
 function openVexStatus(statement: Statement): Record<string, unknown> {
   const notes = statement.reason ? { status_notes: statement.reason } : {};
   switch (statement.status) {
     case 'not_affected':
-      return {
-        status: 'not_affected',
-        justification:
-          OPENVEX_JUSTIFICATION_OF[statement.justification as VexJustification] ??
-          'vulnerable_code_not_present',
-        ...notes,
-      };
+      return openVexNotAffected(statement);
     case 'false_positive':
       return { status: 'not_affected', justification: 'component_not_present', ...notes };
-    case 'accepted_risk':
+    case 'accepted_risk': {
+      const until = statement.expiresAt ? ` until ${isoSeconds(statement.expiresAt)}` : '';
       return {
         status: 'affected',
-        action_statement: `will_not_fix: ${statement.reason ?? 'risk accepted'}`,
+        action_statement: `will_not_fix${until}: ${statement.reason ?? 'risk accepted'}`,
       };
+    }
     case 'affected':
       return { status: 'affected', action_statement: statement.reason ?? 'No action decided yet.' };
     default:
@@ -149,18 +185,22 @@ function openVexStatus(statement: Statement): Record<string, unknown> {
 /** Packages everywhere are products; a repository's are subcomponents of it. */
 function openVexProducts(products: DecisionProduct[]): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
-  const byRepository = new Map<string, { '@id': string }[]>();
+  // By address then purl: a project added twice has one address, and the schema wants each
+  // subcomponent once.
+  const byRepository = new Map<string, Set<string>>();
   for (const product of products) {
-    const entry = { '@id': productPurl(product) };
+    const purl = productPurl(product);
     if (!product.repositoryUrl) {
-      out.push(entry);
+      out.push({ '@id': purl });
       continue;
     }
-    const parts = byRepository.get(product.repositoryUrl) ?? [];
-    parts.push(entry);
+    const parts = byRepository.get(product.repositoryUrl) ?? new Set<string>();
+    parts.add(purl);
     byRepository.set(product.repositoryUrl, parts);
   }
-  for (const [url, subcomponents] of byRepository) out.push({ '@id': url, subcomponents });
+  for (const [url, parts] of byRepository) {
+    out.push({ '@id': url, subcomponents: [...parts].map((purl) => ({ '@id': purl })) });
+  }
   return out;
 }
 
@@ -300,6 +340,12 @@ export function writeCycloneDxVex(
     id: statement.vulnerability,
     analysis: analysisOf(statement),
     affects: affectsOf(statement),
+    // CycloneDX has no field for the end of an acceptance: a property carries it.
+    ...(statement.status === 'accepted_risk' && statement.expiresAt
+      ? {
+          properties: [{ name: ACCEPTANCE_END_PROPERTY, value: isoSeconds(statement.expiresAt) }],
+        }
+      : {}),
   }));
   return {
     $schema: 'http://cyclonedx.org/schema/bom-1.6.schema.json',
