@@ -1,3 +1,4 @@
+import { isBlocking } from '../src/domains/policies/blocking';
 import { UsageError } from './errors';
 import type { GateFinding, GateResult } from './gate-report';
 import {
@@ -18,7 +19,6 @@ import {
 
 const HELP = 'driftwatch gate --help';
 const KNOWN_ACTIONS = new Set(['inform', 'warn', 'block']);
-const BLOCKING_STATUSES = new Set(['open', 'acknowledged']);
 const KNOWN_STATUSES = new Set(['open', 'acknowledged', 'dismissed', 'excepted', 'resolved']);
 const PAGE = 200;
 /** The scan log step that says the scan's policy evaluation is done. */
@@ -63,6 +63,8 @@ interface Violation {
   severity: string;
   action: string;
   status: string;
+  /** The service's answer (policies/blocking.ts); absent from versions before it. */
+  blocking?: boolean;
   ecosystem: string;
   packageName: string;
   version: string | null;
@@ -94,11 +96,19 @@ function client(options: OnlineOptions): Call {
   };
 }
 
-/** Classifies one violation: a reason when it blocks, null when it does not. */
-export function blockingReason(v: { action: string; status: string }): string | null {
+/**
+ * Classifies one violation: a reason when it blocks, null when it does not. The service's
+ * `blocking` is the answer the IDE verdicts give too; a value this version does not know, or a
+ * service that says blocking where this rule would not, blocks (fail safe).
+ */
+export function blockingReason(v: {
+  action: string;
+  status: string;
+  blocking?: boolean;
+}): string | null {
   if (!KNOWN_ACTIONS.has(v.action)) return `unknown action "${v.action}": blocking (fail safe)`;
   if (!KNOWN_STATUSES.has(v.status)) return `unknown status "${v.status}": blocking (fail safe)`;
-  if (v.action === 'block' && BLOCKING_STATUSES.has(v.status)) return `action block, ${v.status}`;
+  if (isBlocking(v.action, v.status) || v.blocking === true) return `action block, ${v.status}`;
   return null;
 }
 

@@ -39,6 +39,11 @@ describe('driftwatch gate, unknown values', () => {
     expect(blockingReason({ action: 'block', status: 'open' })).toMatch(/block/);
     expect(blockingReason({ action: 'block', status: 'acknowledged' })).toMatch(/block/);
     expect(blockingReason({ action: 'block', status: 'excepted' })).toBeNull();
+    expect(blockingReason({ action: 'block', status: 'excepted', blocking: false })).toBeNull();
+    // The service's answer (policies/blocking.ts) wins when it is the stricter one.
+    expect(blockingReason({ action: 'block', status: 'dismissed', blocking: true })).toMatch(
+      /block/,
+    );
     expect(blockingReason({ action: 'warn', status: 'open' })).toBeNull();
     expect(blockingReason({ action: 'quarantine', status: 'open' })).toMatch(/fail safe/);
     expect(blockingReason({ action: 'warn', status: 'snoozed' })).toMatch(/fail safe/);

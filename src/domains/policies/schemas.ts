@@ -134,6 +134,10 @@ export const PolicyViolation = Type.Object({
   severity: Type.String({ description: POLICY_SEVERITIES.join(', ') }),
   action: Type.String({ description: POLICY_ACTIONS.join(', ') }),
   status: Type.String({ description: VIOLATION_STATUSES.join(', ') }),
+  blocking: Type.Boolean({
+    description:
+      'Action block and status open or acknowledged: what the CI gate and the IDE verdicts block on',
+  }),
   detectedAtUtc: DateTime,
   repositoryId: Uuid,
   packageId: Uuid,

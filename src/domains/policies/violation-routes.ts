@@ -4,6 +4,7 @@ import { notFound } from '../../core/problem';
 import { pageOf, parseEnum } from '../../http/query';
 import { UuidParam, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
+import { isBlocking } from './blocking';
 import {
   PolicyViolation,
   PolicyViolationPage,
@@ -24,6 +25,7 @@ export function presentViolation(row: ViolationRow) {
     severity: row.severity,
     action: row.action,
     status: row.status,
+    blocking: isBlocking(row.action, row.status),
     detectedAtUtc: row.detected_at.toISOString(),
     repositoryId: row.repository_id,
     packageId: row.package_id,
