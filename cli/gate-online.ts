@@ -69,6 +69,9 @@ interface Violation {
   packageName: string;
   version: string | null;
   purl: string;
+  /** Where the repository's current scan declares it; absent from versions before it. */
+  file?: string | null;
+  line?: number | null;
 }
 
 type Call = (
@@ -280,8 +283,8 @@ export async function runOnline(options: OnlineOptions): Promise<GateResult> {
       packageName: v.packageName,
       version: v.version,
       purl: v.purl,
-      file: null,
-      line: null,
+      file: v.file ?? null,
+      line: v.line ?? null,
       violationId: v.violationId,
       reason,
     });

@@ -110,10 +110,19 @@ describe('driftwatch gate offline', () => {
     });
     expect((await gate([dir, '--policy', join(dir, 'warn.json'), ...osv])).code).toBe(0);
     expect((await gate([dir, '--policy', join(dir, 'novel.json'), ...osv])).code).toBe(1);
+    // Without advisories a policy on vulnerability facts cannot be judged: an error, not a pass.
+    const blind = await gate([dir, '--policy', join(dir, 'block.json')]);
+    expect(blind.code).toBe(2);
+    expect(blind.stdout).toBe('');
+    expect(blind.stderr).toMatch(
+      /policy "Critical with a fix" reads vulnerability facts and no --osv was given/,
+    );
     const bad = await gate([dir, '--policy', join(dir, 'bad.json')]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/line 1, column/);
-    expect((await gate([join(dir, 'missing'), '--policy', join(dir, 'block.json')])).code).toBe(2);
+    expect(
+      (await gate([join(dir, 'missing'), '--policy', join(dir, 'block.json'), ...osv])).code,
+    ).toBe(2);
     expect((await gate(['--json', '--sarif', dir])).code).toBe(2);
   });
 
@@ -268,16 +277,22 @@ async function pending(promise: Promise<unknown>): Promise<boolean> {
   return !settled;
 }
 
-const LOCKFILE = JSON.stringify({
-  name: 'web',
-  version: '1.0.0',
-  lockfileVersion: 3,
-  packages: {
-    '': { name: 'web', version: '1.0.0', dependencies: { hole: '1.0.0', fine: '1.0.0' } },
-    'node_modules/hole': { version: '1.0.0' },
-    'node_modules/fine': { version: '1.0.0' },
+const LOCKFILE = JSON.stringify(
+  {
+    name: 'web',
+    version: '1.0.0',
+    lockfileVersion: 3,
+    packages: {
+      '': { name: 'web', version: '1.0.0', dependencies: { hole: '1.0.0', fine: '1.0.0' } },
+      'node_modules/hole': { version: '1.0.0' },
+      'node_modules/fine': { version: '1.0.0' },
+    },
   },
-});
+  null,
+  2,
+);
+/** The line of hole's entry in LOCKFILE: where the finding points. */
+const HOLE_LINE = LOCKFILE.split('\n').indexOf('    "node_modules/hole": {') + 1;
 
 describe('driftwatch gate online', () => {
   let t: TestApp;
@@ -430,10 +445,22 @@ describe('driftwatch gate online', () => {
       expect.objectContaining({ packageName: 'hole', policyName: 'Critical', status: 'open' }),
     ]);
     expect(result.notes[0]).toMatch(/reusing the latest scan/);
+    // The file and line of the declaration, as the offline gate gives them.
+    expect(HOLE_LINE).toBeGreaterThan(1);
+    expect(result.findings[0]).toMatchObject({ file: 'package-lock.json', line: HOLE_LINE });
     const sarif = await gate(['--repository', repositoryId, '--sarif'], env);
     expect(sarif.code).toBe(1);
     const validate = sarifValidator();
-    expect(validate(JSON.parse(sarif.stdout)), JSON.stringify(validate.errors)).toBe(true);
+    const log = JSON.parse(sarif.stdout);
+    expect(validate(log), JSON.stringify(validate.errors)).toBe(true);
+    expect(log.runs[0].results[0].locations).toEqual([
+      {
+        physicalLocation: {
+          artifactLocation: { uri: 'package-lock.json' },
+          region: { startLine: HOLE_LINE },
+        },
+      },
+    ]);
     const violationId = result.findings[0].violationId as string;
     const dismissed = await t.as(a.token, {
       method: 'PATCH',

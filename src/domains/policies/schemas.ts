@@ -145,6 +145,15 @@ export const PolicyViolation = Type.Object({
   ecosystem: Type.String(),
   packageName: Type.String(),
   version: Nullable(Type.String()),
+  file: Nullable(
+    Type.String({
+      description:
+        "The file of the repository's current scan that declares the dependency (direct declarations first); null when the dependency is gone",
+    }),
+  ),
+  line: Nullable(
+    Type.Integer({ description: 'Its line in that file, when the extractor knows it' }),
+  ),
   reason: Nullable(Type.String()),
   exceptionId: Nullable(Uuid),
   statusChangedAtUtc: NullableDateTime,

@@ -33,6 +33,8 @@ export function presentViolation(row: ViolationRow) {
     ecosystem: row.ecosystem,
     packageName: row.package_name,
     version: row.version === '' ? null : row.version,
+    file: row.file,
+    line: row.line,
     reason: row.status_reason,
     exceptionId: row.exception_id,
     statusChangedAtUtc: iso(row.status_changed_at),
