@@ -25,6 +25,8 @@ export interface GateResult {
   mode: 'online' | 'offline';
   target: string;
   scanId: string | null;
+  /** Online: the evaluation the verdict rests on (cli/gate-online.ts UsedEvaluation). */
+  evaluation?: object | null;
   evaluated: number;
   findings: GateFinding[];
   notes: string[];

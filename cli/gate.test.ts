@@ -249,7 +249,11 @@ describe('driftwatch gate online, polling for the evaluation', () => {
     const result = await runOnline(options(sleeps));
     expect(sleeps).toEqual([3000, 250]);
     expect(result.findings).toEqual([]);
-    expect(result.notes).toContain('policies evaluated: no enabled policy applies');
+    // A reused scan's line may be older than the violations: named, not quoted.
+    expect(result.notes).not.toContain('policies evaluated: no enabled policy applies');
+    expect(result.notes).toContain(
+      `evaluation used: scan ${scanId}'s (time not reported); this service does not report later evaluations (policy changes) pending`,
+    );
     const logReads = paths.filter((p) => p.includes('/logs'));
     expect(logReads).toHaveLength(3);
     expect(paths.findIndex((p) => p.startsWith('/api/v1/policy-violations'))).toBe(
@@ -497,6 +501,55 @@ describe('driftwatch gate online', () => {
     expect(JSON.parse(passed.stdout).notes).toEqual([
       'scan requested',
       'policies evaluated: no enabled policy applies',
+      expect.stringMatching(
+        /^evaluation used: scan .* with every policy at its current version \(0 policies; latest evaluation none\)$/,
+      ),
     ]);
+  }, 60_000);
+
+  it('waits for a policy created a moment ago: no pass before its evaluation, no stale line quoted', async () => {
+    const env = { DRIFTWATCH_URL: base, DRIFTWATCH_TOKEN: a.token };
+    const created = await t.as(a.token, {
+      method: 'POST',
+      url: '/api/v1/policies',
+      payload: {
+        name: 'No fine',
+        condition: 'dependency.name == "fine"',
+        severity: 'high',
+        action: 'block',
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const result = gate(['--repository', repositoryId, '--json', '--timeout', '60'], env);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // The scan's evaluation is long done; the new policy's is not: a pass now would be wrong.
+    expect(await pending(result)).toBe(true);
+    const progressUrl = `/api/v1/repositories/${repositoryId}/policy-evaluation`;
+    const progress = await t.as(a.token, { method: 'GET', url: progressUrl });
+    expect(progress.statusCode, progress.body).toBe(200);
+    expect(progress.json()).toMatchObject({
+      state: 'pending',
+      pendingPolicies: [{ name: 'No fine', version: 1, evaluatedVersion: null }],
+    });
+    expect(await pump([EVALUATE_POLICY_JOB])).toEqual([EVALUATE_POLICY_JOB]);
+    const blocked = await result;
+    expect(blocked.code, blocked.stderr).toBe(1);
+    const report = JSON.parse(blocked.stdout);
+    expect(report.findings).toEqual([
+      expect.objectContaining({ packageName: 'fine', policyName: 'No fine', status: 'open' }),
+    ]);
+    expect(report.evaluation).toMatchObject({
+      scanId: report.scanId,
+      waitedFor: ['policy "No fine" version 1 (not evaluated here yet)'],
+    });
+    expect(report.notes).toContain(
+      'waited for: policy "No fine" version 1 (not evaluated here yet)',
+    );
+    // The reused scan's own line counts an older state of the violations: not quoted.
+    expect(report.notes.filter((n: string) => n.startsWith('policies evaluated'))).toEqual([]);
+    expect((await t.as(a.token, { method: 'GET', url: progressUrl })).json().state).toBe('current');
+    // Another tenant's token gets 404 for this repository's progress.
+    const b = await t.createTenant('enterprise', 'Stranger');
+    expect((await t.as(b.token, { method: 'GET', url: progressUrl })).statusCode).toBe(404);
   }, 60_000);
 });

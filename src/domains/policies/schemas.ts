@@ -224,3 +224,26 @@ export const ExceptionListQuery = Type.Object({
   packageId: Type.Optional(Uuid),
   status: enumQuery(['active', 'expired'], 'Status:'),
 });
+
+export const PolicyEvaluationProgress = Type.Object({
+  repositoryId: Uuid,
+  state: Type.String({
+    description:
+      'current: every policy is evaluated here at its current version and no evaluation asked for is waiting; pending otherwise',
+  }),
+  pendingPolicies: Type.Array(
+    Type.Object({
+      policyId: Uuid,
+      name: Type.String(),
+      version: Type.Integer(),
+      evaluatedVersion: Nullable(Type.Integer({ description: 'null: never evaluated here' })),
+    }),
+    { description: 'Policies created or changed whose evaluation here has not committed yet' },
+  ),
+  pendingRequests: Type.Array(
+    Type.Object({ requestId: Uuid, reason: Type.String(), requestedAtUtc: DateTime }),
+    { description: 'Evaluations asked for after a fact changed (an exposure status, drift)' },
+  ),
+  policies: Type.Integer({ description: "The tenant's policies" }),
+  lastEvaluatedAtUtc: NullableDateTime,
+});
