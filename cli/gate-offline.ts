@@ -72,11 +72,32 @@ function exposureOf(finding: AuditFinding): ExposureRow {
   };
 }
 
+/** The fact groups only advisories fill: without --osv they would read as "nothing found". */
+const ADVISORY_GROUPS = new Set(['vulnerabilities', 'malicious']);
+
+/**
+ * Without --osv a policy that reads vulnerability facts cannot be judged: it would see none and
+ * pass, so the run is an error (exit 2) naming the policies, never a pass.
+ */
+function requireAdvisories(policies: LocalPolicy[], osv: string[]): void {
+  if (osv.length > 0) return;
+  const needing = policies.filter((p) =>
+    p.condition.reads.groups.some((group) => ADVISORY_GROUPS.has(group)),
+  );
+  if (needing.length === 0) return;
+  const names = needing.map((p) => `"${p.name}"`).join(', ');
+  throw new UsageError(
+    `policy ${names} reads vulnerability facts and no --osv was given: without advisories it could only pass; give --osv PATH (OSV records) or drop the policy`,
+    HELP,
+  );
+}
+
 export async function runOffline(
   target: string,
   options: { policyFile: string; osv: string[] },
 ): Promise<GateResult> {
   const policies = await readPolicyFile(options.policyFile);
+  requireAdvisories(policies, options.osv);
   const tree = await extractPath(target).catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(`cannot read ${target}${error.code ? ` (${error.code})` : ''}`, HELP);
   });

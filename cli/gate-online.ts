@@ -1,3 +1,4 @@
+import { isBlocking } from '../src/domains/policies/blocking';
 import { UsageError } from './errors';
 import type { GateFinding, GateResult } from './gate-report';
 import {
@@ -18,7 +19,6 @@ import {
 
 const HELP = 'driftwatch gate --help';
 const KNOWN_ACTIONS = new Set(['inform', 'warn', 'block']);
-const BLOCKING_STATUSES = new Set(['open', 'acknowledged']);
 const KNOWN_STATUSES = new Set(['open', 'acknowledged', 'dismissed', 'excepted', 'resolved']);
 const PAGE = 200;
 /** The scan log step that says the scan's policy evaluation is done. */
@@ -54,6 +54,16 @@ interface ScanLogLine {
   level: string;
   step: string;
   message: string;
+  loggedAtUtc?: string;
+}
+
+/** GET /api/v1/repositories/{id}/policy-evaluation (docs/policies.md#ci-gate). */
+interface Progress {
+  state: string;
+  pendingPolicies?: { name: string; version: number; evaluatedVersion: number | null }[];
+  pendingRequests?: { reason: string; requestedAtUtc: string }[];
+  policies?: number;
+  lastEvaluatedAtUtc?: string | null;
 }
 
 interface Violation {
@@ -63,10 +73,15 @@ interface Violation {
   severity: string;
   action: string;
   status: string;
+  /** The service's answer (policies/blocking.ts); absent from versions before it. */
+  blocking?: boolean;
   ecosystem: string;
   packageName: string;
   version: string | null;
   purl: string;
+  /** Where the repository's current scan declares it; absent from versions before it. */
+  file?: string | null;
+  line?: number | null;
 }
 
 type Call = (
@@ -94,11 +109,19 @@ function client(options: OnlineOptions): Call {
   };
 }
 
-/** Classifies one violation: a reason when it blocks, null when it does not. */
-export function blockingReason(v: { action: string; status: string }): string | null {
+/**
+ * Classifies one violation: a reason when it blocks, null when it does not. The service's
+ * `blocking` is the answer the IDE verdicts give too; a value this version does not know, or a
+ * service that says blocking where this rule would not, blocks (fail safe).
+ */
+export function blockingReason(v: {
+  action: string;
+  status: string;
+  blocking?: boolean;
+}): string | null {
   if (!KNOWN_ACTIONS.has(v.action)) return `unknown action "${v.action}": blocking (fail safe)`;
   if (!KNOWN_STATUSES.has(v.status)) return `unknown status "${v.status}": blocking (fail safe)`;
-  if (v.action === 'block' && BLOCKING_STATUSES.has(v.status)) return `action block, ${v.status}`;
+  if (isBlocking(v.action, v.status) || v.blocking === true) return `action block, ${v.status}`;
   return null;
 }
 
@@ -145,8 +168,10 @@ async function settledScan(
   options: OnlineOptions,
   wait: Waiter,
   notes: string[],
-): Promise<Scan> {
+): Promise<{ scan: Scan; fresh: boolean }> {
   let scan = await latestScan(call, options.repositoryId);
+  // Fresh: a scan this run requested or waited for, so its evaluation came after the run began.
+  let fresh = true;
   if (options.rescan || !scan || scan.state === 'failed' || scan.state === 'cancelled') {
     const triggered = await call(
       'POST',
@@ -158,7 +183,10 @@ async function settledScan(
     notes.push(
       triggered.status === 202 ? 'scan requested' : 'a scan was already running: waiting for it',
     );
-  } else notes.push(`reusing the latest scan (${scan.state})`);
+  } else {
+    notes.push(`reusing the latest scan (${scan.state})`);
+    fresh = PENDING.has(scan.state);
+  }
   if (!scan) throw new Error('the service reports no scan of this repository');
   let retryAfter: string | null = null;
   for (let poll = 0; PENDING.has(scan.state); poll++) {
@@ -171,7 +199,7 @@ async function settledScan(
   }
   if (FINISHED.has(scan.state) && scan.state !== 'completed')
     throw new Error(`the scan ended ${scan.state}`);
-  return scan;
+  return { scan, fresh };
 }
 
 /**
@@ -188,6 +216,51 @@ async function evaluatedScan(call: Call, scan: Scan, wait: Waiter): Promise<Scan
       throw timedOut(
         wait,
         `waiting for the policy evaluation of scan ${scan.scanId} (no "${POLICIES_STEP}" line in its log yet; a scan from before evaluations were logged needs --rescan)`,
+      );
+    }
+    await wait.pause(poll, answer.retryAfter);
+  }
+}
+
+/** What is still pending, for people: each policy version and request. */
+function pendingOf(progress: Progress): string[] {
+  return [
+    ...(progress.pendingPolicies ?? []).map(
+      (p) =>
+        `policy "${p.name}" version ${p.version} (${p.evaluatedVersion === null ? 'not evaluated here yet' : `evaluated here at version ${p.evaluatedVersion}`})`,
+    ),
+    ...(progress.pendingRequests ?? []).map(
+      (r) => `an evaluation asked for at ${r.requestedAtUtc} (${r.reason})`,
+    ),
+  ];
+}
+
+/**
+ * Waits until the repository's violations are current: every policy evaluated there at its
+ * current version (a policy created or changed a moment ago included) and no evaluation asked
+ * for still waiting. Null from a service that does not report it (404 on the route).
+ */
+async function currentEvaluation(
+  call: Call,
+  repositoryId: string,
+  wait: Waiter,
+): Promise<{ progress: Progress; waitedFor: string[] } | null> {
+  const waitedFor = new Set<string>();
+  for (let poll = 0; ; poll++) {
+    const answer = await call(
+      'GET',
+      `/api/v1/repositories/${repositoryId}/policy-evaluation`,
+      [200, 404],
+    );
+    if (answer.status === 404) return null;
+    const progress = answer.body as Progress;
+    if (progress.state !== 'pending') return { progress, waitedFor: [...waitedFor] };
+    const pending = pendingOf(progress);
+    for (const item of pending) waitedFor.add(item);
+    if (Date.now() >= wait.deadline) {
+      throw timedOut(
+        wait,
+        `waiting for pending policy evaluations of repository ${repositoryId}: ${pending.join('; ')}`,
       );
     }
     await wait.pause(poll, answer.retryAfter);
@@ -226,6 +299,73 @@ function failSafe(policyName: string, status: string, reason: string): GateFindi
   };
 }
 
+/** Which evaluation the verdict rests on (`--json`'s `evaluation`). */
+export interface UsedEvaluation {
+  scanId: string;
+  /** When the scan's own evaluation committed (its log line). */
+  scanEvaluatedAtUtc: string | null;
+  /** When the latest evaluation that completed a policy version here committed. */
+  policiesEvaluatedAtUtc: string | null;
+  /** What the gate waited for after the scan's evaluation (policy versions, requests). */
+  waitedFor: string[];
+}
+
+/**
+ * The scan's evaluation, then every evaluation pending in the repository; the notes say which
+ * evaluation was used and quote the scan's log line only while no later evaluation superseded it.
+ */
+async function usedEvaluation(
+  call: Call,
+  options: OnlineOptions,
+  wait: Waiter,
+  settled: { scan: Scan; fresh: boolean },
+  out: { notes: string[]; findings: GateFinding[] },
+): Promise<UsedEvaluation> {
+  const { scan } = settled;
+  const line = await evaluatedScan(call, scan, wait);
+  if (line.level !== 'info') {
+    out.findings.push(
+      failSafe(
+        'policy evaluation',
+        line.level,
+        `the evaluation logged "${line.level}": blocking (fail safe)`,
+      ),
+    );
+  }
+  const current = await currentEvaluation(call, options.repositoryId, wait);
+  const used: UsedEvaluation = {
+    scanId: scan.scanId,
+    scanEvaluatedAtUtc: line.loggedAtUtc ?? null,
+    policiesEvaluatedAtUtc: current?.progress.lastEvaluatedAtUtc ?? null,
+    waitedFor: current?.waitedFor ?? [],
+  };
+  if (current && current.progress.state !== 'current') {
+    const state = current.progress.state;
+    out.findings.push(
+      failSafe(
+        'policy evaluation',
+        state,
+        `unknown evaluation state "${state}": blocking (fail safe)`,
+      ),
+    );
+  }
+  const superseded =
+    used.waitedFor.length > 0 ||
+    (used.policiesEvaluatedAtUtc !== null &&
+      (used.scanEvaluatedAtUtc === null || used.policiesEvaluatedAtUtc > used.scanEvaluatedAtUtc));
+  // The scan's line is this run's evaluation only for a scan this run waited for, and only while
+  // nothing evaluated after it: otherwise its counts are of an older state of the violations.
+  if (settled.fresh && !superseded) out.notes.push(line.message);
+  out.notes.push(
+    `evaluation used: scan ${scan.scanId}'s (${used.scanEvaluatedAtUtc ?? 'time not reported'})` +
+      (current
+        ? `, with every policy at its current version (${current.progress.policies ?? 0} policies; latest evaluation ${used.policiesEvaluatedAtUtc ?? 'none'})`
+        : '; this service does not report later evaluations (policy changes) pending'),
+  );
+  if (used.waitedFor.length > 0) out.notes.push(`waited for: ${used.waitedFor.join('; ')}`);
+  return used;
+}
+
 export async function runOnline(options: OnlineOptions): Promise<GateResult> {
   if (!/^[0-9a-f-]{36}$/i.test(options.repositoryId)) {
     throw new UsageError('--repository must be a repository id (uuid)', HELP);
@@ -233,8 +373,10 @@ export async function runOnline(options: OnlineOptions): Promise<GateResult> {
   const call = client(options);
   const notes: string[] = [];
   const wait = waiter(options);
-  const scan = await settledScan(call, options, wait, notes);
+  const settled = await settledScan(call, options, wait, notes);
+  const { scan } = settled;
   const findings: GateFinding[] = [];
+  let evaluation: UsedEvaluation | null = null;
   if (!FINISHED.has(scan.state)) {
     findings.push(
       failSafe(
@@ -244,17 +386,7 @@ export async function runOnline(options: OnlineOptions): Promise<GateResult> {
       ),
     );
   } else {
-    const evaluated = await evaluatedScan(call, scan, wait);
-    notes.push(evaluated.message);
-    if (evaluated.level !== 'info') {
-      findings.push(
-        failSafe(
-          'policy evaluation',
-          evaluated.level,
-          `the evaluation logged "${evaluated.level}": blocking (fail safe)`,
-        ),
-      );
-    }
+    evaluation = await usedEvaluation(call, options, wait, settled, { notes, findings });
   }
   const violations = await allViolations(call, options.repositoryId);
   for (const v of violations) {
@@ -270,8 +402,8 @@ export async function runOnline(options: OnlineOptions): Promise<GateResult> {
       packageName: v.packageName,
       version: v.version,
       purl: v.purl,
-      file: null,
-      line: null,
+      file: v.file ?? null,
+      line: v.line ?? null,
       violationId: v.violationId,
       reason,
     });
@@ -280,6 +412,7 @@ export async function runOnline(options: OnlineOptions): Promise<GateResult> {
     mode: 'online',
     target: `${options.base} repository ${options.repositoryId}`,
     scanId: scan.scanId,
+    evaluation,
     evaluated: violations.length,
     findings,
     notes,

@@ -13,7 +13,7 @@ export interface GateFinding {
   packageName: string;
   version: string | null;
   purl: string | null;
-  /** The manifest or lockfile that declares it (offline), else null. */
+  /** The manifest or lockfile that declares it (online: the service's current scan), else null. */
   file: string | null;
   line: number | null;
   violationId: string | null;
@@ -25,6 +25,8 @@ export interface GateResult {
   mode: 'online' | 'offline';
   target: string;
   scanId: string | null;
+  /** Online: the evaluation the verdict rests on (cli/gate-online.ts UsedEvaluation). */
+  evaluation?: object | null;
   evaluated: number;
   findings: GateFinding[];
   notes: string[];
@@ -94,14 +96,19 @@ export function renderSarif(result: GateResult, toolVersion: string): string {
           message: {
             text: `${f.policyName}: ${f.ecosystem} ${f.packageName}${f.version ? `@${f.version}` : ''} (${f.reason})`,
           },
-          locations: [
-            {
-              physicalLocation: {
-                artifactLocation: { uri: f.file ?? 'driftwatch' },
-                ...(f.line === null ? {} : { region: { startLine: f.line } }),
-              },
-            },
-          ],
+          // A finding with no file (an unknown value failing safe) has no location to point at.
+          ...(f.file === null
+            ? {}
+            : {
+                locations: [
+                  {
+                    physicalLocation: {
+                      artifactLocation: { uri: f.file },
+                      ...(f.line === null ? {} : { region: { startLine: f.line } }),
+                    },
+                  },
+                ],
+              }),
           partialFingerprints: {
             driftwatchFinding: `${ruleIdOf(f)}:${f.ecosystem}:${f.packageName}:${f.version ?? ''}`,
           },

@@ -39,6 +39,11 @@ describe('driftwatch gate, unknown values', () => {
     expect(blockingReason({ action: 'block', status: 'open' })).toMatch(/block/);
     expect(blockingReason({ action: 'block', status: 'acknowledged' })).toMatch(/block/);
     expect(blockingReason({ action: 'block', status: 'excepted' })).toBeNull();
+    expect(blockingReason({ action: 'block', status: 'excepted', blocking: false })).toBeNull();
+    // The service's answer (policies/blocking.ts) wins when it is the stricter one.
+    expect(blockingReason({ action: 'block', status: 'dismissed', blocking: true })).toMatch(
+      /block/,
+    );
     expect(blockingReason({ action: 'warn', status: 'open' })).toBeNull();
     expect(blockingReason({ action: 'quarantine', status: 'open' })).toMatch(/fail safe/);
     expect(blockingReason({ action: 'warn', status: 'snoozed' })).toMatch(/fail safe/);
@@ -105,10 +110,19 @@ describe('driftwatch gate offline', () => {
     });
     expect((await gate([dir, '--policy', join(dir, 'warn.json'), ...osv])).code).toBe(0);
     expect((await gate([dir, '--policy', join(dir, 'novel.json'), ...osv])).code).toBe(1);
+    // Without advisories a policy on vulnerability facts cannot be judged: an error, not a pass.
+    const blind = await gate([dir, '--policy', join(dir, 'block.json')]);
+    expect(blind.code).toBe(2);
+    expect(blind.stdout).toBe('');
+    expect(blind.stderr).toMatch(
+      /policy "Critical with a fix" reads vulnerability facts and no --osv was given/,
+    );
     const bad = await gate([dir, '--policy', join(dir, 'bad.json')]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/line 1, column/);
-    expect((await gate([join(dir, 'missing'), '--policy', join(dir, 'block.json')])).code).toBe(2);
+    expect(
+      (await gate([join(dir, 'missing'), '--policy', join(dir, 'block.json'), ...osv])).code,
+    ).toBe(2);
     expect((await gate(['--json', '--sarif', dir])).code).toBe(2);
   });
 
@@ -235,7 +249,11 @@ describe('driftwatch gate online, polling for the evaluation', () => {
     const result = await runOnline(options(sleeps));
     expect(sleeps).toEqual([3000, 250]);
     expect(result.findings).toEqual([]);
-    expect(result.notes).toContain('policies evaluated: no enabled policy applies');
+    // A reused scan's line may be older than the violations: named, not quoted.
+    expect(result.notes).not.toContain('policies evaluated: no enabled policy applies');
+    expect(result.notes).toContain(
+      `evaluation used: scan ${scanId}'s (time not reported); this service does not report later evaluations (policy changes) pending`,
+    );
     const logReads = paths.filter((p) => p.includes('/logs'));
     expect(logReads).toHaveLength(3);
     expect(paths.findIndex((p) => p.startsWith('/api/v1/policy-violations'))).toBe(
@@ -263,16 +281,22 @@ async function pending(promise: Promise<unknown>): Promise<boolean> {
   return !settled;
 }
 
-const LOCKFILE = JSON.stringify({
-  name: 'web',
-  version: '1.0.0',
-  lockfileVersion: 3,
-  packages: {
-    '': { name: 'web', version: '1.0.0', dependencies: { hole: '1.0.0', fine: '1.0.0' } },
-    'node_modules/hole': { version: '1.0.0' },
-    'node_modules/fine': { version: '1.0.0' },
+const LOCKFILE = JSON.stringify(
+  {
+    name: 'web',
+    version: '1.0.0',
+    lockfileVersion: 3,
+    packages: {
+      '': { name: 'web', version: '1.0.0', dependencies: { hole: '1.0.0', fine: '1.0.0' } },
+      'node_modules/hole': { version: '1.0.0' },
+      'node_modules/fine': { version: '1.0.0' },
+    },
   },
-});
+  null,
+  2,
+);
+/** The line of hole's entry in LOCKFILE: where the finding points. */
+const HOLE_LINE = LOCKFILE.split('\n').indexOf('    "node_modules/hole": {') + 1;
 
 describe('driftwatch gate online', () => {
   let t: TestApp;
@@ -425,10 +449,22 @@ describe('driftwatch gate online', () => {
       expect.objectContaining({ packageName: 'hole', policyName: 'Critical', status: 'open' }),
     ]);
     expect(result.notes[0]).toMatch(/reusing the latest scan/);
+    // The file and line of the declaration, as the offline gate gives them.
+    expect(HOLE_LINE).toBeGreaterThan(1);
+    expect(result.findings[0]).toMatchObject({ file: 'package-lock.json', line: HOLE_LINE });
     const sarif = await gate(['--repository', repositoryId, '--sarif'], env);
     expect(sarif.code).toBe(1);
     const validate = sarifValidator();
-    expect(validate(JSON.parse(sarif.stdout)), JSON.stringify(validate.errors)).toBe(true);
+    const log = JSON.parse(sarif.stdout);
+    expect(validate(log), JSON.stringify(validate.errors)).toBe(true);
+    expect(log.runs[0].results[0].locations).toEqual([
+      {
+        physicalLocation: {
+          artifactLocation: { uri: 'package-lock.json' },
+          region: { startLine: HOLE_LINE },
+        },
+      },
+    ]);
     const violationId = result.findings[0].violationId as string;
     const dismissed = await t.as(a.token, {
       method: 'PATCH',
@@ -465,6 +501,55 @@ describe('driftwatch gate online', () => {
     expect(JSON.parse(passed.stdout).notes).toEqual([
       'scan requested',
       'policies evaluated: no enabled policy applies',
+      expect.stringMatching(
+        /^evaluation used: scan .* with every policy at its current version \(0 policies; latest evaluation none\)$/,
+      ),
     ]);
+  }, 60_000);
+
+  it('waits for a policy created a moment ago: no pass before its evaluation, no stale line quoted', async () => {
+    const env = { DRIFTWATCH_URL: base, DRIFTWATCH_TOKEN: a.token };
+    const created = await t.as(a.token, {
+      method: 'POST',
+      url: '/api/v1/policies',
+      payload: {
+        name: 'No fine',
+        condition: 'dependency.name == "fine"',
+        severity: 'high',
+        action: 'block',
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const result = gate(['--repository', repositoryId, '--json', '--timeout', '60'], env);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // The scan's evaluation is long done; the new policy's is not: a pass now would be wrong.
+    expect(await pending(result)).toBe(true);
+    const progressUrl = `/api/v1/repositories/${repositoryId}/policy-evaluation`;
+    const progress = await t.as(a.token, { method: 'GET', url: progressUrl });
+    expect(progress.statusCode, progress.body).toBe(200);
+    expect(progress.json()).toMatchObject({
+      state: 'pending',
+      pendingPolicies: [{ name: 'No fine', version: 1, evaluatedVersion: null }],
+    });
+    expect(await pump([EVALUATE_POLICY_JOB])).toEqual([EVALUATE_POLICY_JOB]);
+    const blocked = await result;
+    expect(blocked.code, blocked.stderr).toBe(1);
+    const report = JSON.parse(blocked.stdout);
+    expect(report.findings).toEqual([
+      expect.objectContaining({ packageName: 'fine', policyName: 'No fine', status: 'open' }),
+    ]);
+    expect(report.evaluation).toMatchObject({
+      scanId: report.scanId,
+      waitedFor: ['policy "No fine" version 1 (not evaluated here yet)'],
+    });
+    expect(report.notes).toContain(
+      'waited for: policy "No fine" version 1 (not evaluated here yet)',
+    );
+    // The reused scan's own line counts an older state of the violations: not quoted.
+    expect(report.notes.filter((n: string) => n.startsWith('policies evaluated'))).toEqual([]);
+    expect((await t.as(a.token, { method: 'GET', url: progressUrl })).json().state).toBe('current');
+    // Another tenant's token gets 404 for this repository's progress.
+    const b = await t.createTenant('enterprise', 'Stranger');
+    expect((await t.as(b.token, { method: 'GET', url: progressUrl })).statusCode).toBe(404);
   }, 60_000);
 });

@@ -15,13 +15,15 @@ Fails a CI build on blocking policy violations (docs/policies.md#ci-gate).
 Online, with --repository: asks a running service (--url or DRIFTWATCH_URL, default
 http://127.0.0.1:3000; --token or DRIFTWATCH_TOKEN, a member token) to scan the repository, or
 reuses its latest scan (a queued or running one is waited for; --rescan always scans), waits for
-the policy evaluation of that scan (the "policies" line of its log), and reports the violations
-whose action is block and whose status is open or acknowledged. --timeout (default 600 s)
-bounds both waits; running out is exit 2, never a pass.
+the policy evaluation of that scan (the "policies" line of its log) and for any evaluation still
+pending in the repository (a policy created or changed a moment ago), and reports the
+violations whose action is block and whose status is open or acknowledged, with the evaluation
+it used. --timeout (default 600 s) bounds the waits; running out is exit 2, never a pass.
 
 Offline, with a directory: extracts its dependencies, matches OSV advisories read from disk
 (--osv, as driftwatch audit) and evaluates the policies of a local JSON file
-({"policies": [{"name", "condition", "severity", "action", "scope": {"ecosystems"}}]}).
+({"policies": [{"name", "condition", "severity", "action", "scope": {"ecosystems"}}]}); a
+policy on vulnerability facts needs --osv (without it: exit 2).
 
   --json     the result as JSON        --sarif    SARIF 2.1.0 for code-scanning tools
 

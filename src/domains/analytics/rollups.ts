@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../../db/schema';
+import { COUNTED_DEPENDENCY_SQL } from '../../ecosystems/dependency-list';
 import type { FixesBySeverity } from './tables';
 
 /** repository_id of the rows that sum every repository. */
@@ -29,7 +30,9 @@ export async function refreshRepositoryState(
     WITH deps AS (
       SELECT repository_id, ecosystem, count(*)::int AS dependencies,
         count(*) FILTER (WHERE direct)::int AS direct
-      FROM repository_dependencies WHERE ${only(sql.ref('repository_id'))} GROUP BY 1, 2
+      FROM repository_dependencies
+      -- The project's own package (scope self) is stored but is no dependency.
+      WHERE ${only(sql.ref('repository_id'))} AND ${sql.raw(COUNTED_DEPENDENCY_SQL)} GROUP BY 1, 2
     ), exposures AS (
       SELECT e.repository_id, e.ecosystem,
         count(*) FILTER (WHERE ${VULN} AND v.severity_rating = 'critical')::int AS critical,

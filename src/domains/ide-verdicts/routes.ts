@@ -26,11 +26,15 @@ function present(result: PackageVerdictResult) {
           'never seen by this service: judged from the advisory store only (no registry metadata, drift or health)',
           ...result.reasons,
         ],
-    policies: result.firing.map((p) => ({
+    policies: result.firing.map(({ policy: p, ...standing }) => ({
       policyId: p.id,
       name: p.name,
       severity: p.severity,
       action: p.action,
+      status: standing.status,
+      blocking: standing.blocking,
+      violationId: standing.violationId,
+      exceptionId: standing.exceptionId,
     })),
     vulnerabilities: facts.vulnerabilities.items.map((item, i) => {
       const matched = result.matches[i];

@@ -46,6 +46,17 @@ const FiringPolicy = Type.Object({
   name: Type.String(),
   severity: Type.String({ description: 'low, medium, high, critical' }),
   action: Type.String({ description: 'inform, warn, block' }),
+  status: Type.String({
+    description:
+      'Where its violation stands here: open, acknowledged, dismissed or excepted (a dismissal or an exception in the repository, or a tenant-wide exception); open when none exists yet',
+  }),
+  blocking: Type.Boolean({
+    description: 'Action block and status open or acknowledged: what the CI gate blocks on',
+  }),
+  violationId: Type.Union([Uuid, Type.Null()], {
+    description: 'The stored violation of the repository, when there is one',
+  }),
+  exceptionId: Type.Union([Uuid, Type.Null()], { description: 'The exception covering it' }),
 });
 
 const VerdictVulnerability = Type.Object({

@@ -6,6 +6,7 @@ import { loadIndex } from '../../intel/advisory-store/lookup';
 import { isMaliciousId } from '../../intel/osv/types';
 import { type Catalogue, loadCatalogueByName } from '../drift/catalogue';
 import { type DriftOutcome, driftOf } from '../drift/service';
+import { isBlocking, standingOf, standingsIn } from '../policies/blocking';
 import { type CompiledCondition, conditionOf } from '../policies/cel';
 import { appliesTo, loadRepository } from '../policies/evaluation';
 import type { DependencyFacts } from '../policies/facts-definition';
@@ -39,6 +40,9 @@ interface Matched {
 }
 
 const keyOf = (ecosystem: string, name: string) => `${ecosystem}\u0000${name}`;
+
+/** Exposure statuses that dismiss a finding in a repository (as malicious.flagged reads them). */
+const DISMISSED = new Set(['not_affected', 'false_positive']);
 
 /** Without a repository only the policies that narrow no repository apply (scope ecosystems does). */
 function applicablePolicies(policies: PolicyRow[], repository: RepositoryForFacts | undefined) {
@@ -167,25 +171,49 @@ function exposureRows(
   });
 }
 
+/**
+ * A policy whose condition holds, with where its violation stands here: `excepted` or
+ * `dismissed` when an exception or a person's triage covers it (policies/blocking.ts, the same
+ * answer the CI gate reads), so such a policy no longer blocks or warns.
+ */
+export interface FiringPolicy {
+  policy: PolicyRow;
+  status: string;
+  violationId: string | null;
+  exceptionId: string | null;
+  blocking: boolean;
+}
+
 export interface PackageVerdictResult {
   asked: AskedPackage;
   packageId: string | null;
   facts: DependencyFacts;
   /** The match behind each of `facts.vulnerabilities.items`, in the same order. */
   matches: Matched[];
-  firing: PolicyRow[];
+  firing: FiringPolicy[];
   knowledge: { registryMetadata: boolean; versionListed: boolean; health: boolean };
   verdict: Verdict;
   reasons: string[];
 }
 
+type Judged = Omit<PackageVerdictResult, 'firing' | 'verdict' | 'reasons'> & {
+  holding: PolicyRow[];
+  malicious: boolean;
+};
+
+/** Counts for the verdict while its violation is open or acknowledged (a block or a warn). */
+const standsOpen = (status: string) => status === 'open' || status === 'acknowledged';
+
 /** block: a block policy fires or a malicious package; warn: a warn policy or a vulnerability. */
 function decide(
-  firing: PolicyRow[],
+  firing: FiringPolicy[],
   facts: DependencyFacts,
   malicious: boolean,
 ): { verdict: Verdict; reasons: string[] } {
-  const reasons = firing.map((p) => `policy "${p.name}" (${p.action}, ${p.severity})`);
+  const reasons = firing.map(
+    ({ policy: p, status }) =>
+      `policy "${p.name}" (${p.action}, ${p.severity}${standsOpen(status) ? '' : `, ${status} here`})`,
+  );
   if (malicious) reasons.unshift('a malicious-package advisory names this package');
   const vulnerable = facts.vulnerabilities.count > 0;
   if (vulnerable) {
@@ -194,8 +222,9 @@ function decide(
     );
   }
   if (facts.health.known) reasons.push(`health score ${facts.health.score}`);
-  if (malicious || firing.some((p) => p.action === 'block')) return { verdict: 'block', reasons };
-  if (vulnerable || firing.some((p) => p.action === 'warn')) return { verdict: 'warn', reasons };
+  if (malicious || firing.some((f) => f.blocking)) return { verdict: 'block', reasons };
+  const warns = firing.some((f) => f.policy.action === 'warn' && standsOpen(f.status));
+  if (vulnerable || warns) return { verdict: 'warn', reasons };
   return { verdict: 'allow', reasons };
 }
 
@@ -211,7 +240,7 @@ function judgeOne(
   known: Known,
   context: { policies: CompiledPolicy[]; repository: DependencyFacts['repository']; now: Date },
   settings: VerdictSettings,
-): PackageVerdictResult {
+): Judged {
   const packageId = known.packageIds.get(keyOf(asked.ecosystem.id, asked.name));
   const version = asked.version ?? '';
   const outcome = packageId
@@ -263,28 +292,74 @@ function judgeOne(
     context.repository,
     context.now,
   );
-  const firing = context.policies
+  const holding = context.policies
     .filter(
       ({ policy: p, holds }) =>
         (p.scope.ecosystems.length === 0 || p.scope.ecosystems.includes(asked.ecosystem.id)) &&
         holds(facts),
     )
     .map(({ policy }) => policy);
-  const malicious = matched.some((m) => m.malicious && m.exact);
+  // A malicious record blocks unless the repository dismissed that finding.
+  const malicious = exposures.some(
+    (e) => e.match.malicious && e.match.exact && !DISMISSED.has(e.row.status),
+  );
   const listed = packageId ? (known.catalogue.versions.get(packageId) ?? []) : [];
   return {
     asked,
     packageId: packageId ?? null,
     facts,
     matches: exposures.map((e) => e.match),
-    firing,
+    holding,
+    malicious,
     knowledge: {
       registryMetadata: packageId ? known.catalogue.metadata.has(packageId) : false,
       versionListed: listed.some((row) => row.version === asked.version),
       health: facts.health.known,
     },
-    ...decide(firing, facts, malicious),
   };
+}
+
+/**
+ * Each holding policy with where its violation stands in the repository (or, without one, under
+ * the tenant-wide exceptions), then the verdict.
+ */
+async function settle(
+  db: Kysely<DB>,
+  judged: Judged[],
+  repositoryId: string | null,
+  now: Date,
+): Promise<PackageVerdictResult[]> {
+  const keys = judged.flatMap((j) =>
+    j.packageId === null
+      ? []
+      : j.holding.map((p) => ({
+          policyId: p.id,
+          packageId: j.packageId as string,
+          version: j.asked.version ?? '',
+        })),
+  );
+  const standings = await standingsIn(db, repositoryId, keys, now);
+  return judged.map(({ holding, malicious, ...rest }) => {
+    const firing = holding.map((policy): FiringPolicy => {
+      const standing =
+        rest.packageId === null
+          ? undefined
+          : standingOf(standings, {
+              policyId: policy.id,
+              packageId: rest.packageId,
+              version: rest.asked.version ?? '',
+            });
+      const status = standing?.status ?? 'open';
+      return {
+        policy,
+        status,
+        violationId: standing?.violationId ?? null,
+        exceptionId: standing?.exceptionId ?? null,
+        blocking: isBlocking(policy.action, status),
+      };
+    });
+    return { ...rest, firing, ...decide(firing, rest.facts, malicious) };
+  });
 }
 
 /** Verdicts for a batch, in the tenant's transaction. */
@@ -311,8 +386,9 @@ export async function judgePackages(
       lifecycle: repository?.lifecycle_status ?? '',
     },
   };
-  const results = input.packages.map((asked, i) =>
+  const judged = input.packages.map((asked, i) =>
     judgeOne(asked, matched[i] ?? [], known, context, settings),
   );
+  const results = await settle(db, judged, input.repositoryId, now);
   return { results, policies: policies.length };
 }

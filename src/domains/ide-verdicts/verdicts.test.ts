@@ -16,7 +16,13 @@ interface Item {
   seen: boolean;
   verdict: string;
   reasons: string[];
-  policies: { name: string; action: string }[];
+  policies: {
+    name: string;
+    action: string;
+    status: string;
+    blocking: boolean;
+    exceptionId: string | null;
+  }[];
   vulnerabilities: { id: string; status: string; match: string; malicious: boolean }[];
   health: { known: boolean; score: number | null };
   knowledge: Record<string, boolean>;
@@ -187,6 +193,116 @@ describe('IDE verdicts', () => {
     });
     expect(other.statusCode).toBe(404);
     expect(other.headers['content-type']).toMatch(/application\/problem\+json/);
+  });
+
+  it('answers as the gate does: an exception or a dismissal in the repository stops the block', async () => {
+    await t.runJobs();
+    const violations = await t.as(a.token, {
+      method: 'GET',
+      url: `/api/v1/policy-violations?repositoryId=${web}`,
+    });
+    const held = violations
+      .json()
+      .items.find((v: { policyName: string }) => v.policyName === 'Critical');
+    expect(held).toMatchObject({ packageName: 'hole', status: 'open', blocking: true });
+    const hole = { repositoryId: web, packages: [{ purl: 'pkg:npm/hole@1.0.0' }] };
+    const critical = (item: Item | undefined) => item?.policies.find((p) => p.name === 'Critical');
+    const [before] = await items(a.token, hole);
+    expect(before?.verdict).toBe('block');
+    expect(critical(before)).toMatchObject({ status: 'open', blocking: true });
+
+    const url = `/api/v1/policy-violations/${held.violationId}`;
+    const granted = await t.as(a.token, {
+      method: 'POST',
+      url: `${url}/exception`,
+      payload: { reason: 'fix planned', expiresAtUtc: new Date(Date.now() + 86_400_000) },
+    });
+    expect(granted.statusCode, granted.body).toBe(201);
+    const gate = (await t.as(a.token, { method: 'GET', url })).json();
+    expect(gate).toMatchObject({ status: 'excepted', blocking: false });
+    const [excepted] = await items(a.token, hole);
+    // Still vulnerable (a warning), no longer blocked, and it says why.
+    expect(excepted?.verdict).toBe('warn');
+    expect(critical(excepted)).toMatchObject({
+      status: 'excepted',
+      blocking: false,
+      exceptionId: granted.json().exceptionId,
+    });
+    expect(excepted?.reasons.join('\n')).toMatch(/Critical.*excepted here/);
+    // Another repository of the tenant is not covered by an exception of this one.
+    const api = await insertRepository(t, a.tenantId, 'api');
+    const [elsewhere] = await items(a.token, { ...hole, repositoryId: api });
+    expect(elsewhere?.verdict).toBe('block');
+
+    const removed = await t.as(a.token, {
+      method: 'DELETE',
+      url: `/api/v1/policy-exceptions/${granted.json().exceptionId}`,
+    });
+    expect(removed.statusCode).toBe(204);
+    expect((await items(a.token, hole))[0]?.verdict).toBe('block');
+    const dismissed = await t.as(a.token, {
+      method: 'PATCH',
+      url,
+      payload: { status: 'dismissed', reason: 'not shipped' },
+    });
+    expect(dismissed.statusCode, dismissed.body).toBe(200);
+    expect(dismissed.json().blocking).toBe(false);
+    const [afterDismissal] = await items(a.token, hole);
+    expect(afterDismissal?.verdict).toBe('warn');
+    expect(critical(afterDismissal)).toMatchObject({ status: 'dismissed', blocking: false });
+    await t.as(a.token, { method: 'PATCH', url, payload: { status: 'open' } });
+  });
+
+  it('a tenant_package exception covers other versions and repositories, without a repository too', async () => {
+    const held = (
+      await t.as(a.token, {
+        method: 'GET',
+        url: `/api/v1/policy-violations?repositoryId=${web}&status=open`,
+      })
+    )
+      .json()
+      .items.find((v: { policyName: string }) => v.policyName === 'Critical');
+    const granted = await t.as(a.token, {
+      method: 'POST',
+      url: `/api/v1/policy-violations/${held.violationId}/exception`,
+      payload: {
+        reason: 'vendored fork',
+        scope: 'tenant_package',
+        expiresAtUtc: new Date(Date.now() + 86_400_000),
+      },
+    });
+    expect(granted.statusCode, granted.body).toBe(201);
+    const [anywhere, otherVersion] = await items(a.token, {
+      packages: [{ purl: 'pkg:npm/hole@1.0.0' }, { purl: 'pkg:npm/hole@1.5.0' }],
+    });
+    expect(anywhere).toMatchObject({ verdict: 'warn' });
+    expect(otherVersion?.policies[0]).toMatchObject({ status: 'excepted', blocking: false });
+    await t.as(a.token, {
+      method: 'DELETE',
+      url: `/api/v1/policy-exceptions/${granted.json().exceptionId}`,
+    });
+    expect((await items(a.token, { packages: [{ purl: 'pkg:npm/hole@1.5.0' }] }))[0]?.verdict).toBe(
+      'block',
+    );
+  });
+
+  it('a malicious package the repository dismissed (false_positive) does not block there', async () => {
+    const lab = await insertRepository(t, a.tenantId, 'lab');
+    await scanWith(t, a.tenantId, lab, [{ name: 'evil-pkg', version: '3.0.0' }], 'all');
+    const evil = { repositoryId: lab, packages: [{ purl: 'pkg:npm/evil-pkg@3.0.0' }] };
+    expect((await items(a.token, evil))[0]?.verdict).toBe('block');
+    await sql`UPDATE vulnerability_exposures SET status = 'false_positive'
+      WHERE repository_id = ${lab}`.execute(t.database.system);
+    const [dismissed] = await items(a.token, evil);
+    expect(dismissed?.verdict).toBe('allow');
+    expect(dismissed?.vulnerabilities[0]).toMatchObject({
+      malicious: true,
+      status: 'false_positive',
+    });
+    // Elsewhere it still blocks.
+    expect(
+      (await items(a.token, { packages: [{ purl: 'pkg:npm/evil-pkg@3.0.0' }] }))[0]?.verdict,
+    ).toBe('block');
   });
 
   it('refuses bodies over the size limit and batches over the maximum with 413', async () => {

@@ -17,6 +17,7 @@ import { activeExceptions, type CoveringException } from './exception-store';
 import { type FactReads, projectedJson, projectFacts } from './fact-reads';
 import type { DependencyFacts } from './facts-definition';
 import { type DependencyWithFacts, type RepositoryForFacts, repositoryFacts } from './facts-store';
+import { finishRequests, openRequestIds, recordVersions } from './progress';
 import { initialStatus, systemMove } from './state-machine';
 import { allPolicies, type PolicyRow } from './store';
 import type { ViolationStatus } from './tables';
@@ -245,6 +246,8 @@ export interface RepositoryEvaluation {
   riskSettings?: RiskSettings;
   /** The scan whose matching led here: named by the `policy_violations.changed` it emits. */
   scanId?: string;
+  /** The recorded request this evaluation answers (progress.ts): done when it commits. */
+  requestId?: string;
 }
 
 /**
@@ -338,16 +341,36 @@ export async function evaluateRepository(
   input: RepositoryEvaluation,
   now = new Date(),
 ): Promise<EvaluationCounts> {
-  const wanted = input.policyIds;
   const packageIds = input.packageIds ?? null;
-  if (packageIds !== null && packageIds.length === 0) return { ...NONE };
+  if (packageIds !== null && packageIds.length === 0) {
+    await finishRequests(db, [input.requestId]);
+    return { ...NONE };
+  }
   // Before reading the policies and the repository: an evaluation that waited for another reads
   // what that one committed (a policy's new version, say), not what was there before it waited.
   await lockRepositoryEvaluation(db, input.repositoryId);
+  // An evaluation of every dependency by every policy covers the requests visible before it
+  // reads any fact (docs/policies.md#ci-gate); read now, so a later one is not taken as done.
+  const covered =
+    packageIds === null && !input.policyIds ? await openRequestIds(db, input.repositoryId) : [];
+  const { counts, complete } = await evaluateLocked(db, input, now);
+  await finishRequests(db, [...covered, input.requestId]);
+  await recordVersions(db, input.repositoryId, complete);
+  return counts;
+}
+
+/** evaluateRepository under the repository's lock; `complete`: the policies now fully evaluated. */
+async function evaluateLocked(
+  db: Kysely<DB>,
+  input: RepositoryEvaluation,
+  now: Date,
+): Promise<{ counts: EvaluationCounts; complete: PolicyRow[] }> {
+  const wanted = input.policyIds;
+  const packageIds = input.packageIds ?? null;
   const repository = await loadRepository(db, input.repositoryId);
-  if (!repository) return { ...NONE };
+  if (!repository) return { counts: { ...NONE }, complete: [] };
   const policies = (await allPolicies(db)).filter((p) => !wanted || wanted.includes(p.id));
-  if (policies.length === 0) return { ...NONE };
+  if (policies.length === 0) return { counts: { ...NONE }, complete: [] };
   const applicable = policies.filter((policy) => appliesTo(policy, repository));
   const dependencies =
     applicable.length > 0
@@ -406,7 +429,13 @@ export async function evaluateRepository(
       removed: changes.removed,
     });
   }
-  return plan.counts;
+  // A policy's version is evaluated here once every dependency was (a policy's own evaluation, a
+  // first or complete one), or it reads the release's age (evaluated over all each time), or it
+  // does not apply here (its violations resolved); never by one narrowed to some packages.
+  const everyDependency = changed.length === dependencies.length;
+  const complete =
+    packageIds === null ? policies.filter((p) => everyDependency || everywhere.includes(p.id)) : [];
+  return { counts: plan.counts, complete };
 }
 
 /**

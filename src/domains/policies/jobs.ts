@@ -61,7 +61,7 @@ function evaluateRepositoryJob(deps: JobDeps): JobDefinition<EvaluateRepositoryJ
       const { repositoryId } = envelope.data;
       if (typeof repositoryId !== 'string') return;
       const packageIds = packageFilterOf(envelope.data);
-      const { scanId } = envelope.data;
+      const { scanId, requestId } = envelope.data;
       const counts = await withTenant(deps.database, tenantId, async (db) => {
         const scan = typeof scanId === 'string' ? scanId : undefined;
         const result = await evaluateRepository(db, {
@@ -71,6 +71,7 @@ function evaluateRepositoryJob(deps: JobDeps): JobDefinition<EvaluateRepositoryJ
           correlationId: envelope.correlationId,
           riskSettings: deps.config.packageIntel,
           scanId: scan,
+          requestId: typeof requestId === 'string' ? requestId : undefined,
         });
         if (scan) {
           // After a scan's exposures were matched: the scan is evaluated (the CI gate waits for it).

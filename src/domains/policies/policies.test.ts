@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertRepository } from '../../../test/support/exposures';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import { newId } from '../../db/ids';
 import { compileCondition } from './cel';
 import { FACTS_BEGIN, FACTS_END, factsMarkdown } from './facts-doc';
 
@@ -127,6 +129,45 @@ describe('policies', () => {
     ]) {
       expect((await create(a.token, payload)).statusCode, JSON.stringify(payload)).toBe(400);
     }
+  });
+
+  it("refuses a scope naming a random id or another tenant's repository (400), on create and update", async () => {
+    const ours = await insertRepository(t, a.tenantId, 'scoped-ours');
+    const theirs = await insertRepository(t, b.tenantId, 'scoped-theirs');
+    const random = newId();
+    for (const repositoryIds of [[random], [theirs], [ours, theirs]]) {
+      const res = await create(a.token, { ...valid, scope: { repositoryIds } });
+      expect(res.statusCode, JSON.stringify(repositoryIds)).toBe(400);
+      expect(res.headers['content-type']).toContain('application/problem+json');
+      const unknown = repositoryIds.filter((id) => id !== ours);
+      expect(res.json().errors['scope.repositoryIds']).toEqual(
+        unknown.map((id) => `${id} is not one of the tenant's repositories`),
+      );
+    }
+    const listed = await t.as(a.token, { method: 'GET', url: '/api/v1/policies?take=200' });
+    const scopes = listed.json().items.map((item: { scope: object }) => item.scope);
+    expect(scopes).not.toContainEqual(expect.objectContaining({ repositoryIds: [random] }));
+
+    const created = await create(a.token, { ...valid, scope: { repositoryIds: [ours] } });
+    expect(created.statusCode, created.body).toBe(201);
+    const url = `/api/v1/policies/${created.json().policyId}`;
+    const patched = await t.as(a.token, {
+      method: 'PATCH',
+      url,
+      payload: { scope: { repositoryIds: [ours, theirs] } },
+    });
+    expect(patched.statusCode, patched.body).toBe(400);
+    expect(patched.json().errors['scope.repositoryIds']).toEqual([
+      `${theirs} is not one of the tenant's repositories`,
+    ]);
+    const unchanged = (await t.as(a.token, { method: 'GET', url })).json();
+    expect(unchanged).toMatchObject({ version: 1, scope: { repositoryIds: [ours] } });
+    // The other tenant may scope its own repository (a tenant of its own, so B stays empty).
+    const c = await t.createTenant('enterprise', 'C');
+    const its = await insertRepository(t, c.tenantId, 'scoped-its');
+    expect((await create(c.token, { ...valid, scope: { repositoryIds: [its] } })).statusCode).toBe(
+      201,
+    );
   });
 
   it('needs admin to change, the policies plan feature, and keeps tenants apart', async () => {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
 import { enqueueJob } from '../../jobs/outbox';
+import { recordRequest } from './progress';
 
 /**
  * How other domains ask for policies to be re-evaluated after a fact changed
@@ -18,6 +19,8 @@ export interface EvaluateRepositoryJob {
   packageIds?: string[] | null;
   /** The scan whose matching led here (from `exposures.refreshed`): marked evaluated. */
   scanId?: string;
+  /** The recorded request this job answers (progress.ts): the CI gate waits until it is done. */
+  requestId?: string;
 }
 
 export async function requestEvaluation(
@@ -27,10 +30,17 @@ export async function requestEvaluation(
     repositoryId: string;
     packageIds: readonly string[];
     correlationId?: string | null;
+    /** For people (the gate names what it waits for). */
+    reason?: string;
   },
 ): Promise<void> {
   const packageIds = [...new Set(request.packageIds)];
   if (packageIds.length === 0) return;
+  const requestId = await recordRequest(
+    db,
+    request.repositoryId,
+    request.reason ?? `facts of ${packageIds.length} package(s) changed`,
+  );
   await enqueueJob<EvaluateRepositoryJob>(db, {
     tenantId: request.tenantId,
     name: EVALUATE_REPOSITORY_JOB,
@@ -39,6 +49,7 @@ export async function requestEvaluation(
     data: {
       repositoryId: request.repositoryId,
       packageIds: packageIds.length > MAX_LISTED_PACKAGES ? null : packageIds,
+      requestId,
     },
   });
 }

@@ -134,6 +134,10 @@ export const PolicyViolation = Type.Object({
   severity: Type.String({ description: POLICY_SEVERITIES.join(', ') }),
   action: Type.String({ description: POLICY_ACTIONS.join(', ') }),
   status: Type.String({ description: VIOLATION_STATUSES.join(', ') }),
+  blocking: Type.Boolean({
+    description:
+      'Action block and status open or acknowledged: what the CI gate and the IDE verdicts block on',
+  }),
   detectedAtUtc: DateTime,
   repositoryId: Uuid,
   packageId: Uuid,
@@ -141,6 +145,15 @@ export const PolicyViolation = Type.Object({
   ecosystem: Type.String(),
   packageName: Type.String(),
   version: Nullable(Type.String()),
+  file: Nullable(
+    Type.String({
+      description:
+        "The file of the repository's current scan that declares the dependency (direct declarations first); null when the dependency is gone",
+    }),
+  ),
+  line: Nullable(
+    Type.Integer({ description: 'Its line in that file, when the extractor knows it' }),
+  ),
   reason: Nullable(Type.String()),
   exceptionId: Nullable(Uuid),
   statusChangedAtUtc: NullableDateTime,
@@ -210,4 +223,27 @@ export const ExceptionListQuery = Type.Object({
   policyId: Type.Optional(Uuid),
   packageId: Type.Optional(Uuid),
   status: enumQuery(['active', 'expired'], 'Status:'),
+});
+
+export const PolicyEvaluationProgress = Type.Object({
+  repositoryId: Uuid,
+  state: Type.String({
+    description:
+      'current: every policy is evaluated here at its current version and no evaluation asked for is waiting; pending otherwise',
+  }),
+  pendingPolicies: Type.Array(
+    Type.Object({
+      policyId: Uuid,
+      name: Type.String(),
+      version: Type.Integer(),
+      evaluatedVersion: Nullable(Type.Integer({ description: 'null: never evaluated here' })),
+    }),
+    { description: 'Policies created or changed whose evaluation here has not committed yet' },
+  ),
+  pendingRequests: Type.Array(
+    Type.Object({ requestId: Uuid, reason: Type.String(), requestedAtUtc: DateTime }),
+    { description: 'Evaluations asked for after a fact changed (an exposure status, drift)' },
+  ),
+  policies: Type.Integer({ description: "The tenant's policies" }),
+  lastEvaluatedAtUtc: NullableDateTime,
 });

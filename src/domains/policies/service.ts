@@ -12,6 +12,7 @@ import {
   deletePolicy,
   findPolicy,
   insertPolicy,
+  knownRepositoryIds,
   type PolicyRow,
   type PolicyValues,
   updatePolicy,
@@ -100,6 +101,16 @@ function valuesOf(body: PolicyBody, current?: PolicyRow): PolicyValues {
   };
 }
 
+/** 400 naming each id of `scope.repositoryIds` that is not one of the tenant's repositories. */
+async function checkRepositories(db: Kysely<DB>, scope: PolicyScope): Promise<void> {
+  const known = await knownRepositoryIds(db, scope.repositoryIds);
+  const unknown = scope.repositoryIds.filter((id) => !known.has(id));
+  if (unknown.length === 0) return;
+  throw badRequest('The scope names repositories the tenant does not have.', {
+    'scope.repositoryIds': unknown.map((id) => `${id} is not one of the tenant's repositories`),
+  });
+}
+
 /** Queues the evaluation of a policy over every repository, in the caller's transaction. */
 async function queueEvaluation(
   db: Kysely<DB>,
@@ -122,6 +133,7 @@ export async function createPolicy(
   correlationId: string,
 ): Promise<PolicyRow> {
   const values = valuesOf(body);
+  await checkRepositories(db, values.scope);
   const row = await insertPolicy(db, newId(), values, principal.tokenId);
   await queueEvaluation(db, principal, row.id, correlationId);
   return row;
@@ -138,6 +150,8 @@ export async function changePolicy(
   const before = await findPolicy(db, policyId, true);
   if (!before) throw notFound('The policy');
   const values = valuesOf(body, before);
+  // Only a scope given in the body is checked: a repository deleted since stays harmless.
+  if (body.scope !== undefined) await checkRepositories(db, values.scope);
   const after = await updatePolicy(db, policyId, values);
   await queueEvaluation(db, principal, policyId, request.correlationId);
   details.changed = Object.keys(body);

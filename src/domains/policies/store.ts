@@ -61,6 +61,20 @@ export async function enabledPolicies(db: Kysely<DB>): Promise<PolicyRow[]> {
   return db.selectFrom('policies').selectAll().where('enabled', '=', true).orderBy('id').execute();
 }
 
+/** Which of `ids` are repositories of the tenant (the scope is RLS's: another tenant's are absent). */
+export async function knownRepositoryIds(
+  db: Kysely<DB>,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('repositories')
+    .select('id')
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Set(rows.map((row) => row.id));
+}
+
 /** Replaces the values and increments the version (compiled conditions are cached by it). */
 export async function updatePolicy(
   db: Kysely<DB>,

@@ -97,8 +97,28 @@ export interface PolicyEvaluationStateTable {
   updated_at: Generated<Date>;
 }
 
+/** The version of each policy last evaluated over every dependency of a repository (0043). */
+export interface PolicyRepositoryVersionTable {
+  tenant_id: TenantColumn;
+  repository_id: string;
+  policy_id: string;
+  version: number;
+  evaluated_at: Generated<Date>;
+}
+
+/** An evaluation of one repository asked for and not done yet (0043). */
+export interface PolicyEvaluationRequestTable {
+  tenant_id: TenantColumn;
+  id: string;
+  repository_id: string;
+  reason: string;
+  requested_at: Generated<Date>;
+}
+
 export interface PolicyTables {
   policies: PolicyTable;
+  policy_repository_versions: PolicyRepositoryVersionTable;
+  policy_evaluation_requests: PolicyEvaluationRequestTable;
   policy_evaluation_states: PolicyEvaluationStateTable;
   policy_violations: PolicyViolationTable;
   policy_exceptions: PolicyExceptionTable;

@@ -145,8 +145,20 @@ describe('policy re-evaluation triggers', () => {
     });
     expect(patched.statusCode, patched.body).toBe(200);
     expect(await queuedEvaluations()).toEqual([[packageIds.get('vuln-pkg')]]);
+    // The CI gate sees the evaluation as pending until it commits (docs/policies.md#ci-gate).
+    const progressUrl = `/api/v1/repositories/${repo}/policy-evaluation`;
+    const waiting = (await t.as(a.token, { method: 'GET', url: progressUrl })).json();
+    expect(waiting).toMatchObject({
+      state: 'pending',
+      pendingPolicies: [],
+      pendingRequests: [{ reason: 'facts of 1 package(s) changed' }],
+    });
     const counts = await runAndCount();
     expect(counts).toMatchObject([{ dependencies: 1, resolved: 1 }]);
+    expect((await t.as(a.token, { method: 'GET', url: progressUrl })).json()).toMatchObject({
+      state: 'current',
+      pendingRequests: [],
+    });
     expect(await violationsOf('vuln-pkg')).toMatchObject([{ status: 'resolved' }]);
 
     await t.as(a.token, {

@@ -2,14 +2,19 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { iso } from '../../core/iso-time';
 import { notFound } from '../../core/problem';
 import { pageOf, parseEnum } from '../../http/query';
+import type { RouteApp } from '../../http/route-app';
 import { UuidParam, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
+import { isBlocking } from './blocking';
+import { evaluationProgress } from './progress';
 import {
+  PolicyEvaluationProgress,
   PolicyViolation,
   PolicyViolationPage,
   ViolationListQuery,
   ViolationTransitionRequest,
 } from './schemas';
+import { knownRepositoryIds } from './store';
 import { POLICY_SEVERITIES, VIOLATION_STATUSES } from './tables';
 import { triageViolation } from './violation-service';
 import { findViolation, listViolations, type ViolationRow } from './violation-store';
@@ -24,6 +29,7 @@ export function presentViolation(row: ViolationRow) {
     severity: row.severity,
     action: row.action,
     status: row.status,
+    blocking: isBlocking(row.action, row.status),
     detectedAtUtc: row.detected_at.toISOString(),
     repositoryId: row.repository_id,
     packageId: row.package_id,
@@ -31,6 +37,8 @@ export function presentViolation(row: ViolationRow) {
     ecosystem: row.ecosystem,
     packageName: row.package_name,
     version: row.version === '' ? null : row.version,
+    file: row.file,
+    line: row.line,
     reason: row.status_reason,
     exceptionId: row.exception_id,
     statusChangedAtUtc: iso(row.status_changed_at),
@@ -45,6 +53,7 @@ export function presentViolation(row: ViolationRow) {
 /** Policy violations (docs/policies.md#violation-states). */
 export function violationRoutes(): FastifyPluginAsyncTypebox {
   return async (app) => {
+    evaluationProgressRoute(app);
     app.get(
       '/api/v1/policy-violations',
       {
@@ -118,4 +127,29 @@ export function violationRoutes(): FastifyPluginAsyncTypebox {
       },
     );
   };
+}
+
+/** Whether a repository's violations are up to date (docs/policies.md#ci-gate: the gate waits). */
+function evaluationProgressRoute(app: RouteApp): void {
+  app.get(
+    '/api/v1/repositories/:repositoryId/policy-evaluation',
+    {
+      schema: {
+        tags: [TAG],
+        summary:
+          "Whether the repository's policy violations are current: the policy versions and evaluations still pending",
+        params: UuidParam('repositoryId'),
+        response: withErrors({ 200: PolicyEvaluationProgress }, [404]),
+      },
+      config: { role: 'viewer', feature: 'policies' },
+    },
+    async (request) => {
+      const db = tenantDb(request);
+      const { repositoryId } = request.params;
+      if (!(await knownRepositoryIds(db, [repositoryId])).has(repositoryId)) {
+        throw notFound('The repository');
+      }
+      return evaluationProgress(db, repositoryId);
+    },
+  );
 }

@@ -3,7 +3,19 @@ import { type TakeSkip, type TakeSkipPage, takeSkipPage } from '../../db/paging'
 import type { DB } from '../../db/schema';
 import type { PolicySeverity, PolicyViolationTable, ViolationStatus } from './tables';
 
-export type ViolationRow = Selectable<PolicyViolationTable> & { policy_name: string };
+export type ViolationRow = Selectable<PolicyViolationTable> & {
+  policy_name: string;
+  /** Where the repository's current scan declares the dependency (first file, direct first). */
+  file: string | null;
+  line: number | null;
+};
+
+/** The declaration the facts name first (facts-store orders direct first, then by file). */
+const declaration = (column: 'file' | 'line') =>
+  sql.raw(`(SELECT d.${column} FROM repository_dependencies d
+    WHERE d.tenant_id = v.tenant_id AND d.repository_id = v.repository_id
+      AND d.package_id = v.package_id AND coalesce(d.version, '') = v.version
+    ORDER BY d.direct DESC, d.file, d.line NULLS LAST LIMIT 1)`);
 
 export interface ViolationFilter {
   policyId?: string;
@@ -36,6 +48,10 @@ export async function listViolations(
       query
         .selectAll('v')
         .select('p.name as policy_name')
+        .select([
+          sql<string | null>`${declaration('file')}`.as('file'),
+          sql<number | null>`${declaration('line')}`.as('line'),
+        ])
         .orderBy('v.detected_at', 'desc')
         .orderBy('v.id', 'desc'),
     page,
@@ -46,6 +62,10 @@ export async function findViolation(db: Kysely<DB>, id: string): Promise<Violati
   return filtered(db, {})
     .selectAll('v')
     .select('p.name as policy_name')
+    .select([
+      sql<string | null>`${declaration('file')}`.as('file'),
+      sql<number | null>`${declaration('line')}`.as('line'),
+    ])
     .where('v.id', '=', id)
     .executeTakeFirst();
 }

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { PLAN_DEFINITIONS, type Plan } from '../../core/plans';
 import type { DB } from '../../db/schema';
+import { COUNTED_DEPENDENCY_SQL } from '../../ecosystems/dependency-list';
 import { listTenantTables } from './catalogue';
 
 export interface UsageFigure {
@@ -51,6 +52,8 @@ export async function tenantUsage(db: Kysely<DB>, inputs: UsageInputs): Promise<
       eb
         .selectFrom('repository_dependencies')
         .select(eb.fn.countAll<string>().as('n'))
+        // The project's own package (scope self) is stored but is no dependency.
+        .where(sql.raw<boolean>(COUNTED_DEPENDENCY_SQL))
         .as('dependencies'),
       eb
         .selectFrom('scans')
