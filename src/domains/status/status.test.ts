@@ -230,4 +230,32 @@ describe('status surface', () => {
       publishedAtUtc: '2026-11-01T10:00:00.000Z',
     });
   });
+
+  it('publishes a changelog entry dated in the future when its time comes', async () => {
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/status/changelog',
+      headers: operator,
+      payload: { kind: 'release', title: 'Driftwatch 2.0', publishedAtUtc: tomorrow },
+    });
+    expect(created.statusCode).toBe(201);
+    const { id } = created.json();
+    const titles = async () =>
+      (await t.app.inject({ url: '/status/changelog' }))
+        .json()
+        .items.map((entry: { title: string }) => entry.title);
+    expect(await titles()).not.toContain('Driftwatch 2.0');
+    const feed = (await t.app.inject({ url: '/status/feed.atom' })).body;
+    expect(feed).not.toContain('Driftwatch 2.0');
+    const updated = /<feed[\s\S]*?<updated>([^<]+)<\/updated>/.exec(feed)?.[1] ?? '';
+    expect(Date.parse(updated)).toBeLessThanOrEqual(Date.now());
+    expect((await t.app.inject({ url: '/status' })).body).not.toContain('Driftwatch 2.0');
+
+    // Its time comes (moved into the past rather than waiting a day).
+    await sql`UPDATE status_changelog SET published_at = now() - interval '1 second'
+      WHERE id = ${id}`.execute(t.database.system);
+    expect(await titles()).toContain('Driftwatch 2.0');
+    expect((await t.app.inject({ url: '/status/feed.atom' })).body).toContain('Driftwatch 2.0');
+  });
 });

@@ -291,6 +291,50 @@ describe('e-mail subscriptions', () => {
     expect((await t.app.inject({ url: '/api/v1/status/outbox' })).statusCode).toBe(401);
   });
 
+  it('keeps no working token in the outbox once a mail is sent', async () => {
+    await subscribe('redact@example.com');
+    const [confirmMail] = mailTo(await deliverMail(), 'redact@example.com');
+    const confirmLink = linkIn(confirmMail?.text ?? '', '/status/subscribe/confirm');
+    expect((await t.app.inject({ url: confirmLink })).statusCode).toBe(200);
+    smtp.received.length = 0;
+    await createIncident('Redacted links');
+    const [notice] = mailTo(await deliverMail(), 'redact@example.com');
+    const unsubscribeLink = linkIn(notice?.text ?? '', '/status/unsubscribe');
+    const tokens = [confirmLink, unsubscribeLink].map(
+      (link) => new URL(link, BASE).searchParams.get('token') ?? '',
+    );
+    const outbox = await t.app.inject({ url: '/api/v1/status/outbox', headers: operator });
+    const mine = outbox
+      .json()
+      .items.filter((item: { recipient: string }) => item.recipient === 'redact@example.com');
+    expect(mine).toHaveLength(2);
+    for (const item of mine) {
+      expect(item.state).toBe('sent');
+      expect(item.body).toContain('token=[redacted]');
+      for (const token of tokens) expect(item.body).not.toContain(token);
+    }
+    const rows = await t.database.system
+      .selectFrom('status_email_outbox')
+      .select(['body', 'list_unsubscribe'])
+      .where('recipient', '=', 'redact@example.com')
+      .execute();
+    for (const row of rows) {
+      for (const token of tokens) expect(JSON.stringify(row)).not.toContain(token);
+    }
+    // The recipient's links keep working.
+    expect((await t.app.inject({ url: unsubscribeLink })).json()).toEqual({
+      status: 'unsubscribed',
+    });
+    // A message not sent yet keeps its link: without SMTP the outbox is how it gets out.
+    await subscribe('not-yet@example.com');
+    const pending = (await t.app.inject({ url: '/api/v1/status/outbox', headers: operator }))
+      .json()
+      .items.find((item: { recipient: string }) => item.recipient === 'not-yet@example.com');
+    expect(pending.state).toBe('pending');
+    expect(pending.body).toMatch(/token=[A-Za-z0-9_-]{20,}/);
+    await deliverMail();
+  });
+
   it('sends nothing in the request: the mail waits in the outbox for the job', async () => {
     await subscribe('later@example.com');
     expect(smtp.received).toHaveLength(0);
