@@ -109,6 +109,8 @@ export interface StatusWebhookSubscriptionTable {
   status: Generated<'active' | 'disabled'>;
   created_at: Generated<Date>;
   disabled_at: Date | null;
+  /** Who created it: a key of the client's address (clientKey), for the per-client cap. */
+  client_key: string | null;
 }
 
 export interface StatusTables {
