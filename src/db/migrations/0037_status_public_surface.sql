@@ -14,3 +14,7 @@ CREATE UNIQUE INDEX status_webhook_subscriptions_active_url
   ON status_webhook_subscriptions (url) WHERE status = 'active';
 CREATE INDEX status_webhook_subscriptions_by_client
   ON status_webhook_subscriptions (client_key, created_at) WHERE client_key IS NOT NULL;
+
+-- What the last evaluation measured, before the agreement rule (measured_state is the state
+-- consecutive evaluations agreed on): the components' `measuredState`.
+ALTER TABLE status_components ADD COLUMN raw_state text;

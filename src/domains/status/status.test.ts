@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { evaluateComponents, HYSTERESIS, nextHeld } from './components';
+import { startStatusEvaluator } from './jobs';
 import { createResponseWindow } from './response-window';
 
 const OPERATOR_TOKEN = 'operator-token-for-status-tests';
@@ -89,6 +90,8 @@ describe('status surface', () => {
     await evaluateComponents(t.database, window, { force: true });
     const once = await component('vulnerability-data');
     expect(once.state).toBe('operational');
+    // measuredState is the measurement itself; state waits for the next evaluation to agree.
+    expect(once.measuredState).toBe('degraded');
     expect(once.detail).toContain('30 h');
     await evaluateComponents(t.database, window, { force: true });
     expect((await component('vulnerability-data')).state).toBe('degraded');
@@ -195,6 +198,41 @@ describe('status surface', () => {
     ]);
   });
 
+  it('folds open incidents into the overall state by their impact', async () => {
+    const publicStatus = async () => (await t.app.inject({ url: '/api/v1/status/public' })).json();
+    const before = await publicStatus();
+    expect(before.status).toBe('operational');
+    const open = async (impact: string) => {
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/status/incidents',
+        headers: operator,
+        payload: { title: `A ${impact} one`, impact, components: ['api'], body: 'Declared.' },
+      });
+      expect(created.statusCode).toBe(201);
+      return created.json().id as string;
+    };
+    const resolve = (id: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/v1/status/incidents/${id}/updates`,
+        headers: operator,
+        payload: { status: 'resolved', body: 'Over.' },
+      });
+    const minor = await open('minor');
+    expect(await publicStatus()).toMatchObject({ status: 'degraded', openIncidents: 1 });
+    const critical = await open('critical');
+    const during = await publicStatus();
+    expect(during).toMatchObject({ status: 'outage', description: 'Some systems are down' });
+    const page = (await t.app.inject({ url: '/status' })).body;
+    expect(page).toContain('Some systems are down');
+    expect(page).not.toContain('All systems operational');
+    await resolve(critical);
+    expect((await publicStatus()).status).toBe('degraded');
+    await resolve(minor);
+    expect(await publicStatus()).toMatchObject({ status: 'operational', openIncidents: 0 });
+  });
+
   it('publishes changelog entries newest first', async () => {
     const post = (payload: unknown) =>
       t.app.inject({
@@ -257,5 +295,78 @@ describe('status surface', () => {
       WHERE id = ${id}`.execute(t.database.system);
     expect(await titles()).toContain('Driftwatch 2.0');
     expect((await t.app.inject({ url: '/status/feed.atom' })).body).toContain('Driftwatch 2.0');
+  });
+});
+
+describe('the status evaluator', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ operatorToken: OPERATOR_TOKEN });
+  });
+  afterAll(async () => t?.close());
+
+  it('measures on its schedule and tells subscribers of an outage nobody read', async () => {
+    // A confirmed e-mail subscriber (the link from the outbox: no SMTP here) and a webhook one.
+    await t.app.inject({
+      method: 'POST',
+      url: '/status/subscribe',
+      payload: { email: 'watcher@example.com' },
+    });
+    const confirmation = await t.database.system
+      .selectFrom('status_email_outbox')
+      .select('body')
+      .where('recipient', '=', 'watcher@example.com')
+      .executeTakeFirstOrThrow();
+    const link = /\/status\/subscribe\/confirm\?token=[A-Za-z0-9_-]+/.exec(confirmation.body)?.[0];
+    expect((await t.app.inject({ url: link ?? '' })).statusCode).toBe(200);
+    const hookId = '0190a8e0-0000-7000-8000-00000000beef';
+    await t.database.system
+      .insertInto('status_webhook_subscriptions')
+      .values({
+        id: hookId,
+        url: 'https://hooks.example/status',
+        secret_sealed: t.secretBox.seal('whsec_dGVzdA=='),
+        unsubscribe_token_hash: Buffer.alloc(32, 7),
+      })
+      .execute();
+
+    // The API answers nothing but server errors; no one reads a status route.
+    const window = createResponseWindow();
+    const evaluator = startStatusEvaluator({
+      database: t.database,
+      responseWindow: window,
+      subscriptions: { config: t.config, secretBox: t.secretBox },
+      log: () => {},
+      intervalMs: 40,
+    });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      for (let i = 0; i < 30; i++) window.record(500, Date.now());
+      const deadline = Date.now() + 10_000;
+      let mailed: { subject: string }[] = [];
+      while (Date.now() < deadline && mailed.length === 0) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        mailed = await t.database.system
+          .selectFrom('status_email_outbox')
+          .select('subject')
+          .where('recipient', '=', 'watcher@example.com')
+          .where('subject', '=', '[Driftwatch status] API: outage')
+          .execute();
+      }
+      expect(mailed).toHaveLength(1);
+    } finally {
+      await evaluator.stop();
+    }
+    const delivery = await t.database.system
+      .selectFrom('outbound_deliveries')
+      .select(['event_type', 'payload'])
+      .where('target_id', '=', hookId)
+      .where('event_type', '=', 'status.component.changed')
+      .executeTakeFirstOrThrow();
+    expect(delivery.payload).toMatchObject({ componentId: 'api', state: 'outage' });
+    const api = (await t.app.inject({ url: '/status/components' }))
+      .json()
+      .items.find((item: { componentId: string }) => item.componentId === 'api');
+    expect(api).toMatchObject({ state: 'outage', measuredState: 'outage' });
   });
 });
