@@ -18,6 +18,7 @@ export const THRESHOLDS = {
   queueLagSeconds: { degraded: 300, outage: 1800 },
   osvAgeHours: { degraded: 26, outage: 72 },
   fetchFailures: { minAttempts: 5, degraded: 0.2, outage: 0.5, windowMinutes: 60 },
+  scanFailures: { minFailingTenants: 2, degraded: 0.2, outage: 0.5, windowMinutes: 60 },
 } as const;
 
 const ratioState = (
@@ -131,22 +132,36 @@ export async function readRegistryMetadata(database: Database): Promise<Reading>
   };
 }
 
+/**
+ * Source-control ingest, from what the service controls: scans that failed for the tenant's
+ * own repository (failure_cause 'input': gone, refused, bad credentials...) count neither way,
+ * demo tenants (anyone can make one) are left out, and every tenant weighs the same — the share
+ * is the mean of each tenant's share of service failures — so no single tenant's volume sets
+ * it. Below MIN_FAILING_TENANTS tenants with such a failure the component stays operational:
+ * one tenant never moves the public page. The detail gives no counts of tenants' scans.
+ */
 export async function readSourceControlIngest(database: Database): Promise<Reading> {
-  const t = THRESHOLDS.fetchFailures;
-  const row = await database.system
-    .selectFrom('scans')
-    .select([
-      sql<number>`count(*)::int`.as('total'),
-      sql<number>`count(*) FILTER (WHERE state = 'failed')::int`.as('failed'),
-    ])
-    .where('trigger', '<>', 'sbom')
-    .where('state', 'in', ['completed', 'failed'])
-    .where('finished_at', '>', sql<Date>`now() - make_interval(mins => ${t.windowMinutes})`)
-    .executeTakeFirstOrThrow();
+  const t = THRESHOLDS.scanFailures;
+  const { rows } = await sql<{ tenants: number; failing: number; share: number }>`
+    WITH per_tenant AS (
+      SELECT s.tenant_id, count(*) AS total, count(*) FILTER (WHERE s.state = 'failed') AS failed
+        FROM scans s JOIN tenants ten ON ten.id = s.tenant_id
+       WHERE s.trigger <> 'sbom' AND s.state IN ('completed', 'failed')
+         AND s.failure_cause IS DISTINCT FROM 'input' AND NOT ten.is_demo
+         AND s.finished_at > now() - make_interval(mins => ${t.windowMinutes})
+       GROUP BY s.tenant_id)
+    SELECT count(*)::int AS tenants, count(*) FILTER (WHERE failed > 0)::int AS failing,
+           COALESCE(avg(failed::float8 / total), 0)::float8 AS share
+      FROM per_tenant`.execute(database.system);
+  const row = rows[0] ?? { tenants: 0, failing: 0, share: 0 };
+  const counted = row.failing >= t.minFailingTenants;
+  const state = counted ? ratioState(row.share, 1, t, 0) : 'operational';
   return {
-    state: ratioState(row.failed, row.total, t, t.minAttempts),
-    measurement: { scans: row.total, failed: row.failed },
-    detail: `${percent(row.failed, row.total)} of ${row.total} repository scans in the last hour failed`,
+    state,
+    measurement: { tenants: row.tenants, failingTenants: row.failing, share: row.share },
+    detail: counted
+      ? `${percent(row.share, 1)} of repository scans in the last hour failed for reasons of the service (each tenant weighing the same)`
+      : 'no repository scans of several tenants failed for reasons of the service in the last hour',
   };
 }
 

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import { newId } from '../../db/ids';
 import { evaluateComponents, HYSTERESIS, nextHeld } from './components';
 import { startStatusEvaluator } from './jobs';
 import { createResponseWindow } from './response-window';
@@ -368,5 +369,85 @@ describe('the status evaluator', () => {
       .json()
       .items.find((item: { componentId: string }) => item.componentId === 'api');
     expect(api).toMatchObject({ state: 'outage', measuredState: 'outage' });
+  });
+});
+
+describe('source-control ingest', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ operatorToken: OPERATOR_TOKEN });
+  });
+  afterAll(async () => t?.close());
+
+  /** A tenant (a demo one when asked) with finished scans: `failed` of them failed by `cause`. */
+  const tenantWithScans = async (
+    scans: { completed: number; failed: number; cause: 'input' | 'service' | null },
+    demo = false,
+  ) => {
+    const tenant = await t.createTenant();
+    if (demo) {
+      await sql`UPDATE tenants SET is_demo = true WHERE id = ${tenant.tenantId}`.execute(
+        t.database.system,
+      );
+    }
+    const repositoryId = newId();
+    await sql`INSERT INTO repositories (tenant_id, id, provider, name, full_name, clone_url)
+      VALUES (${tenant.tenantId}, ${repositoryId}, 'file', 'r', 'r', 'file:///gone')`.execute(
+      t.database.system,
+    );
+    const rows = [
+      ...Array.from({ length: scans.completed }, () => ['completed', null, null] as const),
+      ...Array.from(
+        { length: scans.failed },
+        () => ['failed', 'the repository could not be reached', scans.cause] as const,
+      ),
+    ];
+    for (const [state, error, cause] of rows) {
+      await sql`INSERT INTO scans (tenant_id, id, repository_id, state, trigger, finished_at,
+          error, failure_cause)
+        VALUES (${tenant.tenantId}, ${newId()}, ${repositoryId}, ${state}, 'manual', now(),
+          ${error}, ${cause})`.execute(t.database.system);
+    }
+    return tenant;
+  };
+  const ingest = async () => {
+    const window = createResponseWindow();
+    for (let i = 0; i < HYSTERESIS.worse; i++) {
+      await evaluateComponents(t.database, window, { force: true });
+    }
+    const items = (await t.app.inject({ url: '/status/components' })).json().items;
+    return items.find(
+      (item: { componentId: string }) => item.componentId === 'source-control-ingest',
+    );
+  };
+  const clearScans = () => sql`DELETE FROM scans`.execute(t.database.system);
+
+  it("does not count failures of tenants' own repositories, nor let one tenant move it", async () => {
+    // Nine scans of deleted repositories among fourteen (the issue's 62 %): the tenant's input.
+    await tenantWithScans({ completed: 5, failed: 9, cause: 'input' });
+    expect((await ingest()).state).toBe('operational');
+    // One tenant whose scans fail for the service's reasons: still not the page's to move.
+    await tenantWithScans({ completed: 0, failed: 9, cause: 'service' });
+    const one = await ingest();
+    expect(one.state).toBe('operational');
+    expect(one.measuredState).toBe('operational');
+    // Nor demo tenants, whoever makes them.
+    await tenantWithScans({ completed: 0, failed: 9, cause: 'service' }, true);
+    await tenantWithScans({ completed: 0, failed: 9, cause: null }, true);
+    expect((await ingest()).state).toBe('operational');
+    await clearScans();
+  });
+
+  it('turns to outage when the service fails several tenants, weighing each the same', async () => {
+    await tenantWithScans({ completed: 0, failed: 2, cause: 'service' });
+    await tenantWithScans({ completed: 0, failed: 1, cause: 'service' });
+    // A busy healthy tenant does not dilute the others: each weighs a third.
+    await tenantWithScans({ completed: 40, failed: 0, cause: null });
+    const outage = await ingest();
+    expect(outage.state).toBe('outage');
+    expect(outage.detail).toContain('67 %');
+    // No counts of tenants' scans in public.
+    expect(outage.detail).not.toMatch(/\b(3|43) /);
+    await clearScans();
   });
 });
