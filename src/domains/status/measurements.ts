@@ -88,23 +88,26 @@ export async function readJobWorkers(database: Database): Promise<Reading> {
   };
 }
 
+/**
+ * The age of the vulnerability data: since the last good check of any feed (a failed check keeps
+ * the time of the last import) or the newest advisory's own modification time, whichever is
+ * later, so advisories imported from files (`admin import-osv`, no feed) count too.
+ */
 export async function readVulnerabilityData(database: Database): Promise<Reading> {
-  // The last good check of any feed; a failed check keeps the time of the last import.
-  const row = await database.system
-    .selectFrom('osv_feed_state')
-    .select(
-      sql<
-        number | null
-      >`EXTRACT(EPOCH FROM now() - max(CASE WHEN last_status <> 'failed' THEN last_checked_at ELSE last_changed_at END))::float8`.as(
-        'age',
-      ),
-    )
-    .executeTakeFirst();
-  const age = row?.age ?? null;
+  const { rows } = await sql<{ age: number | null }>`
+    SELECT EXTRACT(EPOCH FROM now() - GREATEST(
+      (SELECT max(CASE WHEN last_status <> 'failed' THEN last_checked_at ELSE last_changed_at END)
+         FROM osv_feed_state),
+      (SELECT max(modified_at) FROM osv_advisories)))::float8 AS age`.execute(database.system);
+  const age = rows[0]?.age ?? null;
   if (age === null) {
-    return { state: 'unknown', measurement: { ageHours: null }, detail: 'no OSV sync has run yet' };
+    return {
+      state: 'unknown',
+      measurement: { ageHours: null },
+      detail: 'no vulnerability data yet (no OSV sync or import has run)',
+    };
   }
-  const hours = Math.round((age / 3600) * 10) / 10;
+  const hours = Math.max(0, Math.round((age / 3600) * 10) / 10);
   const t = THRESHOLDS.osvAgeHours;
   const state: MeasuredState =
     hours >= t.outage ? 'outage' : hours >= t.degraded ? 'degraded' : 'operational';

@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { newId } from '../../db/ids';
+import { importPath } from '../../intel/advisory-store/import';
 import { evaluateComponents, HYSTERESIS, nextHeld } from './components';
 import { startStatusEvaluator } from './jobs';
 import { createResponseWindow } from './response-window';
@@ -449,5 +453,50 @@ describe('source-control ingest', () => {
     // No counts of tenants' scans in public.
     expect(outage.detail).not.toMatch(/\b(3|43) /);
     await clearScans();
+  });
+});
+
+describe('vulnerability data imported from files', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ operatorToken: OPERATOR_TOKEN });
+  });
+  afterAll(async () => t?.close());
+
+  it('is measured by its newest advisory once any is imported, with no feed sync', async () => {
+    const vulnerability = async () => {
+      await evaluateComponents(t.database, createResponseWindow(), { force: true });
+      return (await t.app.inject({ url: '/status/components' }))
+        .json()
+        .items.find((item: { componentId: string }) => item.componentId === 'vulnerability-data');
+    };
+    expect((await vulnerability()).state).toBe('unknown');
+    const folder = mkdtempSync(join(tmpdir(), 'status-osv-'));
+    const modified = new Date(Date.now() - 2 * 3600_000).toISOString();
+    writeFileSync(
+      join(folder, 'GHSA-stat-us00-0001.json'),
+      JSON.stringify({
+        schema_version: '1.6.0',
+        id: 'GHSA-stat-us00-0001',
+        modified,
+        published: modified,
+        summary: 'A test advisory',
+        affected: [
+          {
+            package: { ecosystem: 'npm', name: 'status-test-package' },
+            ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '1.0.1' }] }],
+          },
+        ],
+      }),
+    );
+    try {
+      const summary = await importPath(t.database, folder, async () => 0);
+      expect(summary.added).toBe(1);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+    const imported = await vulnerability();
+    expect(imported.state).toBe('operational');
+    expect(imported.detail).toBe('the vulnerability data is 2 h old');
   });
 });
