@@ -143,6 +143,11 @@ export const SETTINGS = [
     'networks webhook deliveries may reach despite the guard',
   ],
   [
+    'OUTBOUND_ALLOW_STATUS_WEBHOOK_CIDRS',
+    '(none)',
+    "networks the public status page's webhook subscriptions may reach despite the guard (not OUTBOUND_ALLOW_WEBHOOK_CIDRS)",
+  ],
+  [
     'OUTBOUND_TENANT_ALLOW_CIDRS',
     '(none)',
     'per-tenant additions: <tenant-id>:<git|webhooks>=<cidr>,<cidr>;...',

@@ -163,7 +163,8 @@ export interface SourcesConfig {
  * and per tenant. Empty by default: everything internal is refused.
  */
 export interface OutboundConfig {
-  allow: { git: string[]; webhooks: string[] };
+  /** `status-webhooks`: anonymous status subscribers' targets (never a tenant's list). */
+  allow: { git: string[]; webhooks: string[]; 'status-webhooks'?: string[] };
   tenantAllow: TenantAllowCidrs;
 }
 
@@ -421,6 +422,11 @@ function outboundSettings(env: Env, problems: string[]): Config['outbound'] {
       webhooks: cidrList(
         'OUTBOUND_ALLOW_WEBHOOK_CIDRS',
         env.OUTBOUND_ALLOW_WEBHOOK_CIDRS,
+        problems,
+      ),
+      'status-webhooks': cidrList(
+        'OUTBOUND_ALLOW_STATUS_WEBHOOK_CIDRS',
+        env.OUTBOUND_ALLOW_STATUS_WEBHOOK_CIDRS,
         problems,
       ),
     },

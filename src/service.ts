@@ -20,7 +20,8 @@ import {
   SWEEP_STALE_SCANS_JOB,
   startStaleScanSweeper,
 } from './domains/scans/recovery';
-import { startStatusMailDispatcher } from './domains/status/jobs';
+import { startStatusEvaluator, startStatusMailDispatcher } from './domains/status/jobs';
+import { createResponseWindow } from './domains/status/response-window';
 import { readBuildInfo, readCliVersion } from './domains/system/build-info';
 import type { ServiceState } from './domains/system/readiness';
 import { type CreatedTenant, countTenants, createTenantWithOwner } from './domains/tenants/service';
@@ -222,6 +223,7 @@ export async function startService(
     isStopping = true;
     stopping ??= (async () => {
       await operator?.close();
+      await api?.statusEvaluator.stop();
       await running?.sweeper.stop();
       await running?.dispatcher.stop();
       await stopInOrder({ config, logger, app, relay, jobs, tokenUsage, redis, database });
@@ -302,7 +304,10 @@ interface ApiParts extends JobParts {
 async function startApi(parts: ApiParts, state: ServiceState, step: StepReporter) {
   const { config, database, secretBox, tokenUsage, metrics, logger, redis } = parts;
   const listening = step('starting the API');
+  // The API's answers are the status page's API component: this process measures the status.
+  const responseWindow = createResponseWindow();
   const app = await buildApp({
+    responseWindow,
     config,
     database,
     secretBox,
@@ -316,7 +321,13 @@ async function startApi(parts: ApiParts, state: ServiceState, step: StepReporter
   });
   const address = await app.listen({ port: config.port, host: config.host });
   listening(`listening on ${address}`);
-  return { app, address };
+  const statusEvaluator = startStatusEvaluator({
+    database,
+    responseWindow,
+    subscriptions: { config, secretBox },
+    log: (message, details) => logger.warn(details ?? {}, message),
+  });
+  return { app, address, statusEvaluator };
 }
 
 /** The embedded database has one owner, this process: operator commands come through it. */

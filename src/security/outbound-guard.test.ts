@@ -162,7 +162,10 @@ describe('the address rules', () => {
         .scans.fileUrlRoots,
     ).toEqual(['/srv/git/{tenantId}', '/srv/shared']);
     const defaults = loadConfig({});
-    expect(defaults.outbound.allow).toEqual({ git: [], webhooks: [] });
+    expect(defaults.outbound.allow).toEqual({ git: [], webhooks: [], 'status-webhooks': [] });
+    expect(problems({ OUTBOUND_ALLOW_STATUS_WEBHOOK_CIDRS: 'example.test' })[0]).toMatch(
+      /OUTBOUND_ALLOW_STATUS_WEBHOOK_CIDRS/,
+    );
   });
 });
 

@@ -18,9 +18,14 @@ import {
  * hands back the one checked address the connection must be pinned to, so a second lookup by
  * the connecting code (DNS rebinding) cannot change where it goes.
  */
-export type OutboundKind = 'git' | 'webhooks';
+export type OutboundKind = 'git' | 'webhooks' | 'status-webhooks';
 
-export const OUTBOUND_KINDS: readonly OutboundKind[] = ['git', 'webhooks'];
+/**
+ * `status-webhooks`: the anonymous status subscribers' targets, which have an allow-list of
+ * their own (none by default) and never a tenant's: the `webhooks` list is meant for tenants'
+ * integrations, and anyone may create a status subscription.
+ */
+export const OUTBOUND_KINDS: readonly OutboundKind[] = ['git', 'webhooks', 'status-webhooks'];
 
 /** What callers see: nothing about the host, its addresses or why exactly. */
 export const REFUSED_MESSAGE = 'the address is not allowed';
@@ -65,6 +70,7 @@ export interface CheckedTarget {
   literal: boolean;
 }
 
+const NONE: readonly string[] = [];
 const cidrCache = new WeakMap<readonly string[], Cidr[]>();
 
 function parsedList(list: readonly string[]): Cidr[] {
@@ -80,7 +86,8 @@ function parsedList(list: readonly string[]): Cidr[] {
  * configuration (docs/architecture.md#layer-rules).
  */
 export interface OutboundSettings {
-  allow: Record<OutboundKind, readonly string[]>;
+  /** A kind without a list allows nothing beyond the rules. */
+  allow: Partial<Record<OutboundKind, readonly string[]>>;
   /** Tenant id → its own additions. */
   tenantAllow: Record<string, Partial<Record<OutboundKind, readonly string[]>>>;
 }
@@ -93,7 +100,7 @@ export function outboundPolicy(
   resolve?: Resolver,
 ): OutboundPolicy {
   const own = tenantId ? (config.outbound.tenantAllow[tenantId]?.[kind] ?? []) : [];
-  const allow = [...parsedList(config.outbound.allow[kind]), ...parsedList(own)];
+  const allow = [...parsedList(config.outbound.allow[kind] ?? NONE), ...parsedList(own)];
   return resolve ? { allow, resolve } : { allow };
 }
 

@@ -4,7 +4,14 @@ import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import { emitEvent } from '../../jobs/outbox';
 import { isFinal, SCAN_TRANSITIONS, type ScanEvent } from './lifecycle';
-import type { ScanLogLevel, ScanLogTable, ScanState, ScanTable, ScanTrigger } from './tables';
+import type {
+  ScanFailureCause,
+  ScanLogLevel,
+  ScanLogTable,
+  ScanState,
+  ScanTable,
+  ScanTrigger,
+} from './tables';
 
 /**
  * The scan store: the ONLY code that writes the `scans` and `scan_logs` tables (a test walks
@@ -85,6 +92,7 @@ export async function insertQueuedScan(
 
 type MoveFields = Partial<{
   error: string | null;
+  failure_cause: ScanFailureCause;
   commit_sha: string | null;
   counts_by_ecosystem: string;
   dependency_count: number;
@@ -204,14 +212,21 @@ export async function completeScan(
   });
 }
 
-/** → failed with the reason; fenced by `attempt` when given (a run), else any active scan. */
+/**
+ * → failed with the reason; fenced by `attempt` when given (a run), else any active scan.
+ * `cause`: whose failure it is (the status page counts only the service's).
+ */
 export async function failScan(
   db: Kysely<DB>,
   scanId: string,
   error: string,
   attempt?: number,
+  cause: ScanFailureCause = 'service',
 ): Promise<ScanRow | undefined> {
-  return move(db, scanId, 'fail', { attempt, fields: { error: error.slice(0, 2000) } });
+  return move(db, scanId, 'fail', {
+    attempt,
+    fields: { error: error.slice(0, 2000), failure_cause: cause },
+  });
 }
 
 /** queued | running → cancelled (a running run stops at its next step). */
@@ -256,7 +271,7 @@ export async function recoverStaleScan(
     ? await move(db, scan.id, 'requeue', { attempt: scan.attempt })
     : await move(db, scan.id, 'fail', {
         attempt: scan.attempt,
-        fields: { error: outcome.error },
+        fields: { error: outcome.error, failure_cause: 'service' },
       });
   return moved !== undefined;
 }

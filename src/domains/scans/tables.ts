@@ -4,6 +4,7 @@ import type { ReachabilityEvidence } from '../../intel/reachability/analyse';
 
 export type ScanState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 export type ScanTrigger = 'manual' | 'push' | 'sbom' | 'retry';
+export type ScanFailureCause = 'input' | 'service';
 export type ScanLogLevel = 'info' | 'warn' | 'error';
 
 export interface ScanTable {
@@ -20,6 +21,8 @@ export interface ScanTable {
   heartbeat_at: Date | null;
   attempt: Generated<number>;
   error: string | null;
+  /** Whose failure a failed scan's is (migration 0038): its repository's, or the service's. */
+  failure_cause: ScanFailureCause | null;
   counts_by_ecosystem: JSONColumnType<Record<string, number>>;
   dependency_count: Generated<number>;
   file_count: Generated<number>;

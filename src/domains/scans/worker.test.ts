@@ -158,6 +158,8 @@ describe('scan worker', () => {
     const done = await scanOf(scan.id);
     expect(done.state).toBe('failed');
     expect(done.error).toMatch(/no-such-branch/);
+    // The tenant's own repository failed it, not the service (docs/status.md#components).
+    expect(done.failure_cause).toBe('input');
     const logs = await logsOf(scan.id);
     expect(logs.some((l) => l.level === 'error' && l.step === 'checkout')).toBe(true);
     expect(checkoutsLeft()).toEqual([]);
@@ -341,6 +343,7 @@ describe('scan worker', () => {
     const failed = await scanOf(second.id);
     expect(failed.state).toBe('failed');
     expect(failed.error).toMatch(/stopped responding/);
+    expect(failed.failure_cause).toBe('service');
   });
 
   it('leaves a fresh running scan alone', async () => {

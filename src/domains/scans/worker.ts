@@ -7,7 +7,7 @@ import { withTenant } from '../../db/tenant-scope';
 import type { TreeExtraction } from '../../ecosystems/extract-tree';
 import type { ReachabilityFact } from '../../intel/reachability/analyse';
 import type { JobEnvelope } from '../../jobs/queue';
-import { GitCheckoutError, redactUrl, shallowCheckout } from '../../sources/git';
+import { GitCheckoutError, HTTPS_UNAVAILABLE, redactUrl, shallowCheckout } from '../../sources/git';
 import type { JobDeps } from '../job-deps';
 import { cloneAccessFor } from '../repositories/clone-access';
 import { DEFAULT_EXTRACTION_LIMITS, extractInWorker } from './extraction';
@@ -27,7 +27,7 @@ import {
   type ScanRun,
   writeScanLogs,
 } from './store';
-import type { ScanLogLevel } from './tables';
+import type { ScanFailureCause, ScanLogLevel } from './tables';
 
 export { removeAbandonedCheckouts, SWEEP_STALE_SCANS_JOB, sweepStaleScans } from './recovery';
 export { findScan, RUN_SCAN_JOB };
@@ -269,6 +269,17 @@ async function store(
   }
 }
 
+/**
+ * Whose failure it is: a checkout refused or failed by the tenant's own repository (gone, an
+ * address not allowed, credentials refused, no such branch, too large, a remote that does not
+ * answer) is the input's; this server unable to clone over https, and every failure past the
+ * checkout, the service's (the status page counts only those, docs/status.md#components).
+ */
+function failureCause(error: unknown): ScanFailureCause {
+  if (!(error instanceof GitCheckoutError)) return 'service';
+  return error.message === HTTPS_UNAVAILABLE ? 'service' : 'input';
+}
+
 /** A run's error: a stop (cancelled, taken over) is logged; anything else fails the scan. */
 async function settleFailure(deps: JobDeps, run: Run, error: unknown): Promise<void> {
   const stopped =
@@ -298,7 +309,7 @@ async function settleFailure(deps: JobDeps, run: Run, error: unknown): Promise<v
   const lines = run.logs.take();
   await withTenant(deps.database, run.tenantId, async (db) => {
     // Only this run's attempt: a scan cancelled or re-queued meanwhile is not failed by it.
-    await failScan(db, run.scanId, message, run.attempt);
+    await failScan(db, run.scanId, message, run.attempt, failureCause(error));
     await writeScanLogs(db, run, lines);
   }).catch((failure) =>
     deps.log('could not record a failed scan', {

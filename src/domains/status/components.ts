@@ -9,14 +9,20 @@ import {
   COMPONENTS,
   type ComponentId,
   type ComponentState,
+  type IncidentImpact,
   type MeasuredState,
   type OverrideState,
 } from './tables';
 
 /** Consecutive evaluations that must agree before a component changes (docs/status.md). */
 export const HYSTERESIS = { worse: 2, better: 3 } as const;
-/** Evaluations closer together than this reuse the stored states (a burst of readers). */
+/** How often the status evaluator measures (jobs.ts), so nobody has to read for it to happen. */
 export const EVALUATION_INTERVAL_MS = 30_000;
+/**
+ * A read evaluates only when the stored states are older than this: the evaluator keeps them
+ * fresh, and a reader measures only where none runs (a test app, a process that just started).
+ */
+export const READ_STALE_MS = 3 * EVALUATION_INTERVAL_MS;
 
 export const COMPONENT_NAMES: Record<ComponentId, string> = {
   api: 'API',
@@ -64,13 +70,15 @@ export function nextHeld(held: Held | undefined, raw: MeasuredState): Held {
 export async function evaluateComponents(
   database: Database,
   window: ResponseWindow,
-  options: { force?: boolean; now?: number; notify?: Notifier | null } = {},
+  options: { force?: boolean; now?: number; notify?: Notifier | null; maxAgeMs?: number } = {},
 ): Promise<void> {
   const now = options.now ?? Date.now();
+  // A little under the interval, so an evaluator's tick never finds its own last one fresh.
+  const maxAge = options.maxAgeMs ?? EVALUATION_INTERVAL_MS - 1000;
   const isFresh = (rows: { evaluated_at: Date }[]) =>
     !options.force &&
     rows.length === COMPONENTS.length &&
-    rows.every((row) => now - row.evaluated_at.getTime() < EVALUATION_INTERVAL_MS);
+    rows.every((row) => now - row.evaluated_at.getTime() < maxAge);
   if (
     isFresh(await database.system.selectFrom('status_components').select('evaluated_at').execute())
   ) {
@@ -95,6 +103,7 @@ export async function evaluateComponents(
       );
       const values = {
         measured_state: held.state,
+        raw_state: reading.state,
         pending_state: held.pendingState,
         pending_count: held.pendingCount,
         measurement: JSON.stringify(reading.measurement) as unknown as Record<string, unknown>,
@@ -184,7 +193,8 @@ export async function listComponents(
         componentId: component,
         name: COMPONENT_NAMES[component],
         state: override ?? row.measured_state,
-        measuredState: row.measured_state,
+        // The measurement itself: `state` is what agreeing evaluations (or an override) say.
+        measuredState: row.raw_state ?? row.measured_state,
         detail: row.detail,
         overridden: override !== null,
         overrideReason: override ? row.override_reason : null,
@@ -196,12 +206,30 @@ export async function listComponents(
   });
 }
 
-/** The worst known state; unknown components do not count. */
-export function overallState(components: { state: ComponentState }[]): ComponentState {
-  const known = components.filter((component) => component.state !== 'unknown');
-  if (known.length === 0) return 'unknown';
-  return known.reduce<ComponentState>(
-    (worst, component) => (SEVERITY[component.state] > SEVERITY[worst] ? component.state : worst),
+/** What an open incident declares, by its impact (docs/status.md#components). */
+export const IMPACT_STATE: Record<IncidentImpact, ComponentState> = {
+  maintenance: 'maintenance',
+  minor: 'degraded',
+  major: 'outage',
+  critical: 'outage',
+};
+
+/**
+ * The worst of the components' known states and of what the open incidents declare: an
+ * operator's critical incident is not "All systems operational" while every probe passes.
+ * Unknown components do not count.
+ */
+export function overallState(
+  components: { state: ComponentState }[],
+  openIncidents: { impact: IncidentImpact }[] = [],
+): ComponentState {
+  const states = [
+    ...components.map((component) => component.state),
+    ...openIncidents.map((incident) => IMPACT_STATE[incident.impact]),
+  ].filter((state) => state !== 'unknown');
+  if (states.length === 0) return 'unknown';
+  return states.reduce<ComponentState>(
+    (worst, state) => (SEVERITY[state] > SEVERITY[worst] ? state : worst),
     'operational',
   );
 }

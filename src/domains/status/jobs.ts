@@ -1,7 +1,12 @@
+import type { Database } from '../../db/connection';
 import { startPoller } from '../../jobs/poller';
 import type { JobDefinition } from '../../jobs/queue';
 import type { JobDeps } from '../job-deps';
+import { EVALUATION_INTERVAL_MS, evaluateComponents } from './components';
 import { type MailSender, sendDueMail, smtpSender } from './mail';
+import { subscriberNotifier } from './notify';
+import type { ResponseWindow } from './response-window';
+import type { SubscriptionContext } from './subscriptions';
 
 /** The minute backstop of status mail sending (docs/status.md#e-mail). */
 export const SEND_STATUS_MAIL_JOB = 'status.send-mail';
@@ -55,4 +60,38 @@ export function startStatusMailDispatcher(
       sender.close();
     },
   };
+}
+
+export interface StatusEvaluator {
+  stop: () => Promise<void>;
+}
+
+/**
+ * Measures the components every `intervalMs` in a process that serves the API (its response
+ * window is the API component's measurement), whether or not anyone reads the status: an outage
+ * while nobody looks is still counted, and its change mailed and sent to webhook subscribers.
+ * Several processes may run one: the evaluation's lock and freshness check make a burst one.
+ */
+export function startStatusEvaluator(deps: {
+  database: Database;
+  responseWindow: ResponseWindow;
+  subscriptions: SubscriptionContext;
+  log: (message: string, details?: object) => void;
+  intervalMs?: number;
+}): StatusEvaluator {
+  const notify = subscriberNotifier(deps.subscriptions);
+  const intervalMs = deps.intervalMs ?? EVALUATION_INTERVAL_MS;
+  const poller = startPoller({
+    intervalMs,
+    pass: async () => {
+      // Each tick measures; another process's evaluation within the interval counts for it.
+      await evaluateComponents(deps.database, deps.responseWindow, {
+        notify,
+        maxAgeMs: intervalMs - 1,
+      });
+      return 0;
+    },
+    onError: (error) => deps.log('status evaluation failed', { err: error }),
+  });
+  return poller;
 }

@@ -87,6 +87,14 @@ export function smtpSender(config: StatusMailConfig): MailSender | null {
   };
 }
 
+/**
+ * The confirm and unsubscribe tokens of a mail's links, replaced once the mail is out of the
+ * outbox's hands (sent or given up): the recipient has them, and the outbox operators read
+ * must not hand out a working link to someone else's subscription.
+ */
+export const redactTokens = (text: string) =>
+  text.replace(/([?&]token=)[A-Za-z0-9_-]+/g, '$1[redacted]');
+
 /** How long a claimed message is held for one attempt before another worker may take it. */
 const MAIL_LEASE_MS = 120_000;
 
@@ -155,7 +163,13 @@ export async function sendDueMail(
       await sender.send(mail);
       await system
         .updateTable('status_email_outbox')
-        .set({ sent_at: sql<Date>`now()`, lease_until: null, last_error: null })
+        .set({
+          sent_at: sql<Date>`now()`,
+          lease_until: null,
+          last_error: null,
+          body: redactTokens(row.body),
+          list_unsubscribe: null,
+        })
         .where('id', '=', row.id)
         .execute();
     } catch (error) {
@@ -168,6 +182,7 @@ export async function sendDueMail(
           last_error: errorText(error),
           next_attempt_at: givenUp ? null : retryAt,
           failed_at: givenUp ? sql<Date>`now()` : null,
+          ...(givenUp ? { body: redactTokens(row.body), list_unsubscribe: null } : {}),
         })
         .where('id', '=', row.id)
         .execute();
@@ -176,7 +191,10 @@ export async function sendDueMail(
   return claimed.length;
 }
 
-/** The newest outbox messages, for operators (docs/status.md#operators). */
+/**
+ * The newest outbox messages, for operators (docs/status.md#operators). Pending ones keep their
+ * links (without SMTP the outbox is how mail gets out); sent and failed ones show none.
+ */
 export async function listOutbox(system: Kysely<DB>, limit: number) {
   const rows = await system
     .selectFrom('status_email_outbox')
@@ -189,7 +207,7 @@ export async function listOutbox(system: Kysely<DB>, limit: number) {
     messageId: row.id,
     recipient: row.recipient,
     subject: row.subject,
-    body: row.body,
+    body: row.sent_at || row.failed_at ? redactTokens(row.body) : row.body,
     state: row.sent_at ? 'sent' : row.failed_at ? 'failed' : 'pending',
     attempts: row.attempt_count,
     lastError: row.last_error,

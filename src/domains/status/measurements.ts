@@ -18,6 +18,7 @@ export const THRESHOLDS = {
   queueLagSeconds: { degraded: 300, outage: 1800 },
   osvAgeHours: { degraded: 26, outage: 72 },
   fetchFailures: { minAttempts: 5, degraded: 0.2, outage: 0.5, windowMinutes: 60 },
+  scanFailures: { minFailingTenants: 2, degraded: 0.2, outage: 0.5, windowMinutes: 60 },
 } as const;
 
 const ratioState = (
@@ -87,23 +88,26 @@ export async function readJobWorkers(database: Database): Promise<Reading> {
   };
 }
 
+/**
+ * The age of the vulnerability data: since the last good check of any feed (a failed check keeps
+ * the time of the last import) or the newest advisory's own modification time, whichever is
+ * later, so advisories imported from files (`admin import-osv`, no feed) count too.
+ */
 export async function readVulnerabilityData(database: Database): Promise<Reading> {
-  // The last good check of any feed; a failed check keeps the time of the last import.
-  const row = await database.system
-    .selectFrom('osv_feed_state')
-    .select(
-      sql<
-        number | null
-      >`EXTRACT(EPOCH FROM now() - max(CASE WHEN last_status <> 'failed' THEN last_checked_at ELSE last_changed_at END))::float8`.as(
-        'age',
-      ),
-    )
-    .executeTakeFirst();
-  const age = row?.age ?? null;
+  const { rows } = await sql<{ age: number | null }>`
+    SELECT EXTRACT(EPOCH FROM now() - GREATEST(
+      (SELECT max(CASE WHEN last_status <> 'failed' THEN last_checked_at ELSE last_changed_at END)
+         FROM osv_feed_state),
+      (SELECT max(modified_at) FROM osv_advisories)))::float8 AS age`.execute(database.system);
+  const age = rows[0]?.age ?? null;
   if (age === null) {
-    return { state: 'unknown', measurement: { ageHours: null }, detail: 'no OSV sync has run yet' };
+    return {
+      state: 'unknown',
+      measurement: { ageHours: null },
+      detail: 'no vulnerability data yet (no OSV sync or import has run)',
+    };
   }
-  const hours = Math.round((age / 3600) * 10) / 10;
+  const hours = Math.max(0, Math.round((age / 3600) * 10) / 10);
   const t = THRESHOLDS.osvAgeHours;
   const state: MeasuredState =
     hours >= t.outage ? 'outage' : hours >= t.degraded ? 'degraded' : 'operational';
@@ -131,22 +135,36 @@ export async function readRegistryMetadata(database: Database): Promise<Reading>
   };
 }
 
+/**
+ * Source-control ingest, from what the service controls: scans that failed for the tenant's
+ * own repository (failure_cause 'input': gone, refused, bad credentials...) count neither way,
+ * demo tenants (anyone can make one) are left out, and every tenant weighs the same — the share
+ * is the mean of each tenant's share of service failures — so no single tenant's volume sets
+ * it. Below MIN_FAILING_TENANTS tenants with such a failure the component stays operational:
+ * one tenant never moves the public page. The detail gives no counts of tenants' scans.
+ */
 export async function readSourceControlIngest(database: Database): Promise<Reading> {
-  const t = THRESHOLDS.fetchFailures;
-  const row = await database.system
-    .selectFrom('scans')
-    .select([
-      sql<number>`count(*)::int`.as('total'),
-      sql<number>`count(*) FILTER (WHERE state = 'failed')::int`.as('failed'),
-    ])
-    .where('trigger', '<>', 'sbom')
-    .where('state', 'in', ['completed', 'failed'])
-    .where('finished_at', '>', sql<Date>`now() - make_interval(mins => ${t.windowMinutes})`)
-    .executeTakeFirstOrThrow();
+  const t = THRESHOLDS.scanFailures;
+  const { rows } = await sql<{ tenants: number; failing: number; share: number }>`
+    WITH per_tenant AS (
+      SELECT s.tenant_id, count(*) AS total, count(*) FILTER (WHERE s.state = 'failed') AS failed
+        FROM scans s JOIN tenants ten ON ten.id = s.tenant_id
+       WHERE s.trigger <> 'sbom' AND s.state IN ('completed', 'failed')
+         AND s.failure_cause IS DISTINCT FROM 'input' AND NOT ten.is_demo
+         AND s.finished_at > now() - make_interval(mins => ${t.windowMinutes})
+       GROUP BY s.tenant_id)
+    SELECT count(*)::int AS tenants, count(*) FILTER (WHERE failed > 0)::int AS failing,
+           COALESCE(avg(failed::float8 / total), 0)::float8 AS share
+      FROM per_tenant`.execute(database.system);
+  const row = rows[0] ?? { tenants: 0, failing: 0, share: 0 };
+  const counted = row.failing >= t.minFailingTenants;
+  const state = counted ? ratioState(row.share, 1, t, 0) : 'operational';
   return {
-    state: ratioState(row.failed, row.total, t, t.minAttempts),
-    measurement: { scans: row.total, failed: row.failed },
-    detail: `${percent(row.failed, row.total)} of ${row.total} repository scans in the last hour failed`,
+    state,
+    measurement: { tenants: row.tenants, failingTenants: row.failing, share: row.share },
+    detail: counted
+      ? `${percent(row.share, 1)} of repository scans in the last hour failed for reasons of the service (each tenant weighing the same)`
+      : 'no repository scans of several tenants failed for reasons of the service in the last hour',
   };
 }
 

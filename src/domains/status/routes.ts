@@ -5,7 +5,13 @@ import type { Database } from '../../db/connection';
 import type { OpenApiTag } from '../../http/openapi';
 import { ItemsList, NoContent, withErrors } from '../../http/schemas';
 import type { OperatorCheck } from '../../security/operator-token';
-import { evaluateComponents, listComponents, overallState, setOverride } from './components';
+import {
+  evaluateComponents,
+  listComponents,
+  overallState,
+  READ_STALE_MS,
+  setOverride,
+} from './components';
 import { renderAtomFeed } from './feed';
 import { type Notifier, subscriberNotifier } from './notify';
 import { renderStatusPage } from './page';
@@ -60,9 +66,15 @@ type RouteDeps = StatusDeps & { notify: Notifier };
 const PUBLIC = { auth: false } as const;
 const TAGS: OpenApiTag[] = ['Status'];
 
-/** The current components (evaluated again when the last evaluation is stale). */
+/**
+ * The current components as the status evaluator stored them (jobs.ts); measured here only when
+ * no evaluator has for a while (READ_STALE_MS).
+ */
 export async function currentComponents(deps: StatusDeps & { notify?: Notifier }) {
-  await evaluateComponents(deps.database, deps.responseWindow, { notify: deps.notify ?? null });
+  await evaluateComponents(deps.database, deps.responseWindow, {
+    notify: deps.notify ?? null,
+    maxAgeMs: READ_STALE_MS,
+  });
   return listComponents(deps.database);
 }
 
@@ -81,12 +93,14 @@ export function statusRoutes(statusDeps: StatusDeps): FastifyPluginAsyncTypebox 
       },
       async () => {
         const components = await currentComponents(deps);
-        const incidents = await listIncidents(deps.database.system, 0);
-        const status = overallState(components);
+        const open = (await listIncidents(deps.database.system, 0)).filter(
+          (incident) => incident.resolvedAtUtc === null,
+        );
+        const status = overallState(components, open);
         return {
           status,
           description: DESCRIPTIONS[status],
-          openIncidents: incidents.filter((incident) => incident.resolvedAtUtc === null).length,
+          openIncidents: open.length,
           updatedAtUtc: latest(components.map((component) => component.evaluatedAtUtc)),
           components: components.map(({ componentId, name, state }) => ({
             componentId,
@@ -190,7 +204,10 @@ function feedAndPageRoutes(deps: RouteDeps): FastifyPluginAsyncTypebox {
         listIncidents(system, HISTORY_DAYS),
         listChangelog(system, CHANGELOG_LIMIT),
       ]);
-      const overall = overallState(components);
+      const overall = overallState(
+        components,
+        incidents.filter((incident) => incident.resolvedAtUtc === null),
+      );
       reply.type('text/html; charset=utf-8');
       return renderStatusPage({
         overall,

@@ -1,7 +1,13 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import { newId } from '../../db/ids';
+import { importPath } from '../../intel/advisory-store/import';
 import { evaluateComponents, HYSTERESIS, nextHeld } from './components';
+import { startStatusEvaluator } from './jobs';
 import { createResponseWindow } from './response-window';
 
 const OPERATOR_TOKEN = 'operator-token-for-status-tests';
@@ -89,6 +95,8 @@ describe('status surface', () => {
     await evaluateComponents(t.database, window, { force: true });
     const once = await component('vulnerability-data');
     expect(once.state).toBe('operational');
+    // measuredState is the measurement itself; state waits for the next evaluation to agree.
+    expect(once.measuredState).toBe('degraded');
     expect(once.detail).toContain('30 h');
     await evaluateComponents(t.database, window, { force: true });
     expect((await component('vulnerability-data')).state).toBe('degraded');
@@ -195,6 +203,41 @@ describe('status surface', () => {
     ]);
   });
 
+  it('folds open incidents into the overall state by their impact', async () => {
+    const publicStatus = async () => (await t.app.inject({ url: '/api/v1/status/public' })).json();
+    const before = await publicStatus();
+    expect(before.status).toBe('operational');
+    const open = async (impact: string) => {
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/status/incidents',
+        headers: operator,
+        payload: { title: `A ${impact} one`, impact, components: ['api'], body: 'Declared.' },
+      });
+      expect(created.statusCode).toBe(201);
+      return created.json().id as string;
+    };
+    const resolve = (id: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/v1/status/incidents/${id}/updates`,
+        headers: operator,
+        payload: { status: 'resolved', body: 'Over.' },
+      });
+    const minor = await open('minor');
+    expect(await publicStatus()).toMatchObject({ status: 'degraded', openIncidents: 1 });
+    const critical = await open('critical');
+    const during = await publicStatus();
+    expect(during).toMatchObject({ status: 'outage', description: 'Some systems are down' });
+    const page = (await t.app.inject({ url: '/status' })).body;
+    expect(page).toContain('Some systems are down');
+    expect(page).not.toContain('All systems operational');
+    await resolve(critical);
+    expect((await publicStatus()).status).toBe('degraded');
+    await resolve(minor);
+    expect(await publicStatus()).toMatchObject({ status: 'operational', openIncidents: 0 });
+  });
+
   it('publishes changelog entries newest first', async () => {
     const post = (payload: unknown) =>
       t.app.inject({
@@ -229,5 +272,231 @@ describe('status surface', () => {
       version: '1.4.0',
       publishedAtUtc: '2026-11-01T10:00:00.000Z',
     });
+  });
+
+  it('publishes a changelog entry dated in the future when its time comes', async () => {
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/status/changelog',
+      headers: operator,
+      payload: { kind: 'release', title: 'Driftwatch 2.0', publishedAtUtc: tomorrow },
+    });
+    expect(created.statusCode).toBe(201);
+    const { id } = created.json();
+    const titles = async () =>
+      (await t.app.inject({ url: '/status/changelog' }))
+        .json()
+        .items.map((entry: { title: string }) => entry.title);
+    expect(await titles()).not.toContain('Driftwatch 2.0');
+    const feed = (await t.app.inject({ url: '/status/feed.atom' })).body;
+    expect(feed).not.toContain('Driftwatch 2.0');
+    const updated = /<feed[\s\S]*?<updated>([^<]+)<\/updated>/.exec(feed)?.[1] ?? '';
+    expect(Date.parse(updated)).toBeLessThanOrEqual(Date.now());
+    expect((await t.app.inject({ url: '/status' })).body).not.toContain('Driftwatch 2.0');
+
+    // Its time comes (moved into the past rather than waiting a day).
+    await sql`UPDATE status_changelog SET published_at = now() - interval '1 second'
+      WHERE id = ${id}`.execute(t.database.system);
+    expect(await titles()).toContain('Driftwatch 2.0');
+    expect((await t.app.inject({ url: '/status/feed.atom' })).body).toContain('Driftwatch 2.0');
+  });
+});
+
+describe('the status evaluator', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ operatorToken: OPERATOR_TOKEN });
+  });
+  afterAll(async () => t?.close());
+
+  it('measures on its schedule and tells subscribers of an outage nobody read', async () => {
+    // A confirmed e-mail subscriber (the link from the outbox: no SMTP here) and a webhook one.
+    await t.app.inject({
+      method: 'POST',
+      url: '/status/subscribe',
+      payload: { email: 'watcher@example.com' },
+    });
+    const confirmation = await t.database.system
+      .selectFrom('status_email_outbox')
+      .select('body')
+      .where('recipient', '=', 'watcher@example.com')
+      .executeTakeFirstOrThrow();
+    const link = /\/status\/subscribe\/confirm\?token=[A-Za-z0-9_-]+/.exec(confirmation.body)?.[0];
+    expect((await t.app.inject({ url: link ?? '' })).statusCode).toBe(200);
+    const hookId = '0190a8e0-0000-7000-8000-00000000beef';
+    await t.database.system
+      .insertInto('status_webhook_subscriptions')
+      .values({
+        id: hookId,
+        url: 'https://hooks.example/status',
+        secret_sealed: t.secretBox.seal('whsec_dGVzdA=='),
+        unsubscribe_token_hash: Buffer.alloc(32, 7),
+      })
+      .execute();
+
+    // The API answers nothing but server errors; no one reads a status route.
+    const window = createResponseWindow();
+    const evaluator = startStatusEvaluator({
+      database: t.database,
+      responseWindow: window,
+      subscriptions: { config: t.config, secretBox: t.secretBox },
+      log: () => {},
+      intervalMs: 40,
+    });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      for (let i = 0; i < 30; i++) window.record(500, Date.now());
+      const deadline = Date.now() + 10_000;
+      let mailed: { subject: string }[] = [];
+      while (Date.now() < deadline && mailed.length === 0) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        mailed = await t.database.system
+          .selectFrom('status_email_outbox')
+          .select('subject')
+          .where('recipient', '=', 'watcher@example.com')
+          .where('subject', '=', '[Driftwatch status] API: outage')
+          .execute();
+      }
+      expect(mailed).toHaveLength(1);
+    } finally {
+      await evaluator.stop();
+    }
+    const delivery = await t.database.system
+      .selectFrom('outbound_deliveries')
+      .select(['event_type', 'payload'])
+      .where('target_id', '=', hookId)
+      .where('event_type', '=', 'status.component.changed')
+      .executeTakeFirstOrThrow();
+    expect(delivery.payload).toMatchObject({ componentId: 'api', state: 'outage' });
+    const api = (await t.app.inject({ url: '/status/components' }))
+      .json()
+      .items.find((item: { componentId: string }) => item.componentId === 'api');
+    expect(api).toMatchObject({ state: 'outage', measuredState: 'outage' });
+  });
+});
+
+describe('source-control ingest', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ operatorToken: OPERATOR_TOKEN });
+  });
+  afterAll(async () => t?.close());
+
+  /** A tenant (a demo one when asked) with finished scans: `failed` of them failed by `cause`. */
+  const tenantWithScans = async (
+    scans: { completed: number; failed: number; cause: 'input' | 'service' | null },
+    demo = false,
+  ) => {
+    const tenant = await t.createTenant();
+    if (demo) {
+      await sql`UPDATE tenants SET is_demo = true WHERE id = ${tenant.tenantId}`.execute(
+        t.database.system,
+      );
+    }
+    const repositoryId = newId();
+    await sql`INSERT INTO repositories (tenant_id, id, provider, name, full_name, clone_url)
+      VALUES (${tenant.tenantId}, ${repositoryId}, 'file', 'r', 'r', 'file:///gone')`.execute(
+      t.database.system,
+    );
+    const rows = [
+      ...Array.from({ length: scans.completed }, () => ['completed', null, null] as const),
+      ...Array.from(
+        { length: scans.failed },
+        () => ['failed', 'the repository could not be reached', scans.cause] as const,
+      ),
+    ];
+    for (const [state, error, cause] of rows) {
+      await sql`INSERT INTO scans (tenant_id, id, repository_id, state, trigger, finished_at,
+          error, failure_cause)
+        VALUES (${tenant.tenantId}, ${newId()}, ${repositoryId}, ${state}, 'manual', now(),
+          ${error}, ${cause})`.execute(t.database.system);
+    }
+    return tenant;
+  };
+  const ingest = async () => {
+    const window = createResponseWindow();
+    for (let i = 0; i < HYSTERESIS.worse; i++) {
+      await evaluateComponents(t.database, window, { force: true });
+    }
+    const items = (await t.app.inject({ url: '/status/components' })).json().items;
+    return items.find(
+      (item: { componentId: string }) => item.componentId === 'source-control-ingest',
+    );
+  };
+  const clearScans = () => sql`DELETE FROM scans`.execute(t.database.system);
+
+  it("does not count failures of tenants' own repositories, nor let one tenant move it", async () => {
+    // Nine scans of deleted repositories among fourteen (the issue's 62 %): the tenant's input.
+    await tenantWithScans({ completed: 5, failed: 9, cause: 'input' });
+    expect((await ingest()).state).toBe('operational');
+    // One tenant whose scans fail for the service's reasons: still not the page's to move.
+    await tenantWithScans({ completed: 0, failed: 9, cause: 'service' });
+    const one = await ingest();
+    expect(one.state).toBe('operational');
+    expect(one.measuredState).toBe('operational');
+    // Nor demo tenants, whoever makes them.
+    await tenantWithScans({ completed: 0, failed: 9, cause: 'service' }, true);
+    await tenantWithScans({ completed: 0, failed: 9, cause: null }, true);
+    expect((await ingest()).state).toBe('operational');
+    await clearScans();
+  });
+
+  it('turns to outage when the service fails several tenants, weighing each the same', async () => {
+    await tenantWithScans({ completed: 0, failed: 2, cause: 'service' });
+    await tenantWithScans({ completed: 0, failed: 1, cause: 'service' });
+    // A busy healthy tenant does not dilute the others: each weighs a third.
+    await tenantWithScans({ completed: 40, failed: 0, cause: null });
+    const outage = await ingest();
+    expect(outage.state).toBe('outage');
+    expect(outage.detail).toContain('67 %');
+    // No counts of tenants' scans in public.
+    expect(outage.detail).not.toMatch(/\b(3|43) /);
+    await clearScans();
+  });
+});
+
+describe('vulnerability data imported from files', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ operatorToken: OPERATOR_TOKEN });
+  });
+  afterAll(async () => t?.close());
+
+  it('is measured by its newest advisory once any is imported, with no feed sync', async () => {
+    const vulnerability = async () => {
+      await evaluateComponents(t.database, createResponseWindow(), { force: true });
+      return (await t.app.inject({ url: '/status/components' }))
+        .json()
+        .items.find((item: { componentId: string }) => item.componentId === 'vulnerability-data');
+    };
+    expect((await vulnerability()).state).toBe('unknown');
+    const folder = mkdtempSync(join(tmpdir(), 'status-osv-'));
+    const modified = new Date(Date.now() - 2 * 3600_000).toISOString();
+    writeFileSync(
+      join(folder, 'GHSA-stat-us00-0001.json'),
+      JSON.stringify({
+        schema_version: '1.6.0',
+        id: 'GHSA-stat-us00-0001',
+        modified,
+        published: modified,
+        summary: 'A test advisory',
+        affected: [
+          {
+            package: { ecosystem: 'npm', name: 'status-test-package' },
+            ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '1.0.1' }] }],
+          },
+        ],
+      }),
+    );
+    try {
+      const summary = await importPath(t.database, folder, async () => 0);
+      expect(summary.added).toBe(1);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+    const imported = await vulnerability();
+    expect(imported.state).toBe('operational');
+    expect(imported.detail).toBe('the vulnerability data is 2 h old');
   });
 });

@@ -177,11 +177,15 @@ export async function insertChangelogEntry(
   return id;
 }
 
-/** The newest entries first, at most `limit`. */
+/**
+ * The newest published entries first, at most `limit`. An entry dated in the future is
+ * scheduled: it appears (page, list, feed) when its time comes, not before.
+ */
 export async function listChangelog(db: System, limit: number): Promise<ChangelogView[]> {
   const rows = await db
     .selectFrom('status_changelog')
     .selectAll()
+    .where('published_at', '<=', sql<Date>`now()`)
     .orderBy('published_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)

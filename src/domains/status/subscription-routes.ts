@@ -41,6 +41,12 @@ const PUBLIC = { auth: false } as const;
 const TAGS: OpenApiTag[] = ['Status'];
 const FORM = 'application/x-www-form-urlencoded';
 
+/**
+ * The largest body of the public routes that take one without a token (an address or a URL
+ * fits many times over): a larger one is a 413 before it is read further (docs/status.md).
+ */
+export const PUBLIC_BODY_LIMIT = 4096;
+
 export const SUBSCRIBE_MESSAGE =
   'If the address can receive mail, a confirmation link is on its way; nothing is sent before it is confirmed.';
 
@@ -75,7 +81,7 @@ export function subscriptionRoutes(deps: SubscriptionRouteDeps): FastifyPluginAs
     // The page's form posts form-encoded; only these routes accept it.
     app.addContentTypeParser(
       FORM,
-      { parseAs: 'string', bodyLimit: 4096 },
+      { parseAs: 'string', bodyLimit: PUBLIC_BODY_LIMIT },
       (_request, body, done) => {
         done(null, Object.fromEntries(new URLSearchParams(body.toString())));
       },
@@ -90,9 +96,10 @@ export function subscriptionRoutes(deps: SubscriptionRouteDeps): FastifyPluginAs
           operationId: 'subscribeToStatus',
           summary: 'Subscribe an e-mail address (double opt-in: a confirmation link is mailed)',
           body: SubscribeRequest,
-          response: withErrors({ 200: SubscribeResponse }, [], { authenticated: false }),
+          response: withErrors({ 200: SubscribeResponse }, [413], { authenticated: false }),
         },
         config: PUBLIC,
+        bodyLimit: PUBLIC_BODY_LIMIT,
       },
       async (request, reply) => {
         try {
@@ -118,6 +125,7 @@ export function subscriptionRoutes(deps: SubscriptionRouteDeps): FastifyPluginAs
         response: withErrors({ 200: TokenAnswer }, [404], { authenticated: false }),
       },
       config: PUBLIC,
+      bodyLimit: PUBLIC_BODY_LIMIT,
     });
 
     app.get(
@@ -157,14 +165,20 @@ function webhookSubscriptionRoutes(deps: SubscriptionRouteDeps): FastifyPluginAs
           operationId: 'subscribeStatusWebhook',
           summary: 'Subscribe a public https URL to signed status notifications',
           body: WebhookSubscriptionRequest,
-          response: withErrors({ 201: WebhookSubscriptionResponse }, [], {
+          response: withErrors({ 201: WebhookSubscriptionResponse }, [413], {
             authenticated: false,
           }),
         },
         config: PUBLIC,
+        bodyLimit: PUBLIC_BODY_LIMIT,
       },
       async (request, reply) => {
-        const subscription = await subscribeWebhook(system, deps.subscriptions, request.body.url);
+        const subscription = await subscribeWebhook(
+          system,
+          deps.subscriptions,
+          request.body.url,
+          request.ip,
+        );
         return reply.code(201).send(subscription);
       },
     );

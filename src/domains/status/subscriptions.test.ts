@@ -1,7 +1,7 @@
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type SmtpSink, startSmtpSink } from '../../../test/support/smtp-sink';
-import { createTestApp, type TestApp } from '../../../test/support/test-app';
+import { createTestApp, TEST_OUTBOUND_ENV, type TestApp } from '../../../test/support/test-app';
 import {
   receiverConfig,
   startWebhookReceiver,
@@ -13,7 +13,8 @@ import { loadConfig } from '../../config';
 import { withTenant } from '../../db/tenant-scope';
 import { dispatchDueDeliveries } from '../outbound-deliveries/attempt';
 import { type MailSender, sendDueMail, smtpSender } from './mail';
-import { SUBSCRIBE_MESSAGE } from './subscription-routes';
+import { PUBLIC_BODY_LIMIT, SUBSCRIBE_MESSAGE } from './subscription-routes';
+import { WEBHOOKS_PER_CLIENT_PER_DAY } from './subscriptions';
 
 /**
  * Status subscriptions (docs/status.md#subscriptions), both databases: e-mail with double
@@ -23,6 +24,7 @@ import { SUBSCRIBE_MESSAGE } from './subscription-routes';
 const OPERATOR_TOKEN = 'operator-token-for-subscription-tests';
 const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
 const BASE = 'http://status.driftwatch.test';
+const LOOPBACK = '127.0.0.0/8,::1/128';
 
 let t: TestApp;
 let smtp: SmtpSink;
@@ -35,6 +37,9 @@ beforeAll(async () => {
   t = await createTestApp({
     operatorToken: OPERATOR_TOKEN,
     ...receiverConfig(receiver, { maxAttempts: 3 }),
+    // Status webhooks have their own allow-list (OUTBOUND_ALLOW_STATUS_WEBHOOK_CIDRS).
+    outbound: loadConfig({ ...TEST_OUTBOUND_ENV, OUTBOUND_ALLOW_STATUS_WEBHOOK_CIDRS: LOOPBACK })
+      .outbound,
     statusMail: {
       ...loadConfig({}).statusMail,
       smtpUrl: smtp.url,
@@ -179,6 +184,50 @@ describe('e-mail subscriptions', () => {
     expect(await deliverMail()).toHaveLength(0);
   });
 
+  it('answers concurrent first subscriptions of one address alike, with one row and one mail', async () => {
+    for (let round = 0; round < 10; round++) {
+      const email = `race-${round}@example.com`;
+      // Each round from its own address: forty requests would pass one IP's rate limit.
+      const answers = await Promise.all(
+        [1, 2, 3, 4].map(() =>
+          t.app.inject({
+            method: 'POST',
+            url: '/status/subscribe',
+            payload: { email },
+            remoteAddress: `192.0.2.${round + 1}`,
+          }),
+        ),
+      );
+      expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 200]);
+      const rows = await t.database.system
+        .selectFrom('status_email_subscriptions')
+        .select('id')
+        .where('email', '=', email)
+        .execute();
+      expect(rows).toHaveLength(1);
+      const queued = await t.database.system
+        .selectFrom('status_email_outbox')
+        .select('id')
+        .where('recipient', '=', email)
+        .execute();
+      expect(queued).toHaveLength(1);
+    }
+    await deliverMail();
+  });
+
+  it('refuses a body over the public limit with 413 before reading it', async () => {
+    const big = { email: `${'a'.repeat(PUBLIC_BODY_LIMIT)}@example.com` };
+    const response = await t.app.inject({ method: 'POST', url: '/status/subscribe', payload: big });
+    expect(response.statusCode).toBe(413);
+    expect(response.headers['content-type']).toContain('application/problem+json');
+    const hook = await t.app.inject({
+      method: 'POST',
+      url: '/status/webhooks',
+      payload: { url: `https://example.com/${'a'.repeat(PUBLIC_BODY_LIMIT)}` },
+    });
+    expect(hook.statusCode).toBe(413);
+  });
+
   it('answers an unknown or missing token with 404 and 400', async () => {
     for (const url of [
       '/status/subscribe/confirm?token=unknown-token',
@@ -289,6 +338,50 @@ describe('e-mail subscriptions', () => {
     expect(outbox.statusCode).toBe(200);
     expect(outbox.json().items[0]).toMatchObject({ recipient: 'retry@example.com', state: 'sent' });
     expect((await t.app.inject({ url: '/api/v1/status/outbox' })).statusCode).toBe(401);
+  });
+
+  it('keeps no working token in the outbox once a mail is sent', async () => {
+    await subscribe('redact@example.com');
+    const [confirmMail] = mailTo(await deliverMail(), 'redact@example.com');
+    const confirmLink = linkIn(confirmMail?.text ?? '', '/status/subscribe/confirm');
+    expect((await t.app.inject({ url: confirmLink })).statusCode).toBe(200);
+    smtp.received.length = 0;
+    await createIncident('Redacted links');
+    const [notice] = mailTo(await deliverMail(), 'redact@example.com');
+    const unsubscribeLink = linkIn(notice?.text ?? '', '/status/unsubscribe');
+    const tokens = [confirmLink, unsubscribeLink].map(
+      (link) => new URL(link, BASE).searchParams.get('token') ?? '',
+    );
+    const outbox = await t.app.inject({ url: '/api/v1/status/outbox', headers: operator });
+    const mine = outbox
+      .json()
+      .items.filter((item: { recipient: string }) => item.recipient === 'redact@example.com');
+    expect(mine).toHaveLength(2);
+    for (const item of mine) {
+      expect(item.state).toBe('sent');
+      expect(item.body).toContain('token=[redacted]');
+      for (const token of tokens) expect(item.body).not.toContain(token);
+    }
+    const rows = await t.database.system
+      .selectFrom('status_email_outbox')
+      .select(['body', 'list_unsubscribe'])
+      .where('recipient', '=', 'redact@example.com')
+      .execute();
+    for (const row of rows) {
+      for (const token of tokens) expect(JSON.stringify(row)).not.toContain(token);
+    }
+    // The recipient's links keep working.
+    expect((await t.app.inject({ url: unsubscribeLink })).json()).toEqual({
+      status: 'unsubscribed',
+    });
+    // A message not sent yet keeps its link: without SMTP the outbox is how it gets out.
+    await subscribe('not-yet@example.com');
+    const pending = (await t.app.inject({ url: '/api/v1/status/outbox', headers: operator }))
+      .json()
+      .items.find((item: { recipient: string }) => item.recipient === 'not-yet@example.com');
+    expect(pending.state).toBe('pending');
+    expect(pending.body).toMatch(/token=[A-Za-z0-9_-]{20,}/);
+    await deliverMail();
   });
 
   it('sends nothing in the request: the mail waits in the outbox for the job', async () => {
@@ -402,6 +495,56 @@ describe('webhook subscriptions', () => {
     expect((await t.app.inject({ url: '/status/webhooks/unsubscribe' })).statusCode).toBe(400);
   });
 
+  it('keeps one subscription per URL and caps what one client creates', async () => {
+    const client = '198.51.100.23';
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        t.app.inject({
+          method: 'POST',
+          url: '/status/webhooks',
+          payload: { url: receiver.url },
+          remoteAddress: client,
+        }),
+      ),
+    );
+    const created = answers.filter((answer) => answer.statusCode === 201);
+    expect(created).toHaveLength(WEBHOOKS_PER_CLIENT_PER_DAY);
+    for (const refused of answers.filter((answer) => answer.statusCode !== 201)) {
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    const active = await t.database.system
+      .selectFrom('status_webhook_subscriptions')
+      .select('id')
+      .where('url', '=', receiver.url)
+      .where('status', '=', 'active')
+      .execute();
+    expect(active).toHaveLength(1);
+    // Another client is not held by the first one's cap.
+    const other = await t.app.inject({
+      method: 'POST',
+      url: '/status/webhooks',
+      payload: { url: receiver.url },
+      remoteAddress: '2001:db8:aa::1',
+    });
+    expect(other.statusCode).toBe(201);
+    const current = other.json();
+
+    await createIncident('One POST per URL');
+    const context = outboundDeliveries(t.jobDeps);
+    await dispatchDueDeliveries(context);
+    await sleep(50);
+    await dispatchDueDeliveries(context);
+    expect(receiver.received).toHaveLength(1);
+    // Signed with the newest subscription's secret: subscribing again replaced the others.
+    expect(verifyDelivery(current.secret, receiver.received[0] as never).type).toBe(
+      'status.incident.created',
+    );
+    await t.app.inject({
+      url: new URL(current.unsubscribeUrl).pathname + new URL(current.unsubscribeUrl).search,
+    });
+  });
+
   it('retries a failing receiver and disables the subscription on 410', async () => {
     const hook = (await subscribeHook(receiver.url)).json();
     receiver.answers = [500, 410];
@@ -418,5 +561,24 @@ describe('webhook subscriptions', () => {
       .where('id', '=', hook.subscriptionId)
       .executeTakeFirstOrThrow();
     expect(row.status).toBe('disabled');
+  });
+});
+
+describe('the status webhooks allow-list', () => {
+  it("is not OUTBOUND_ALLOW_WEBHOOK_CIDRS, which is for tenants' integrations", async () => {
+    // The default test settings open loopback to webhook integrations, not to status webhooks.
+    const plain = await createTestApp({ ...receiverConfig(receiver) });
+    try {
+      expect(plain.config.outbound.allow.webhooks).toContain('127.0.0.0/8');
+      const response = await plain.app.inject({
+        method: 'POST',
+        url: '/status/webhooks',
+        payload: { url: receiver.url },
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().errors.url).toBeDefined();
+    } finally {
+      await plain.close();
+    }
   });
 });

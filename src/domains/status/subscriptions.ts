@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
+import ipaddr from 'ipaddr.js';
 import { type Kysely, sql } from 'kysely';
 import type { Config } from '../../config';
-import { FieldErrorCollector } from '../../core/problem';
+import { FieldErrorCollector, ProblemError } from '../../core/problem';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import { checkUrl, OutboundRefusedError, outboundPolicy } from '../../security/outbound-guard';
@@ -74,6 +75,20 @@ export async function subscribeEmail(
   const email = readEmail(rawEmail);
   const resendMinutes = context.config.statusMail.confirmResendMinutes;
   await system.transaction().execute(async (trx) => {
+    const confirmToken = newToken();
+    const tokens = pendingTokens(context, confirmToken);
+    // A new address: concurrent first subscriptions of it meet on the unique key, where all but
+    // one wait for the first to commit and then insert nothing (never a unique violation).
+    const inserted = await trx
+      .insertInto('status_email_subscriptions')
+      .values({ id: newId(), email, ...tokens })
+      .onConflict((oc) => oc.column('email').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (inserted) {
+      await queueMail(trx, [confirmMail(context, email, confirmToken)]);
+      return;
+    }
     const existing = await trx
       .selectFrom('status_email_subscriptions')
       .select(['id', 'state'])
@@ -85,33 +100,29 @@ export async function subscribeEmail(
       .where('email', '=', email)
       .forUpdate()
       .executeTakeFirst();
-    if (existing?.state === 'confirmed') return;
-    if (existing?.state === 'pending' && existing.recentlySent) return;
-    const confirmToken = newToken();
-    const unsubscribeToken = newToken();
-    const tokens = {
-      state: 'pending' as const,
-      confirm_token_hash: hashToken(confirmToken),
-      unsubscribe_token_hash: hashToken(unsubscribeToken),
-      unsubscribe_token_sealed: context.secretBox.seal(unsubscribeToken),
-      confirm_sent_at: sql<Date>`now()`,
-      confirmed_at: null,
-      unsubscribed_at: null,
-    };
-    if (existing) {
-      await trx
-        .updateTable('status_email_subscriptions')
-        .set(tokens)
-        .where('id', '=', existing.id)
-        .execute();
-    } else {
-      await trx
-        .insertInto('status_email_subscriptions')
-        .values({ id: newId(), email, ...tokens })
-        .execute();
-    }
+    if (!existing || existing.state === 'confirmed') return;
+    if (existing.state === 'pending' && existing.recentlySent) return;
+    await trx
+      .updateTable('status_email_subscriptions')
+      .set(tokens)
+      .where('id', '=', existing.id)
+      .execute();
     await queueMail(trx, [confirmMail(context, email, confirmToken)]);
   });
+}
+
+/** A pending subscription's new tokens (a new confirm and unsubscribe token each time). */
+function pendingTokens(context: SubscriptionContext, confirmToken: string) {
+  const unsubscribeToken = newToken();
+  return {
+    state: 'pending' as const,
+    confirm_token_hash: hashToken(confirmToken),
+    unsubscribe_token_hash: hashToken(unsubscribeToken),
+    unsubscribe_token_sealed: context.secretBox.seal(unsubscribeToken),
+    confirm_sent_at: sql<Date>`now()`,
+    confirmed_at: null,
+    unsubscribed_at: null,
+  };
 }
 
 export type TokenOutcome = 'confirmed' | 'unsubscribed' | null;
@@ -165,7 +176,7 @@ async function readWebhookUrl(context: SubscriptionContext, raw: string): Promis
   errors.throwIfAny(400);
   const href = (url as URL).href;
   try {
-    await checkUrl(href, outboundPolicy(context.config, 'webhooks', null), ['https:']);
+    await checkUrl(href, outboundPolicy(context.config, 'status-webhooks', null), ['https:']);
   } catch (error) {
     if (!(error instanceof OutboundRefusedError)) throw error;
     errors.add('url', error.message);
@@ -185,28 +196,98 @@ export interface WebhookSubscription {
   createdAtUtc: string;
 }
 
+/** New status webhook subscriptions one client may create in a day (docs/status.md). */
+export const WEBHOOKS_PER_CLIENT_PER_DAY = 5;
+const DAY_SECONDS = 86_400;
+
 /**
- * A new webhook subscription (each call its own, with its own secret: answering with an
- * existing subscription's secret would hand it to whoever knows the URL).
+ * The client a subscription is counted against: its IPv4 address, or the /64 of an IPv6 one
+ * (one host usually holds a whole /64), hashed so no address is stored.
+ */
+export function clientKey(ip: string): string {
+  let key = ip;
+  try {
+    const address = ipaddr.process(ip);
+    key =
+      address.kind() === 'ipv6'
+        ? `${(address as ipaddr.IPv6).parts.slice(0, 4).join(':')}::/64`
+        : address.toString();
+  } catch {
+    // Not an address (a test's fake socket): counted as given.
+  }
+  return createHash('sha256').update(key, 'utf8').digest('base64url');
+}
+
+/** 429 with Retry-After once a client made its day's subscriptions (a creation rate). */
+async function checkClientCap(trx: Kysely<DB>, client: string): Promise<void> {
+  const recent = await trx
+    .selectFrom('status_webhook_subscriptions')
+    .select([
+      sql<number>`count(*)::int`.as('made'),
+      sql<number>`EXTRACT(EPOCH FROM min(created_at) + make_interval(secs => ${DAY_SECONDS}) - now())::float8`.as(
+        'freeInSeconds',
+      ),
+    ])
+    .where('client_key', '=', client)
+    .where('created_at', '>', sql<Date>`now() - make_interval(secs => ${DAY_SECONDS})`)
+    .executeTakeFirstOrThrow();
+  if (recent.made < WEBHOOKS_PER_CLIENT_PER_DAY) return;
+  const seconds = Math.max(1, Math.ceil(recent.freeInSeconds));
+  throw new ProblemError(
+    429,
+    `At most ${WEBHOOKS_PER_CLIENT_PER_DAY} status webhook subscriptions a day per client; retry in ${seconds} seconds.`,
+    { headers: { 'Retry-After': String(seconds) } },
+  );
+}
+
+/**
+ * A new webhook subscription, with its own secret (answering with an existing subscription's
+ * secret would hand it to whoever knows the URL). One URL has one active subscription: a new
+ * one replaces the one before (whose deliveries stop), so subscribing a URL many times never
+ * multiplies what it receives. A client creates at most WEBHOOKS_PER_CLIENT_PER_DAY a day.
  */
 export async function subscribeWebhook(
   system: Kysely<DB>,
   context: SubscriptionContext,
   rawUrl: string,
+  clientIp: string,
 ): Promise<WebhookSubscription> {
   const url = await readWebhookUrl(context, rawUrl);
+  const client = clientKey(clientIp);
   const secret = generateSigningSecret();
   const unsubscribeToken = newToken();
-  const row = await system
-    .insertInto('status_webhook_subscriptions')
-    .values({
-      id: newId(),
-      url,
-      secret_sealed: context.secretBox.seal(secret),
-      unsubscribe_token_hash: hashToken(unsubscribeToken),
-    })
-    .returning(['id', 'created_at'])
-    .executeTakeFirstOrThrow();
+  const row = await system.transaction().execute(async (trx) => {
+    // One client's subscriptions, then one URL's, in this order: the cap and the one active
+    // subscription per URL hold under concurrent requests.
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${`driftwatch.status.webhook-client:${client}`}))`.execute(
+      trx,
+    );
+    await checkClientCap(trx, client);
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${`driftwatch.status.webhook-url:${url}`}))`.execute(
+      trx,
+    );
+    const replaced = await trx
+      .updateTable('status_webhook_subscriptions')
+      .set({ status: 'disabled', disabled_at: sql<Date>`now()` })
+      .where('url', '=', url)
+      .where('status', '=', 'active')
+      .returning('id')
+      .execute();
+    for (const old of replaced) {
+      await cancelPendingDeliveries(trx, STATUS_WEBHOOK_TARGET, old.id, 'replaced');
+    }
+    return trx
+      .insertInto('status_webhook_subscriptions')
+      .values({
+        id: newId(),
+        url,
+        secret_sealed: context.secretBox.seal(secret),
+        unsubscribe_token_hash: hashToken(unsubscribeToken),
+        client_key: client,
+      })
+      .returning(['id', 'created_at'])
+      .executeTakeFirstOrThrow();
+  });
   const base = context.config.statusMail.publicBaseUrl;
   return {
     subscriptionId: row.id,
@@ -253,7 +334,7 @@ export function statusWebhookTarget(secretBox: SecretBox): DeliveryTargetKind {
         url: row.url,
         secret: secretBox.open(row.secret_sealed),
         active: row.status === 'active',
-        outboundKind: 'webhooks',
+        outboundKind: 'status-webhooks',
       };
     },
     lock: async (db, targetId) =>

@@ -32,6 +32,8 @@ export type ChangelogKind = (typeof CHANGELOG_KINDS)[number];
 export interface StatusComponentTable {
   component: ComponentId;
   measured_state: MeasuredState;
+  /** The last evaluation's reading before hysteresis (null: evaluated before it was kept). */
+  raw_state: MeasuredState | null;
   pending_state: MeasuredState | null;
   pending_count: Generated<number>;
   measurement: Generated<Record<string, unknown>>;
@@ -109,6 +111,8 @@ export interface StatusWebhookSubscriptionTable {
   status: Generated<'active' | 'disabled'>;
   created_at: Generated<Date>;
   disabled_at: Date | null;
+  /** Who created it: a key of the client's address (clientKey), for the per-client cap. */
+  client_key: string | null;
 }
 
 export interface StatusTables {
