@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { type CompiledCondition, compileCondition } from '../src/domains/policies/cel';
-import { assembleFacts, type ExposureRow } from '../src/domains/policies/facts-store';
+import { type CompiledCondition, compileCondition } from '../src/domains/policies/evaluation/cel';
+import { assembleFacts, type ExposureRow } from '../src/domains/policies/facts/store';
 import { extractPath } from '../src/ecosystems/extract-tree';
 import { type AuditFinding, auditExtraction, prepareAdvisories } from '../src/intel/osv/audit';
 import { loadAdvisories } from '../src/intel/osv/load';

@@ -1,4 +1,4 @@
-import { isBlocking } from '../src/domains/policies/blocking';
+import { isBlocking } from '../src/domains/policies/violations/blocking';
 import { UsageError } from './errors';
 import type { GateFinding, GateResult } from './gate-report';
 import {
@@ -73,7 +73,7 @@ interface Violation {
   severity: string;
   action: string;
   status: string;
-  /** The service's answer (policies/blocking.ts); absent from versions before it. */
+  /** The service's answer (policies/violations/blocking.ts); absent from versions before it. */
   blocking?: boolean;
   ecosystem: string;
   packageName: string;

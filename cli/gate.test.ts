@@ -40,7 +40,7 @@ describe('driftwatch gate, unknown values', () => {
     expect(blockingReason({ action: 'block', status: 'acknowledged' })).toMatch(/block/);
     expect(blockingReason({ action: 'block', status: 'excepted' })).toBeNull();
     expect(blockingReason({ action: 'block', status: 'excepted', blocking: false })).toBeNull();
-    // The service's answer (policies/blocking.ts) wins when it is the stricter one.
+    // The service's answer (policies/violations/blocking.ts) wins when it is the stricter one.
     expect(blockingReason({ action: 'block', status: 'dismissed', blocking: true })).toMatch(
       /block/,
     );

@@ -7,7 +7,7 @@ import type { DependencySource, Ecosystem, Resolution } from '../../ecosystems/t
 import { computeDependencyDrift, type DependencyDrift, totalDrift } from '../../intel/drift/drift';
 import { driftFacts } from '../../intel/package-catalogue/facts';
 import { emitEvent } from '../../jobs/outbox';
-import { requestEvaluation } from '../policies/requests';
+import { requestEvaluation } from '../policies/evaluation/requests';
 import { type Catalogue, loadCatalogue } from './catalogue';
 import type { DependencyDriftState } from './tables';
 

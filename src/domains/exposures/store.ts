@@ -3,7 +3,7 @@ import { type TakeSkip, type TakeSkipPage, takeSkipPage } from '../../db/paging'
 import type { DB } from '../../db/schema';
 import type { FindingKind, SeverityRating } from '../../intel/osv/types';
 import type { Reachability } from '../../intel/reachability/analyse';
-import { requestEvaluation } from '../policies/requests';
+import { requestEvaluation } from '../policies/evaluation/requests';
 import {
   type ChangedExposure,
   changedExposure,

@@ -6,10 +6,9 @@ import { loadIndex } from '../../intel/advisory-store/lookup';
 import { isMaliciousId } from '../../intel/osv/types';
 import { type Catalogue, loadCatalogueByName } from '../drift/catalogue';
 import { type DriftOutcome, driftOf } from '../drift/service';
-import { isBlocking, standingOf, standingsIn } from '../policies/blocking';
-import { type CompiledCondition, conditionOf } from '../policies/cel';
-import { appliesTo, loadRepository } from '../policies/evaluation';
-import type { DependencyFacts } from '../policies/facts-definition';
+import { type CompiledCondition, conditionOf } from '../policies/evaluation/cel';
+import { appliesTo, loadRepository } from '../policies/evaluation/evaluate';
+import type { DependencyFacts } from '../policies/facts/definition';
 import {
   assembleFacts,
   type CatalogueRow,
@@ -17,8 +16,9 @@ import {
   type DriftRow,
   type ExposureRow,
   type RepositoryForFacts,
-} from '../policies/facts-store';
+} from '../policies/facts/store';
 import { enabledPolicies, type PolicyRow } from '../policies/store';
+import { isBlocking, standingOf, standingsIn } from '../policies/violations/blocking';
 import type { AskedPackage } from './inputs';
 import { exposureKey, exposureStatuses, vulnerabilityRows } from './store';
 
@@ -173,7 +173,7 @@ function exposureRows(
 
 /**
  * A policy whose condition holds, with where its violation stands here: `excepted` or
- * `dismissed` when an exception or a person's triage covers it (policies/blocking.ts, the same
+ * `dismissed` when an exception or a person's triage covers it (policies/violations/blocking.ts, the same
  * answer the CI gate reads), so such a policy no longer blocks or warns.
  */
 export interface FiringPolicy {

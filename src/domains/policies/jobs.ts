@@ -7,12 +7,16 @@ import {
   evaluatePackageEverywhere,
   evaluatePolicyEverywhere,
   evaluateRepository,
-} from './evaluation';
-import { expireTenantExceptions } from './exception-service';
-import { tenantsWithExpiredExceptions } from './exception-store';
-import { EVALUATE_REPOSITORY_JOB, type EvaluateRepositoryJob, packageFilterOf } from './requests';
-import { markScanEvaluated } from './scan-evaluated';
-import { emitViolationsChanged, violationsMoved } from './violation-events';
+} from './evaluation/evaluate';
+import {
+  EVALUATE_REPOSITORY_JOB,
+  type EvaluateRepositoryJob,
+  packageFilterOf,
+} from './evaluation/requests';
+import { markScanEvaluated } from './evaluation/scan-evaluated';
+import { expireTenantExceptions } from './exceptions/service';
+import { tenantsWithExpiredExceptions } from './exceptions/store';
+import { emitViolationsChanged, violationsMoved } from './violations/events';
 
 /**
  * Policy jobs (docs/policies.md#evaluation):

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertRepository } from '../../../test/support/exposures';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { newId } from '../../db/ids';
-import { compileCondition } from './cel';
-import { FACTS_BEGIN, FACTS_END, factsMarkdown } from './facts-doc';
+import { compileCondition } from './evaluation/cel';
+import { FACTS_BEGIN, FACTS_END, factsMarkdown } from './facts/doc';
 
 const CRITICAL_WITH_FIX =
   'vulnerabilities.items.exists(v, v.severity == "critical" && v.fixAvailable)';

@@ -5,7 +5,7 @@ import type { RouteApp } from '../../http/route-app';
 import { NoContent, UuidParam, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
 import type { RiskSettings } from '../../intel/risk/indicators';
-import { testPolicy } from './dry-run';
+import { testPolicy } from './evaluation/dry-run';
 import {
   CreatePolicyRequest,
   Policy,

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { enumQuery, TakeSkipQuery } from '../../http/query';
 import { DateTime, NullableDateTime, TotalEstimatePage, Uuid } from '../../http/schemas';
-import { TRIAGE_STATUSES } from './state-machine';
 import { EXCEPTION_SCOPES, POLICY_ACTIONS, POLICY_SEVERITIES, VIOLATION_STATUSES } from './tables';
+import { TRIAGE_STATUSES } from './violations/state-machine';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
   Type.Union([schema, Type.Null()]);

@@ -6,7 +6,7 @@ import type { DB } from '../../db/schema';
 import { ECOSYSTEMS } from '../../ecosystems/names';
 import { parseEnum } from '../../http/query';
 import { enqueueJob } from '../../jobs/outbox';
-import { compileCondition } from './cel';
+import { compileCondition } from './evaluation/cel';
 import { EVALUATE_POLICY_JOB, type EvaluatePolicyJob } from './jobs';
 import {
   deletePolicy,

@@ -9,7 +9,7 @@ import {
   type SystemStatusChange,
   statusStamp,
 } from '../exposures/system-status';
-import { requestEvaluation } from '../policies/requests';
+import { requestEvaluation } from '../policies/evaluation/requests';
 import type { RuleStatus, TriageRuleTable } from './tables';
 import { parseVers, versContains } from './vers';
 

@@ -1,14 +1,14 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
-import type { DB } from '../../db/schema';
-import type { DependencySource, Resolution } from '../../ecosystems/types';
+import type { DB } from '../../../db/schema';
+import type { DependencySource, Resolution } from '../../../ecosystems/types';
 import {
   DEFAULT_RISK_SETTINGS,
   type RiskSettings,
   type UsageFact,
-} from '../../intel/risk/indicators';
-import type { DependencyDriftTable } from '../drift/tables';
-import type { DependencyFacts, VulnerabilityFact } from './facts-definition';
-import { type RiskCatalogueColumns, riskFacts } from './risk-facts';
+} from '../../../intel/risk/indicators';
+import type { DependencyDriftTable } from '../../drift/tables';
+import type { DependencyFacts, VulnerabilityFact } from './definition';
+import { type RiskCatalogueColumns, riskFacts } from './risk';
 
 /**
  * The facts of every dependency of one repository (docs/policies.md#facts), computed with one

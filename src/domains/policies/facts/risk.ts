@@ -1,13 +1,13 @@
-import { ECOSYSTEMS, type Ecosystem } from '../../ecosystems/names';
-import { type RiskMetadataRow, registryFactsOf } from '../../intel/package-catalogue/facts';
-import type { VersionRiskInputs } from '../../intel/package-catalogue/tables';
+import { ECOSYSTEMS, type Ecosystem } from '../../../ecosystems/names';
+import { type RiskMetadataRow, registryFactsOf } from '../../../intel/package-catalogue/facts';
+import type { VersionRiskInputs } from '../../../intel/package-catalogue/tables';
 import {
   type RiskSettings,
   type RiskSeverity,
   riskIndicators,
   type UsageFact,
-} from '../../intel/risk/indicators';
-import type { DependencyFacts } from './facts-definition';
+} from '../../../intel/risk/indicators';
+import type { DependencyFacts } from './definition';
 
 /**
  * The `risk` facts of one dependency (docs/policies.md#facts): riskIndicators() — the function

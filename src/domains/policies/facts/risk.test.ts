@@ -1,18 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type FakeRegistries,
-  startFakeRegistries,
-} from '../../../test/support/fake-registries/index';
-import { storeScan } from '../../../test/support/package-scans';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
-import { loadConfig } from '../../config';
-import { getEcosystem } from '../../ecosystems/ecosystem-list';
-import type { Ecosystem } from '../../ecosystems/types';
-import { versionRiskInputs } from '../../intel/package-catalogue/risk-inputs';
-import { metadataOf, versionsOf } from '../../intel/package-catalogue/store';
-import type { DependencyFacts } from './facts-definition';
+import { type FakeRegistries, startFakeRegistries } from '../../../../test/support/fake-registries';
+import { storeScan } from '../../../../test/support/package-scans';
+import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
+import { loadConfig } from '../../../config';
+import { getEcosystem } from '../../../ecosystems/ecosystem-list';
+import type { Ecosystem } from '../../../ecosystems/types';
+import { versionRiskInputs } from '../../../intel/package-catalogue/risk-inputs';
+import { metadataOf, versionsOf } from '../../../intel/package-catalogue/store';
+import type { DependencyFacts } from './definition';
 
 /**
  * The `risk` facts (docs/policies.md#facts) against the package route's risk indicators, through
@@ -260,7 +257,7 @@ describe('risk facts', () => {
       .where('package_id', 'in', ids)
       .execute();
     const migration = readFileSync(
-      new URL('../../db/migrations/0032_package_risk_inputs.sql', import.meta.url),
+      new URL('../../../db/migrations/0032_package_risk_inputs.sql', import.meta.url),
       'utf8',
     );
     const statements = migration

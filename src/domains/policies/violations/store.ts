@@ -1,7 +1,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
-import { type TakeSkip, type TakeSkipPage, takeSkipPage } from '../../db/paging';
-import type { DB } from '../../db/schema';
-import type { PolicySeverity, PolicyViolationTable, ViolationStatus } from './tables';
+import { type TakeSkip, type TakeSkipPage, takeSkipPage } from '../../../db/paging';
+import type { DB } from '../../../db/schema';
+import type { PolicySeverity, PolicyViolationTable, ViolationStatus } from '../tables';
 
 export type ViolationRow = Selectable<PolicyViolationTable> & {
   policy_name: string;
@@ -10,7 +10,7 @@ export type ViolationRow = Selectable<PolicyViolationTable> & {
   line: number | null;
 };
 
-/** The declaration the facts name first (facts-store orders direct first, then by file). */
+/** The declaration the facts name first (facts/store.ts orders direct first, then by file). */
 const declaration = (column: 'file' | 'line') =>
   sql.raw(`(SELECT d.${column} FROM repository_dependencies d
     WHERE d.tenant_id = v.tenant_id AND d.repository_id = v.repository_id

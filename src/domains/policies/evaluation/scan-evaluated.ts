@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema';
-import { appendScanLog } from '../scans/store';
-import type { EvaluationCounts } from './evaluation';
+import type { DB } from '../../../db/schema';
+import { appendScanLog } from '../../scans/store';
+import type { EvaluationCounts } from './evaluate';
 
 /**
  * The step of the scan log line that says a scan's policy evaluation is done

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import type { DB } from '../../db/schema';
-import { groupJson } from './fact-reads';
-import { FACT_GROUPS, type FactGroupName } from './facts-definition';
-import type { DependencyWithFacts } from './facts-store';
+import type { DB } from '../../../db/schema';
+import { FACT_GROUPS, type FactGroupName } from '../facts/definition';
+import { groupJson } from '../facts/reads';
+import type { DependencyWithFacts } from '../facts/store';
 
 const FACT_GROUP_NAMES = Object.keys(FACT_GROUPS) as FactGroupName[];
 

@@ -1,10 +1,14 @@
 import type { Kysely } from 'kysely';
-import type { Principal } from '../../core/principal';
-import { badRequest, notFound, unprocessable } from '../../core/problem';
-import { newId } from '../../db/ids';
-import type { DB } from '../../db/schema';
-import { parseEnum } from '../../http/query';
-import { emitEvents, type PolicyViolationOpened } from '../../jobs/outbox';
+import type { Principal } from '../../../core/principal';
+import { badRequest, notFound, unprocessable } from '../../../core/problem';
+import { newId } from '../../../db/ids';
+import type { DB } from '../../../db/schema';
+import { parseEnum } from '../../../http/query';
+import { emitEvents, type PolicyViolationOpened } from '../../../jobs/outbox';
+import { EXCEPTION_SCOPES } from '../tables';
+import { emitViolationsChanged } from '../violations/events';
+import { MAX_REASON_LENGTH, systemMove } from '../violations/state-machine';
+import { applySystemUpdates, lockViolation, type SystemUpdate } from '../violations/store';
 import { coveringException } from './coverage';
 import {
   activeExceptions,
@@ -12,11 +16,7 @@ import {
   type ExceptionRow,
   expireExceptions,
   insertException,
-} from './exception-store';
-import { MAX_REASON_LENGTH, systemMove } from './state-machine';
-import { EXCEPTION_SCOPES } from './tables';
-import { emitViolationsChanged } from './violation-events';
-import { applySystemUpdates, lockViolation, type SystemUpdate } from './violation-store';
+} from './store';
 
 /**
  * Exceptions (docs/policies.md#exceptions): granting one moves the unresolved violations it

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { newId } from '../../db/ids';
-import type { DB } from '../../db/schema';
+import { newId } from '../../../db/ids';
+import type { DB } from '../../../db/schema';
 
 /**
  * What a repository's violations are up to date with (docs/policies.md#ci-gate, migration 0043):

@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
-import { notFound, unprocessable } from '../../core/problem';
-import type { DB } from '../../db/schema';
-import type { RiskSettings } from '../../intel/risk/indicators';
+import { notFound, unprocessable } from '../../../core/problem';
+import type { DB } from '../../../db/schema';
+import type { RiskSettings } from '../../../intel/risk/indicators';
+import type { DependencyWithFacts } from '../facts/store';
+import { repositoryFacts } from '../facts/store';
+import { findPolicy } from '../store';
 import { compileCondition, conditionOf } from './cel';
-import { appliesTo, matchingDependencies } from './evaluation';
-import type { DependencyWithFacts } from './facts-store';
-import { repositoryFacts } from './facts-store';
-import { findPolicy } from './store';
+import { appliesTo, matchingDependencies } from './evaluate';
 
 /**
  * The dry run (POST /api/v1/policies/{policyId}/test, docs/policies.md#dry-run): the stored

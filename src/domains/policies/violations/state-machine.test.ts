@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { VIOLATION_STATUSES, type ViolationStatus } from '../tables';
 import {
   ALLOWED_MOVES,
   initialStatus,
@@ -6,7 +7,6 @@ import {
   systemMove,
   triage,
 } from './state-machine';
-import { VIOLATION_STATUSES, type ViolationStatus } from './tables';
 
 /** The whole table, written out: [from, to, allowed by hand]. */
 const BY_HAND: Record<ViolationStatus, Record<ViolationStatus, boolean>> = {

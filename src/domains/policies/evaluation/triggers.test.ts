@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
-import { npmRange, osvRecord } from '../../../test/support/osv-records';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
-import { loadConfig } from '../../config';
-import { withTenant } from '../../db/tenant-scope';
-import { emitEvent } from '../../jobs/outbox';
-import { snapshotRepositoryDrift } from '../drift/service';
-import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB } from '../exposures/jobs';
-import { evaluateRepository } from './evaluation';
-import { EVALUATE_PACKAGE_JOB, EVALUATE_POLICY_JOB, EVALUATE_REPOSITORY_JOB } from './jobs';
+import { importJsonl, insertRepository, scanWith } from '../../../../test/support/exposures';
+import { npmRange, osvRecord } from '../../../../test/support/osv-records';
+import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
+import { loadConfig } from '../../../config';
+import { withTenant } from '../../../db/tenant-scope';
+import { emitEvent } from '../../../jobs/outbox';
+import { snapshotRepositoryDrift } from '../../drift/service';
+import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB } from '../../exposures/jobs';
+import { EVALUATE_PACKAGE_JOB, EVALUATE_POLICY_JOB, EVALUATE_REPOSITORY_JOB } from '../jobs';
+import { evaluateRepository } from './evaluate';
 
 /**
  * What re-evaluates policies besides scans and policy changes (docs/policies.md#evaluation): an

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileCondition } from './cel';
+import { compileCondition } from '../evaluation/cel';
 
 const readsOf = (condition: string) => {
   const compiled = compileCondition(condition);

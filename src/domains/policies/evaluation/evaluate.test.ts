@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
-import { npmRange, osvRecord } from '../../../test/support/osv-records';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
-import { withTenant } from '../../db/tenant-scope';
-import { eventsOfRow } from '../../jobs/outbox';
-import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB } from '../exposures/jobs';
-import { evaluateRepository } from './evaluation';
-import { EVALUATE_POLICY_JOB, EVALUATE_REPOSITORY_JOB } from './jobs';
+import { importJsonl, insertRepository, scanWith } from '../../../../test/support/exposures';
+import { npmRange, osvRecord } from '../../../../test/support/osv-records';
+import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
+import { withTenant } from '../../../db/tenant-scope';
+import { eventsOfRow } from '../../../jobs/outbox';
+import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB } from '../../exposures/jobs';
+import { EVALUATE_POLICY_JOB, EVALUATE_REPOSITORY_JOB } from '../jobs';
+import { evaluateRepository } from './evaluate';
 
 const JOBS = [MATCH_DEPENDENCIES_JOB, REMATCH_JOB, EVALUATE_REPOSITORY_JOB, EVALUATE_POLICY_JOB];
 const CRITICAL_WITH_FIX =

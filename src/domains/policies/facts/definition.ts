@@ -1,7 +1,7 @@
 /**
  * The facts a policy condition sees, defined once (docs/policies.md#facts): this definition
  * generates the CEL declarations (cel.ts), the TypeScript type of the facts the store computes
- * (facts-store.ts) and the facts table of docs/policies.md (facts-doc.ts; a test compares).
+ * (facts/store.ts) and the facts table of docs/policies.md (facts/doc.ts; a test compares).
  */
 
 export type CelFieldType =

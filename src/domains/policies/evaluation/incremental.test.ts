@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertRepository, scanWith } from '../../../test/support/exposures';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
-import { newId } from '../../db/ids';
-import { withTenant } from '../../db/tenant-scope';
-import { MATCH_DEPENDENCIES_JOB } from '../exposures/jobs';
-import { evaluateRepository } from './evaluation';
-import { EVALUATE_REPOSITORY_JOB } from './jobs';
-import { insertPolicy } from './store';
+import { insertRepository, scanWith } from '../../../../test/support/exposures';
+import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
+import { newId } from '../../../db/ids';
+import { withTenant } from '../../../db/tenant-scope';
+import { MATCH_DEPENDENCIES_JOB } from '../../exposures/jobs';
+import { EVALUATE_REPOSITORY_JOB } from '../jobs';
+import { insertPolicy } from '../store';
+import { evaluateRepository } from './evaluate';
 
 /**
  * A scan's evaluation is incremental (docs/policies.md#evaluation): only the dependencies whose

@@ -1,4 +1,4 @@
-import type { CoveringException } from './exception-store';
+import type { CoveringException } from './store';
 
 /** One violation (existing or would-be) as an exception sees it. */
 export interface CoverageTarget {

@@ -1,33 +1,33 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { newId } from '../../db/ids';
-import type { DB } from '../../db/schema';
-import type { RiskSettings } from '../../intel/risk/indicators';
-import { emitEvents, type PolicyViolationOpened } from '../../jobs/outbox';
+import { newId } from '../../../db/ids';
+import type { DB } from '../../../db/schema';
+import type { RiskSettings } from '../../../intel/risk/indicators';
+import { emitEvents, type PolicyViolationOpened } from '../../../jobs/outbox';
+import { coveringException } from '../exceptions/coverage';
+import { activeExceptions, type CoveringException } from '../exceptions/store';
+import type { DependencyFacts } from '../facts/definition';
+import { type FactReads, projectedJson, projectFacts } from '../facts/reads';
+import { type DependencyWithFacts, type RepositoryForFacts, repositoryFacts } from '../facts/store';
+import { allPolicies, type PolicyRow } from '../store';
+import type { ViolationStatus } from '../tables';
+import { emitViolationsChanged, violationsMoved } from '../violations/events';
+import { initialStatus, systemMove } from '../violations/state-machine';
+import {
+  applySystemUpdates,
+  insertViolations,
+  type NewViolation,
+  type SystemUpdate,
+} from '../violations/store';
 import { conditionOf } from './cel';
-import { coveringException } from './coverage';
+import { finishRequests, openRequestIds, recordVersions } from './progress';
 import {
   loadEvaluationState,
   lockRepositoryEvaluation,
   saveEvaluationState,
   stateDigest,
   stateKey,
-} from './evaluation-state';
-import { activeExceptions, type CoveringException } from './exception-store';
-import { type FactReads, projectedJson, projectFacts } from './fact-reads';
-import type { DependencyFacts } from './facts-definition';
-import { type DependencyWithFacts, type RepositoryForFacts, repositoryFacts } from './facts-store';
-import { finishRequests, openRequestIds, recordVersions } from './progress';
-import { initialStatus, systemMove } from './state-machine';
-import { allPolicies, type PolicyRow } from './store';
-import type { ViolationStatus } from './tables';
-import { emitViolationsChanged, violationsMoved } from './violation-events';
-import {
-  applySystemUpdates,
-  insertViolations,
-  type NewViolation,
-  type SystemUpdate,
-} from './violation-store';
+} from './state';
 
 /**
  * Evaluates policies over one repository and brings its violations in line

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { Principal } from '../../core/principal';
-import { notFound, unprocessable } from '../../core/problem';
-import type { DB } from '../../db/schema';
+import type { Principal } from '../../../core/principal';
+import { notFound, unprocessable } from '../../../core/problem';
+import type { DB } from '../../../db/schema';
+import { emitViolationsChanged } from './events';
 import { triage } from './state-machine';
-import { emitViolationsChanged } from './violation-events';
-import { findViolation, lockViolation, setTriage, type ViolationRow } from './violation-store';
+import { findViolation, lockViolation, setTriage, type ViolationRow } from './store';
 
 /**
  * A person's move of a violation (PATCH). A move the state table does not allow is a 422 with

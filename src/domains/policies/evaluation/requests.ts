@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema';
-import { enqueueJob } from '../../jobs/outbox';
+import type { DB } from '../../../db/schema';
+import { enqueueJob } from '../../../jobs/outbox';
 import { recordRequest } from './progress';
 
 /**

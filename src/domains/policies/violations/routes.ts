@@ -1,23 +1,23 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { iso } from '../../core/iso-time';
-import { notFound } from '../../core/problem';
-import { pageOf, parseEnum } from '../../http/query';
-import type { RouteApp } from '../../http/route-app';
-import { UuidParam, withErrors } from '../../http/schemas';
-import { principalOf, tenantDb } from '../../http/scope';
-import { isBlocking } from './blocking';
-import { evaluationProgress } from './progress';
+import { iso } from '../../../core/iso-time';
+import { notFound } from '../../../core/problem';
+import { pageOf, parseEnum } from '../../../http/query';
+import type { RouteApp } from '../../../http/route-app';
+import { UuidParam, withErrors } from '../../../http/schemas';
+import { principalOf, tenantDb } from '../../../http/scope';
+import { evaluationProgress } from '../evaluation/progress';
 import {
   PolicyEvaluationProgress,
   PolicyViolation,
   PolicyViolationPage,
   ViolationListQuery,
   ViolationTransitionRequest,
-} from './schemas';
-import { knownRepositoryIds } from './store';
-import { POLICY_SEVERITIES, VIOLATION_STATUSES } from './tables';
-import { triageViolation } from './violation-service';
-import { findViolation, listViolations, type ViolationRow } from './violation-store';
+} from '../schemas';
+import { knownRepositoryIds } from '../store';
+import { POLICY_SEVERITIES, VIOLATION_STATUSES } from '../tables';
+import { isBlocking } from './blocking';
+import { triageViolation } from './service';
+import { findViolation, listViolations, type ViolationRow } from './store';
 
 const TAG = 'Policies';
 

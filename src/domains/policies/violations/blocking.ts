@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema';
-import { coveringException } from './coverage';
-import { activeExceptions } from './exception-store';
-import type { ViolationStatus } from './tables';
+import type { DB } from '../../../db/schema';
+import { coveringException } from '../exceptions/coverage';
+import { activeExceptions } from '../exceptions/store';
+import type { ViolationStatus } from '../tables';
 
 /**
  * The one answer to "is this blocked here" (docs/policies.md#ci-gate): a violation blocks when

@@ -1,7 +1,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
-import { type TakeSkip, type TakeSkipPage, takeSkipPage } from '../../db/paging';
-import type { DB } from '../../db/schema';
-import type { ExceptionStatus, PolicyExceptionTable } from './tables';
+import { type TakeSkip, type TakeSkipPage, takeSkipPage } from '../../../db/paging';
+import type { DB } from '../../../db/schema';
+import type { ExceptionStatus, PolicyExceptionTable } from '../tables';
 
 export type ExceptionRow = Selectable<PolicyExceptionTable>;
 

@@ -1,13 +1,13 @@
 import { Environment } from '@marcbachmann/cel-js';
 import spdxSatisfies from 'spdx-satisfies';
-import { type FactReads, factReadsOf } from './fact-reads';
 import {
   type CelFieldType,
   type DependencyFacts,
   FACT_FUNCTIONS,
   FACT_GROUPS,
   VULNERABILITY_FIELDS,
-} from './facts-definition';
+} from '../facts/definition';
+import { type FactReads, factReadsOf } from '../facts/reads';
 
 /**
  * Policy conditions in CEL (docs/decisions/0006-cel-implementation.md: @marcbachmann/cel-js).

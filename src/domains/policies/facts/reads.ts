@@ -1,4 +1,4 @@
-import { type DependencyFacts, FACT_GROUPS, type FactGroupName } from './facts-definition';
+import { type DependencyFacts, FACT_GROUPS, type FactGroupName } from './definition';
 
 /**
  * Which fact groups a condition reads, found in its syntax tree once per policy version

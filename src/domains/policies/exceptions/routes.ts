@@ -1,18 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Config } from '../../config';
-import { iso } from '../../core/iso-time';
-import { pageOf, parseEnum } from '../../http/query';
-import type { RouteApp } from '../../http/route-app';
-import { NoContent, UuidParam, withErrors } from '../../http/schemas';
-import { principalOf, tenantDb } from '../../http/scope';
-import { grantException, removeException } from './exception-service';
-import { type ExceptionRow, listExceptions } from './exception-store';
+import type { Config } from '../../../config';
+import { iso } from '../../../core/iso-time';
+import { pageOf, parseEnum } from '../../../http/query';
+import type { RouteApp } from '../../../http/route-app';
+import { NoContent, UuidParam, withErrors } from '../../../http/schemas';
+import { principalOf, tenantDb } from '../../../http/scope';
 import {
   ExceptionListQuery,
   GrantExceptionRequest,
   PolicyException,
   PolicyExceptionPage,
-} from './schemas';
+} from '../schemas';
+import { grantException, removeException } from './service';
+import { type ExceptionRow, listExceptions } from './store';
 
 const TAG = 'Policies';
 

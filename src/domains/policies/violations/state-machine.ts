@@ -1,4 +1,4 @@
-import type { ViolationStatus } from './tables';
+import type { ViolationStatus } from '../tables';
 
 /**
  * Every transition of a policy violation (docs/policies.md#violation-states), people's and the
