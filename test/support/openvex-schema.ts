@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020';
 import addFormatsModule from 'ajv-formats';
 import { expect } from 'vitest';
-import { readVexDocument } from '../../src/domains/triage-rules/vex-documents';
+import { readVexDocument } from '../../src/domains/triage-rules/vex/documents';
 
 type Json = Record<string, unknown>;
 

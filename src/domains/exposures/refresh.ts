@@ -7,10 +7,10 @@ import { loadIndex } from '../../intel/advisory-store/lookup';
 import type { PackageKey } from '../../intel/advisory-store/store';
 import { namesEveryVersion } from '../../intel/osv/match';
 import { isMaliciousId } from '../../intel/osv/types';
-import { applyTriageRules } from '../triage-rules/apply';
 import { type ChangedExposure, changedExposure, EVENT_COLUMNS, emitExposureEvents } from './events';
 import { applyReachability } from './reachability';
 import type { FixedReason, MatchedEntry } from './tables';
+import { applyTriageRules } from './triage-apply';
 
 /**
  * Recomputes a repository's exposures from its stored dependencies and the advisory store, in

@@ -19,7 +19,7 @@ import {
 import { createTriageRule, revokeTriageRule } from './service';
 import { findTriageRule, listTriageRules, type TriageRuleRow } from './store';
 import { RULE_STATUSES } from './tables';
-import { vexRoutes } from './vex-routes';
+import { vexRoutes } from './vex/routes';
 
 const TAG = 'Triage rules';
 

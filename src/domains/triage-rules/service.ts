@@ -6,10 +6,11 @@ import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import { ECOSYSTEMS, type Ecosystem } from '../../ecosystems/types';
+import { formatVers, parseVers } from '../../ecosystems/vers';
 import { parseEnum } from '../../http/query';
 import { mapPurl } from '../../sbom/purl-map';
 import { applyTransition } from '../exposures/state-machine';
-import { applyTriageRules, requestPolicyEvaluation, withdrawRule } from './apply';
+import { applyTriageRules, requestPolicyEvaluation, withdrawRule } from '../exposures/triage-apply';
 import {
   canonicalIdOf,
   findTriageRule,
@@ -19,7 +20,6 @@ import {
   type TriageRuleRow,
 } from './store';
 import { RULE_STATUSES, type RuleOrigin, type RuleStatus, type TriageRuleTable } from './tables';
-import { formatVers, parseVers } from './vers';
 
 export interface CreateRuleBody {
   vulnerability: string;

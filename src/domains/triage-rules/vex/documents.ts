@@ -1,9 +1,9 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { type Static, Type } from 'typebox';
-import { badRequest, type FieldErrors } from '../../core/problem';
-import { fieldErrorsFrom } from '../../http/validation-errors';
-import { VEX_JUSTIFICATIONS } from '../exposures/state-machine';
+import { badRequest, type FieldErrors } from '../../../core/problem';
+import { fieldErrorsFrom } from '../../../http/validation-errors';
+import { VEX_JUSTIFICATIONS } from '../../exposures/state-machine';
 
 /**
  * The VEX documents the import reads (docs/triage.md#vex), as JSON schemas: OpenVEX 0.2.0 as its

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { PackageURL } from 'packageurl-js';
-import { getEcosystem } from '../../ecosystems/ecosystem-list';
-import { buildPurl } from '../../ecosystems/purl';
-import type { Ecosystem } from '../../ecosystems/types';
-import { deterministicUuid, isoSeconds } from '../../sbom/export-model';
-import type { VexJustification } from '../exposures/state-machine';
-import type { RuleStatus } from './tables';
-import { parseVers } from './vers';
-import type { OpenVexJustification } from './vex-documents';
+import { getEcosystem } from '../../../ecosystems/ecosystem-list';
+import { buildPurl } from '../../../ecosystems/purl';
+import type { Ecosystem } from '../../../ecosystems/types';
+import { parseVers } from '../../../ecosystems/vers';
+import { deterministicUuid, isoSeconds } from '../../../sbom/export-model';
+import type { VexJustification } from '../../exposures/state-machine';
+import type { RuleStatus } from '../tables';
+import type { OpenVexJustification } from './documents';
 
 /** The property the CycloneDX export gives an accepted risk's end (docs/triage.md#vex). */
 export const ACCEPTANCE_END_PROPERTY = 'driftwatch:acceptedRiskExpiresAtUtc';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { VEX_JUSTIFICATIONS } from '../exposures/state-machine';
-import { OPENVEX_JUSTIFICATIONS, readVexDocument } from './vex-documents';
-import { readVexStatements } from './vex-read';
+import { VEX_JUSTIFICATIONS } from '../../exposures/state-machine';
+import { OPENVEX_JUSTIFICATIONS, readVexDocument } from './documents';
+import { readVexStatements } from './read';
 import {
   type Decision,
   JUSTIFICATION_FROM_OPENVEX,
@@ -9,7 +9,7 @@ import {
   productPurl,
   writeCycloneDxVex,
   writeOpenVex,
-} from './vex-write';
+} from './write';
 
 const context = {
   author: 'A',

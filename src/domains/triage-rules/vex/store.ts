@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import type { DB } from '../../db/schema';
-import type { ExposureStatus } from '../exposures/tables';
+import type { DB } from '../../../db/schema';
+import type { ExposureStatus } from '../../exposures/tables';
 
 /** Queries of the VEX import and export (docs/triage.md#vex); all tenant-scoped. */
 

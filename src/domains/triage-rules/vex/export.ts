@@ -1,21 +1,21 @@
 import type { Kysely } from 'kysely';
-import { notFound, ProblemError } from '../../core/problem';
-import type { DB } from '../../db/schema';
-import { getEcosystem } from '../../ecosystems/ecosystem-list';
-import { ECOSYSTEMS, type Ecosystem } from '../../ecosystems/types';
-import type { ExposureStatus } from '../exposures/tables';
-import { readPackageJson } from '../system/build-info';
+import { notFound, ProblemError } from '../../../core/problem';
+import type { DB } from '../../../db/schema';
+import { getEcosystem } from '../../../ecosystems/ecosystem-list';
+import { ECOSYSTEMS, type Ecosystem } from '../../../ecosystems/types';
+import { formatVers, parseVers } from '../../../ecosystems/vers';
+import type { ExposureStatus } from '../../exposures/tables';
+import { readPackageJson } from '../../system/build-info';
+import { knownRepositories } from '../store';
 import { repositoryIdentity } from './repository-identity';
-import { knownRepositories } from './store';
-import { formatVers, parseVers } from './vers';
-import { decidedExposures, liveRulesForExport, repositoryAddresses, tenantName } from './vex-store';
+import { decidedExposures, liveRulesForExport, repositoryAddresses, tenantName } from './store';
 import {
   type Decision,
   type ExportContext,
   type StatementStatus,
   writeCycloneDxVex,
   writeOpenVex,
-} from './vex-write';
+} from './write';
 
 /** Exporting a tenant's decisions as VEX (docs/triage.md#vex): its live rules, and the
  * statuses people gave exposures of exact versions that no rule carries. */

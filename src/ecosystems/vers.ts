@@ -1,4 +1,4 @@
-import type { Versioning } from '../../ecosystems/types';
+import type { Versioning } from './types';
 
 /**
  * Version ranges in the purl-spec `vers` notation (`vers:npm/>=1.0.0|<2.0.0`,

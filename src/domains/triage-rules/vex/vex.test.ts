@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
-import { expectValidOpenVex } from '../../../test/support/openvex-schema';
-import { npmRange, osvRecord } from '../../../test/support/osv-records';
-import { cycloneDxValidator, schemaErrors } from '../../../test/support/sbom-schemas';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
-import { EVALUATE_REPOSITORY_JOB } from '../policies/jobs';
-import { readVexDocument } from './vex-documents';
+import { importJsonl, insertRepository, scanWith } from '../../../../test/support/exposures';
+import { expectValidOpenVex } from '../../../../test/support/openvex-schema';
+import { npmRange, osvRecord } from '../../../../test/support/osv-records';
+import { cycloneDxValidator, schemaErrors } from '../../../../test/support/sbom-schemas';
+import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
+import { EVALUATE_REPOSITORY_JOB } from '../../policies/jobs';
+import { readVexDocument } from './documents';
 
 interface ExposureBody {
   exposureId: string;

@@ -1,7 +1,7 @@
 import { PackageURL } from 'packageurl-js';
-import type { VexJustification } from '../exposures/state-machine';
-import { ADVISORY_IDENTIFIER } from './service';
-import type { RuleStatus } from './tables';
+import type { VexJustification } from '../../exposures/state-machine';
+import { ADVISORY_IDENTIFIER } from '../service';
+import type { RuleStatus } from '../tables';
 import type {
   CycloneDxVexDocument,
   CycloneDxVulnerability,
@@ -9,12 +9,12 @@ import type {
   OpenVexJustification,
   OpenVexStatement,
   VexDocument,
-} from './vex-documents';
+} from './documents';
 import {
   ACCEPTANCE_END_PROPERTY,
   JUSTIFICATION_FROM_OPENVEX,
   OPENVEX_JUSTIFICATION_OF,
-} from './vex-write';
+} from './write';
 
 /**
  * VEX statements read into what a triage rule needs (docs/triage.md#vex). Pure: the document is

@@ -1,17 +1,16 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { DB } from '../../db/schema';
 import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import { ECOSYSTEMS, type Ecosystem } from '../../ecosystems/types';
-import { emitStatusChanged } from '../exposures/events';
+import { parseVers, versContains } from '../../ecosystems/vers';
+import { requestEvaluation } from '../policies/evaluation/requests';
+import { emitStatusChanged } from './events';
 import {
   changeStatusBySystem,
   reopenRuleDecisions,
   type SystemStatusChange,
   statusStamp,
-} from '../exposures/system-status';
-import { requestEvaluation } from '../policies/evaluation/requests';
-import type { RuleStatus, TriageRuleTable } from './tables';
-import { parseVers, versContains } from './vers';
+} from './system-status';
 
 /**
  * Applying triage rules to exposures (docs/triage.md). A rule settles an exposure that is `open`
@@ -27,8 +26,12 @@ export interface ApplyScope {
   packages?: { ecosystem: string; packageName: string }[];
 }
 
+/** A stored triage rule (the table is the triage-rules domain's; read here through the schema). */
+type TriageRule = Selectable<DB['triage_rules']>;
+type RuleStatus = TriageRule['status'];
+
 type RuleRow = Pick<
-  TriageRuleTable,
+  TriageRule,
   | 'id'
   | 'vulnerability_ref'
   | 'ecosystem'

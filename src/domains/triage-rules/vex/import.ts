@@ -1,26 +1,21 @@
 import type { Kysely } from 'kysely';
-import type { Principal } from '../../core/principal';
-import { ProblemError, unprocessable } from '../../core/problem';
-import type { DB } from '../../db/schema';
-import { mapPurl } from '../../sbom/purl-map';
-import { applyTriageRules, requestPolicyEvaluation } from './apply';
-import { repositoryIdentity } from './repository-identity';
+import type { Principal } from '../../../core/principal';
+import { ProblemError, unprocessable } from '../../../core/problem';
+import type { DB } from '../../../db/schema';
+import { formatVers, parseVers } from '../../../ecosystems/vers';
+import { mapPurl } from '../../../sbom/purl-map';
+import { applyTriageRules, requestPolicyEvaluation } from '../../exposures/triage-apply';
 import {
   type CreateRuleBody,
   checkTriageRule,
   type NewTriageRule,
   revokeTriageRule,
-} from './service';
-import { insertTriageRule } from './store';
-import { formatVers, parseVers } from './vers';
-import { readVexDocument } from './vex-documents';
-import { type ReadProduct, type ReadStatement, readVexStatements } from './vex-read';
-import {
-  type LiveRule,
-  liveRulesOf,
-  type RepositoryAddress,
-  repositoryAddresses,
-} from './vex-store';
+} from '../service';
+import { insertTriageRule } from '../store';
+import { readVexDocument } from './documents';
+import { type ReadProduct, type ReadStatement, readVexStatements } from './read';
+import { repositoryIdentity } from './repository-identity';
+import { type LiveRule, liveRulesOf, type RepositoryAddress, repositoryAddresses } from './store';
 
 /**
  * Importing a VEX document as triage rules (docs/triage.md#vex). Each (statement, package,

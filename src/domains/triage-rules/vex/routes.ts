@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { badRequest } from '../../core/problem';
-import type { RouteApp } from '../../http/route-app';
-import { withErrors } from '../../http/schemas';
-import { principalOf, tenantDb } from '../../http/scope';
-import { VexExportQuery, VexImportQuery, VexImportSummary } from './schemas';
-import { VexImportBody } from './vex-documents';
-import { exportVex, VEX_FORMATS, VEX_MEDIA_TYPES } from './vex-export';
-import { importVex } from './vex-import';
+import { badRequest } from '../../../core/problem';
+import type { RouteApp } from '../../../http/route-app';
+import { withErrors } from '../../../http/schemas';
+import { principalOf, tenantDb } from '../../../http/scope';
+import { VexExportQuery, VexImportQuery, VexImportSummary } from '../schemas';
+import { VexImportBody } from './documents';
+import { exportVex, VEX_FORMATS, VEX_MEDIA_TYPES } from './export';
+import { importVex } from './import';
 
 const TAG = 'Triage rules';
 /** A VEX document of 5 000 statements is well under this; more is no VEX but an attack. */
