@@ -15,7 +15,7 @@ import type { TokenUsageTracker } from './domains/api-tokens/usage-tracker';
 import { auditLogRoutes } from './domains/audit-log/routes';
 import { insertAuditEntry, outcomeFor } from './domains/audit-log/store';
 import { craRoutes } from './domains/cra/routes';
-import { craReportRoutes } from './domains/cra-reporting/report-routes';
+import { craReportRoutes } from './domains/cra-reporting/packs/routes';
 import { craReportingRoutes } from './domains/cra-reporting/routes';
 import { driftRoutes } from './domains/drift/routes';
 import { exposureRoutes } from './domains/exposures/routes';

@@ -2,7 +2,7 @@ import { withTenant } from '../../db/tenant-scope';
 import type { CraActivelyExploited, EventSubscriptions } from '../../jobs/outbox';
 import type { JobDefinition, JobEnvelope } from '../../jobs/queue';
 import type { JobDeps } from '../job-deps';
-import { GENERATE_PACK_JOB_NAME, generatePack } from './pack-service';
+import { GENERATE_PACK_JOB_NAME, generatePack } from './packs/service';
 import { startVulnerabilityClocks, sweepTenantClocks } from './service';
 import { tenantsWithClocksToSweep } from './store';
 

@@ -238,7 +238,7 @@ function incidentRoutes(app: RouteApp): void {
   );
 }
 
-/** CRA Article 14 reporting (docs/cra.md#article-14-clocks); report packs are in report-routes.ts. */
+/** CRA Article 14 reporting (docs/cra.md#article-14-clocks); report packs are in packs/routes.ts. */
 export const craReportingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   clockReadRoutes(app);
   clockWriteRoutes(app);

@@ -8,7 +8,7 @@ import {
   TotalEstimatePage,
   Uuid,
 } from '../../http/schemas';
-import { CLOCK_KINDS, CLOCK_STATES, CLOCK_TRIGGERS } from './clock-rules';
+import { CLOCK_KINDS, CLOCK_STATES, CLOCK_TRIGGERS } from './clocks/rules';
 import { PACK_STATES, SEVERE_BECAUSE } from './tables';
 
 const NullableUuid = Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'uuid' });

@@ -5,7 +5,7 @@ import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import { type CraActivelyExploited, emitEvent } from '../../jobs/outbox';
 import { markExploitationReported } from '../cra/exploitation';
-import { clocksAtAwareness, dueAt, stateAfterSubmission } from './clock-rules';
+import { clocksAtAwareness, dueAt, stateAfterSubmission } from './clocks/rules';
 import {
   type ClockRow,
   claimDueSoon,

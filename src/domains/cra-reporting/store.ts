@@ -1,7 +1,7 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import { type TakeSkip, type TakeSkipPage, takeSkipPage } from '../../db/paging';
 import type { DB } from '../../db/schema';
-import type { ClockKind } from './clock-rules';
+import type { ClockKind } from './clocks/rules';
 import type { CraClockTable, CraIncidentTable, CraReportPackTable } from './tables';
 
 export type ClockRow = Selectable<CraClockTable>;
@@ -180,7 +180,7 @@ export async function tenantsWithClocksToSweep(system: Kysely<DB>, now: Date): P
   return rows.map((row) => row.tenant_id);
 }
 
-/** A quarter of the clock's span before its due time, at most 24 h (clock-rules.ts warnAt). */
+/** A quarter of the clock's span before its due time, at most 24 h (clocks/rules.ts warnAt). */
 function warnTime() {
   return sql<Date>`due_at - least((due_at - started_at) / 4, interval '24 hours')`;
 }

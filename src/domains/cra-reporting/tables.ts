@@ -1,6 +1,6 @@
 import type { Generated, JSONColumnType } from 'kysely';
 import type { TenantColumn } from '../../db/tenant-column';
-import type { ClockKind, ClockState, ClockTrigger } from './clock-rules';
+import type { ClockKind, ClockState, ClockTrigger } from './clocks/rules';
 
 export const SEVERE_BECAUSE = ['data_or_functions', 'malicious_code'] as const;
 export type SevereBecause = (typeof SEVERE_BECAUSE)[number];

@@ -1,15 +1,12 @@
 import type { Kysely } from 'kysely';
-import type { Principal } from '../../core/principal';
-import { badRequest, conflict, notFound } from '../../core/problem';
-import { newId } from '../../db/ids';
-import type { DB } from '../../db/schema';
-import { withTenant } from '../../db/tenant-scope';
-import { enqueueJob } from '../../jobs/outbox';
-import type { JobDeps } from '../job-deps';
-import { REPORT_FORMATS, type ReportFormat } from './present';
-import { gatherReportContent, type ReportContent } from './report-content';
-import { renderPdf } from './report-pdf';
-import { renderCsv, renderMarkdown } from './report-text';
+import type { Principal } from '../../../core/principal';
+import { badRequest, conflict, notFound } from '../../../core/problem';
+import { newId } from '../../../db/ids';
+import type { DB } from '../../../db/schema';
+import { withTenant } from '../../../db/tenant-scope';
+import { enqueueJob } from '../../../jobs/outbox';
+import type { JobDeps } from '../../job-deps';
+import { REPORT_FORMATS, type ReportFormat } from '../present';
 import {
   claimPack,
   findPackDocuments,
@@ -18,7 +15,10 @@ import {
   insertPack,
   type PackSummaryRow,
   productExists,
-} from './store';
+} from '../store';
+import { gatherReportContent, type ReportContent } from './content';
+import { renderPdf } from './pdf';
+import { renderCsv, renderMarkdown } from './text';
 
 // The job name lives here (not in jobs.ts, which imports this module) so there is no cycle.
 export const GENERATE_PACK_JOB_NAME = 'cra-reporting.generate-pack';

@@ -1,20 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { notFound } from '../../core/problem';
-import { pageOf } from '../../http/query';
-import type { RouteApp } from '../../http/route-app';
-import { UuidParam, withErrors } from '../../http/schemas';
-import { principalOf, tenantDb } from '../../http/scope';
-import { packDocument, parseFormat, requestPack } from './pack-service';
-import { presentPack } from './present';
+import { notFound } from '../../../core/problem';
+import { pageOf } from '../../../http/query';
+import type { RouteApp } from '../../../http/route-app';
+import { UuidParam, withErrors } from '../../../http/schemas';
+import { principalOf, tenantDb } from '../../../http/scope';
+import { presentPack } from '../present';
 import {
   GeneratePackRequest,
   PackListQuery,
   PackPage,
   PackStatus,
   ReportFormatQuery,
-} from './schemas';
-import { findPackSummary, listPacks } from './store';
+} from '../schemas';
+import { findPackSummary, listPacks } from '../store';
+import { packDocument, parseFormat, requestPack } from './service';
 
 const TAG = 'CRA';
 

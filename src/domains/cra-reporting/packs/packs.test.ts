@@ -12,14 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCraProduct, tokenWithRole } from '../../../test/support/cra';
-import { insertRepository, scanWith } from '../../../test/support/exposures';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
-import { newId } from '../../db/ids';
-import { withTenant } from '../../db/tenant-scope';
-import { CRA_CATEGORIES } from '../cra/classification';
-import { ANNEX_I_REQUIREMENTS, CRA_DUTIES } from '../cra/requirements';
-import { GENERATE_PACK_JOB } from './jobs';
+import { createCraProduct, tokenWithRole } from '../../../../test/support/cra';
+import { insertRepository, scanWith } from '../../../../test/support/exposures';
+import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
+import { newId } from '../../../db/ids';
+import { withTenant } from '../../../db/tenant-scope';
+import { CRA_CATEGORIES } from '../../cra/classification';
+import { ANNEX_I_REQUIREMENTS, CRA_DUTIES } from '../../cra/requirements';
+import { GENERATE_PACK_JOB } from '../jobs';
 
 const PDFTOPPM = '/usr/bin/pdftoppm';
 

@@ -1,7 +1,7 @@
-import type { AssessedItem } from '../cra/assessments';
-import type { CraFinding } from '../cra/findings';
-import { isLegacyItem, type LegacyReportItem } from './report-compliance';
-import { componentsOf, type ReportContent } from './report-content';
+import type { AssessedItem } from '../../cra/assessments';
+import type { CraFinding } from '../../cra/findings';
+import { isLegacyItem, type LegacyReportItem } from './compliance';
+import { componentsOf, type ReportContent } from './content';
 
 /**
  * The sections of a report pack as tables, defined once for markdown, CSV and PDF. Every column

@@ -1,6 +1,6 @@
 import type PDFDocument from 'pdfkit';
-import type { ReportContent } from './report-content';
-import { productTable, type ReportTable, reportTables } from './report-tables';
+import type { ReportContent } from './content';
+import { productTable, type ReportTable, reportTables } from './sections';
 
 /**
  * The PDF of a report pack (pdfkit, A4): a title page with the product's identity and the

@@ -3,16 +3,16 @@ import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCraProduct, tokenWithRole } from '../../../test/support/cra';
-import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
-import { npmRange, osvRecord } from '../../../test/support/osv-records';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
-import { jobDefinitions } from '../../background-jobs';
-import { newId } from '../../db/ids';
-import { withTenant } from '../../db/tenant-scope';
-import { emitEvent } from '../../jobs/outbox';
-import { CRA_CATEGORIES } from '../cra/classification';
-import { START_CLOCKS_JOB, SWEEP_CLOCKS_JOB } from './jobs';
+import { createCraProduct, tokenWithRole } from '../../../../test/support/cra';
+import { importJsonl, insertRepository, scanWith } from '../../../../test/support/exposures';
+import { npmRange, osvRecord } from '../../../../test/support/osv-records';
+import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
+import { jobDefinitions } from '../../../background-jobs';
+import { newId } from '../../../db/ids';
+import { withTenant } from '../../../db/tenant-scope';
+import { emitEvent } from '../../../jobs/outbox';
+import { CRA_CATEGORIES } from '../../cra/classification';
+import { START_CLOCKS_JOB, SWEEP_CLOCKS_JOB } from '../jobs';
 
 const HOUR = 3_600_000;
 
@@ -32,7 +32,7 @@ const addFormats =
 
 /** The pending `cra.clock_due` events satisfy the schema in docs/events.md; `count` of them. */
 async function checkDocumentedEvents(t: TestApp, count: number): Promise<void> {
-  const text = readFileSync(new URL('../../../docs/events.md', import.meta.url), 'utf8');
+  const text = readFileSync(new URL('../../../../docs/events.md', import.meta.url), 'utf8');
   const match = /^## `cra\.clock_due`[^\n]*\n[\s\S]*?```json\n([\s\S]*?)\n```/m.exec(text);
   expect(match, 'docs/events.md documents cra.clock_due').not.toBeNull();
   const validate = addFormats(new Ajv({ allErrors: true, strict: true })).compile(

@@ -1,9 +1,9 @@
-import type { ReportContent } from './report-content';
-import { productTable, reportTables } from './report-tables';
+import type { ReportContent } from './content';
+import { productTable, reportTables } from './sections';
 
 /**
  * The text formats of a report pack, rendered from its stored content: markdown for reading,
- * CSV (RFC 4180) for spreadsheets. The sections are the tables of report-tables.ts.
+ * CSV (RFC 4180) for spreadsheets. The sections are the tables of sections.ts.
  */
 
 function markdownCell(value: string): string {

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  addCalendarMonths,
-  clocksAtAwareness,
-  dueAt,
-  stateAfterSubmission,
-  warnAt,
-} from './clock-rules';
+import { addCalendarMonths, clocksAtAwareness, dueAt, stateAfterSubmission, warnAt } from './rules';
 
 const at = (iso: string) => new Date(iso);
 const iso = (date: Date) => date.toISOString();

@@ -1,15 +1,15 @@
 import type { Kysely } from 'kysely';
-import { iso } from '../../core/iso-time';
-import type { DB } from '../../db/schema';
-import type { AssessedItem } from '../cra/assessments';
-import { CONFORMITY_ROUTES, categoryTitle } from '../cra/classification';
-import type { CraFinding } from '../cra/findings';
-import { findProduct } from '../cra/products-store';
-import { generateExportDocument } from '../sbom/service';
-import { readPackageJson } from '../system/build-info';
-import { presentClock, presentIncident } from './present';
-import { complianceSections, type LegacyReportItem } from './report-compliance';
-import { clocksOfIncidents, listIncidents, listProductClocks } from './store';
+import { iso } from '../../../core/iso-time';
+import type { DB } from '../../../db/schema';
+import type { AssessedItem } from '../../cra/assessments';
+import { CONFORMITY_ROUTES, categoryTitle } from '../../cra/classification';
+import type { CraFinding } from '../../cra/findings';
+import { findProduct } from '../../cra/products-store';
+import { generateExportDocument } from '../../sbom/service';
+import { readPackageJson } from '../../system/build-info';
+import { presentClock, presentIncident } from '../present';
+import { clocksOfIncidents, listIncidents, listProductClocks } from '../store';
+import { complianceSections, type LegacyReportItem } from './compliance';
 
 /**
  * What a report pack holds (docs/cra.md#report-packs), gathered in one tenant transaction so
