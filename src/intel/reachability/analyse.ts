@@ -204,11 +204,48 @@ async function goDirect(
   return { imported, incomplete: incomplete ?? skippedReason(sources, 'go'), files: files.length };
 }
 
+/** The longest evidence chain kept: its head and tail, the elided middle named by a marker. */
+const CHAIN_HEAD = 16;
+const CHAIN_TAIL = 16;
+
+interface Reached {
+  site: Site;
+  /** The package this one was reached from; null for a direct import. */
+  via: string | null;
+  depth: number;
+  /** The chain's first CHAIN_HEAD packages, shared by every package deeper down. */
+  head: readonly string[];
+}
+
 /**
  * Packages reachable from the directly imported ones through the dependency edges (a package's
- * `parents`), breadth first from the imports in file order, with the chain to each.
+ * `parents`), breadth first from the imports in file order. Each keeps only the package it was
+ * reached from, so a chain 200,000 deep costs linear memory (no recursion, no chain copies).
  */
-function closure(direct: Map<string, Site>, dependencies: readonly ReachabilityDependency[]) {
+function closure(
+  direct: Map<string, Site>,
+  dependencies: readonly ReachabilityDependency[],
+): Map<string, Reached> {
+  const children = childrenOf(dependencies);
+  const reached = new Map<string, Reached>();
+  const queue = [...direct.entries()].sort((a, b) => bySite(a[1], b[1])).map(([name]) => name);
+  for (const name of queue) {
+    reached.set(name, { site: direct.get(name) as Site, via: null, depth: 1, head: [name] });
+  }
+  for (let head = 0; head < queue.length; head++) {
+    const name = queue[head] as string;
+    const from = reached.get(name) as Reached;
+    for (const child of [...(children.get(name) ?? [])].sort()) {
+      if (reached.has(child)) continue;
+      const head = from.depth < CHAIN_HEAD ? [...from.head, child] : from.head;
+      reached.set(child, { site: from.site, via: name, depth: from.depth + 1, head });
+      queue.push(child);
+    }
+  }
+  return reached;
+}
+
+function childrenOf(dependencies: readonly ReachabilityDependency[]): Map<string, Set<string>> {
   const children = new Map<string, Set<string>>();
   for (const dependency of dependencies) {
     for (const parent of dependency.parents) {
@@ -217,19 +254,26 @@ function closure(direct: Map<string, Site>, dependencies: readonly ReachabilityD
       children.set(parent, set);
     }
   }
-  const reached = new Map<string, { site: Site; chain: string[] }>();
-  const queue = [...direct.entries()].sort((a, b) => bySite(a[1], b[1]));
-  for (const [name, site] of queue) reached.set(name, { site, chain: [name] });
-  for (let head = 0; head < queue.length; head++) {
-    const [name] = queue[head] as [string, Site];
-    const from = reached.get(name) as { site: Site; chain: string[] };
-    for (const child of [...(children.get(name) ?? [])].sort()) {
-      if (reached.has(child)) continue;
-      reached.set(child, { site: from.site, chain: [...from.chain, child] });
-      queue.push([child, from.site]);
-    }
+  return children;
+}
+
+/**
+ * From the directly imported package down to `name`; past CHAIN_HEAD + CHAIN_TAIL packages the
+ * middle is one marker (`… 199968 more …`), so evidence stays small on very deep chains.
+ */
+function chainTo(name: string, reached: ReadonlyMap<string, Reached>): string[] {
+  const last = reached.get(name) as Reached;
+  if (last.depth <= CHAIN_HEAD) return [...last.head];
+  const tail: string[] = [];
+  let current: string | null = name;
+  for (let i = 0; i < CHAIN_TAIL && current !== null; i++) {
+    if (i >= last.depth - CHAIN_HEAD) break; // already in the head
+    tail.push(current);
+    current = (reached.get(current) as Reached).via;
   }
-  return reached;
+  tail.reverse();
+  const middle = last.depth - CHAIN_HEAD - tail.length;
+  return middle > 0 ? [...last.head, `… ${middle} more …`, ...tail] : [...last.head, ...tail];
 }
 
 function facts(
@@ -245,7 +289,7 @@ function facts(
     const hit = reached.get(name);
     let fact: ReachabilityFact;
     if (hit) {
-      const evidence = { ...hit.site, chain: hit.chain };
+      const evidence = { ...hit.site, chain: chainTo(name, reached) };
       fact = { ecosystem, name, reachability: 'imported', evidence, reason: null };
     } else if (scope === 'self') {
       const reason = "the project's own package: its code is the repository itself";
@@ -307,7 +351,8 @@ export async function analyseReachability(
       sources.files[LANGUAGE[ecosystem]].length === 0
         ? { imported: new Map(), incomplete: skippedReason(sources, LANGUAGE[ecosystem]), files: 0 }
         : await read(root, sources, names, limits);
-    out.push(...facts(ecosystem, list, direct));
+    // One at a time: spreading 150,000 facts into push() overflows the stack.
+    for (const fact of facts(ecosystem, list, direct)) out.push(fact);
   }
   return out;
 }
