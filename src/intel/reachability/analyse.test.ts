@@ -178,6 +178,7 @@ function summary(fact: ReachabilityFact): string {
 describe('import-level reachability corpus', () => {
   const tally = {
     imported: { right: 0, wrong: 0 },
+    used_by_tooling: { right: 0, wrong: 0 },
     not_imported: { right: 0, wrong: 0 },
     truthImported: 0,
     unknown: 0,
@@ -205,6 +206,7 @@ describe('import-level reachability corpus', () => {
     // Imported packages the analysis declines to decide (computed imports, no Go edges) are unknown.
     expect(tally).toEqual({
       imported: { right: 18, wrong: 0 },
+      used_by_tooling: { right: 0, wrong: 0 },
       not_imported: { right: 5, wrong: 0 },
       truthImported: 21,
       unknown: 6,

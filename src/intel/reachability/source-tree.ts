@@ -55,9 +55,34 @@ export const SKIPPED_SOURCE_DIRECTORIES: ReadonlySet<string> = new Set([
 
 export interface SourceFiles {
   files: Record<SourceLanguage, string[]>;
+  /**
+   * package.json files, tool configurations and git hooks (docs/reachability.md "Tooling"),
+   * within the same limits; a JavaScript configuration is in `files.js` too.
+   */
+  tooling: string[];
+  /** package-lock.json / npm-shrinkwrap.json files, read only for their binaries' names. */
+  lockfiles: string[];
+  /** Extensions of stylesheet files that need a preprocessor (`scss`, `less`, `styl`...). */
+  styles: Set<string>;
   /** Files of each language that were not read (too large, over the limits). */
-  skipped: Record<SourceLanguage, string[]>;
+  skipped: Record<SourceLanguage | 'tooling', string[]>;
   bytes: Record<SourceLanguage, number>;
+}
+
+const CONFIG_EXTENSION = /\.(c|m)?(j|t)s$|\.json5?$|\.ya?ml$/;
+
+/** Tool configurations by name: `*.config.*`, `.*rc*`, tsconfig, angular.json, git hooks... */
+export function isToolingFile(path: string, name: string): boolean {
+  if (name === 'package.json') return true;
+  if (path.startsWith('.husky/') && !path.startsWith('.husky/_/')) return true;
+  if (path.includes('/.husky/') && !path.includes('/.husky/_/')) return true;
+  if (path.startsWith('.storybook/') || path.includes('/.storybook/')) return true;
+  if (/^(ts|js)config.*\.json$/.test(name)) return true;
+  if (['angular.json', 'nx.json', 'project.json', 'workspace.json'].includes(name)) return true;
+  if (/^(karma\.conf|gulpfile|gruntfile)\./i.test(name)) return true;
+  if (name.includes('.config.') && CONFIG_EXTENSION.test(name)) return true;
+  // `.babelrc`, `.eslintrc.json`, `.mocharc.yml`, `.lintstagedrc`...
+  return /^\.[\w-]+rc(\.[\w]+)?$/.test(name);
 }
 
 function languageOf(name: string): SourceLanguage | null {
@@ -77,7 +102,10 @@ export async function listSourceFiles(
 ): Promise<SourceFiles> {
   const out: SourceFiles = {
     files: { js: [], python: [], go: [] },
-    skipped: { js: [], python: [], go: [] },
+    tooling: [],
+    lockfiles: [],
+    styles: new Set(),
+    skipped: { js: [], python: [], go: [], tooling: [] },
     bytes: { js: 0, python: 0, go: 0 },
   };
   let count = 0;
@@ -99,8 +127,15 @@ export async function listSourceFiles(
         continue;
       }
       if (!entry.isFile()) continue; // symlinks and devices are never followed
+      if (entry.name === 'package-lock.json' || entry.name === 'npm-shrinkwrap.json') {
+        out.lockfiles.push(path);
+        continue;
+      }
+      const style = /\.(scss|sass|less|styl|stylus)$/.exec(entry.name);
+      if (style) out.styles.add(style[1] as string);
       const language = languageOf(entry.name);
-      if (!language) continue;
+      const tooling = isToolingFile(path, entry.name);
+      if (!language && !tooling) continue;
       const size =
         (await stat(join(root, path)).catch(() => null))?.size ?? Number.POSITIVE_INFINITY;
       if (
@@ -108,13 +143,17 @@ export async function listSourceFiles(
         count >= limits.maxFiles ||
         total + size > limits.maxTotalBytes
       ) {
-        out.skipped[language].push(path);
+        if (language) out.skipped[language].push(path);
+        if (tooling) out.skipped.tooling.push(path);
         continue;
       }
       count++;
       total += size;
-      out.bytes[language] += size;
-      out.files[language].push(path);
+      if (tooling) out.tooling.push(path);
+      if (language) {
+        out.bytes[language] += size;
+        out.files[language].push(path);
+      }
     }
   }
   return out;
