@@ -100,6 +100,40 @@ function importDetail(detail: unknown): string | null {
 }
 
 /**
+ * Marks every import external and reports it as a warning (esbuild gives it the import's file and
+ * line); loads the components' script blocks from `dw-block:<file>#<n>` entry points.
+ */
+function importsPlugin(
+  root: string,
+  blocks: ReadonlyMap<string, ScriptBlock>,
+): import('esbuild').Plugin {
+  return {
+    name: 'driftwatch-imports',
+    setup(build) {
+      build.onResolve({ filter: /^dw-block:/ }, (args) =>
+        args.kind === 'entry-point'
+          ? { path: args.path.slice(BLOCK.length + 1), namespace: BLOCK }
+          : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: BLOCK }, (args) => {
+        const block = blocks.get(args.path) as ScriptBlock;
+        const resolveDir = dirname(join(root, sourceFile(`${BLOCK}:${args.path}`)));
+        return { contents: block.contents, loader: block.loader, resolveDir };
+      });
+      build.onResolve({ filter: /.*/ }, (args) =>
+        args.kind === 'entry-point'
+          ? undefined
+          : {
+              path: args.path,
+              external: true,
+              warnings: [{ text: 'import', detail: { importPath: args.path } }],
+            },
+      );
+    },
+  };
+}
+
+/**
  * The imports of `files` (paths relative to `root`). `timeoutMs` bounds the whole build; past it
  * the build is cancelled and `timedOut` set.
  */
@@ -134,32 +168,7 @@ export async function jsImports(
     loader: LOADERS,
     tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true } },
     logOverride: { 'unsupported-require-call': 'warning', 'unsupported-dynamic-import': 'warning' },
-    plugins: [
-      {
-        name: 'driftwatch-imports',
-        setup(build) {
-          build.onResolve({ filter: /^dw-block:/ }, (args) =>
-            args.kind === 'entry-point'
-              ? { path: args.path.slice(BLOCK.length + 1), namespace: BLOCK }
-              : undefined,
-          );
-          build.onLoad({ filter: /.*/, namespace: BLOCK }, (args) => {
-            const block = components.blocks.get(args.path) as ScriptBlock;
-            const resolveDir = dirname(join(root, sourceFile(`${BLOCK}:${args.path}`)));
-            return { contents: block.contents, loader: block.loader, resolveDir };
-          });
-          build.onResolve({ filter: /.*/ }, (args) =>
-            args.kind === 'entry-point'
-              ? undefined
-              : {
-                  path: args.path,
-                  external: true,
-                  warnings: [{ text: 'import', detail: { importPath: args.path } }],
-                },
-          );
-        },
-      },
-    ],
+    plugins: [importsPlugin(root, components.blocks)],
   });
   let warnings: Message[] = [];
   let errors: Message[] = [];

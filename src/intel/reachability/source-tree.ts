@@ -69,6 +69,39 @@ export interface SourceFiles {
   bytes: Record<SourceLanguage, number>;
 }
 
+/** Tools whose `.<tool>rc` files name packages. */
+const RC_TOOLS: ReadonlySet<string> = new Set([
+  'babel',
+  'eslint',
+  'prettier',
+  'stylelint',
+  'postcss',
+  'mocha',
+  'nyc',
+  'c8',
+  'ava',
+  'lintstaged',
+  'release',
+  'swc',
+  'husky',
+  'commitlint',
+  'markdownlint',
+  'remark',
+  'jsdoc',
+  'browserslist',
+  'tslint',
+  'textlint',
+  'cz',
+  'svgo',
+  'xo',
+  'jshint',
+  'htmlhint',
+  'size-limit',
+  'jest',
+  'vitest',
+  'storybook',
+]);
+
 const CONFIG_EXTENSION = /\.(c|m)?(j|t)s$|\.json5?$|\.ya?ml$/;
 
 /** Tool configurations by name: `*.config.*`, `.*rc*`, tsconfig, angular.json, git hooks... */
@@ -81,8 +114,10 @@ export function isToolingFile(path: string, name: string): boolean {
   if (['angular.json', 'nx.json', 'project.json', 'workspace.json'].includes(name)) return true;
   if (/^(karma\.conf|gulpfile|gruntfile)\./i.test(name)) return true;
   if (name.includes('.config.') && CONFIG_EXTENSION.test(name)) return true;
-  // `.babelrc`, `.eslintrc.json`, `.mocharc.yml`, `.lintstagedrc`...
-  return /^\.[\w-]+rc(\.[\w]+)?$/.test(name);
+  // `.babelrc`, `.eslintrc.json`, `.mocharc.yml`, `.lintstagedrc`... by tool: never `.npmrc`,
+  // `.envrc` and other rc files that hold credentials or settings of no package.
+  const rc = /^\.([\w-]+)rc(\.\w+)?$/.exec(name);
+  return rc !== null && RC_TOOLS.has(rc[1] as string);
 }
 
 function languageOf(name: string): SourceLanguage | null {

@@ -113,7 +113,8 @@ describe('computed imports', () => {
   it('a computed import makes unknown only what it could load, naming its file and line', async () => {
     const root = tree({
       'package.json': '{"name":"lib"}',
-      'src/index.js': "import a from 'a';\nexport const load = (n) => import(`lib-plugin-\u0024{n}`);\n",
+      'src/index.js':
+        "import a from 'a';\nexport const load = (n) => import(`lib-plugin-\u0024{n}`);\n",
       'examples/demo/package.json': '{"name":"demo"}',
       'examples/demo/run.js': 'require(process.argv[2]);\n',
     });
@@ -228,5 +229,22 @@ describe('tooling', () => {
     const facts = await analyseReachability(root, [npm('x', ['y'])]);
     expect(facts[0]).toMatchObject({ reachability: 'unknown' });
     expect(facts[0]?.reason).toContain('.eslintrc.yml');
+  });
+});
+
+describe('tooling files', () => {
+  it('credential rc files are never read; long scripts are quoted up to 120 characters', async () => {
+    const long = `jest ${'x'.repeat(300)}`;
+    const root = tree({
+      '.npmrc': '//registry.example.test/:_authToken=secret-token\nleft-pad=1\n',
+      '.envrc': 'export TOKEN=left-pad\n',
+      'package.json': JSON.stringify({ scripts: { test: long } }),
+      'index.js': '1;\n',
+    });
+    const facts = byName(
+      await analyseReachability(root, [npm('left-pad', ['x']), npm('jest', ['y'])]),
+    );
+    expect(facts['left-pad']?.reachability).toBe('not_imported');
+    expect(facts.jest?.evidence?.import).toHaveLength(120);
   });
 });

@@ -84,11 +84,18 @@ interface Recorder {
   used: Map<string, ToolUse>;
 }
 
+/** Evidence quotes a script or string as written, up to a line's worth. */
+const MAX_QUOTE = 120;
+
+function shortened(text: string): string {
+  return text.length <= MAX_QUOTE ? text : `${text.slice(0, MAX_QUOTE - 1)}…`;
+}
+
 function record(recorder: Recorder, text: string, site: Omit<ToolUse, 'import'>): void {
   for (const word of [text, ...wordsOf(text)]) {
     for (const name of candidatesOf(word, recorder.names)) {
       if (!recorder.declared.has(name) || recorder.used.has(name)) continue;
-      recorder.used.set(name, { ...site, import: text });
+      recorder.used.set(name, { ...site, import: shortened(text) });
     }
   }
 }
