@@ -48,6 +48,7 @@ describe('scan: import-level reachability on exposures', () => {
   let b: TestTenant;
   let repo: GitFixture;
   let repositoryId: string;
+  let scanId: string;
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -72,9 +73,10 @@ describe('scan: import-level reachability on exposures', () => {
       clone_url: repo.url,
       default_branch: 'main',
     });
-    await withTenant(t.database, a.tenantId, (db) =>
+    const queued = await withTenant(t.database, a.tenantId, (db) =>
       queueScan(db, { tenantId: a.tenantId, repositoryId, trigger: 'manual', correlationId: 't' }),
     );
+    scanId = queued.scan.id;
     await t.runJobs();
     await t.runJobs();
   }, 180_000);
@@ -110,6 +112,17 @@ describe('scan: import-level reachability on exposures', () => {
       reachabilityEvidence: null,
     });
     expect(byName.moment?.reachabilityReason).toContain('no JavaScript/TypeScript file imports it');
+  });
+
+  it('the scan log counts each state', async () => {
+    const res = await t.as(a.token, {
+      method: 'GET',
+      url: `/api/v1/scans/${scanId}/logs`,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.body).toContain(
+      'reachability: 2 imported, 2 used by tooling, 1 not imported, 1 unknown',
+    );
   });
 
   it('used_by_tooling: a package only a package.json script runs (and its chain), with the script', async () => {
