@@ -186,6 +186,7 @@ async function pythonDirect(
   const deadline = Date.now() + timeoutFor(sources.bytes.python, limits);
   let incomplete: string | null = null;
   let unresolved: Site | null = null;
+  const computed: ComputedSite[] = [];
   for (const file of files) {
     if (Date.now() > deadline)
       return { imported, incomplete: 'the Python parse ran out of time', files: 0 };
@@ -195,7 +196,10 @@ async function pythonDirect(
       continue;
     }
     const found = pythonImports(text);
-    if (found.computed.length > 0) incomplete ??= `computed import at ${file}:${found.computed[0]}`;
+    for (const { line, prefix } of found.computed) {
+      const target = pythonTarget(prefix, own);
+      if (target) computed.push({ file, line, target });
+    }
     for (const { module, line } of found.imports) {
       const top = module.split('.')[0] as string;
       if (isPythonStdlib(top) || own.has(top)) continue;
@@ -210,7 +214,27 @@ async function pythonDirect(
   if (unresolved) {
     incomplete ??= `import ${unresolved.import} (${unresolved.file}:${unresolved.line}) names no known distribution`;
   }
-  return { imported, incomplete, files: files.length };
+  return { imported, incomplete, files: files.length, computed };
+}
+
+/**
+ * What a computed Python import could load, from its literal prefix: a relative, standard-library
+ * or first-party module nothing; a known top-level module (`yaml.`) its distributions; a partial
+ * name (`flask_`) the distributions named so; no literal prefix any.
+ */
+function pythonTarget(
+  prefix: string | null,
+  own: ReadonlySet<string>,
+): ComputedSite['target'] | null {
+  if (prefix === null || prefix === '') return { kind: 'any' };
+  if (prefix.startsWith('.')) return null;
+  const dot = prefix.indexOf('.');
+  if (dot === -1) {
+    return { kind: 'prefix', prefix: prefix.toLowerCase().replace(/[-_.]+/g, '-') };
+  }
+  const top = prefix.slice(0, dot);
+  if (isPythonStdlib(top) || own.has(top)) return null;
+  return { kind: 'names', names: pythonDistributionsOf(top) };
 }
 
 async function goDirect(

@@ -11,6 +11,8 @@ export type ComputedTarget =
   | { kind: 'literal'; specifier: string }
   | { kind: 'local' }
   | { kind: 'prefix'; prefix: string }
+  /** Python: a computed submodule of a known module (`f"yaml.{x}"`) loads its distributions. */
+  | { kind: 'names'; names: readonly string[] }
   | { kind: 'any' };
 
 /** Starts of arguments that build a file path or URL (never a bare package name). */
@@ -93,9 +95,10 @@ export function computedTarget(lineText: string, column: number): ComputedTarget
   return { kind: 'any' };
 }
 
-/** Whether a computed import of `target` could load the npm package `name`. */
+/** Whether a computed import of `target` could load the package `name`. */
 export function couldLoad(target: ComputedTarget, name: string): boolean {
   if (target.kind === 'any') return true;
+  if (target.kind === 'names') return target.names.includes(name);
   if (target.kind !== 'prefix') return false;
   return name.startsWith(target.prefix) || target.prefix.startsWith(`${name}/`);
 }

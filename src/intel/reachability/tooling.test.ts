@@ -248,3 +248,50 @@ describe('tooling files', () => {
     expect(facts.jest?.evidence?.import).toHaveLength(120);
   });
 });
+
+describe('computed Python imports', () => {
+  it('make unknown only the distributions their literal prefix allows, naming file and line', async () => {
+    const root = tree({
+      'app/__init__.py': '',
+      'app/main.py':
+        'import importlib\nimport requests\nplugin = importlib.import_module(f"app.plugins.{name}")\nloader = importlib.import_module(f"yaml.{kind}")\nextra = importlib.import_module("flask_" + name)\n',
+    });
+    const py = (name: string, parents: string[] = []) => ({
+      ecosystem: 'PyPI',
+      name,
+      scope: 'runtime',
+      parents,
+      manifest: 'poetry.lock',
+    });
+    const facts = byName(
+      await analyseReachability(root, [
+        py('requests'),
+        py('urllib3', ['requests']),
+        py('pyyaml'),
+        py('flask-login'),
+        py('numpy', ['other']),
+      ]),
+    );
+    expect(facts.urllib3?.reachability).toBe('imported');
+    expect(facts.pyyaml).toMatchObject({
+      reachability: 'unknown',
+      reason: expect.stringContaining('app/main.py:4'),
+    });
+    expect(facts['flask-login']).toMatchObject({
+      reachability: 'unknown',
+      reason: expect.stringContaining('app/main.py:5'),
+    });
+    expect(facts.numpy?.reachability).toBe('not_imported');
+  });
+
+  it('without a literal prefix, every distribution is unknown', async () => {
+    const root = tree({ 'main.py': 'import importlib\nimportlib.import_module(sys.argv[1])\n' });
+    const facts = await analyseReachability(root, [
+      { ecosystem: 'PyPI', name: 'numpy', scope: 'runtime', parents: ['x'] },
+    ]);
+    expect(facts[0]).toMatchObject({
+      reachability: 'unknown',
+      reason: 'the computed import at main.py:2 could load it (any package of the repository)',
+    });
+  });
+});
