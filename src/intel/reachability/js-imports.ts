@@ -29,8 +29,8 @@ export interface JsImports {
   failed: string[];
   /** The build ran past its time budget: nothing from it is known. */
   timedOut: boolean;
-  /** `lang` of the components' `<style>` blocks (`scss`, `less`...). */
-  styles: string[];
+  /** `lang` of the components' `<style>` blocks (`scss`, `less`...) → the first such file. */
+  styles: Map<string, string>;
 }
 
 interface Message {
@@ -66,10 +66,10 @@ const BLOCK = 'dw-block';
 async function componentBlocks(
   root: string,
   files: readonly string[],
-): Promise<{ blocks: Map<string, ScriptBlock>; failed: string[]; styles: Set<string> }> {
+): Promise<{ blocks: Map<string, ScriptBlock>; failed: string[]; styles: Map<string, string> }> {
   const blocks = new Map<string, ScriptBlock>();
   const failed: string[] = [];
-  const styles = new Set<string>();
+  const styles = new Map<string, string>();
   for (const file of files) {
     const kind = SFC_EXTENSIONS.get(extname(file));
     if (!kind) continue;
@@ -81,7 +81,7 @@ async function componentBlocks(
     scriptBlocks(text, kind).forEach((block, n) => {
       blocks.set(`${file}#${n}`, block);
     });
-    for (const lang of styleLanguages(text)) styles.add(lang);
+    for (const lang of styleLanguages(text)) if (!styles.has(lang)) styles.set(lang, file);
   }
   return { blocks, failed, styles };
 }
@@ -142,12 +142,18 @@ export async function jsImports(
   files: string[],
   timeoutMs: number,
 ): Promise<JsImports> {
-  const out: JsImports = { imports: [], computed: [], failed: [], timedOut: false, styles: [] };
+  const out: JsImports = {
+    imports: [],
+    computed: [],
+    failed: [],
+    timedOut: false,
+    styles: new Map(),
+  };
   if (files.length === 0) return out;
   loaded ??= import('esbuild');
   const esbuild = await loaded;
   const components = await componentBlocks(root, files);
-  out.styles = [...components.styles];
+  out.styles = components.styles;
   const entryPoints = [
     ...files.filter((file) => !SFC_EXTENSIONS.has(extname(file))).map((file) => join(root, file)),
     ...[...components.blocks.keys()].map((key) => `${BLOCK}:${key}`),

@@ -62,8 +62,8 @@ export interface SourceFiles {
   tooling: string[];
   /** package-lock.json / npm-shrinkwrap.json files, read only for their binaries' names. */
   lockfiles: string[];
-  /** Extensions of stylesheet files that need a preprocessor (`scss`, `less`, `styl`...). */
-  styles: Set<string>;
+  /** Extensions of stylesheet files that need a preprocessor (`scss`, `less`...) → first file. */
+  styles: Map<string, string>;
   /** Files of each language that were not read (too large, over the limits). */
   skipped: Record<SourceLanguage | 'tooling', string[]>;
   bytes: Record<SourceLanguage, number>;
@@ -139,7 +139,7 @@ export async function listSourceFiles(
     files: { js: [], python: [], go: [] },
     tooling: [],
     lockfiles: [],
-    styles: new Set(),
+    styles: new Map(),
     skipped: { js: [], python: [], go: [], tooling: [] },
     bytes: { js: 0, python: 0, go: 0 },
   };
@@ -167,7 +167,7 @@ export async function listSourceFiles(
         continue;
       }
       const style = /\.(scss|sass|less|styl|stylus)$/.exec(entry.name);
-      if (style) out.styles.add(style[1] as string);
+      if (style && !out.styles.has(style[1] as string)) out.styles.set(style[1] as string, path);
       const language = languageOf(entry.name);
       const tooling = isToolingFile(path, entry.name);
       if (!language && !tooling) continue;

@@ -192,8 +192,10 @@ describe('tooling', () => {
       'postcss.config.js': 'module.exports = { plugins: { tailwindcss: {}, autoprefixer: {} } };\n',
       '.husky/pre-commit': 'npx lint-staged\n',
       'index.js': "require('./x');\n",
+      'src/a.scss': '$x: 1;\n',
     });
     const names = [
+      'sass',
       'jest',
       'typescript',
       'jest-environment-jsdom',
@@ -222,6 +224,7 @@ describe('tooling', () => {
     expect(facts['eslint-plugin-vue']?.evidence).toMatchObject({ file: '.eslintrc.yml', line: 2 });
     expect(facts['babel-plugin-transform-runtime']?.evidence).toMatchObject({ line: 3 });
     expect(facts['lint-staged']?.evidence).toMatchObject({ file: '.husky/pre-commit', line: 1 });
+    expect(facts.sass?.evidence).toMatchObject({ file: 'src/a.scss', line: 1, import: 'scss' });
   });
 
   it('an unreadable tool configuration leaves not_imported undecided', async () => {

@@ -256,7 +256,7 @@ const AUTO_LOADED: readonly { tool: string; prefixes: readonly string[] }[] = [
  */
 export function implicitUses(
   sources: SourceFiles,
-  styles: readonly string[],
+  styles: ReadonlyMap<string, string>,
   names: ReadonlySet<string>,
   used: Map<string, ToolUse>,
   imported: ReadonlyMap<string, Omit<ToolUse, 'how'>>,
@@ -271,9 +271,8 @@ export function implicitUses(
     const how = 'the TypeScript compiler, which loads every @types package by default';
     add(name, { file: typescript, line: 1, import: name, how });
   }
-  for (const style of new Set([...sources.styles, ...styles])) {
+  for (const [style, file] of new Map([...styles, ...sources.styles])) {
     const how = `the build, for ${style} stylesheets`;
-    const file = sources.files.js[0] ?? sources.tooling[0] ?? '';
     for (const name of STYLE_PACKAGES[style] ?? [])
       add(name, { file, line: 1, import: style, how });
   }
