@@ -73,15 +73,18 @@ function loaderOf(lang: string | undefined, kind: SfcKind): ScriptLoader {
  */
 function withoutTopLevelReturn(text: string): string {
   let depth = 0;
-  let out = text;
+  const pieces: string[] = [];
+  let from = 0;
   for (const token of jsTokens(text)) {
     if (token.kind === 'punct' && token.value === '{') depth++;
     else if (token.kind === 'punct' && token.value === '}') depth = Math.max(0, depth - 1);
     else if (token.kind === 'name' && token.value === 'return' && depth === 0) {
-      out = `${out.slice(0, token.start)};;;;;;${out.slice(token.start + 6)}`;
+      pieces.push(text.slice(from, token.start), ';;;;;;');
+      from = token.start + 6;
     }
   }
-  return out;
+  pieces.push(text.slice(from));
+  return pieces.join('');
 }
 
 function countLines(text: string, from: number, to: number): number {

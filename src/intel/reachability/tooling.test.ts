@@ -58,6 +58,8 @@ describe('single-file component scripts', () => {
     expect(scriptBlocks('<script x="'.repeat(100_000), 'vue')).toEqual([]);
     expect(scriptBlocks('<!--'.repeat(100_000), 'svelte')).toEqual([]);
     expect(scriptBlocks(`<script>${'<'.repeat(200_000)}`, 'vue')).toEqual([]);
+    const returns = scriptBlocks(`---\n${'return;\n'.repeat(100_000)}---\n`, 'astro');
+    expect(returns[0]?.contents).toContain(';;;;;;;');
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
