@@ -114,13 +114,24 @@ export function toolNames(
 const SEPARATORS = new Set([' ', '\t', '\n', '\r', ':', '=', ',', ';', '|', '&', '(', ')']);
 const MAX_WORD = 214; // npm's longest package name
 
+const QUOTES = new Set(['"', "'", '`', '<', '>']);
+
+function unquoted(word: string): string {
+  let from = 0;
+  let to = word.length;
+  while (from < to && QUOTES.has(word[from] as string)) from++;
+  while (to > from && QUOTES.has(word[to - 1] as string)) to--;
+  return word.slice(from, to);
+}
+
 /** The words of a command line or configuration string (split at blanks and `: = , ; | & ( )`). */
 export function wordsOf(text: string): string[] {
   const words: string[] = [];
   let start = 0;
   for (let i = 0; i <= text.length; i++) {
     if (i < text.length && !SEPARATORS.has(text[i] as string)) continue;
-    const word = text.slice(start, i).replace(/^["'`<>]+|["'`<>]+$/g, '');
+    // Long runs are no package name: skipped before any further look (hostile text).
+    const word = i - start <= MAX_WORD + 8 ? unquoted(text.slice(start, i)) : '';
     if (word !== '' && word.length <= MAX_WORD && !word.startsWith('-')) words.push(word);
     start = i + 1;
   }

@@ -166,6 +166,9 @@ describe('tooling', () => {
       'production',
       'tsc',
     ]);
+    const started = Date.now();
+    expect(wordsOf(`${'"'.repeat(1_000_000)}x "jest"`)).toEqual(['jest']);
+    expect(Date.now() - started).toBeLessThan(1_000);
     const names = toolNames(['@biomejs/biome'], [['vue-tsc', 'vue-tsc']]);
     expect(candidatesOf('tsc', names)).toContain('typescript');
     expect(candidatesOf('biome', names)).toContain('@biomejs/biome');
