@@ -106,7 +106,7 @@ describe('computed imports', () => {
   it('a literal import whose options are not an object literal is an import', async () => {
     const root = tree({
       'a.mjs':
-        "const opts = { with: { type: 'json' } };\nconst d = await import('data-pkg/x.json', opts);\n",
+        "const opts = { with: { type: 'json' } };\nconst d = await import('data-pkg/x.json', opts);\nconst e = await import('./x.json', { with: { type: 'json' } });\n",
     });
     const facts = await analyseReachability(root, [npm('data-pkg'), npm('other', ['x'])]);
     expect(facts.map((f) => f.reachability)).toEqual(['imported', 'not_imported']);
