@@ -28,7 +28,7 @@ export const ExposureListQuery = Type.Object({
   ),
   reachability: enumQuery(
     REACHABILITIES,
-    "Import-level reachability (imported: the repository's code imports the package, directly or through its dependency chain):",
+    "Import-level reachability (imported: the repository's code imports the package, directly or through its dependency chain; used_by_tooling: only scripts or tool configurations use it):",
   ),
 });
 
@@ -71,19 +71,29 @@ export const Exposure = Type.Object({
   ),
   reachability: Type.String({
     description:
-      "imported, not_imported or unknown: whether the repository's own code imports the package, directly or through the dependency chain (npm, PyPI and Go; docs/reachability.md)",
+      "imported, used_by_tooling, not_imported or unknown: whether the repository's own code imports the package, directly or through the dependency chain, or only its scripts and tool configurations use it (npm, PyPI and Go; docs/reachability.md)",
   }),
   reachabilityEvidence: Nullable(
     Type.Object({
-      file: Type.String({ description: 'First-party file of the first import' }),
+      file: Type.String({
+        description:
+          'First-party file of the first import (used_by_tooling: the script or configuration)',
+      }),
       line: Type.Integer({ description: '1-based line of that import' }),
-      import: Type.String({ description: 'The import as written' }),
+      import: Type.String({
+        description: 'The import, script word or configuration string as written',
+      }),
       chain: Type.Array(Type.String(), {
-        description: 'From the directly imported package down to this one',
+        description:
+          'From the directly used package down to this one; past 32 packages the first 16, "… N more …" and the last 16',
       }),
     }),
   ),
-  reachabilityReason: Nullable(Type.String({ description: 'Why not_imported or unknown' })),
+  reachabilityReason: Nullable(
+    Type.String({
+      description: 'Why used_by_tooling (which script or tool), not_imported or unknown',
+    }),
+  ),
   vulnerabilityId: Uuid,
   canonicalId: Type.String({ description: 'Canonical identifier (CVE, GHSA, ...)' }),
   aliases: Type.Array(Type.String()),

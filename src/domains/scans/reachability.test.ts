@@ -13,8 +13,15 @@ const LOCK = {
   version: '1.0.0',
   lockfileVersion: 3,
   packages: {
-    '': { name: 'web', version: '1.0.0', dependencies: { express: '4.18.2', moment: '2.29.1' } },
+    '': {
+      name: 'web',
+      version: '1.0.0',
+      dependencies: { express: '4.18.2', moment: '2.29.1' },
+      devDependencies: { eslint: '8.0.0' },
+    },
     'node_modules/express': { version: '4.18.2', dependencies: { qs: '6.5.2' } },
+    'node_modules/eslint': { version: '8.0.0', dev: true, dependencies: { minimatch: '3.0.4' } },
+    'node_modules/minimatch': { version: '3.0.4', dev: true },
     'node_modules/qs': { version: '6.5.2' },
     'node_modules/moment': { version: '2.29.1' },
   },
@@ -41,28 +48,35 @@ describe('scan: import-level reachability on exposures', () => {
   let b: TestTenant;
   let repo: GitFixture;
   let repositoryId: string;
+  let scanId: string;
 
   beforeAll(async () => {
     t = await createTestApp();
     a = await t.createTenant('enterprise', 'A');
     b = await t.createTenant('enterprise', 'B');
     repo = createGitRepository({
-      'package.json': JSON.stringify({ name: 'web', version: '1.0.0' }),
+      'package.json': JSON.stringify(
+        { name: 'web', version: '1.0.0', scripts: { lint: 'eslint .' } },
+        null,
+        2,
+      ),
       'package-lock.json': JSON.stringify(LOCK, null, 2),
       'src/server.ts': "import type { Moment } from 'moment';\n\nimport express from 'express';\n",
     });
     await importJsonl(t, [
       osvRecord({ id: 'GHSA-qs00-0000-0001', affected: [npmRange('qs', '6.5.3')] }),
       osvRecord({ id: 'GHSA-mo00-0000-0001', affected: [npmRange('moment', '2.29.4')] }),
+      osvRecord({ id: 'GHSA-mm00-0000-0001', affected: [npmRange('minimatch', '3.0.5')] }),
     ]);
     repositoryId = await insertRepository(t, a.tenantId, 'web', {
       full_name: 'fixtures/web',
       clone_url: repo.url,
       default_branch: 'main',
     });
-    await withTenant(t.database, a.tenantId, (db) =>
+    const queued = await withTenant(t.database, a.tenantId, (db) =>
       queueScan(db, { tenantId: a.tenantId, repositoryId, trigger: 'manual', correlationId: 't' }),
     );
+    scanId = queued.scan.id;
     await t.runJobs();
     await t.runJobs();
   }, 180_000);
@@ -98,6 +112,33 @@ describe('scan: import-level reachability on exposures', () => {
       reachabilityEvidence: null,
     });
     expect(byName.moment?.reachabilityReason).toContain('no JavaScript/TypeScript file imports it');
+  });
+
+  it('the scan log counts each state', async () => {
+    const res = await t.as(a.token, {
+      method: 'GET',
+      url: `/api/v1/scans/${scanId}/logs`,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.body).toContain(
+      'reachability: 2 imported, 2 used by tooling, 1 not imported, 1 unknown',
+    );
+  });
+
+  it('used_by_tooling: a package only a package.json script runs (and its chain), with the script', async () => {
+    const { items } = await list(a.token, '&reachability=used_by_tooling');
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({
+      packageName: 'minimatch',
+      reachability: 'used_by_tooling',
+      reachabilityEvidence: {
+        file: 'package.json',
+        line: 5,
+        import: 'eslint .',
+        chain: ['eslint', 'minimatch'],
+      },
+    });
+    expect(items[0]?.reachabilityReason).toContain('the package.json script "lint"');
   });
 
   it('filters by reachability; a bad value is a 400; another tenant sees nothing', async () => {

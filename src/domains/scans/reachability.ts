@@ -20,6 +20,7 @@ export async function computeReachability(
       name: d.name,
       scope: d.scope,
       parents: d.parents,
+      manifest: file.path,
     })),
   );
   return analyseReachability(directory, dependencies);

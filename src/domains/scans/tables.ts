@@ -1,6 +1,6 @@
 import type { Generated, JSONColumnType } from 'kysely';
 import type { TenantColumn } from '../../db/tenant-column';
-import type { ReachabilityEvidence } from '../../intel/reachability/analyse';
+import type { Reachability, ReachabilityEvidence } from '../../intel/reachability/analyse';
 
 export type ScanState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 export type ScanTrigger = 'manual' | 'push' | 'sbom' | 'retry';
@@ -56,7 +56,7 @@ export interface RepositoryReachabilityTable {
   scan_id: string;
   ecosystem: string;
   name: string;
-  reachability: 'imported' | 'not_imported' | 'unknown';
+  reachability: Reachability;
   evidence: JSONColumnType<ReachabilityEvidence | null, string | null, string | null>;
   reason: string | null;
 }

@@ -206,13 +206,13 @@ async function analyseImports(
   await ensureOwned(deps, run, 'reachability');
   try {
     const facts = await computeReachability(checkout.directory, extraction.files);
-    const imported = facts.filter((f) => f.reachability === 'imported').length;
-    const unknown = facts.filter((f) => f.reachability === 'unknown').length;
+    const count = (state: ReachabilityFact['reachability']) =>
+      facts.filter((f) => f.reachability === state).length;
     await note(
       deps,
       run,
       'info',
-      `reachability: ${imported} imported, ${facts.length - imported - unknown} not imported, ${unknown} unknown`,
+      `reachability: ${count('imported')} imported, ${count('used_by_tooling')} used by tooling, ${count('not_imported')} not imported, ${count('unknown')} unknown`,
     );
     return facts;
   } catch (error) {

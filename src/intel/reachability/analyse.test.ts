@@ -178,6 +178,7 @@ function summary(fact: ReachabilityFact): string {
 describe('import-level reachability corpus', () => {
   const tally = {
     imported: { right: 0, wrong: 0 },
+    used_by_tooling: { right: 0, wrong: 0 },
     not_imported: { right: 0, wrong: 0 },
     truthImported: 0,
     unknown: 0,
@@ -205,6 +206,7 @@ describe('import-level reachability corpus', () => {
     // Imported packages the analysis declines to decide (computed imports, no Go edges) are unknown.
     expect(tally).toEqual({
       imported: { right: 18, wrong: 0 },
+      used_by_tooling: { right: 0, wrong: 0 },
       not_imported: { right: 5, wrong: 0 },
       truthImported: 21,
       unknown: 6,
@@ -239,4 +241,31 @@ describe('import-level reachability corpus', () => {
     expect(facts.map(summary)).toEqual(['imported a.js:1 express', 'unknown']);
     expect(facts[1]?.reason).toBe('b.js could not be parsed');
   });
+});
+
+describe('very deep dependency chains', () => {
+  it('a chain 200,000 deep is followed without recursion or quadratic chains', async () => {
+    const depth = 200_000;
+    const dependencies: ReachabilityDependency[] = [];
+    for (let i = 0; i < depth; i++) {
+      dependencies.push({
+        ecosystem: 'npm',
+        name: `p${i}`,
+        scope: 'runtime',
+        parents: i === 0 ? [] : [`p${i - 1}`],
+      });
+    }
+    dependencies.push({ ecosystem: 'npm', name: 'unused', scope: 'runtime', parents: [] });
+    const root = tree({ 'index.js': "require('p0');\n" });
+    const facts = await analyseReachability(root, dependencies);
+    expect(facts).toHaveLength(depth + 1);
+    const last = facts.find((f) => f.name === `p${depth - 1}`);
+    expect(last?.reachability).toBe('imported');
+    // The evidence chain is capped: its head, a marker for the elided middle, its tail.
+    expect(last?.evidence?.chain.length).toBeLessThanOrEqual(33);
+    expect(last?.evidence?.chain[0]).toBe('p0');
+    expect(last?.evidence?.chain.at(-1)).toBe(`p${depth - 1}`);
+    expect(last?.evidence?.chain).toContain(`… ${depth - 32} more …`);
+    expect(facts.find((f) => f.name === 'unused')?.reachability).toBe('not_imported');
+  }, 60_000);
 });

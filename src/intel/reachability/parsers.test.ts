@@ -33,7 +33,7 @@ describe('python imports', () => {
     const found = pythonImports(
       'name = "x"\nimportlib.import_module(name)\n__import__(f"{name}")\nimport_module(".sub", "pkg")',
     );
-    expect(found.computed).toEqual([2, 3]);
+    expect(found.computed.map((c) => c.line)).toEqual([2, 3]);
     expect(found.imports).toEqual([]);
   });
 

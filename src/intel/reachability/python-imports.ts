@@ -17,7 +17,11 @@ export interface PythonImport {
 export interface PythonImports {
   imports: PythonImport[];
   /** Lines of `import_module(...)` / `__import__(...)` calls whose argument is not a literal. */
-  computed: number[];
+  /**
+   * Computed `import_module` / `__import__` calls: line, and the argument's literal prefix
+   * (`plugins.` of `f"plugins.{name}"` or `'plugins.' + name`; null when none is literal).
+   */
+  computed: { line: number; prefix: string | null }[];
 }
 
 type Token =
@@ -213,5 +217,13 @@ function dynamicImport(tokens: Token[], i: number, out: PythonImports): void {
     }
     return;
   }
-  out.computed.push(line);
+  const prefix = argument?.kind === 'string' ? literalHead(argument) : null;
+  out.computed.push({ line, prefix });
+}
+
+/** The literal start of a computed module name: an f-string up to its first `{`, or a string. */
+function literalHead(argument: { text: string; formatted?: boolean }): string {
+  if (!argument.formatted) return argument.text;
+  const brace = argument.text.indexOf('{');
+  return brace === -1 ? argument.text : argument.text.slice(0, brace);
 }

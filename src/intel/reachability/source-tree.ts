@@ -55,9 +55,69 @@ export const SKIPPED_SOURCE_DIRECTORIES: ReadonlySet<string> = new Set([
 
 export interface SourceFiles {
   files: Record<SourceLanguage, string[]>;
+  /**
+   * package.json files, tool configurations and git hooks (docs/reachability.md "Tooling"),
+   * within the same limits; a JavaScript configuration is in `files.js` too.
+   */
+  tooling: string[];
+  /** package-lock.json / npm-shrinkwrap.json files, read only for their binaries' names. */
+  lockfiles: string[];
+  /** Extensions of stylesheet files that need a preprocessor (`scss`, `less`...) → first file. */
+  styles: Map<string, string>;
   /** Files of each language that were not read (too large, over the limits). */
-  skipped: Record<SourceLanguage, string[]>;
+  skipped: Record<SourceLanguage | 'tooling', string[]>;
   bytes: Record<SourceLanguage, number>;
+}
+
+/** Tools whose `.<tool>rc` files name packages. */
+const RC_TOOLS: ReadonlySet<string> = new Set([
+  'babel',
+  'eslint',
+  'prettier',
+  'stylelint',
+  'postcss',
+  'mocha',
+  'nyc',
+  'c8',
+  'ava',
+  'lintstaged',
+  'release',
+  'swc',
+  'husky',
+  'commitlint',
+  'markdownlint',
+  'remark',
+  'jsdoc',
+  'browserslist',
+  'tslint',
+  'textlint',
+  'cz',
+  'svgo',
+  'xo',
+  'jshint',
+  'htmlhint',
+  'size-limit',
+  'jest',
+  'vitest',
+  'storybook',
+]);
+
+const CONFIG_EXTENSION = /\.(c|m)?(j|t)s$|\.json5?$|\.ya?ml$/;
+
+/** Tool configurations by name: `*.config.*`, `.*rc*`, tsconfig, angular.json, git hooks... */
+export function isToolingFile(path: string, name: string): boolean {
+  if (name === 'package.json') return true;
+  if (path.startsWith('.husky/') && !path.startsWith('.husky/_/')) return true;
+  if (path.includes('/.husky/') && !path.includes('/.husky/_/')) return true;
+  if (path.startsWith('.storybook/') || path.includes('/.storybook/')) return true;
+  if (/^(ts|js)config.*\.json$/.test(name)) return true;
+  if (['angular.json', 'nx.json', 'project.json', 'workspace.json'].includes(name)) return true;
+  if (/^(karma\.conf|gulpfile|gruntfile)\./i.test(name)) return true;
+  if (name.includes('.config.') && CONFIG_EXTENSION.test(name)) return true;
+  // `.babelrc`, `.eslintrc.json`, `.mocharc.yml`, `.lintstagedrc`... by tool: never `.npmrc`,
+  // `.envrc` and other rc files that hold credentials or settings of no package.
+  const rc = /^\.([\w-]+)rc(\.\w+)?$/.exec(name);
+  return rc !== null && RC_TOOLS.has(rc[1] as string);
 }
 
 function languageOf(name: string): SourceLanguage | null {
@@ -77,7 +137,10 @@ export async function listSourceFiles(
 ): Promise<SourceFiles> {
   const out: SourceFiles = {
     files: { js: [], python: [], go: [] },
-    skipped: { js: [], python: [], go: [] },
+    tooling: [],
+    lockfiles: [],
+    styles: new Map(),
+    skipped: { js: [], python: [], go: [], tooling: [] },
     bytes: { js: 0, python: 0, go: 0 },
   };
   let count = 0;
@@ -99,8 +162,15 @@ export async function listSourceFiles(
         continue;
       }
       if (!entry.isFile()) continue; // symlinks and devices are never followed
+      if (entry.name === 'package-lock.json' || entry.name === 'npm-shrinkwrap.json') {
+        out.lockfiles.push(path);
+        continue;
+      }
+      const style = /\.(scss|sass|less|styl|stylus)$/.exec(entry.name);
+      if (style && !out.styles.has(style[1] as string)) out.styles.set(style[1] as string, path);
       const language = languageOf(entry.name);
-      if (!language) continue;
+      const tooling = isToolingFile(path, entry.name);
+      if (!language && !tooling) continue;
       const size =
         (await stat(join(root, path)).catch(() => null))?.size ?? Number.POSITIVE_INFINITY;
       if (
@@ -108,13 +178,17 @@ export async function listSourceFiles(
         count >= limits.maxFiles ||
         total + size > limits.maxTotalBytes
       ) {
-        out.skipped[language].push(path);
+        if (language) out.skipped[language].push(path);
+        if (tooling) out.skipped.tooling.push(path);
         continue;
       }
       count++;
       total += size;
-      out.bytes[language] += size;
-      out.files[language].push(path);
+      if (tooling) out.tooling.push(path);
+      if (language) {
+        out.bytes[language] += size;
+        out.files[language].push(path);
+      }
     }
   }
   return out;

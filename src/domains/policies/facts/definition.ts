@@ -47,7 +47,7 @@ export const VULNERABILITY_FIELDS = {
   reachability: {
     type: 'string',
     description:
-      'Whether first-party code imports the package (npm, PyPI, Go): imported, not_imported or unknown (docs/reachability.md)',
+      'Whether first-party code imports the package (npm, PyPI, Go): imported, used_by_tooling, not_imported or unknown (docs/reachability.md)',
   },
 } as const satisfies Record<string, FactField>;
 
