@@ -5,6 +5,7 @@ import { createServiceLogger } from './logger';
 import { installProcessHandlers, type ProcessState } from './process-handlers';
 import { describeRegistries, readMachineDefaults } from './registry-defaults/index';
 import { machineInputs } from './registry-defaults/machine';
+import { checkRegistries, type UnreachableRegistries } from './registry-defaults/reachability';
 import { describeDatabase, type RunningService, startService } from './service';
 
 export interface MainOptions {
@@ -38,6 +39,8 @@ export async function main(role?: ServiceRole, options: MainOptions = {}): Promi
     hardLimitSeconds: config.shutdownTimeoutSeconds + 15,
   };
   installProcessHandlers(state);
+  // Side by side with the start (bounded, a few seconds at most): never delays readiness.
+  const checking = checkRegistries(config.registries.baseUrls);
   let service: RunningService;
   try {
     service = await startService(config, role ?? config.role, { logger: state.logger });
@@ -52,11 +55,24 @@ export async function main(role?: ServiceRole, options: MainOptions = {}): Promi
     );
   }
   state.service = service;
-  console.log(banner(config, service, role ?? config.role).join('\n'));
+  const unreachable = await checking;
+  for (const [ecosystem, reason] of Object.entries(unreachable)) {
+    const url = config.registries.baseUrls[ecosystem as keyof typeof unreachable];
+    state.logger.warn(
+      { ecosystem, url },
+      `the ${ecosystem} registry at ${url} cannot be reached (${reason}): its packages stay pending until it answers`,
+    );
+  }
+  console.log(banner(config, service, role ?? config.role, unreachable).join('\n'));
 }
 
 /** What the first screen says: where to go, which database, the first token, the registries. */
-function banner(config: Config, service: RunningService, role: ServiceRole): string[] {
+function banner(
+  config: Config,
+  service: RunningService,
+  role: ServiceRole,
+  unreachable: UnreachableRegistries,
+): string[] {
   const port = service.address ? new URL(service.address).port : null;
   const shown = port ? `http://localhost:${port}` : null;
   const lines = [`Driftwatch is running (${service.database.engine} database, role ${role}).`];
@@ -84,7 +100,7 @@ function banner(config: Config, service: RunningService, role: ServiceRole): str
       `Try: curl -H "Authorization: Bearer ${service.bootstrap.ownerToken}" ${shown ?? 'http://localhost:8080'}/api/v1/api-tokens`,
     );
   }
-  lines.push('', ...describeRegistries(config));
+  lines.push('', ...describeRegistries(config, unreachable));
   return lines;
 }
 

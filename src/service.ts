@@ -258,8 +258,9 @@ async function prepareJobs(parts: JobParts, step: StepReporter) {
       logger.error({ err: error, queue: error.queue, worker: error.worker }, 'job queue error'),
   });
   const log = (message: string, details?: object) => logger.info(details ?? {}, message);
+  const warn = (message: string, details?: object) => logger.warn(details ?? {}, message);
   // Job handlers get the job pool (PostgreSQL: their own connections; docs/operations.md).
-  const jobDeps = { database: database.jobs, config, secretBox, log, observe: metrics };
+  const jobDeps = { database: database.jobs, config, secretBox, log, warn, observe: metrics };
   for (const definition of jobDefinitions(jobDeps)) {
     jobs.register(definition);
   }
