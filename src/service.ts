@@ -32,6 +32,7 @@ import { createServiceLogger, type ServiceLogger } from './logger';
 import { createMetrics, type Metrics } from './observability/metrics';
 import { type MetricsServer, startMetricsServer } from './observability/metrics-server';
 import { startOperatorChannel } from './operator/channel';
+import { advertiseService } from './operator/service-record';
 import { createFileRoots } from './security/outbound-guard-files';
 import { createSecretBox, resolveMasterKey } from './security/secret-box';
 
@@ -213,6 +214,11 @@ export async function startService(
     ? await startMetricsServer(metrics, { port: config.metrics.port, host: config.metrics.host })
     : null;
   const operator = await startOperator(database, config, logger);
+  // Operator commands of another shell find this service, whichever database they name.
+  const unadvertise = advertiseService(config.dataDir, {
+    database: describeDatabase(config),
+    address,
+  });
   const ms = Math.round(performance.now() - began);
   logger.info({ ms }, `ready in ${(ms / 1000).toFixed(1)} s`);
 
@@ -221,6 +227,7 @@ export async function startService(
     // Readiness answers 503 from here on, while requests still drain.
     isStopping = true;
     stopping ??= (async () => {
+      unadvertise();
       await operator?.close();
       await running?.sweeper.stop();
       await running?.dispatcher.stop();
