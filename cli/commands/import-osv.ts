@@ -10,6 +10,7 @@ Loads OSV advisories into the advisory store: a JSON record, a JSON array, JSON 
 export (one record per entry), a directory of those, or an http(s) URL serving one of them.
 Importing the same data again changes nothing; a newer "modified" replaces a record.
 Repositories already scanned are re-matched by the workers of a running service.
+Exit code 1 when a source fails, or when nothing of it was imported and something was rejected.
 Uses the same database as the server: through the running service when one owns the embedded
 data directory, else the directory itself (DATA_DIR), or DATABASE_URL.`;
 
@@ -43,6 +44,9 @@ export async function run(argv: string[], _options?: CommandOptions): Promise<nu
       try {
         const summary = await perform('import-osv', { source: absoluteSource(target) });
         results.push({ source: target, ...summary });
+        // Everything refused, nothing kept (a README given by mistake): that is not a success.
+        const kept = summary.added + summary.updated + summary.unchanged;
+        if (kept === 0 && summary.rejected > 0) failed = true;
         if (json) continue;
         console.log(summaryLine(target, summary));
         for (const rejection of summary.rejections.slice(0, 10)) {
@@ -50,6 +54,9 @@ export async function run(argv: string[], _options?: CommandOptions): Promise<nu
         }
         for (const skipped of summary.notAdvisoryDocuments.slice(0, 10)) {
           console.error(`  skipped ${skipped.source}: ${skipped.reason}`);
+        }
+        if (kept === 0 && summary.rejected > 0) {
+          console.error(`${target}: nothing imported, every record was rejected: is it OSV data?`);
         }
       } catch (error) {
         // One source failing (a missing file, a feed that does not answer) leaves the others.
