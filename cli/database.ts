@@ -17,7 +17,7 @@ export type Perform = <N extends OperationName>(
   input: unknown,
 ) => Promise<OperationResult<N>>;
 
-/** How long a command waits for a service that is still starting (its first start is ~30 s). */
+/** How long a command waits for a service that is still starting (a loaded machine is slow). */
 const OWNER_START_WAIT_MS = 120_000;
 
 /** Start-up steps of a database this command opens itself, on standard error. */

@@ -13,11 +13,14 @@ export interface MainOptions {
   debug?: boolean;
 }
 
-/** A start that cannot go on: one line naming why (its stack only with --debug), exit 1. */
-function failStart(message: string, error: unknown, options: MainOptions): never {
+/**
+ * A start that cannot go on: one line naming why (its stack only with --debug); exit 2 for a
+ * wrong setting (as every command: README, docs/operations.md), 1 for a failure while starting.
+ */
+function failStart(message: string, error: unknown, options: MainOptions, code = 1): never {
   console.error(`driftwatch: ${message}`);
   if (options.debug && error instanceof Error && error.stack) console.error(error.stack);
-  process.exit(1);
+  process.exit(code);
 }
 
 /** Process entry: configuration → database → app and workers → listen. */
@@ -28,7 +31,7 @@ export async function main(role?: ServiceRole, options: MainOptions = {}): Promi
     config = loadConfig(process.env, {}, await readMachineDefaults(machineInputs()));
   } catch (error) {
     if (error instanceof ConfigError) {
-      failStart(`invalid configuration: ${error.problems.join('; ')}`, error, options);
+      failStart(`invalid configuration: ${error.problems.join('; ')}`, error, options, 2);
     }
     throw error;
   }

@@ -97,7 +97,9 @@ export async function openServiceDatabase(
   const creating = !config.databaseUrl && !embeddedDatabaseExists(config.dataDir);
   const opened = config.databaseUrl
     ? step(`connecting to ${where}`)
-    : step(creating ? `creating ${where} (the first start takes about 30 s)` : `opening ${where}`);
+    : step(
+        creating ? `creating ${where} (the first start takes a few seconds)` : `opening ${where}`,
+      );
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: config.dataDir,
@@ -322,8 +324,13 @@ async function startApi(parts: ApiParts, state: ServiceState, step: StepReporter
     state,
     logger,
   });
-  const address = await app.listen({ port: config.port, host: config.host });
-  listening(`listening on ${address}`);
+  // One line per address, said once: Fastify's own "Server listening at" lines are these.
+  const address = await app.listen({
+    port: config.port,
+    host: config.host,
+    listenTextResolver: (at) => `listening on ${at}`,
+  });
+  listening('started the API');
   return { app, address };
 }
 
