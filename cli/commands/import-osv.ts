@@ -3,6 +3,7 @@ import type { CommandOptions } from '../command';
 import { absoluteSource, withDatabase } from '../database';
 import { UsageError } from '../errors';
 import { parseImportArgs } from '../import-args';
+import { terminalProgress } from '../progress';
 
 const USAGE = `Usage: driftwatch admin import-osv <file-or-dir-or-url> [...] [--json]
 
@@ -41,8 +42,12 @@ export async function run(argv: string[], _options?: CommandOptions): Promise<nu
   const results: object[] = [];
   await withDatabase(async (perform) => {
     for (const target of positionals) {
+      const progress = terminalProgress();
       try {
-        const summary = await perform('import-osv', { source: absoluteSource(target) });
+        progress.show(`importing ${target} …`);
+        const summary = await perform('import-osv', { source: absoluteSource(target) }).finally(
+          () => progress.stop(),
+        );
         results.push({ source: target, ...summary });
         // Everything refused, nothing kept (a README given by mistake): that is not a success.
         const kept = summary.added + summary.updated + summary.unchanged;
