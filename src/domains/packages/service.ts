@@ -44,6 +44,8 @@ export type MetadataStatus = 'found' | 'not_found' | 'pending';
 /**
  * Why a package has no metadata yet, from its fetch schedule (docs/package-intelligence.md): null
  * once the registry answered. An unreachable registry must not look like a fetch still to come.
+ * Connection errors and unusable answers are not quoted: they name the operator's registry
+ * address, which tenants are not told (the log and the banner have them).
  */
 export function pendingReason(row: ListedPackage): string | null {
   if (row.status) return null;
@@ -53,11 +55,11 @@ export function pendingReason(row: ListedPackage): string | null {
     case undefined:
       return 'waiting for its first registry fetch';
     case 'unreachable':
-      return `the ${row.ecosystem} registry cannot be reached (${row.last_error ?? 'no answer'})${next}`;
+      return `the ${row.ecosystem} registry cannot be reached${next}`;
     case 'deferred':
       return `the ${row.ecosystem} registry asked to wait (${row.last_error ?? 'retry later'})${next}`;
     case 'failed':
-      return `the ${row.ecosystem} registry's answer could not be used (${row.last_error ?? 'unusable'})${next}`;
+      return `the ${row.ecosystem} registry's answer could not be used${next}`;
     case 'disabled':
       return `the ${row.ecosystem} registry is off: ${row.last_error ?? 'no registry configured'}`;
     default:
