@@ -173,6 +173,12 @@ describe('command errors', () => {
     expect(config.stderr.trim().split('\n')).toEqual([
       expect.stringMatching(/^driftwatch: invalid configuration: PORT /),
     ]);
+    // The service's start refuses a bad setting the same way: one line, exit 2 (README).
+    const serve = await driftwatch(['serve'], serviceEnv({ PORT: 'abc' }), cwd);
+    expect(serve.code).toBe(2);
+    expect(serve.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^driftwatch: invalid configuration: PORT /),
+    ]);
     const unknown = await driftwatch(['admin', 'frobnicate'], serviceEnv({}), cwd);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr.trim().split('\n')).toHaveLength(1);

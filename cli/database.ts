@@ -8,6 +8,7 @@ import {
   type OperatorContext,
   runOperation,
 } from '../src/operator/operations';
+import { servicesElsewhere } from '../src/operator/service-record';
 import { describeDatabase, openServiceDatabase, type StepReporter } from '../src/service';
 
 /** Runs one operation: through the data directory's owner, or in this process. */
@@ -16,7 +17,7 @@ export type Perform = <N extends OperationName>(
   input: unknown,
 ) => Promise<OperationResult<N>>;
 
-/** How long a command waits for a service that is still starting (its first start is ~30 s). */
+/** How long a command waits for a service that is still starting (a loaded machine is slow). */
 const OWNER_START_WAIT_MS = 120_000;
 
 /** Start-up steps of a database this command opens itself, on standard error. */
@@ -50,6 +51,21 @@ async function inThisProcess<T>(
 }
 
 /**
+ * A service running on another database than this command's (DATABASE_URL exported in its shell
+ * only) is said on standard error: the command's answer is not that service's.
+ */
+function noteServicesElsewhere(config: Config, where: string): void {
+  for (const other of servicesElsewhere(config.dataDir, where)) {
+    const hint = other.database.startsWith('PostgreSQL')
+      ? "set DATABASE_URL to the service's in this shell too"
+      : 'unset DATABASE_URL in this shell to reach it';
+    console.error(
+      `Note: a service (pid ${other.pid}${other.address ? `, ${other.address}` : ''}) runs on ${other.database}, not on this command's ${where}; ${hint}.`,
+    );
+  }
+}
+
+/**
  * Gives `work` the database of the configuration (docs/operations.md#operator-commands) and says
  * on standard error which one it is. An embedded data directory has one owner: when a service
  * runs on it, every operation goes through that service's operator channel; otherwise this
@@ -59,6 +75,7 @@ async function inThisProcess<T>(
 export async function withDatabase<T>(work: (perform: Perform) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const where = describeDatabase(config);
+  noteServicesElsewhere(config, where);
   if (config.databaseUrl) {
     console.error(`Database: ${where}`);
     return inThisProcess(config, work);

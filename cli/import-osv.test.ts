@@ -39,6 +39,19 @@ describe('driftwatch admin import-osv', () => {
       ).catch((error: { code: number; stderr: string }) => error);
       expect((missing as { code: number }).code).toBe(1);
       expect((missing as { stderr: string }).stderr).toContain('nope.json');
+      // Not OSV data at all: every "record" rejected and nothing imported is a failure.
+      const notOsv = join(dataDir, 'README.md');
+      writeFileSync(notOsv, '# A project\n\nSome text.\n\n- a list\n');
+      const rejected = await run('node', ['cli/driftwatch.js', 'admin', 'import-osv', notOsv], {
+        env,
+      }).catch((error: { code: number; stdout: string; stderr: string }) => error);
+      expect((rejected as { code: number }).code).toBe(1);
+      expect((rejected as { stdout: string }).stdout).toMatch(
+        /0 added, 0 updated, 0 unchanged, [1-9]\d* rejected/,
+      );
+      expect((rejected as { stderr: string }).stderr).toContain(
+        'README.md: nothing imported, every record was rejected: is it OSV data?',
+      );
       const usage = await run('node', ['cli/driftwatch.js', 'admin', 'import-osv'], { env }).catch(
         (error: { code: number }) => error,
       );

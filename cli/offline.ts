@@ -5,8 +5,11 @@
 import { run as audit } from './commands/audit';
 import { run as deps } from './commands/deps';
 
+// `--debug` is every command's option (driftwatch --help); these report their own failures.
+const withoutDebug = (argv: string[]) => argv.filter((arg) => arg !== '--debug');
+
 export const offlineCommands: Record<string, (argv: string[], buildId: string) => Promise<number>> =
   {
-    audit: (argv, buildId) => audit(argv, { buildId }),
-    deps: (argv) => deps(argv),
+    audit: (argv, buildId) => audit(withoutDebug(argv), { buildId }),
+    deps: (argv) => deps(withoutDebug(argv)),
   };

@@ -1,3 +1,5 @@
+import { ServiceUnreachableError } from './service-url';
+
 /**
  * Retries for the online CLI commands (docs/policies.md#ci-gate): exponential backoff with full
  * jitter, honouring a server's Retry-After (seconds or an HTTP date), on network errors, 429 and
@@ -44,7 +46,7 @@ export function backoffDelay(
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** `fetch` with retries; the last answer (or network error) is returned (thrown). */
+/** `fetch` with retries; the last answer is returned, a last network error thrown naming the URL. */
 export async function fetchWithRetry(
   url: string,
   init: RequestInit,
@@ -58,7 +60,7 @@ export async function fetchWithRetry(
     try {
       response = await fetcher(url, init);
     } catch (error) {
-      if (last) throw error;
+      if (last) throw new ServiceUnreachableError(url, error);
       await sleep(backoffDelay(attempt, options));
       continue;
     }

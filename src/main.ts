@@ -5,6 +5,7 @@ import { createServiceLogger } from './logger';
 import { installProcessHandlers, type ProcessState } from './process-handlers';
 import { describeRegistries, readMachineDefaults } from './registry-defaults/index';
 import { machineInputs } from './registry-defaults/machine';
+import { checkRegistries, type UnreachableRegistries } from './registry-defaults/reachability';
 import { describeDatabase, type RunningService, startService } from './service';
 
 export interface MainOptions {
@@ -12,11 +13,14 @@ export interface MainOptions {
   debug?: boolean;
 }
 
-/** A start that cannot go on: one line naming why (its stack only with --debug), exit 1. */
-function failStart(message: string, error: unknown, options: MainOptions): never {
+/**
+ * A start that cannot go on: one line naming why (its stack only with --debug); exit 2 for a
+ * wrong setting (as every command: README, docs/operations.md), 1 for a failure while starting.
+ */
+function failStart(message: string, error: unknown, options: MainOptions, code = 1): never {
   console.error(`driftwatch: ${message}`);
   if (options.debug && error instanceof Error && error.stack) console.error(error.stack);
-  process.exit(1);
+  process.exit(code);
 }
 
 /** Process entry: configuration → database → app and workers → listen. */
@@ -27,7 +31,7 @@ export async function main(role?: ServiceRole, options: MainOptions = {}): Promi
     config = loadConfig(process.env, {}, await readMachineDefaults(machineInputs()));
   } catch (error) {
     if (error instanceof ConfigError) {
-      failStart(`invalid configuration: ${error.problems.join('; ')}`, error, options);
+      failStart(`invalid configuration: ${error.problems.join('; ')}`, error, options, 2);
     }
     throw error;
   }
@@ -38,6 +42,8 @@ export async function main(role?: ServiceRole, options: MainOptions = {}): Promi
     hardLimitSeconds: config.shutdownTimeoutSeconds + 15,
   };
   installProcessHandlers(state);
+  // Side by side with the start (bounded, a few seconds at most): never delays readiness.
+  const checking = checkRegistries(config.registries.baseUrls);
   let service: RunningService;
   try {
     service = await startService(config, role ?? config.role, { logger: state.logger });
@@ -52,11 +58,24 @@ export async function main(role?: ServiceRole, options: MainOptions = {}): Promi
     );
   }
   state.service = service;
-  console.log(banner(config, service, role ?? config.role).join('\n'));
+  const unreachable = await checking;
+  for (const [ecosystem, reason] of Object.entries(unreachable)) {
+    const url = config.registries.baseUrls[ecosystem as keyof typeof unreachable];
+    state.logger.warn(
+      { ecosystem, url },
+      `the ${ecosystem} registry at ${url} cannot be reached (${reason}): its packages stay pending until it answers`,
+    );
+  }
+  console.log(banner(config, service, role ?? config.role, unreachable).join('\n'));
 }
 
 /** What the first screen says: where to go, which database, the first token, the registries. */
-function banner(config: Config, service: RunningService, role: ServiceRole): string[] {
+function banner(
+  config: Config,
+  service: RunningService,
+  role: ServiceRole,
+  unreachable: UnreachableRegistries,
+): string[] {
   const port = service.address ? new URL(service.address).port : null;
   const shown = port ? `http://localhost:${port}` : null;
   const lines = [`Driftwatch is running (${service.database.engine} database, role ${role}).`];
@@ -84,7 +103,7 @@ function banner(config: Config, service: RunningService, role: ServiceRole): str
       `Try: curl -H "Authorization: Bearer ${service.bootstrap.ownerToken}" ${shown ?? 'http://localhost:8080'}/api/v1/api-tokens`,
     );
   }
-  lines.push('', ...describeRegistries(config));
+  lines.push('', ...describeRegistries(config, unreachable));
   return lines;
 }
 

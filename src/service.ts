@@ -33,6 +33,7 @@ import { createServiceLogger, type ServiceLogger } from './logger';
 import { createMetrics, type Metrics } from './observability/metrics';
 import { type MetricsServer, startMetricsServer } from './observability/metrics-server';
 import { startOperatorChannel } from './operator/channel';
+import { advertiseService } from './operator/service-record';
 import { createFileRoots } from './security/outbound-guard-files';
 import { createSecretBox, resolveMasterKey } from './security/secret-box';
 
@@ -97,7 +98,9 @@ export async function openServiceDatabase(
   const creating = !config.databaseUrl && !embeddedDatabaseExists(config.dataDir);
   const opened = config.databaseUrl
     ? step(`connecting to ${where}`)
-    : step(creating ? `creating ${where} (the first start takes about 30 s)` : `opening ${where}`);
+    : step(
+        creating ? `creating ${where} (the first start takes a few seconds)` : `opening ${where}`,
+      );
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: config.dataDir,
@@ -214,6 +217,11 @@ export async function startService(
     ? await startMetricsServer(metrics, { port: config.metrics.port, host: config.metrics.host })
     : null;
   const operator = await startOperator(database, config, logger);
+  // Operator commands of another shell find this service, whichever database they name.
+  const unadvertise = advertiseService(config.dataDir, {
+    database: describeDatabase(config),
+    address,
+  });
   const ms = Math.round(performance.now() - began);
   logger.info({ ms }, `ready in ${(ms / 1000).toFixed(1)} s`);
 
@@ -222,6 +230,7 @@ export async function startService(
     // Readiness answers 503 from here on, while requests still drain.
     isStopping = true;
     stopping ??= (async () => {
+      unadvertise();
       await operator?.close();
       await api?.statusEvaluator.stop();
       await running?.sweeper.stop();
@@ -260,8 +269,9 @@ async function prepareJobs(parts: JobParts, step: StepReporter) {
       logger.error({ err: error, queue: error.queue, worker: error.worker }, 'job queue error'),
   });
   const log = (message: string, details?: object) => logger.info(details ?? {}, message);
+  const warn = (message: string, details?: object) => logger.warn(details ?? {}, message);
   // Job handlers get the job pool (PostgreSQL: their own connections; docs/operations.md).
-  const jobDeps = { database: database.jobs, config, secretBox, log, observe: metrics };
+  const jobDeps = { database: database.jobs, config, secretBox, log, warn, observe: metrics };
   for (const definition of jobDefinitions(jobDeps)) {
     jobs.register(definition);
   }
@@ -319,8 +329,13 @@ async function startApi(parts: ApiParts, state: ServiceState, step: StepReporter
     state,
     logger,
   });
-  const address = await app.listen({ port: config.port, host: config.host });
-  listening(`listening on ${address}`);
+  // One line per address, said once: Fastify's own "Server listening at" lines are these.
+  const address = await app.listen({
+    port: config.port,
+    host: config.host,
+    listenTextResolver: (at) => `listening on ${at}`,
+  });
+  listening('started the API');
   const statusEvaluator = startStatusEvaluator({
     database,
     responseWindow,

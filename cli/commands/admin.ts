@@ -5,11 +5,14 @@ import { withDatabase } from '../database';
 import { UsageError } from '../errors';
 
 const USAGE = `Usage: driftwatch admin create-tenant --name NAME --plan PLAN
+       driftwatch admin create-token --tenant ID-OR-NAME [--name TOKEN-NAME]
        driftwatch admin import-osv <file-or-dir-or-url> [...] [--json]
        driftwatch admin import-kev <file> [--json]
        driftwatch admin status [--tenant ID-OR-NAME] [--json]
 
 create-tenant creates a tenant and prints its first owner token once. Plans: ${PLANS.join(', ')}.
+create-token prints a new owner token of an existing tenant once (a lost token cannot be shown
+again); the tenant's audit log records it as api_token.create via driftwatch admin create-token.
 status prints the database, its data directory and what it holds; with --tenant, also that
 tenant's id and the folders its file:// repositories must lie in.
 
@@ -24,6 +27,7 @@ export async function run(argv: string[], options: CommandOptions): Promise<numb
   if (action === 'import-kev') return (await import('./import-kev')).run(rest, options);
   if (action === 'status') return status(rest);
   if (action === 'create-tenant') return createTenant(rest);
+  if (action === 'create-token') return createToken(rest);
   if (action === '--help' || action === '-h' || action === 'help') {
     console.log(USAGE);
     return 0;
@@ -59,6 +63,24 @@ async function createTenant(args: string[]): Promise<number> {
   console.log(`Created tenant "${tenant.name}" (${tenant.plan}), id ${tenant.tenantId}.`);
   console.log('Owner token (shown once, store it now):');
   console.log(tenant.ownerToken);
+  return 0;
+}
+
+async function createToken(args: string[]): Promise<number> {
+  const values = parse(args, { tenant: { type: 'string' }, name: { type: 'string' } });
+  if (typeof values.tenant !== 'string' || values.tenant.trim() === '') {
+    throw new UsageError('create-token needs --tenant ID-OR-NAME', 'driftwatch admin --help');
+  }
+  const input = {
+    tenant: values.tenant,
+    ...(typeof values.name === 'string' ? { name: values.name } : {}),
+  };
+  const created = await withDatabase((perform) => perform('create-token', input));
+  console.log(
+    `Created owner token "${created.name}" (id ${created.tokenId}) for tenant "${created.tenantName}" (${created.tenantId}).`,
+  );
+  console.log('Owner token (shown once, store it now):');
+  console.log(created.ownerToken);
   return 0;
 }
 

@@ -165,3 +165,44 @@ describe('streamAudit', () => {
     expect(result.malicious).toBe(true);
   });
 });
+
+describe('the FIXED IN column', () => {
+  const laravel = {
+    id: 'GHSA-0000-0000-0009',
+    modified: '2026-01-01T00:00:00Z',
+    summary: 'laravel/framework flaw',
+    affected: [
+      {
+        package: { ecosystem: 'Packagist', name: 'laravel/framework' },
+        ranges: [
+          ['0', '6.20.45'],
+          ['7.0.0', '7.30.7'],
+          ['8.0.0', '8.83.28'],
+          ['9.0.0', '9.52.17'],
+          ['10.0.0', '10.48.23'],
+          ['11.0.0', '11.31.0'],
+        ].map(([introduced, fixed]) => ({
+          type: 'ECOSYSTEM',
+          events: [{ introduced }, { fixed }],
+        })),
+      },
+    ],
+  };
+
+  it('shows the fix that applies to the installed version first, never the lower lines', async () => {
+    const files = extractFiles(
+      new Map([['composer.lock', composerLock({ 'laravel/framework': '10.48.22' })]]),
+    ).files;
+    const { sink } = await runStream(
+      files,
+      (out) => tableReportWriter(out, false),
+      JSON.stringify(laravel),
+    );
+    const row = sink
+      .text()
+      .split('\n')
+      .find((line) => line.includes('laravel/framework'));
+    expect(row).toMatch(/GHSA-0000-0000-0009\s+-\s+affected\s+10\.48\.23, 11\.31\.0\s+laravel/);
+    expect(row).not.toContain('6.20.45');
+  });
+});

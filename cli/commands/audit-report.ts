@@ -1,3 +1,4 @@
+import { findEcosystem } from '../../src/ecosystems/ecosystem-list';
 import type { ExtractedFile } from '../../src/ecosystems/extract-tree';
 import {
   type AuditAdvisories,
@@ -78,6 +79,24 @@ function maliciousSection(malicious: readonly AuditFinding[]): string {
   return lines([...table(rows), '']);
 }
 
+/**
+ * The FIXED IN column: the fix that applies to the installed version (the lowest fix above it)
+ * first, then later ones; fixes of lower lines say nothing about this installation (10.48.22
+ * needs 10.48.23, not 8.83.28). Without an exact installed version, the lowest fixes.
+ */
+export function fixesToShow(
+  finding: Pick<AuditFinding, 'ecosystem' | 'version' | 'resolution' | 'fixedVersions'>,
+): string[] {
+  const { fixedVersions, version } = finding;
+  if (finding.resolution !== 'resolved' || version === null) return fixedVersions.slice(0, 3);
+  const versioning = findEcosystem(finding.ecosystem)?.versioning;
+  if (!versioning?.isValid(version)) return fixedVersions.slice(0, 3);
+  return fixedVersions
+    .filter((fixed) => versioning.isValid(fixed) && versioning.compare(fixed, version) > 0)
+    .sort(versioning.compare)
+    .slice(0, 3);
+}
+
 /** One file's table of (non-malicious) findings, columns sized to that file. */
 function fileSection(file: string, findings: readonly AuditFinding[]): string {
   const rows = [
@@ -92,7 +111,7 @@ function fileSection(file: string, findings: readonly AuditFinding[]): string {
         ? '-'
         : `${f.severity}${f.score === null ? '' : ` ${f.score.toFixed(1)}`}`,
       f.status === 'affected' ? 'affected' : `possibly affected${f.reason ? ` (${f.reason})` : ''}`,
-      f.fixedVersions.slice(0, 3).join(', ') || '-',
+      fixesToShow(f).join(', ') || '-',
       (f.summary ?? '').replace(/\s+/g, ' ').slice(0, 80),
     ]);
   }

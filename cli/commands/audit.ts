@@ -6,6 +6,7 @@ import { loadScoreTable, saveScoreTable } from '../../src/intel/osv/advisory-cac
 import { type AuditError, type FailOn, prepareAdvisories } from '../../src/intel/osv/audit';
 import { loadAdvisories } from '../../src/intel/osv/load';
 import { ReportStream } from '../output';
+import { type Progress, terminalProgress } from '../progress';
 import { Spool } from '../spool';
 import {
   type AuditOutcome,
@@ -45,6 +46,8 @@ const HELD_DEPENDENCIES = 50_000;
 /** The extracted files, read once: in memory or spooled, handed out in order, then let go. */
 interface ReadTree {
   packages: Set<string>;
+  /** How many files the tree has. */
+  count: number;
   files: AsyncIterable<ExtractedFile>;
   dispose(): void;
 }
@@ -69,13 +72,17 @@ async function* unspooled(spool: Spool): AsyncGenerator<ExtractedFile> {
  * The first pass: extracts every file once, for the package keys the advisories are loaded for,
  * and keeps the files for the matching pass (in memory while few, else in a spool).
  */
-async function readTree(tree: OpenedTree): Promise<ReadTree> {
+async function readTree(tree: OpenedTree, progress: Progress): Promise<ReadTree> {
   const packages = new Set<string>();
   let held: ExtractedFile[] | null = [];
   let heldDependencies = 0;
   let spool: Spool | null = null;
+  let files = 0;
+  let dependencies = 0;
   try {
     for await (const file of tree.files()) {
+      dependencies += file.dependencies.length;
+      progress.show(`reading the tree: ${++files} files, ${dependencies} dependencies`);
       for (const dep of file.dependencies) packages.add(`${file.ecosystem}\u0000${dep.name}`);
       if (spool) {
         spool.write(spooledLine(file));
@@ -97,14 +104,32 @@ async function readTree(tree: OpenedTree): Promise<ReadTree> {
   return {
     packages,
     files: spooled ? unspooled(spooled) : releasing(held!),
+    count: files,
     dispose: () => spooled?.dispose(),
   };
+}
+
+/** The matching pass's files, counted on the progress line. */
+async function* counted(
+  files: AsyncIterable<ExtractedFile>,
+  total: number,
+  progress: Progress,
+): AsyncGenerator<ExtractedFile> {
+  let done = 0;
+  for await (const file of files) {
+    progress.show(`matching: ${++done} of ${total} files`);
+    yield file;
+  }
 }
 
 export interface AuditContext {
   /** Identity of the running build (the bundled CLI's hash): names the advisory index's writer. */
   buildId?: string;
   env?: NodeJS.ProcessEnv;
+  /** The progress line (default: on standard error when it is a terminal). */
+  progress?: Progress;
+  /** Whether standard output is a terminal (default: asks it). */
+  stdoutIsTerminal?: boolean;
 }
 
 /**
@@ -136,10 +161,17 @@ async function auditRead(
   values: AuditOptions,
   context: AuditContext,
   failOn: FailOn,
+  progress: Progress,
 ): Promise<ReadOutcome> {
   const cache = cacheSettings(values, context);
   const knownScores = cache ? loadScoreTable(cache.dir, cache.codeVersion) : 0;
+  progress.show(`loading the advisories of ${read.packages.size} packages`);
   const loaded = await loadAdvisories(values.osv ?? [], { packages: read.packages, cache });
+  // The report goes to standard output as it is matched: on the same terminal, a progress line
+  // would cut into it, so matching is counted only when the report goes elsewhere.
+  const onTerminal = context.stdoutIsTerminal ?? process.stdout.isTTY === true;
+  if (onTerminal) progress.stop();
+  const files = onTerminal ? read.files : counted(read.files, read.count, progress);
   const prepared = prepareAdvisories(loaded.advisories);
   if (cache && loaded.errors.length === 0) {
     saveScoreTable(cache.dir, cache.codeVersion, knownScores);
@@ -159,7 +191,7 @@ async function auditRead(
         out,
         prepared.vulnerabilities.some((v) => v.kind === 'malicious'),
       );
-  const outcome = await streamAudit(read.files, prepared, writer, {
+  const outcome = await streamAudit(files, prepared, writer, {
     errors: loadErrors,
     advisories: loaded.records,
     failOn,
@@ -228,12 +260,17 @@ export async function run(argv: string[], context: AuditContext = {}): Promise<n
   // Only the flaws that name a package of this tree are parsed in full (load.ts keeps alias
   // groups whole), so the cost follows the dependencies rather than the advisory database. The
   // names come from a first pass over the tree, which keeps its files for the matching pass.
-  const read = await readTree(tree);
+  const progress = context.progress ?? terminalProgress();
   let outcome: ReadOutcome;
   try {
-    outcome = await auditRead(read, values, context, failOn);
+    const read = await readTree(tree, progress);
+    try {
+      outcome = await auditRead(read, values, context, failOn, progress);
+    } finally {
+      read.dispose();
+    }
   } finally {
-    read.dispose();
+    progress.stop();
   }
   if (outcome.loadFailed) return 2;
   if (outcome.advisories === 0) {

@@ -98,6 +98,23 @@ describe('driftwatch deps', () => {
     );
   });
 
+  it('says how many dependencies a manifest beside its lockfile declares, and where they went', () => {
+    const { code, stdout } = driftwatch('deps', root);
+    expect(code).toBe(0);
+    expect(stdout).toContain(
+      'composer.json  Composer  composer.json  (0 dependencies; declares 1, 1 resolved in composer.lock)\n',
+    );
+    expect(stdout).toContain('composer.lock  Composer  composer.lock  (1 dependency)\n');
+  });
+
+  it('takes --debug, as every command does', () => {
+    const { code, stdout, stderr } = driftwatch('deps', join(root, 'deploy'), '--debug');
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toContain('Dockerfile  Docker  Dockerfile  (2 dependencies)');
+    expect(driftwatch('--debug', 'deps', join(root, 'deploy')).code).toBe(0);
+  });
+
   it('accepts a single file', () => {
     const { code, stdout } = driftwatch('deps', join(root, 'broken', 'composer.lock'));
     expect(code).toBe(0);

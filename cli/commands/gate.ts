@@ -5,6 +5,7 @@ import { runOffline } from '../gate-offline';
 import { runOnline } from '../gate-online';
 import { type GateResult, renderHuman, renderJson, renderSarif } from '../gate-report';
 import { writeReport } from '../output';
+import { serviceUrl } from '../service-url';
 
 const USAGE = `Usage: driftwatch gate --repository ID [--url URL] [--token TOKEN] [--rescan] [--timeout S]
        driftwatch gate <dir> --policy FILE [--osv PATH]...
@@ -13,7 +14,7 @@ const USAGE = `Usage: driftwatch gate --repository ID [--url URL] [--token TOKEN
 Fails a CI build on blocking policy violations (docs/policies.md#ci-gate).
 
 Online, with --repository: asks a running service (--url or DRIFTWATCH_URL, default
-http://127.0.0.1:3000; --token or DRIFTWATCH_TOKEN, a member token) to scan the repository, or
+http://127.0.0.1:$PORT, else :8080, the service's own default; --token or DRIFTWATCH_TOKEN, a member token) to scan the repository, or
 reuses its latest scan (a queued or running one is waited for; --rescan always scans), waits for
 the policy evaluation of that scan (the "policies" line of its log) and for any evaluation still
 pending in the repository (a policy created or changed a moment ago), and reports the
@@ -75,7 +76,7 @@ async function evaluate(argv: string[], env: NodeJS.ProcessEnv): Promise<GateRes
     const token = values.token ?? env.DRIFTWATCH_TOKEN;
     if (!token) throw new UsageError('no token: pass --token or set DRIFTWATCH_TOKEN', HELP);
     return runOnline({
-      base: (values.url ?? env.DRIFTWATCH_URL ?? 'http://127.0.0.1:3000').replace(/\/+$/, ''),
+      base: serviceUrl(env, values.url),
       token,
       repositoryId: values.repository,
       rescan: values.rescan ?? false,

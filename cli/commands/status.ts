@@ -1,6 +1,7 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { CommandOptions } from '../command';
 import { UsageError } from '../errors';
+import { ServiceUnreachableError, serviceUrl } from '../service-url';
 
 const USAGE = `Usage: driftwatch status show
        driftwatch status incident create --title T --impact minor|major|critical|maintenance --body B [--component ID]... [--state S]
@@ -9,7 +10,8 @@ const USAGE = `Usage: driftwatch status show
        driftwatch status override COMPONENT --state operational|degraded|outage|maintenance --reason R [--until ISO]
        driftwatch status override COMPONENT --clear
 
-Talks to a running service's operator API: DRIFTWATCH_URL (default http://127.0.0.1:3000) and
+Talks to a running service's operator API: DRIFTWATCH_URL (default http://127.0.0.1:$PORT,
+else :8080, the service's own default) and
 DRIFTWATCH_OPERATOR_TOKEN (docs/status.md#operators).`;
 
 const HELP = 'driftwatch status --help';
@@ -30,7 +32,7 @@ const text = (value: unknown, flag: string): string => {
 
 /** Calls the operator API; a refusal is one line with the problem's detail and exit code 1. */
 async function call(method: string, path: string, body?: unknown): Promise<unknown> {
-  const base = (process.env.DRIFTWATCH_URL ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
+  const base = serviceUrl(process.env);
   const token = process.env.DRIFTWATCH_OPERATOR_TOKEN;
   if (!token && path.startsWith('/api/v1/status/') && method !== 'GET') {
     throw new UsageError('DRIFTWATCH_OPERATOR_TOKEN is not set', HELP);
@@ -42,6 +44,8 @@ async function call(method: string, path: string, body?: unknown): Promise<unkno
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
     body: body === undefined ? undefined : JSON.stringify(body),
+  }).catch((error: unknown) => {
+    throw new ServiceUnreachableError(base, error);
   });
   const payload = response.status === 204 ? null : await response.json();
   if (!response.ok) {

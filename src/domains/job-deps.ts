@@ -27,6 +27,8 @@ export interface JobDeps {
   config: Config;
   secretBox: SecretBox;
   log: (message: string, details?: object) => void;
+  /** A warning an operator must act on (absent: logged through `log`). */
+  warn?: (message: string, details?: object) => void;
   /** Absent: nothing observes (tests that do not look at metrics). */
   observe?: JobObserver;
 }

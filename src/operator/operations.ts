@@ -2,6 +2,10 @@ import { isAbsolute } from 'node:path';
 import { isPlan, PLANS, type Plan } from '../core/plans';
 import { isUuid } from '../core/uuid';
 import type { Database } from '../db/connection';
+import { newId } from '../db/ids';
+import { withTenant } from '../db/tenant-scope';
+import { issueOwnerToken } from '../domains/api-tokens/service';
+import { insertAuditEntry } from '../domains/audit-log/store';
 import { importKevFile, type KevImportSummary } from '../domains/cra/kev';
 import { ADVISORY_CHANGES } from '../domains/exposures/rematch-request';
 import { countTenants, createTenantWithOwner } from '../domains/tenants/service';
@@ -153,8 +157,65 @@ const status: Operation<{ tenant?: string }, StatusResult> = {
   },
 };
 
+export interface CreatedTokenResult {
+  tenantId: string;
+  tenantName: string;
+  tokenId: string;
+  name: string;
+  ownerToken: string;
+}
+
+/**
+ * A new owner token for an existing tenant: the way back in when its owner tokens are lost (none
+ * can be shown again). Written with its audit entry in one tenant-scoped transaction, so the
+ * tenant's audit log shows who-less, operator-made tokens (`details.via`).
+ */
+const createToken: Operation<{ tenant: string; name: string }, CreatedTokenResult> = {
+  parse: (input) => {
+    const tenant = field(input, 'tenant');
+    const name = field(input, 'name') ?? 'owner (driftwatch admin create-token)';
+    if (typeof tenant !== 'string' || tenant.trim() === '' || tenant.length > 200) {
+      throw new OperationInputError('tenant must be a tenant id or name');
+    }
+    if (typeof name !== 'string' || name.trim() === '' || name.length > 200) {
+      throw new OperationInputError('name must be a non-empty text of at most 200 characters');
+    }
+    return { tenant: tenant.trim(), name: name.trim() };
+  },
+  run: async ({ database }, input) => {
+    const { id, name: tenantName } = await findTenant(database, input.tenant);
+    const issued = await withTenant(database, id, async (db) => {
+      const token = await issueOwnerToken(db, input.name, null);
+      await insertAuditEntry(db, {
+        actorTokenId: null,
+        action: 'api_token.create',
+        resourceType: 'api_token',
+        resourceId: token.row.id,
+        outcome: 'success',
+        statusCode: 201,
+        ip: null,
+        correlationId: newId(),
+        details: {
+          via: 'driftwatch admin create-token',
+          prefix: token.row.prefix,
+          roles: ['owner'],
+        },
+      });
+      return token;
+    });
+    return {
+      tenantId: id,
+      tenantName,
+      tokenId: issued.row.id,
+      name: issued.row.name,
+      ownerToken: issued.rawSecret,
+    };
+  },
+};
+
 export const OPERATIONS = {
   'create-tenant': createTenant,
+  'create-token': createToken,
   'import-osv': importOsv,
   'import-kev': importKev,
   status,

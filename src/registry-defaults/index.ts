@@ -8,6 +8,7 @@ import { readMavenRegistry } from './maven';
 import { readNpmRegistry } from './npm';
 import { readNuGetRegistry } from './nuget';
 import { readPipRegistry } from './pip';
+import type { UnreachableRegistries } from './reachability';
 import { readRubyGemsRegistry } from './rubygems';
 
 /**
@@ -153,8 +154,14 @@ function describe(url: string | null, origin: SettingOrigin, offHint: string): s
   }
 }
 
-/** The start banner's lines: each registry and the advisory feed, on or off, and why. */
-export function describeRegistries(config: DescribedConfig): string[] {
+/**
+ * The start banner's lines: each registry and the advisory feed, on or off, and why; a registry
+ * that gave no answer to the start-up check (`unreachable`) says so under its line.
+ */
+export function describeRegistries(
+  config: DescribedConfig,
+  unreachable: UnreachableRegistries = {},
+): string[] {
   const lines = ['Registries:'];
   for (const id of Object.keys(REGISTRY_SETTINGS) as Ecosystem[]) {
     const origin = config.origins.registries[id];
@@ -164,6 +171,12 @@ export function describeRegistries(config: DescribedConfig): string[] {
       ` or configure ${CLIENT_PLACES[id]}`,
     );
     lines.push(`  ${id.padEnd(9)} ${text}`);
+    const why = unreachable[id];
+    if (why) {
+      lines.push(
+        `            cannot be reached (${why}): its packages stay pending until it answers`,
+      );
+    }
   }
   lines.push('Advisory feed:');
   lines.push(`  ${'OSV'.padEnd(9)} ${describe(config.osv.feedUrl, config.origins.osvFeed, '')}`);

@@ -71,8 +71,37 @@ async function checkAlternates(gitDir: string, roots: string[]): Promise<void> {
 }
 
 /**
+ * A `file://` repository whose folder is gone, below the caller's own root: the tenant may be
+ * told so, as it names nothing outside what it may read anyway.
+ */
+export class FileRepositoryGoneError extends Error {
+  constructor(readonly path: string) {
+    super('the repository no longer exists: its folder was moved or deleted');
+    this.name = 'FileRepositoryGoneError';
+  }
+}
+
+/**
+ * The nearest existing ancestor of a missing path, resolved: whether it lies in a root decides
+ * whether "gone" may be said. Lexical checks alone would let a link inside a root probe paths
+ * outside it.
+ */
+async function existingAncestor(path: string): Promise<string | null> {
+  for (let at = resolve(path); ; ) {
+    try {
+      return await realpath(at);
+    } catch {
+      const parent = resolve(at, '..');
+      if (parent === at) return null;
+      at = parent;
+    }
+  }
+}
+
+/**
  * Checks a `file://` URL against the roots; returns the `file://` URL of the resolved path for
- * git. Throws OutboundRefusedError (callers say only that the repository is not allowed).
+ * git. Throws OutboundRefusedError (callers say only that the repository is not allowed), or
+ * FileRepositoryGoneError for a missing folder inside the roots.
  */
 export async function checkFileRepository(
   url: string,
@@ -86,12 +115,15 @@ export async function checkFileRepository(
     throw new OutboundRefusedError('unreadable file URL');
   }
   let real: string;
+  const allowed = await realRoots(roots, tenantId);
   try {
     real = await realpath(resolve(path));
   } catch {
+    const ancestor = await existingAncestor(path);
+    const mine = ancestor !== null && allowed.some((r) => r === ancestor || inside(r, ancestor));
+    if (mine) throw new FileRepositoryGoneError(path);
     throw new OutboundRefusedError(`${path} does not exist`);
   }
-  const allowed = await realRoots(roots, tenantId);
   if (!allowed.some((root) => inside(root, real))) {
     throw new OutboundRefusedError(`${real} is not below a file URL root`);
   }

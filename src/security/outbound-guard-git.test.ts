@@ -26,7 +26,11 @@ import {
   shallowCheckout,
 } from '../sources/git';
 import { REFUSED_MESSAGE, type Resolver } from './outbound-guard';
-import { checkFileRepository, createFileRoots } from './outbound-guard-files';
+import {
+  checkFileRepository,
+  createFileRoots,
+  FileRepositoryGoneError,
+} from './outbound-guard-files';
 import { type Cidr, parseCidr } from './outbound-guard-ranges';
 import { tenantRoots } from './tenant-roots';
 
@@ -280,10 +284,40 @@ describe('file:// repositories only below the roots', () => {
     ['the service checkout', () => url(process.cwd())],
     ['a .git file naming another git directory', () => url(join(root, 'gitfile'))],
     ['alternates outside the roots', () => url(join(root, 'borrower.git'))],
-    ['a path that does not exist', () => url(join(root, 'missing.git'))],
+    ['a missing path behind a link out of the root', () => url(join(root, 'escape.git', 'x'))],
+    ['a missing path outside every root', () => url(join(outside, 'missing.git'))],
     ['system files', () => 'file:///etc'],
   ])('refuses %s', async (_what, target) => {
     await expect(checkFileRepository(target(), [root], null)).rejects.toThrow(REFUSED_MESSAGE);
+  });
+
+  it('says a missing folder below the root is gone, not that its address is not allowed', async () => {
+    for (const gone of [join(root, 'missing.git'), join(root, 'deleted', 'repo')]) {
+      await expect(checkFileRepository(url(gone), [root], null)).rejects.toThrow(
+        new FileRepositoryGoneError(gone),
+      );
+    }
+    // Through the git layer a scan uses: its own failure kind and words.
+    const work = mkdtempSync(join(tmpdir(), 'driftwatch-gone-'));
+    try {
+      const failed = await gitFailure(
+        shallowCheckout({
+          url: url(join(root, 'missing.git')),
+          branch: 'main',
+          directory: join(work, 'checkout'),
+          workDirectory: work,
+          access: { policy: { allow: [] }, fileRoots: [root], tenantId: null },
+          maxBytes: 1024 * 1024,
+          timeoutMs: 20_000,
+        }),
+      );
+      expect(failed.failure).toBe('missing');
+      expect(failed.message).toBe(
+        'the repository no longer exists: its folder was moved or deleted',
+      );
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 
   it('names the tenant in a root with {tenantId}', async () => {

@@ -8,7 +8,7 @@ import {
   OutboundRefusedError,
   REFUSED_MESSAGE,
 } from '../security/outbound-guard';
-import { checkFileRepository } from '../security/outbound-guard-files';
+import { checkFileRepository, FileRepositoryGoneError } from '../security/outbound-guard-files';
 import { type HttpsPinning, installedGitPinning } from './git-version';
 
 /**
@@ -133,7 +133,14 @@ export function isValidBranchName(name: string): boolean {
   return name.split('/').every((part) => part.length > 0 && !part.startsWith('.'));
 }
 
-export type CheckoutFailure = 'timeout' | 'too_large' | 'cancelled' | 'refused' | 'git';
+export type CheckoutFailure =
+  | 'timeout'
+  | 'too_large'
+  | 'cancelled'
+  | 'refused'
+  // A file:// repository whose folder is gone (below the tenant's own root).
+  | 'missing'
+  | 'git';
 
 /**
  * `message` is safe to show the tenant (it never carries git's output, addresses or ports);
@@ -276,6 +283,9 @@ export async function pinRemote(
   } catch (error) {
     if (error instanceof OutboundRefusedError) {
       throw new GitCheckoutError('refused', REFUSED_MESSAGE, error.detail);
+    }
+    if (error instanceof FileRepositoryGoneError) {
+      throw new GitCheckoutError('missing', error.message, error.path);
     }
     throw error;
   }

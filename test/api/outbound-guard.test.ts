@@ -279,7 +279,8 @@ describe('file:// imports only below the configured roots', () => {
       `file://${root}/../${elsewhere.directory}`,
       `file://${root}/kept.git/../../${elsewhere.directory.split('/').pop()}`,
       pathToFileURL(process.cwd()).href,
-      pathToFileURL(join(root, 'missing.git')).href,
+      pathToFileURL(join(elsewhere.directory, 'missing.git')).href,
+      pathToFileURL(join(root, 'escape', 'missing.git')).href,
       'file:///etc',
     ];
     for (const url of refused) {
@@ -289,6 +290,14 @@ describe('file:// imports only below the configured roots', () => {
         'must name a git repository below a configured root (SCAN_FILE_URL_ROOTS)',
       ]);
     }
+    // A folder missing below the root is said to be missing: the root is the tenant's own.
+    const missing = await importRepos({
+      repositories: [{ url: pathToFileURL(join(root, 'missing.git')).href }],
+    });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().errors['repositories[0].url']).toEqual([
+      'no repository exists at this path',
+    ]);
     expect(await storedRepositories()).toBe(before);
     const ok = await importRepos({ repositories: [{ url: pathToFileURL(inside).href }] });
     expect(ok.statusCode).toBe(200);

@@ -160,7 +160,11 @@ describe.each([
       const log = service.output();
       const steps = onPostgres
         ? ['connecting to PostgreSQL at', 'migrated: ']
-        : ['creating the embedded database in', 'created the embedded database in', 'migrated: '];
+        : [
+            `creating the embedded database in ${dataDir} (the first start takes a few seconds)`,
+            'created the embedded database in',
+            'migrated: ',
+          ];
       for (const step of [
         ...steps,
         'started the job workers (',
@@ -169,6 +173,9 @@ describe.each([
       ]) {
         expect(log).toContain(step);
       }
+      // Each address is said once (Fastify's own "Server listening" lines were a second copy).
+      expect(log).not.toContain('Server listening');
+      expect(log.split(`listening on ${service.base}`)).toHaveLength(2);
       // One line per request, when it completes: the walkthrough's scan poll is in it once per call.
       expect(log).not.toContain('incoming request');
       expect(log).toMatch(/"msg":"POST \/api\/v1\/repositories\/[0-9a-f-]+\/scan 202 [\d.]+ ms"/);

@@ -3,6 +3,7 @@ import type { DB } from '../../db/schema';
 import { withTenant } from '../../db/tenant-scope';
 import { createRegistryClients } from '../../ecosystems/registry-clients';
 import {
+  type EnrichmentSummary,
   enrichPackages,
   packageRefs,
   type RegistryClients,
@@ -37,8 +38,34 @@ export interface EnrichJobData {
 
 type Registry = () => RegistryClients;
 
+type Reachability = (summary: EnrichmentSummary) => void;
+
+/**
+ * Warns once when a registry stops answering (its packages stay pending, retried), and says when
+ * it answers again: a pass's INFO line alone hides an outage (docs/package-intelligence.md).
+ */
+function reachabilityWarnings(deps: JobDeps): Reachability {
+  const warned = new Set<string>();
+  const warn = deps.warn ?? deps.log;
+  return (summary) => {
+    for (const [ecosystem, reason] of summary.unreachable) {
+      if (warned.has(ecosystem)) continue;
+      warned.add(ecosystem);
+      const url = deps.config.registries.baseUrls[ecosystem];
+      warn(
+        `the ${ecosystem} registry at ${url} cannot be reached (${reason}): its packages stay pending and are retried`,
+        { ecosystem, url },
+      );
+    }
+    for (const ecosystem of summary.answered) {
+      if (warned.delete(ecosystem)) deps.log(`the ${ecosystem} registry answers again`);
+    }
+  };
+}
+
 export function packageJobs(deps: JobDeps, clients?: RegistryClients): JobDefinition<unknown>[] {
   let built: RegistryClients | undefined = clients;
+  const reachability = reachabilityWarnings(deps);
   // Built on first use: the clients share one HTTP layer and response cache per process.
   const registry = () => {
     built ??= observeClients(createRegistryClients(deps.config.registries), deps.observe);
@@ -46,8 +73,8 @@ export function packageJobs(deps: JobDeps, clients?: RegistryClients): JobDefini
   };
   return [
     dependenciesChangedJob(deps) as JobDefinition<unknown>,
-    enrichJob(deps, registry) as JobDefinition<unknown>,
-    refreshJob(deps, registry),
+    enrichJob(deps, registry, reachability) as JobDefinition<unknown>,
+    refreshJob(deps, registry, reachability),
   ];
 }
 
@@ -107,7 +134,11 @@ function dependenciesChangedJob(deps: JobDeps): JobDefinition<DependenciesChange
   };
 }
 
-function enrichJob(deps: JobDeps, registry: Registry): JobDefinition<EnrichJobData> {
+function enrichJob(
+  deps: JobDeps,
+  registry: Registry,
+  reachability: Reachability,
+): JobDefinition<EnrichJobData> {
   const settings = deps.config.packageIntel;
   const system = deps.database.system;
   return {
@@ -127,6 +158,7 @@ function enrichJob(deps: JobDeps, registry: Registry): JobDefinition<EnrichJobDa
         (performance.now() - started) / 1000,
       );
       deps.log('package metadata fetched', summary.outcomes);
+      reachability(summary);
       if (tenantId && data.repositoryId && data.scanId) {
         const { repositoryId, scanId } = data;
         await withTenant(deps.database, tenantId, (db) =>
@@ -137,7 +169,11 @@ function enrichJob(deps: JobDeps, registry: Registry): JobDefinition<EnrichJobDa
   };
 }
 
-function refreshJob(deps: JobDeps, registry: Registry): JobDefinition<unknown> {
+function refreshJob(
+  deps: JobDeps,
+  registry: Registry,
+  reachability: Reachability,
+): JobDefinition<unknown> {
   const settings = deps.config.packageIntel;
   const system = deps.database.system;
   return {
@@ -160,6 +196,7 @@ function refreshJob(deps: JobDeps, registry: Registry): JobDefinition<unknown> {
       );
       if (summary.picked > 0)
         deps.log('package metadata refreshed', { picked: summary.picked, ...summary.outcomes });
+      reachability(summary);
       for (const snapshot of await pendingSnapshots(system, summary.firstFetched)) {
         await withTenant(deps.database, snapshot.tenant_id, (db) =>
           snapshotRepositoryDrift(

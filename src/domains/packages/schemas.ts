@@ -42,6 +42,10 @@ export const PackageItem = Type.Object({
   repositoryUrl: NullableString,
   deprecated: Type.Boolean(),
   metadataStatus: MetadataStatus,
+  metadataPendingReason: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'pending only: why (waiting for the first fetch, the registry cannot be reached, asked to wait, answered unusably, or is off) and when it is tried next',
+  }),
   metadataFetchedAtUtc: NullableDateTime,
   createdAtUtc: DateTime,
 });

@@ -41,6 +41,32 @@ type Settings = Config['packageIntel'];
 
 export type MetadataStatus = 'found' | 'not_found' | 'pending';
 
+/**
+ * Why a package has no metadata yet, from its fetch schedule (docs/package-intelligence.md): null
+ * once the registry answered. An unreachable registry must not look like a fetch still to come.
+ * Connection errors and unusable answers are not quoted: they name the operator's registry
+ * address, which tenants are not told (the log and the banner have them).
+ */
+export function pendingReason(row: ListedPackage): string | null {
+  if (row.status) return null;
+  const next = row.due_at ? `; next try at ${row.due_at.toISOString()}` : '';
+  switch (row.last_outcome) {
+    case null:
+    case undefined:
+      return 'waiting for its first registry fetch';
+    case 'unreachable':
+      return `the ${row.ecosystem} registry cannot be reached${next}`;
+    case 'deferred':
+      return `the ${row.ecosystem} registry asked to wait (${row.last_error ?? 'retry later'})${next}`;
+    case 'failed':
+      return `the ${row.ecosystem} registry's answer could not be used${next}`;
+    case 'disabled':
+      return `the ${row.ecosystem} registry is off: ${row.last_error ?? 'no registry configured'}`;
+    default:
+      return `last registry fetch: ${row.last_outcome}${next}`;
+  }
+}
+
 export function presentPackage(row: ListedPackage) {
   return {
     packageId: row.id,
@@ -54,6 +80,7 @@ export function presentPackage(row: ListedPackage) {
     repositoryUrl: row.repository_url ?? null,
     deprecated: row.deprecated !== null && row.deprecated !== undefined,
     metadataStatus: (row.status ?? 'pending') as MetadataStatus,
+    metadataPendingReason: pendingReason(row),
     metadataFetchedAtUtc: iso(row.fetched_at),
     createdAtUtc: row.created_at.toISOString(),
   };

@@ -41,6 +41,10 @@ const LIST_COLUMNS = [
   'm.repository_url',
   'm.deprecated',
   'm.fetched_at',
+  // Why a package without metadata is still pending (the fetch schedule's last outcome).
+  'e.last_outcome',
+  'e.last_error',
+  'e.due_at',
 ] as const;
 
 export interface PackageFilter {
@@ -83,6 +87,7 @@ export async function listPackages(db: Db, filter: PackageFilter) {
   const rows = await db
     .selectFrom('packages as p')
     .leftJoin('package_metadata as m', 'm.package_id', 'p.id')
+    .leftJoin('package_enrichment as e', 'e.package_id', 'p.id')
     .select(LIST_COLUMNS)
     .where(
       'p.id',
@@ -103,6 +108,7 @@ export async function findVisiblePackage(db: Db, packageId: string) {
   return db
     .selectFrom('packages as p')
     .leftJoin('package_metadata as m', 'm.package_id', 'p.id')
+    .leftJoin('package_enrichment as e', 'e.package_id', 'p.id')
     .select(LIST_COLUMNS)
     .where('p.id', '=', packageId)
     .where(VISIBLE)

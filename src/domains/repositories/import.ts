@@ -212,6 +212,11 @@ async function guardUrls(fresh: Candidate[], access: GitAccess, deps: ImportDeps
     try {
       await pinRemote(parsed, access);
     } catch (error) {
+      if (error instanceof GitCheckoutError && error.failure === 'missing') {
+        // A folder below the tenant's own root that does not exist: say so, not "not allowed".
+        errors.add(`repositories[${candidate.index}].url`, 'no repository exists at this path');
+        continue;
+      }
       if (!(error instanceof GitCheckoutError) || error.failure !== 'refused') throw error;
       deps.log?.('import refused a clone URL', { index: candidate.index, detail: error.detail });
       errors.add(

@@ -124,7 +124,10 @@ export async function readRegistryMetadata(database: Database): Promise<Reading>
     .selectFrom('package_enrichment')
     .select([
       sql<number>`count(*)::int`.as('total'),
-      sql<number>`count(*) FILTER (WHERE last_outcome = 'failed')::int`.as('failed'),
+      // A registry that never answered failed the fetch as much as one whose answer was unusable.
+      sql<number>`count(*) FILTER (WHERE last_outcome IN ('failed', 'unreachable'))::int`.as(
+        'failed',
+      ),
     ])
     .where('last_attempt_at', '>', sql<Date>`now() - make_interval(mins => ${t.windowMinutes})`)
     .executeTakeFirstOrThrow();

@@ -96,6 +96,19 @@ export function indexRoutes(deps: IndexDeps): FastifyPluginAsyncTypebox {
       return frontPage(deps.product, deps.version, links);
     });
 
+    const apiIndex = async () => ({
+      product: deps.product,
+      version: deps.version,
+      links: {
+        openapi: PATHS.openapi,
+        docs: PATHS.docs,
+        health: PATHS.health,
+        ready: PATHS.ready,
+        version: PATHS.version,
+      },
+      resources: topLevelResources(deps.routes),
+    });
+    const response = withErrors({ 200: ApiIndex }, [], { authenticated: false });
     app.get(
       PATHS.api,
       {
@@ -103,22 +116,17 @@ export function indexRoutes(deps: IndexDeps): FastifyPluginAsyncTypebox {
           tags: ['System'],
           operationId: 'getApiIndex',
           summary: "Links to the API's resources, its OpenAPI document, health and readiness",
-          response: withErrors({ 200: ApiIndex }, [], { authenticated: false }),
+          response,
         },
         config: { auth: false },
       },
-      async () => ({
-        product: deps.product,
-        version: deps.version,
-        links: {
-          openapi: PATHS.openapi,
-          docs: PATHS.docs,
-          health: PATHS.health,
-          ready: PATHS.ready,
-          version: PATHS.version,
-        },
-        resources: topLevelResources(deps.routes),
-      }),
+      apiIndex,
+    );
+    // The index with the trailing slash people type (`/api/v1/`) is the same index, not a 404.
+    app.get(
+      `${PATHS.api}/`,
+      { schema: { hide: true, response }, config: { auth: false } },
+      apiIndex,
     );
 
     const { metrics, operatorCheck } = deps;

@@ -184,6 +184,10 @@ describe('front pages', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1' });
     expect(res.statusCode).toBe(200);
     const body = res.json();
+    // With the trailing slash a person types: the same index, not a 404.
+    const slash = await t.app.inject({ method: 'GET', url: '/api/v1/' });
+    expect(slash.statusCode).toBe(200);
+    expect(slash.json()).toEqual(body);
     expect(body).toMatchObject({
       product: expect.any(String),
       version: expect.any(String),

@@ -62,6 +62,10 @@ export interface EnrichmentDeps {
 
 export interface EnrichmentSummary {
   outcomes: Record<EnrichmentOutcome, number>;
+  /** Registries that gave no answer in this pass, with the last reason. */
+  unreachable: Map<Ecosystem, string>;
+  /** Registries that answered (any answer) in this pass. */
+  answered: Set<Ecosystem>;
   /** Packages whose metadata arrived for the first time (drift snapshots waiting on them). */
   firstFetched: string[];
 }
@@ -76,7 +80,17 @@ const HOUR_MS = 3_600_000;
 
 function emptySummary(): EnrichmentSummary {
   return {
-    outcomes: { fetched: 0, not_modified: 0, not_found: 0, deferred: 0, failed: 0, disabled: 0 },
+    outcomes: {
+      fetched: 0,
+      not_modified: 0,
+      not_found: 0,
+      deferred: 0,
+      unreachable: 0,
+      failed: 0,
+      disabled: 0,
+    },
+    unreachable: new Map(),
+    answered: new Set(),
     firstFetched: [],
   };
 }
@@ -170,6 +184,7 @@ async function enrichOne(
   );
   try {
     const metadata = await client.fetchPackage(pkg.name, { previous, versionsOfInterest });
+    summary.answered.add(ecosystem);
     if (!metadata) {
       await serial(() => markNotFound(deps.db, pkg.id, now));
       return record('not_found', staleAt);
@@ -187,6 +202,12 @@ async function enrichOne(
   } catch (error) {
     if (error instanceof RetryableRegistryError) {
       const until = new Date(now.getTime() + Math.max(1, error.retryAfterSeconds) * 1000);
+      // No status: no answer at all. The package stays pending for a reason people must see.
+      if (error.status === null) {
+        summary.unreachable.set(ecosystem, error.message);
+        return record('unreachable', until, error.message);
+      }
+      summary.answered.add(ecosystem);
       // 429 is about the registry as a whole: stop asking it anything until Retry-After.
       if (error.status === 429 || error.status === 503) {
         backoffs.set(ecosystem, until);

@@ -71,6 +71,9 @@ export type EnrichmentOutcome =
   | 'not_modified'
   | 'not_found'
   | 'deferred'
+  // The registry gave no answer at all (connection refused, DNS, timeout): retried like
+  // 'deferred', but a failure of the registry, not a wait it asked for.
+  | 'unreachable'
   | 'failed'
   | 'disabled';
 
