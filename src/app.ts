@@ -30,7 +30,10 @@ import { repositoryRoutes } from './domains/repositories/routes';
 import { sbomRoutes } from './domains/sbom/routes';
 import { scanRoutes } from './domains/scans/routes';
 import { sourceControlRoutes } from './domains/source-control/routes';
-import { createResponseWindow, type ResponseWindow } from './domains/status/response-window';
+import {
+  createResponseWindow,
+  type ResponseWindow,
+} from './domains/status/measurement/response-window';
 import { statusRoutes } from './domains/status/routes';
 import type { BuildInfo, CliVersionInfo } from './domains/system/build-info';
 import type { ServiceState } from './domains/system/readiness';

@@ -22,7 +22,7 @@ import { scanJobs } from './domains/scans/jobs';
 import { RUN_SCAN_JOB } from './domains/scans/service';
 import { findScan } from './domains/scans/store';
 import { statusJobs } from './domains/status/jobs';
-import { STATUS_WEBHOOK_TARGET, statusWebhookTarget } from './domains/status/subscriptions';
+import { STATUS_WEBHOOK_TARGET, statusWebhookTarget } from './domains/status/subscriptions/service';
 import { tenantJobs } from './domains/tenants/jobs';
 import type { EventName, EventSubscriptions } from './jobs/outbox';
 import type { JobDefinition, JobEnvelope } from './jobs/queue';

@@ -21,7 +21,7 @@ import {
   startStaleScanSweeper,
 } from './domains/scans/recovery';
 import { startStatusEvaluator, startStatusMailDispatcher } from './domains/status/jobs';
-import { createResponseWindow } from './domains/status/response-window';
+import { createResponseWindow } from './domains/status/measurement/response-window';
 import { readBuildInfo, readCliVersion } from './domains/system/build-info';
 import type { ServiceState } from './domains/system/readiness';
 import { type CreatedTenant, countTenants, createTenantWithOwner } from './domains/tenants/service';

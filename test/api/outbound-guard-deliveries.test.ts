@@ -6,7 +6,7 @@ import { withTenant } from '../../src/db/tenant-scope';
 import { queueRun } from '../../src/domains/analytics-export/service';
 import { dispatchDueDeliveries } from '../../src/domains/outbound-deliveries/attempt';
 import { queueDeliveries } from '../../src/domains/outbound-deliveries/store';
-import { STATUS_WEBHOOK_TARGET } from '../../src/domains/status/subscriptions';
+import { STATUS_WEBHOOK_TARGET } from '../../src/domains/status/subscriptions/service';
 import { REFUSED_MESSAGE } from '../../src/security/outbound-guard';
 import {
   type CountingListener,

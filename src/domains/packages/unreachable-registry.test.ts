@@ -6,7 +6,7 @@ import { storeScan } from '../../../test/support/package-scans';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { jobDefinitions } from '../../background-jobs';
 import { loadConfig } from '../../config';
-import { readRegistryMetadata } from '../status/measurements';
+import { readRegistryMetadata } from '../status/measurement/measurements';
 import { REFRESH_JOB } from './jobs';
 
 /** A registry that knows no package (404), on a port that can be closed and opened again. */

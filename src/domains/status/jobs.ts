@@ -2,11 +2,11 @@ import type { Database } from '../../db/connection';
 import { startPoller } from '../../jobs/poller';
 import type { JobDefinition } from '../../jobs/queue';
 import type { JobDeps } from '../job-deps';
-import { EVALUATION_INTERVAL_MS, evaluateComponents } from './components';
-import { type MailSender, sendDueMail, smtpSender } from './mail';
-import { subscriberNotifier } from './notify';
-import type { ResponseWindow } from './response-window';
-import type { SubscriptionContext } from './subscriptions';
+import { EVALUATION_INTERVAL_MS, evaluateComponents } from './measurement/components';
+import type { ResponseWindow } from './measurement/response-window';
+import { type MailSender, sendDueMail, smtpSender } from './subscriptions/mail';
+import { subscriberNotifier } from './subscriptions/notify';
+import type { SubscriptionContext } from './subscriptions/service';
 
 /** The minute backstop of status mail sending (docs/status.md#e-mail). */
 export const SEND_STATUS_MAIL_JOB = 'status.send-mail';

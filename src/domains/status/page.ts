@@ -1,4 +1,4 @@
-import type { ComponentView } from './components';
+import type { ComponentView } from './measurement/components';
 import type { ChangelogView, IncidentView } from './store';
 import type { ComponentState } from './tables';
 

@@ -5,17 +5,16 @@ import type { Database } from '../../db/connection';
 import type { OpenApiTag } from '../../http/openapi';
 import { ItemsList, NoContent, withErrors } from '../../http/schemas';
 import type { OperatorCheck } from '../../security/operator-token';
+import { renderAtomFeed } from './feed';
 import {
   evaluateComponents,
   listComponents,
   overallState,
   READ_STALE_MS,
   setOverride,
-} from './components';
-import { renderAtomFeed } from './feed';
-import { type Notifier, subscriberNotifier } from './notify';
+} from './measurement/components';
+import type { ResponseWindow } from './measurement/response-window';
 import { renderStatusPage } from './page';
-import type { ResponseWindow } from './response-window';
 import {
   ChangelogEntry,
   Component,
@@ -36,8 +35,9 @@ import {
   listChangelog,
   listIncidents,
 } from './store';
-import { subscriptionRoutes } from './subscription-routes';
-import type { SubscriptionContext } from './subscriptions';
+import { type Notifier, subscriberNotifier } from './subscriptions/notify';
+import { subscriptionRoutes } from './subscriptions/routes';
+import type { SubscriptionContext } from './subscriptions/service';
 import type { ComponentState } from './tables';
 
 /** How far back the incident history reaches (the status page shows 90 days). */

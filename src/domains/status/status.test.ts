@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { newId } from '../../db/ids';
 import { importPath } from '../../intel/advisory-store/import';
-import { evaluateComponents, HYSTERESIS, nextHeld } from './components';
 import { startStatusEvaluator } from './jobs';
-import { createResponseWindow } from './response-window';
+import { evaluateComponents, HYSTERESIS, nextHeld } from './measurement/components';
+import { createResponseWindow } from './measurement/response-window';
 
 const OPERATOR_TOKEN = 'operator-token-for-status-tests';
 const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { iso } from '../../core/iso-time';
 import type { Database } from '../../db/connection';
 import { newId } from '../../db/ids';
-import type { Notifier } from './notify';
+import type { Notifier } from './subscriptions/notify';
 import type { ChangelogKind, IncidentImpact, IncidentStatus } from './tables';
 
 type System = Database['system'];

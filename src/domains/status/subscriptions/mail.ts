@@ -1,10 +1,10 @@
 import { type Kysely, sql } from 'kysely';
 import type { Transporter } from 'nodemailer';
-import type { StatusMailConfig } from '../../config';
-import { iso } from '../../core/iso-time';
-import { newId } from '../../db/ids';
-import type { DB } from '../../db/schema';
-import { retryDelayMs } from '../outbound-deliveries/schedule';
+import type { StatusMailConfig } from '../../../config';
+import { iso } from '../../../core/iso-time';
+import { newId } from '../../../db/ids';
+import type { DB } from '../../../db/schema';
+import { retryDelayMs } from '../../outbound-deliveries/schedule';
 
 /**
  * Status subscriber mail (docs/status.md#e-mail): written to `status_email_outbox` in the

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import type { Database } from '../../db/connection';
-import { readQueueStats } from '../../jobs/queue-stats';
+import type { Database } from '../../../db/connection';
+import { readQueueStats } from '../../../jobs/queue-stats';
+import type { ComponentId, MeasuredState } from '../tables';
 import type { ResponseWindow } from './response-window';
-import type { ComponentId, MeasuredState } from './tables';
 
 /** One component's reading: the raw state it implies, the numbers, and a sentence for people. */
 export interface Reading {

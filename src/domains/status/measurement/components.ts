@@ -1,10 +1,8 @@
 import { type Kysely, sql } from 'kysely';
-import { iso } from '../../core/iso-time';
-import type { Database } from '../../db/connection';
-import type { DB } from '../../db/schema';
-import { readAll } from './measurements';
-import type { Notifier } from './notify';
-import type { ResponseWindow } from './response-window';
+import { iso } from '../../../core/iso-time';
+import type { Database } from '../../../db/connection';
+import type { DB } from '../../../db/schema';
+import type { Notifier } from '../subscriptions/notify';
 import {
   COMPONENTS,
   type ComponentId,
@@ -12,7 +10,9 @@ import {
   type IncidentImpact,
   type MeasuredState,
   type OverrideState,
-} from './tables';
+} from '../tables';
+import { readAll } from './measurements';
+import type { ResponseWindow } from './response-window';
 
 /** Consecutive evaluations that must agree before a component changes (docs/status.md). */
 export const HYSTERESIS = { worse: 2, better: 3 } as const;

@@ -1,15 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import { type Kysely, sql } from 'kysely';
-import type { Config } from '../../config';
-import { FieldErrorCollector, ProblemError } from '../../core/problem';
-import { newId } from '../../db/ids';
-import type { DB } from '../../db/schema';
-import { checkUrl, OutboundRefusedError, outboundPolicy } from '../../security/outbound-guard';
-import type { SecretBox } from '../../security/secret-box';
-import { generateSigningSecret } from '../outbound-deliveries/send';
-import { cancelPendingDeliveries } from '../outbound-deliveries/store';
-import type { DeliveryTargetKind } from '../outbound-deliveries/targets';
+import type { Config } from '../../../config';
+import { FieldErrorCollector, ProblemError } from '../../../core/problem';
+import { newId } from '../../../db/ids';
+import type { DB } from '../../../db/schema';
+import { checkUrl, OutboundRefusedError, outboundPolicy } from '../../../security/outbound-guard';
+import type { SecretBox } from '../../../security/secret-box';
+import { generateSigningSecret } from '../../outbound-deliveries/send';
+import { cancelPendingDeliveries } from '../../outbound-deliveries/store';
+import type { DeliveryTargetKind } from '../../outbound-deliveries/targets';
 import { type OutgoingMail, queueMail } from './mail';
 
 /**

@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { notFound, ProblemError } from '../../core/problem';
-import type { Database } from '../../db/connection';
-import type { OpenApiTag } from '../../http/openapi';
-import { ItemsList, withErrors } from '../../http/schemas';
-import type { OperatorCheck } from '../../security/operator-token';
-import { listOutbox } from './mail';
-import { renderAnswerPage } from './page';
+import { notFound, ProblemError } from '../../../core/problem';
+import type { Database } from '../../../db/connection';
+import type { OpenApiTag } from '../../../http/openapi';
+import { ItemsList, withErrors } from '../../../http/schemas';
+import type { OperatorCheck } from '../../../security/operator-token';
+import { renderAnswerPage } from '../page';
 import {
   OutboxMessage,
   SubscribeRequest,
@@ -15,7 +14,8 @@ import {
   TokenQuery,
   WebhookSubscriptionRequest,
   WebhookSubscriptionResponse,
-} from './schemas';
+} from '../schemas';
+import { listOutbox } from './mail';
 import {
   confirmEmail,
   type SubscriptionContext,
@@ -24,7 +24,7 @@ import {
   type TokenOutcome,
   unsubscribeEmail,
   unsubscribeWebhook,
-} from './subscriptions';
+} from './service';
 
 /**
  * Subscriptions (docs/status.md#subscriptions): e-mail with double opt-in, webhooks, and their

@@ -1,20 +1,20 @@
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type SmtpSink, startSmtpSink } from '../../../test/support/smtp-sink';
-import { createTestApp, TEST_OUTBOUND_ENV, type TestApp } from '../../../test/support/test-app';
+import { type SmtpSink, startSmtpSink } from '../../../../test/support/smtp-sink';
+import { createTestApp, TEST_OUTBOUND_ENV, type TestApp } from '../../../../test/support/test-app';
 import {
   receiverConfig,
   startWebhookReceiver,
   verifyDelivery,
   type WebhookReceiver,
-} from '../../../test/support/webhook-receiver';
-import { outboundDeliveries } from '../../background-jobs';
-import { loadConfig } from '../../config';
-import { withTenant } from '../../db/tenant-scope';
-import { dispatchDueDeliveries } from '../outbound-deliveries/attempt';
+} from '../../../../test/support/webhook-receiver';
+import { outboundDeliveries } from '../../../background-jobs';
+import { loadConfig } from '../../../config';
+import { withTenant } from '../../../db/tenant-scope';
+import { dispatchDueDeliveries } from '../../outbound-deliveries/attempt';
 import { type MailSender, sendDueMail, smtpSender } from './mail';
-import { PUBLIC_BODY_LIMIT, SUBSCRIBE_MESSAGE } from './subscription-routes';
-import { WEBHOOKS_PER_CLIENT_PER_DAY } from './subscriptions';
+import { PUBLIC_BODY_LIMIT, SUBSCRIBE_MESSAGE } from './routes';
+import { WEBHOOKS_PER_CLIENT_PER_DAY } from './service';
 
 /**
  * Status subscriptions (docs/status.md#subscriptions), both databases: e-mail with double

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema';
-import { queueDeliveries } from '../outbound-deliveries/store';
+import type { DB } from '../../../db/schema';
+import { queueDeliveries } from '../../outbound-deliveries/store';
+import type { ComponentState, IncidentImpact, IncidentStatus } from '../tables';
 import { type OutgoingMail, queueMail } from './mail';
-import { STATUS_WEBHOOK_TARGET, type SubscriptionContext } from './subscriptions';
-import type { ComponentState, IncidentImpact, IncidentStatus } from './tables';
+import { STATUS_WEBHOOK_TARGET, type SubscriptionContext } from './service';
 
 /**
  * Notifications to subscribers (docs/status.md#notifications): one per incident created,
