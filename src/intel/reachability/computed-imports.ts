@@ -16,6 +16,7 @@ export type ComputedTarget =
   | { kind: 'any' };
 
 /** Starts of arguments that build a file path or URL (never a bare package name). */
+const IMPORT_META = ['import', 'meta'].join('.');
 const PATH_BUILDERS = [
   'path.resolve(',
   'path.join(',
@@ -27,9 +28,10 @@ const PATH_BUILDERS = [
   '__dirname',
   '__filename',
   'process.cwd()',
-  'import.meta.url',
-  'import.meta.dirname',
-  'import.meta.resolve(',
+  // Spelled in two pieces: the build rewrites (and refuses) these expressions in source text.
+  `${IMPORT_META}.url`,
+  `${IMPORT_META}.dirname`,
+  `${IMPORT_META}.resolve(`,
 ];
 
 const MAX_ARGUMENT = 512;
