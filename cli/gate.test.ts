@@ -10,6 +10,7 @@ import { EVALUATE_POLICY_JOB, EVALUATE_REPOSITORY_JOB } from '../src/domains/pol
 import { RUN_SCAN_JOB } from '../src/domains/scans/service';
 import { takeOutbox } from '../src/jobs/outbox';
 import type { JobDefinition, JobEnvelope } from '../src/jobs/queue';
+import { eventually } from '../test/support/eventually';
 import { importJsonl, insertRepository } from '../test/support/exposures';
 import { createGitRepository, type GitFixture } from '../test/support/git-fixtures';
 import { npmRange, osvRecord } from '../test/support/osv-records';
@@ -332,12 +333,9 @@ describe('driftwatch gate online', () => {
   const release = (names: string[]) => pump(names, held.splice(0));
   /** Waits for the scan the gate requested and runs it (the evaluation after it is held). */
   async function runRequestedScan(): Promise<void> {
-    for (let i = 0; i < 200; i++) {
-      const ran = await pump([RUN_SCAN_JOB]);
-      if (ran.includes(RUN_SCAN_JOB)) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error('the gate requested no scan');
+    await eventually(async () => (await pump([RUN_SCAN_JOB])).includes(RUN_SCAN_JOB), {
+      what: 'the gate to request a scan',
+    });
   }
   const logsOf = async (scanId: string) => {
     const res = await t.as(a.token, { method: 'GET', url: `/api/v1/scans/${scanId}/logs` });

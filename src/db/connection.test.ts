@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { eventually } from '../../test/support/eventually';
 import { createScratchDatabase } from '../../test/support/service-process';
 import { openDatabase } from './connection';
 import { migrate } from './migrate';
@@ -26,9 +27,12 @@ describe.runIf(serverUrl)('closing a PostgreSQL database', () => {
       expect(await sessions()).toBeGreaterThan(0);
       await database.close();
       // A backend leaves as soon as its client says goodbye; give it a moment, not a timeout.
-      for (let i = 0; i < 50 && (await sessions()) > 0; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await eventually(sessions, {
+        what: 'the sessions to end',
+        timeoutMs: 1_000,
+        intervalMs: 20,
+        until: (n) => n === 0,
+      });
       expect(await sessions()).toBe(0);
     } finally {
       await observer.end();

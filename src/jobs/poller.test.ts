@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { eventually } from '../../test/support/eventually';
 import { startPoller } from './poller';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -16,7 +17,7 @@ describe('startPoller', () => {
       },
       onError: () => {},
     });
-    while (passes.length < 3) await sleep(5);
+    await eventually(() => passes.length >= 3, { what: 'three passes', intervalMs: 5 });
     const [first, , third] = passes as [number, number, number];
     expect(first - started).toBeGreaterThanOrEqual(399); // the first pass waits one interval
     expect(third - first).toBeLessThan(400); // the two after a busy pass did not wait
@@ -40,7 +41,7 @@ describe('startPoller', () => {
       },
       onError: (error) => errors.push(error),
     });
-    while (calls < 2) await sleep(5);
+    await eventually(() => calls >= 2, { what: 'a second pass', intervalMs: 5 });
     await poller.stop();
     expect(finished).toBe(true);
     expect(errors).toEqual([new Error('pass failed')]);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../../test/support/eventually';
 import { createScratchDatabase } from '../../test/support/service-process';
 import { openTestDatabase } from '../../test/support/test-app';
 import { type Database, DatabaseBusyError, openDatabase } from '../db/connection';
@@ -83,11 +84,10 @@ describe('job queue with an exhausted pool', () => {
     release();
     await new Promise((resolve) => setTimeout(resolve, 1000));
     held.release();
-    let state: string | undefined;
-    for (let i = 0; i < 100 && state !== 'completed'; i++) {
-      state = (await queue.boss.getJobById('test.held', id as string))?.state;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const state = await eventually(
+      async () => (await queue.boss.getJobById('test.held', id as string))?.state,
+      { what: 'the held job to complete', timeoutMs: 5_000, until: (s) => s === 'completed' },
+    );
     expect(state).toBe('completed');
     expect(rejections).toEqual([]);
   }, 30_000);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { createTenantWithOwner } from '../../src/domains/tenants/service';
 import { type RunningService, startService } from '../../src/service';
+import { eventually } from '../support/eventually';
 import {
   createGitRepository,
   type GitFixture,
@@ -17,7 +18,6 @@ import {
   apiClient,
   createScratchDatabase,
   randomMasterKey,
-  sleep,
   waitForScan,
 } from '../support/service-process';
 
@@ -103,11 +103,14 @@ describe('metrics and readiness of a running service', () => {
     const scan = await waitForScan(call, queued.body.scanId);
     expect(scan.state).toBe('completed');
     // The job's handler returns after its scan is stored; give the observation a moment.
-    let text = '';
-    for (let i = 0; i < 40 && !text.includes('driftwatch_scan_duration_seconds_count{'); i++) {
-      await sleep(250);
-      text = await (await fetch(`${service.metricsAddress}/metrics`)).text();
-    }
+    const text = await eventually(
+      async () => (await fetch(`${service.metricsAddress}/metrics`)).text(),
+      {
+        what: 'the scan duration metric',
+        intervalMs: 250,
+        until: (body) => body.includes('driftwatch_scan_duration_seconds_count{'),
+      },
+    );
     expect(text).toMatch(/^driftwatch_scan_duration_seconds_count\{outcome="completed"\} 1$/m);
     expect(text).toMatch(
       /^driftwatch_http_requests_total\{method="POST",route="\/api\/v1\/repositories\/:repositoryId\/scan",status="202"\} 1$/m,

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/eventually';
 import { createGitRepository, type GitFixture, POLYGLOT_FILES } from '../support/git-fixtures';
 import {
   apiClient,
@@ -103,11 +104,12 @@ describe(`a scan interrupted by kill -9 (${engine})`, () => {
     const scanId = queued.body.scanId;
 
     // Running, its checkout hanging: at least one heartbeat is written, then the kill.
-    const until = Date.now() + 60_000;
-    while (!slowGit.hung()) {
-      if (Date.now() > until) throw new Error(`the checkout never started:\n${doomed.output()}`);
-      await sleep(100);
-    }
+    await eventually(() => slowGit.hung(), {
+      what: 'the checkout to start',
+      timeoutMs: 60_000,
+      intervalMs: 100,
+      context: doomed.output,
+    });
     const running = await atDoomed('GET', `/api/v1/scans/${scanId}`);
     expect(running.body).toMatchObject({ state: 'running', attempt: 1 });
     await sleep(HEARTBEAT_SECONDS * 1000 + 500);

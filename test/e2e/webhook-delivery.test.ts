@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/eventually';
 import {
   apiClient,
   prepareServiceDatabase,
@@ -28,13 +29,7 @@ const engine = serverUrl ? 'PostgreSQL' : 'embedded';
 const EVENTS = 5;
 
 async function until<T>(what: string, read: () => Promise<T | null>, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value !== null) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
+  return (await eventually(read, { what, timeoutMs: ms, intervalMs: 100 })) as T;
 }
 
 describe(`webhook deliveries survive failures and kill -9 (${engine})`, () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { eventually } from '../../../test/support/eventually';
 import {
   type CountingListener,
   startCountingListener,
@@ -211,7 +212,7 @@ describe('outbound deliveries', () => {
     await t.database.system.deleteFrom('job_outbox').execute();
     receiver.answerDelayMs = 500;
     const attempt = attemptDelivery(context, tenant.tenantId, queued.deliveryId);
-    while (receiver.received.length === 0) await sleep(10);
+    await eventually(() => receiver.received.length > 0, { what: 'the attempt', intervalMs: 10 });
     const deleted = await t.as(tenant.token, {
       method: 'DELETE',
       url: `/api/v1/integrations/${hook.integrationId}`,

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { eventually } from '../../../test/support/eventually';
 import { insertRepository } from '../../../test/support/exposures';
 import {
   createGitRepository,
@@ -236,10 +237,9 @@ describe('scan worker', () => {
         const { scan } = await trigger(repositoryId);
         const running = t.runJobs();
         // Wait until the worker claimed it, then cancel the way the API does.
-        for (;;) {
-          if ((await scanOf(scan.id)).state === 'running') break;
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
+        await eventually(async () => (await scanOf(scan.id)).state === 'running', {
+          what: 'the worker to claim the scan',
+        });
         await withTenant(t.database, tenant.tenantId, (db) =>
           db
             .updateTable('scans')
@@ -264,10 +264,9 @@ describe('scan worker', () => {
         const repositoryId = await addRepository(url);
         const { scan } = await trigger(repositoryId);
         const running = t.runJobs();
-        for (;;) {
-          if ((await scanOf(scan.id)).state === 'running') break;
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
+        await eventually(async () => (await scanOf(scan.id)).state === 'running', {
+          what: 'the worker to claim the scan',
+        });
         // The hung run looks dead to the sweep; the repository now points at a good remote.
         await withTenant(t.database, tenant.tenantId, async (db) => {
           await db

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../../../test/support/eventually';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { newId } from '../../db/ids';
 import { importPath } from '../../intel/advisory-store/import';
@@ -347,17 +348,16 @@ describe('the status evaluator', () => {
     try {
       await new Promise((resolve) => setTimeout(resolve, 200));
       for (let i = 0; i < 30; i++) window.record(500, Date.now());
-      const deadline = Date.now() + 10_000;
-      let mailed: { subject: string }[] = [];
-      while (Date.now() < deadline && mailed.length === 0) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        mailed = await t.database.system
-          .selectFrom('status_email_outbox')
-          .select('subject')
-          .where('recipient', '=', 'watcher@example.com')
-          .where('subject', '=', '[Driftwatch status] API: outage')
-          .execute();
-      }
+      const mailed = await eventually(
+        () =>
+          t.database.system
+            .selectFrom('status_email_outbox')
+            .select('subject')
+            .where('recipient', '=', 'watcher@example.com')
+            .where('subject', '=', '[Driftwatch status] API: outage')
+            .execute(),
+        { what: 'the outage mail', until: (rows) => rows.length > 0 },
+      );
       expect(mailed).toHaveLength(1);
     } finally {
       await evaluator.stop();

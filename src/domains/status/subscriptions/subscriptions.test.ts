@@ -1,5 +1,6 @@
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { eventually } from '../../../../test/support/eventually';
 import { type SmtpSink, startSmtpSink } from '../../../../test/support/smtp-sink';
 import { createTestApp, TEST_OUTBOUND_ENV, type TestApp } from '../../../../test/support/test-app';
 import {
@@ -550,10 +551,13 @@ describe('webhook subscriptions', () => {
     receiver.answers = [500, 410];
     await createIncident('Flaky receiver');
     const context = outboundDeliveries(t.jobDeps);
-    for (let round = 0; round < 20 && receiver.received.length < 2; round++) {
-      await dispatchDueDeliveries(context);
-      await sleep(30);
-    }
+    await eventually(
+      async () => {
+        await dispatchDueDeliveries(context);
+        return receiver.received.length >= 2;
+      },
+      { what: 'two attempts at the receiver', timeoutMs: 5_000, intervalMs: 30 },
+    );
     expect(receiver.received.map((request) => request.answered)).toEqual([500, 410]);
     const row = await t.database.system
       .selectFrom('status_webhook_subscriptions')
