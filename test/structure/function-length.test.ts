@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -8,10 +8,16 @@ import { describe, expect, it } from 'vitest';
  * split into named steps that read like the flow they implement. A function's length is its whole
  * span, first to last line, nested functions included (as ESLint's max-lines-per-function counts).
  *
+ * The functions longer than that when the limit came down to 80 are listed, with their length,
+ * in long-functions.json: a listed function may shrink but not grow, a new long function fails,
+ * and an entry that is no longer needed fails until it is removed, so the list only shrinks.
+ * `UPDATE_LONG_FUNCTIONS=1` rewrites the list from the code (for removals; review the diff).
+ *
  * Scope: all of src/, cli/ and bench/ (tests and fixtures aside).
  */
-const MAX_LINES = 120;
+const MAX_LINES = 80;
 const CHECKED = ['src', 'cli', 'bench'];
+const ALLOW_LIST = join(import.meta.dirname, 'long-functions.json');
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -89,11 +95,64 @@ describe('function length', () => {
     ]);
   });
 
-  it.each(CHECKED)(`no function in %s is longer than ${MAX_LINES} lines`, (folder) => {
-    const offenders = sourceFiles(join(root, folder)).flatMap((path) =>
-      longFunctions(relative(root, path), readFileSync(path, 'utf8'), MAX_LINES),
+  it(`no function is longer than ${MAX_LINES} lines, but for the shrinking list`, () => {
+    const offenders = CHECKED.flatMap((folder) =>
+      sourceFiles(join(root, folder)).flatMap((path) =>
+        longFunctions(relative(root, path), readFileSync(path, 'utf8'), MAX_LINES),
+      ),
     );
-    const report = offenders.map((f) => `${f.file}:${f.line} ${f.name} (${f.lines} lines)`);
-    expect(report).toEqual([]);
+    const found = lengthsByFunction(offenders);
+    if (process.env.UPDATE_LONG_FUNCTIONS) {
+      writeFileSync(ALLOW_LIST, `${JSON.stringify(found, null, 2)}\n`);
+    }
+    const allowed: Record<string, number[]> = JSON.parse(readFileSync(ALLOW_LIST, 'utf8'));
+    expect(allowListProblems(found, allowed)).toEqual([]);
+  });
+
+  it('the list refuses a new long function, a listed one grown, and an entry no longer needed', () => {
+    const allowed = { 'a.ts#grows': [90], 'a.ts#fixed': [95], 'a.ts#shrank': [100] };
+    const found = { 'a.ts#grows': [91], 'a.ts#shrank': [85], 'b.ts#new': [81] };
+    expect(allowListProblems(found, allowed)).toEqual([
+      'a.ts#grows: 91 lines, listed at 90: split it rather than grow it',
+      'b.ts#new: 81 lines (limit 80): split it into named steps',
+      'a.ts#fixed: listed but no longer over 80 lines: remove it from long-functions.json',
+    ]);
   });
 });
+
+/** Each long function's lengths, keyed file#name (several anonymous ones share a key), longest first. */
+function lengthsByFunction(offenders: LongFunction[]): Record<string, number[]> {
+  const found: Record<string, number[]> = {};
+  for (const f of offenders) {
+    const key = `${f.file}#${f.name}`;
+    found[key] = [...(found[key] ?? []), f.lines];
+  }
+  for (const lengths of Object.values(found)) lengths.sort((a, b) => b - a);
+  return Object.fromEntries(Object.entries(found).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+function allowListProblems(
+  found: Record<string, number[]>,
+  allowed: Record<string, number[]>,
+): string[] {
+  const problems: string[] = [];
+  for (const [key, lengths] of Object.entries(found)) {
+    const listed = allowed[key] ?? [];
+    lengths.forEach((lines, i) => {
+      const limit = listed[i];
+      if (limit === undefined) {
+        problems.push(`${key}: ${lines} lines (limit ${MAX_LINES}): split it into named steps`);
+      } else if (lines > limit) {
+        problems.push(`${key}: ${lines} lines, listed at ${limit}: split it rather than grow it`);
+      }
+    });
+  }
+  for (const [key, listed] of Object.entries(allowed)) {
+    if ((found[key]?.length ?? 0) < listed.length) {
+      problems.push(
+        `${key}: listed but no longer over ${MAX_LINES} lines: remove it from long-functions.json`,
+      );
+    }
+  }
+  return problems;
+}
