@@ -21,6 +21,7 @@ import {
 } from '../../sources/git';
 import { isApiProvider } from '../../sources/providers';
 import type { ProviderRepository } from '../../sources/types';
+import { gitAccessFor } from '../source-control/clone-access';
 import {
   clientForConnection,
   cloneCredentialsFor,
@@ -28,7 +29,6 @@ import {
   loadUsableConnection,
   problemFor,
 } from '../source-control/service';
-import { gitAccessFor } from './clone-access';
 
 /**
  * POST /api/v1/repositories/import. Two shapes, one per request:

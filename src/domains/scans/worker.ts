@@ -9,7 +9,7 @@ import type { ReachabilityFact } from '../../intel/reachability/analyse';
 import type { JobEnvelope } from '../../jobs/queue';
 import { GitCheckoutError, HTTPS_UNAVAILABLE, redactUrl, shallowCheckout } from '../../sources/git';
 import type { JobDeps } from '../job-deps';
-import { cloneAccessFor } from '../repositories/clone-access';
+import { cloneAccessFor } from '../source-control/clone-access';
 import { DEFAULT_EXTRACTION_LIMITS, extractInWorker } from './extraction';
 import { countDependencies, dropReplacedGeneration, stageGeneration } from './generations';
 import { computeReachability, replaceReachability } from './reachability';

@@ -6,7 +6,6 @@ import {
   type RiskSettings,
   type UsageFact,
 } from '../../../intel/risk/indicators';
-import type { DependencyDriftTable } from '../../drift/tables';
 import type { DependencyFacts, VulnerabilityFact } from './definition';
 import { type RiskCatalogueColumns, riskFacts } from './risk';
 
@@ -103,7 +102,7 @@ async function exposureRows(db: Kysely<DB>, repositoryId: string, packageIds: Pa
 
 /** Drift of a dependency: a stored snapshot row, or one computed from the catalogue. */
 export type DriftRow = Pick<
-  Selectable<DependencyDriftTable>,
+  Selectable<DB['dependency_drift']>,
   | 'package_id'
   | 'used_version'
   | 'state'

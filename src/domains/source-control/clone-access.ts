@@ -1,12 +1,16 @@
-import type { Selectable } from 'kysely';
 import type { Config } from '../../config';
 import type { Database } from '../../db/connection';
 import { withTenant } from '../../db/tenant-scope';
 import { outboundPolicy } from '../../security/outbound-guard';
 import type { SecretBox } from '../../security/secret-box';
 import type { GitAccess } from '../../sources/git';
-import { cloneCredentialsFor, loadProviderConnection } from '../source-control/service';
-import type { RepositoryTable } from './tables';
+import { cloneCredentialsFor, loadProviderConnection } from './service';
+
+/** What a checkout needs to know of a repository: its deploy key and its connection. */
+export interface CloneSource {
+  deploy_key_sealed: string | null;
+  connection_id: string | null;
+}
 
 export interface CloneAccess {
   credentials: { username: string; password: string } | null;
@@ -39,7 +43,7 @@ export function gitAccessFor(config: Config, tenantId: string): GitAccess {
 export async function cloneAccessFor(
   deps: { secretBox: SecretBox; config: Config; database: Database },
   tenantId: string,
-  repository: Selectable<RepositoryTable>,
+  repository: CloneSource,
 ): Promise<CloneAccess> {
   const git = gitAccessFor(deps.config, tenantId);
   const deployKey = repository.deploy_key_sealed
