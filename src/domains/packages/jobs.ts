@@ -70,24 +70,35 @@ export function packageJobs(deps: JobDeps, clients?: RegistryClients): JobDefini
   ];
 }
 
-/** The registry packages a scan found (ids), each once. */
+/** The registry packages a scan found (ids), each once, read in pages (one transaction each). */
 async function scannedRegistryPackages(
-  db: Kysely<DB>,
+  database: JobDeps['database'],
+  tenantId: string,
   repositoryId: string,
   scanId: string,
 ): Promise<string[]> {
-  const rows = await db
-    .selectFrom('repository_dependencies')
-    .select('package_id')
-    .distinct()
-    .where('repository_id', '=', repositoryId)
-    .where('scan_id', '=', scanId)
-    // Only registry packages: a git/path/url dependency's name is not the registry's to
-    // know, and asking would leak private names to a public registry.
-    .where((eb) => eb(eb.ref('source', '->>').key('kind'), '=', 'registry'))
-    .execute();
-  return rows.map((r) => r.package_id);
+  const ids: string[] = [];
+  for (;;) {
+    const after = ids.at(-1);
+    const page = await withTenant(database, tenantId, (db) => {
+      let query = db
+        .selectFrom('repository_dependencies')
+        .select('package_id')
+        .distinct()
+        .where('repository_id', '=', repositoryId)
+        .where('scan_id', '=', scanId)
+        // Only registry packages: a git/path/url dependency's name is not the registry's to
+        // know, and asking would leak private names to a public registry.
+        .where((eb) => eb(eb.ref('source', '->>').key('kind'), '=', 'registry'));
+      if (after) query = query.where('package_id', '>', after);
+      return query.orderBy('package_id').limit(SCANNED_PAGE).execute();
+    });
+    ids.push(...page.map((r) => r.package_id));
+    if (page.length < SCANNED_PAGE) return ids;
+  }
 }
+
+const SCANNED_PAGE = 5000;
 
 function dependenciesChangedJob(deps: JobDeps): JobDefinition<DependenciesChanged> {
   const settings = deps.config.packageIntel;
@@ -100,9 +111,7 @@ function dependenciesChangedJob(deps: JobDeps): JobDefinition<DependenciesChange
       if (!tenantId) return;
       const { repositoryId, scanId } = data;
       await snapshotDriftInPieces(deps.database, { tenantId, repositoryId, scanId }, settings);
-      const ids = await withTenant(deps.database, tenantId, (db) =>
-        scannedRegistryPackages(db, repositoryId, scanId),
-      );
+      const ids = await scannedRegistryPackages(deps.database, tenantId, repositoryId, scanId);
       const staleBefore = new Date(Date.now() - settings.staleAfterHours * 3_600_000);
       const needed = await missingOrStale(system, ids, staleBefore);
       if (needed.length === 0) return;

@@ -228,9 +228,16 @@ export async function enrichPackages(
 ): Promise<EnrichmentSummary> {
   const summary = emptySummary();
   const backoffs = await registryBackoffs(deps.db, deps.now?.() ?? new Date());
+  const now = deps.now?.() ?? new Date();
+  // Only what will be asked: a disabled or backed-off registry's packages need nothing read.
+  const asked = packages.filter((p) => {
+    const client = deps.clients[p.ecosystem as Ecosystem];
+    const blockedUntil = backoffs.get(p.ecosystem);
+    return client && client.status.state !== 'disabled' && !(blockedUntil && blockedUntil > now);
+  });
   const known = await knownBeforeFetch(
     deps.db,
-    packages.map((p) => p.id),
+    asked.map((p) => p.id),
   );
   const pass: Pass = {
     backoffs,
