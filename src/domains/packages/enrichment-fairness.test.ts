@@ -12,7 +12,12 @@ import {
   type JobQueue,
   type SqlExecutor,
 } from '../../jobs/queue';
-import { DEPENDENCIES_CHANGED_JOB, ENRICH_JOB } from './jobs';
+import {
+  DEPENDENCIES_CHANGED_JOB,
+  DRIFT_SNAPSHOT_DELAY_SECONDS,
+  DRIFT_SNAPSHOT_JOB,
+  ENRICH_JOB,
+} from './jobs';
 
 /**
  * Enrichment scheduling between tenants (docs/package-intelligence.md#enrichment-scheduling): a
@@ -105,4 +110,27 @@ describe('enrichment between tenants', () => {
     expect(await waitingChunks(big.tenantId)).toBeGreaterThanOrEqual(36);
     expect(await fetchedCount(bigNames)).toBeLessThanOrEqual(2 * CHUNK);
   }, 120_000);
+
+  it('coalesces the drift snapshots asked for one scan while one waits', async () => {
+    const envelope = {
+      tenantId: big.tenantId,
+      correlationId: null,
+      data: {
+        repositoryId: '0190a0a0-0000-7000-8000-000000000001',
+        scanId: '0190a0a0-0000-7000-8000-000000000002',
+      },
+    };
+    const first = await queue.send(DRIFT_SNAPSHOT_JOB, envelope);
+    const second = await queue.send(DRIFT_SNAPSHOT_JOB, envelope);
+    const other = await queue.send(DRIFT_SNAPSHOT_JOB, {
+      ...envelope,
+      data: { ...envelope.data, scanId: '0190a0a0-0000-7000-8000-000000000003' },
+    });
+    expect(first).toEqual(expect.any(String));
+    expect(second).toBeNull();
+    expect(other).toEqual(expect.any(String));
+    const job = await queue.boss.getJobById(DRIFT_SNAPSHOT_JOB, first as string);
+    const delay = ((job?.startAfter.getTime() ?? 0) - Date.now()) / 1000;
+    expect(delay).toBeGreaterThan(DRIFT_SNAPSHOT_DELAY_SECONDS - 5);
+  });
 });
