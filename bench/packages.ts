@@ -210,7 +210,9 @@ async function measureListLatency(database: BenchDatabase, lines: string[]): Pro
 }
 
 async function measure(lines: string[]): Promise<void> {
-  const settings = loadConfig({}).packageIntel;
+  const settings = loadConfig({
+    PACKAGE_FETCH_CONCURRENCY: process.env.PACKAGE_FETCH_CONCURRENCY ?? '4',
+  }).packageIntel;
   const database = await openTestDatabase();
   const fake = await startFakeRegistries({ empty: true, recordRequests: false });
   lines.push(
