@@ -348,7 +348,13 @@ async function startApi(parts: ApiParts, state: ServiceState, step: StepReporter
 /** The embedded database has one owner, this process: operator commands come through it. */
 function startOperator(database: Database, config: Config, logger: ServiceLogger) {
   if (database.engine !== 'embedded') return null;
-  const context = { database, dataDir: config.dataDir, fileUrlRoots: config.scans.fileUrlRoots };
+  // Patient, as background work is: an import of many batches waits its turn between them
+  // behind requests instead of failing part-way after one acquire timeout.
+  const context = {
+    database: database.jobs,
+    dataDir: config.dataDir,
+    fileUrlRoots: config.scans.fileUrlRoots,
+  };
   return startOperatorChannel(context, logger);
 }
 

@@ -383,6 +383,12 @@ function planRow(
 }
 
 /**
+ * Jobs per relay transaction: 500 held the embedded database's one connection for 1.6 s under
+ * load while a large scan's enrichment chunks were relayed; the poller comes back at once.
+ */
+export const RELAY_JOB_BUDGET = 100;
+
+/**
  * Sends committed outbox rows to the queue, up to `jobBudget` jobs, and deletes (or, for a batch
  * row cut by the budget, shortens) them in the same system transaction; SKIP LOCKED lets several
  * processes relay at once. The budget bounds the transaction: one batch row can hold 5,000 events
@@ -399,7 +405,7 @@ export async function relayOutbox(
     envelope: Omit<JobEnvelope<unknown>, 'version'>,
     db: SqlExecutor,
   ) => Promise<unknown>,
-  jobBudget = 500,
+  jobBudget = RELAY_JOB_BUDGET,
 ): Promise<number> {
   // The job pool: on PostgreSQL the relay never takes a request's connection.
   const client = await database.jobs.pool.connect();

@@ -21,7 +21,21 @@ export interface JobDefinition<T> {
   retryLimit: number;
   /** Cron expression (UTC) for scheduled system jobs. */
   schedule?: string;
+  /**
+   * `short`: at most one waiting job per singleton key (pg-boss drops a send while one waits),
+   * so repeated requests for the same work coalesce into one run.
+   */
+  policy?: 'short';
+  /** Per-job send options read from the envelope: fetch order, coalescing key, delay. */
+  sendOptions?: (envelope: Omit<JobEnvelope<T>, 'version'>) => JobSendOptions;
   handle: (envelope: JobEnvelope<T>) => Promise<void>;
+}
+
+export interface JobSendOptions {
+  /** Higher first: pg-boss fetches by priority, then by age. */
+  priority?: number;
+  singletonKey?: string;
+  startAfterSeconds?: number;
 }
 
 export interface JobQueue {
@@ -198,17 +212,38 @@ async function startBoss(
 }
 
 /** Creates each named queue once per process, under the creation lock. */
-function queueCreator(boss: PgBoss, creationLock: CreationLock) {
+function queueCreator(
+  boss: PgBoss,
+  creationLock: CreationLock,
+  definitions: Map<string, JobDefinition<unknown>>,
+) {
   const created = new Set<string>();
   return (names: string[]): Promise<void> => {
     const missing = names.filter((name) => !created.has(name));
     if (missing.length === 0) return Promise.resolve();
     return creationLock.run(async () => {
       for (const name of missing) {
-        await boss.createQueue(name);
+        const policy = definitions.get(name)?.policy;
+        await boss.createQueue(name, policy ? { name, policy } : undefined);
         created.add(name);
       }
     });
+  };
+}
+
+/** pg-boss's send options of one job: the definition's, then the envelope's own. */
+function sendOptionsOf(
+  definition: JobDefinition<unknown>,
+  envelope: Omit<JobEnvelope<unknown>, 'version'>,
+): PgBoss.SendOptions {
+  const own = definition.sendOptions?.(envelope) ?? {};
+  return {
+    expireInSeconds: definition.expireInSeconds,
+    retryLimit: definition.retryLimit,
+    retryBackoff: true,
+    ...(own.priority !== undefined ? { priority: own.priority } : {}),
+    ...(own.singletonKey !== undefined ? { singletonKey: own.singletonKey } : {}),
+    ...(own.startAfterSeconds !== undefined ? { startAfter: own.startAfterSeconds } : {}),
   };
 }
 
@@ -244,9 +279,9 @@ export async function createJobQueue(
   const creationLock = queueCreationLock(database, pool);
   const statements = trackedStatements(creationLock);
   const boss = await startBoss(statements.executeSql, creationLock, options);
-  const createQueues = queueCreator(boss, creationLock);
-  const batches = batchRunner();
   const definitions = new Map<string, JobDefinition<unknown>>();
+  const createQueues = queueCreator(boss, creationLock, definitions);
+  const batches = batchRunner();
 
   return {
     boss,
@@ -258,9 +293,7 @@ export async function createJobQueue(
       if (!definition) throw new Error(`unknown job ${name}`);
       await createQueues([name]);
       return boss.send(name, { version: 1, ...envelope } as object, {
-        expireInSeconds: definition.expireInSeconds,
-        retryLimit: definition.retryLimit,
-        retryBackoff: true,
+        ...sendOptionsOf(definition, envelope),
         ...(options.db ? { db: options.db as PgBoss.Db } : {}),
       });
     },

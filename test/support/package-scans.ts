@@ -1,6 +1,10 @@
 import { newId } from '../../src/db/ids';
 import { withTenant } from '../../src/db/tenant-scope';
-import { DEPENDENCIES_CHANGED_JOB, ENRICH_JOB } from '../../src/domains/packages/jobs';
+import {
+  DEPENDENCIES_CHANGED_JOB,
+  DRIFT_SNAPSHOT_JOB,
+  ENRICH_JOB,
+} from '../../src/domains/packages/jobs';
 import { storeScanDependencies } from '../../src/domains/scans/service';
 import { getEcosystem } from '../../src/ecosystems/ecosystem-list';
 import type { ExtractedFile } from '../../src/ecosystems/extract-tree';
@@ -21,7 +25,7 @@ export interface ScannedDependency {
   direct?: boolean;
 }
 
-const PACKAGE_JOBS = [DEPENDENCIES_CHANGED_JOB, ENRICH_JOB];
+const PACKAGE_JOBS = [DEPENDENCIES_CHANGED_JOB, ENRICH_JOB, DRIFT_SNAPSHOT_JOB];
 
 /** The tenant's repository of this name, created on first use. */
 export async function testRepository(

@@ -95,8 +95,20 @@ const REPORTED_TOTALS = [
   'end_of_life_count',
 ] as const;
 
+export type ReportedTotals = Record<(typeof REPORTED_TOTALS)[number], unknown>;
+
+/** The stored snapshot's reported totals (undefined: none yet). */
+export function reportedTotals(db: Kysely<DB>, { repositoryId, scanId }: SnapshotKey) {
+  return db
+    .selectFrom('repository_drift')
+    .select(REPORTED_TOTALS)
+    .where('repository_id', '=', repositoryId)
+    .where('scan_id', '=', scanId)
+    .executeTakeFirst();
+}
+
 /** A snapshot's key within the tenant scope (the database fills tenant_id from the scope). */
-interface SnapshotKey {
+export interface SnapshotKey {
   repositoryId: string;
   scanId: string;
 }
@@ -105,7 +117,7 @@ interface SnapshotKey {
  * The scan's dependency rows, or null when they are no longer the repository's current ones
  * (or the scan is gone).
  */
-async function scanDependencies(db: Kysely<DB>, repositoryId: string, scanId: string) {
+export async function scanDependencies(db: Kysely<DB>, repositoryId: string, scanId: string) {
   const rows = await db
     .selectFrom('repository_dependencies')
     .select(['package_id', 'ecosystem', 'version', 'resolution', 'source'])
@@ -135,10 +147,10 @@ async function scanDependencies(db: Kysely<DB>, repositoryId: string, scanId: st
   return rows;
 }
 
-type ScanDependency = NonNullable<Awaited<ReturnType<typeof scanDependencies>>>[number];
+export type ScanDependency = NonNullable<Awaited<ReturnType<typeof scanDependencies>>>[number];
 
 /** One entry per package and used version (the same pin in two manifests counts once). */
-function usedDependencies(rows: readonly ScanDependency[]): UsedDependency[] {
+export function usedDependencies(rows: readonly ScanDependency[]): UsedDependency[] {
   const unique = new Map<string, UsedDependency>();
   for (const row of rows) {
     const key = `${row.package_id}\u0000${row.version ?? ''}`;
@@ -156,7 +168,7 @@ function usedDependencies(rows: readonly ScanDependency[]): UsedDependency[] {
 }
 
 /** What the repository total counts of one outcome: a version that cannot be compared is unknown. */
-function totalsInput(o: DriftOutcome) {
+export function totalsInput(o: DriftOutcome) {
   return o.state === 'measured'
     ? o
     : o.state === 'pending' || o.state === 'not_in_registry'
@@ -177,23 +189,20 @@ function totalsInput(o: DriftOutcome) {
 }
 
 /** The repository's totals at the scan, dated by when the scan finished (or was queued). */
-async function saveRepositoryDrift(
+export async function saveRepositoryDrift(
   db: Kysely<DB>,
   { repositoryId, scanId }: SnapshotKey,
   totals: ReturnType<typeof totalDrift>,
   now: Date,
+  earlier?: ReportedTotals | null,
 ): Promise<boolean> {
   const scan = await db
     .selectFrom('scans')
     .select(['finished_at', 'queued_at'])
     .where('id', '=', scanId)
     .executeTakeFirst();
-  const before = await db
-    .selectFrom('repository_drift')
-    .select(REPORTED_TOTALS)
-    .where('repository_id', '=', repositoryId)
-    .where('scan_id', '=', scanId)
-    .executeTakeFirst();
+  const before =
+    earlier === undefined ? await reportedTotals(db, { repositoryId, scanId }) : earlier;
   const scannedAt = scan?.finished_at ?? scan?.queued_at ?? now;
   const values = {
     scanned_at: scannedAt,
@@ -218,6 +227,7 @@ async function saveRepositoryDrift(
   // numeric columns come back as text: compared as numbers.
   return (
     before !== undefined &&
+    before !== null &&
     REPORTED_TOTALS.some((column) => Number(before[column]) !== Number(values[column]))
   );
 }
@@ -236,28 +246,9 @@ async function saveDependencyDrift(
     .where('scan_id', '=', scanId)
     .returning(DRIFT_FACT_COLUMNS)
     .execute();
-  const driftRows = used.map((u, i) => {
-    const o = outcomes[i] as DriftOutcome;
-    const measured = o.state === 'measured' ? o : null;
-    return {
-      repository_id: repositoryId,
-      scan_id: scanId,
-      package_id: u.packageId,
-      used_version: (u.version ?? '').slice(0, 256),
-      resolution: u.resolution,
-      state: o.state,
-      compared_version: measured?.comparedVersion ?? null,
-      latest_stable:
-        measured?.latestStable ?? catalogue.metadata.get(u.packageId)?.latest_stable ?? null,
-      libyear: measured?.libyear ?? null,
-      major_behind: measured?.behind?.major ?? null,
-      minor_behind: measured?.behind?.minor ?? null,
-      patch_behind: measured?.behind?.patch ?? null,
-      deprecated: measured?.deprecated ?? false,
-      yanked: measured?.yanked ?? false,
-      end_of_life: measured?.endOfLife ?? false,
-    };
-  });
+  const driftRows = used.map((u, i) =>
+    driftRow({ repositoryId, scanId }, u, outcomes[i] as DriftOutcome, catalogue),
+  );
   for (let i = 0; i < driftRows.length; i += 1000) {
     await db
       .insertInto('dependency_drift')
@@ -268,8 +259,36 @@ async function saveDependencyDrift(
   return changedPackages(before, driftRows);
 }
 
+/** The stored row of one dependency's drift at the scan. */
+export function driftRow(
+  { repositoryId, scanId }: SnapshotKey,
+  u: UsedDependency,
+  o: DriftOutcome,
+  catalogue: Catalogue,
+) {
+  const measured = o.state === 'measured' ? o : null;
+  return {
+    repository_id: repositoryId,
+    scan_id: scanId,
+    package_id: u.packageId,
+    used_version: (u.version ?? '').slice(0, 256),
+    resolution: u.resolution,
+    state: o.state,
+    compared_version: measured?.comparedVersion ?? null,
+    latest_stable:
+      measured?.latestStable ?? catalogue.metadata.get(u.packageId)?.latest_stable ?? null,
+    libyear: measured?.libyear ?? null,
+    major_behind: measured?.behind?.major ?? null,
+    minor_behind: measured?.behind?.minor ?? null,
+    patch_behind: measured?.behind?.patch ?? null,
+    deprecated: measured?.deprecated ?? false,
+    yanked: measured?.yanked ?? false,
+    end_of_life: measured?.endOfLife ?? false,
+  };
+}
+
 /** What policies read of a drift row (docs/policies.md#facts, `drift`). */
-const DRIFT_FACT_COLUMNS = [
+export const DRIFT_FACT_COLUMNS = [
   'package_id',
   'used_version',
   'state',
@@ -282,10 +301,10 @@ const DRIFT_FACT_COLUMNS = [
   'yanked',
   'end_of_life',
 ] as const;
-type DriftFactRow = Record<(typeof DRIFT_FACT_COLUMNS)[number], unknown>;
+export type DriftFactRow = Record<(typeof DRIFT_FACT_COLUMNS)[number], unknown>;
 
 /** The packages whose drift facts differ between two versions of a snapshot (new, gone, changed). */
-function changedPackages(
+export function changedPackages(
   before: readonly DriftFactRow[],
   after: readonly DriftFactRow[],
 ): string[] {

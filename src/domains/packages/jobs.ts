@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema';
 import { withTenant } from '../../db/tenant-scope';
 import { createRegistryClients } from '../../ecosystems/registry-clients';
@@ -11,8 +11,9 @@ import {
 } from '../../intel/package-catalogue/enrichment';
 import { markDue, missingOrStale } from '../../intel/package-catalogue/store';
 import { type DependenciesChanged, enqueueJob } from '../../jobs/outbox';
-import type { JobDefinition } from '../../jobs/queue';
-import { pendingSnapshots, snapshotRepositoryDrift } from '../drift/service';
+import type { JobDefinition, JobEnvelope } from '../../jobs/queue';
+import { snapshotDriftInPieces } from '../drift/pieces';
+import { pendingSnapshots } from '../drift/service';
 import type { JobDeps } from '../job-deps';
 import { emitCatalogueEvents } from './catalogue-events';
 import { observeClients } from './observed-clients';
@@ -29,11 +30,28 @@ import { observeClients } from './observed-clients';
 export const DEPENDENCIES_CHANGED_JOB = 'packages.dependencies-changed';
 export const ENRICH_JOB = 'packages.enrich';
 export const REFRESH_JOB = 'packages.refresh';
+/** Recomputes one scan's drift snapshot; requests for the same scan coalesce into one run. */
+export const DRIFT_SNAPSHOT_JOB = 'packages.drift-snapshot';
+/**
+ * A scan's snapshot is recomputed at most this often while its enrichment runs (and once after
+ * the last chunk): recomputing it after every chunk cost a whole snapshot per 50 packages.
+ */
+export const DRIFT_SNAPSHOT_DELAY_SECONDS = 15;
 
 export interface EnrichJobData {
   packageIds: string[];
   repositoryId: string | null;
   scanId: string | null;
+  /**
+   * Fetch order (docs/package-intelligence.md#enrichment-scheduling): minus the chunks of the
+   * tenant waiting ahead of this one, so each tenant's next chunk goes before anyone's later ones.
+   */
+  priority?: number;
+}
+
+export interface DriftSnapshotJobData {
+  repositoryId: string;
+  scanId: string;
 }
 
 type Registry = () => RegistryClients;
@@ -75,27 +93,39 @@ export function packageJobs(deps: JobDeps, clients?: RegistryClients): JobDefini
     dependenciesChangedJob(deps) as JobDefinition<unknown>,
     enrichJob(deps, registry, reachability) as JobDefinition<unknown>,
     refreshJob(deps, registry, reachability),
+    driftSnapshotJob(deps) as JobDefinition<unknown>,
   ];
 }
 
-/** The registry packages a scan found (ids), each once. */
+/** The registry packages a scan found (ids), each once, read in pages (one transaction each). */
 async function scannedRegistryPackages(
-  db: Kysely<DB>,
+  database: JobDeps['database'],
+  tenantId: string,
   repositoryId: string,
   scanId: string,
 ): Promise<string[]> {
-  const rows = await db
-    .selectFrom('repository_dependencies')
-    .select('package_id')
-    .distinct()
-    .where('repository_id', '=', repositoryId)
-    .where('scan_id', '=', scanId)
-    // Only registry packages: a git/path/url dependency's name is not the registry's to
-    // know, and asking would leak private names to a public registry.
-    .where((eb) => eb(eb.ref('source', '->>').key('kind'), '=', 'registry'))
-    .execute();
-  return rows.map((r) => r.package_id);
+  const ids: string[] = [];
+  for (;;) {
+    const after = ids.at(-1);
+    const page = await withTenant(database, tenantId, (db) => {
+      let query = db
+        .selectFrom('repository_dependencies')
+        .select('package_id')
+        .distinct()
+        .where('repository_id', '=', repositoryId)
+        .where('scan_id', '=', scanId)
+        // Only registry packages: a git/path/url dependency's name is not the registry's to
+        // know, and asking would leak private names to a public registry.
+        .where((eb) => eb(eb.ref('source', '->>').key('kind'), '=', 'registry'));
+      if (after) query = query.where('package_id', '>', after);
+      return query.orderBy('package_id').limit(SCANNED_PAGE).execute();
+    });
+    ids.push(...page.map((r) => r.package_id));
+    if (page.length < SCANNED_PAGE) return ids;
+  }
 }
+
+const SCANNED_PAGE = 5000;
 
 function dependenciesChangedJob(deps: JobDeps): JobDefinition<DependenciesChanged> {
   const settings = deps.config.packageIntel;
@@ -107,31 +137,51 @@ function dependenciesChangedJob(deps: JobDeps): JobDefinition<DependenciesChange
     handle: async ({ tenantId, correlationId, data }) => {
       if (!tenantId) return;
       const { repositoryId, scanId } = data;
-      const ids = await withTenant(deps.database, tenantId, async (db) => {
-        await snapshotRepositoryDrift(db, tenantId, repositoryId, scanId, settings);
-        return scannedRegistryPackages(db, repositoryId, scanId);
-      });
+      await snapshotDriftInPieces(deps.database, { tenantId, repositoryId, scanId }, settings);
+      const ids = await scannedRegistryPackages(deps.database, tenantId, repositoryId, scanId);
       const staleBefore = new Date(Date.now() - settings.staleAfterHours * 3_600_000);
       const needed = await missingOrStale(system, ids, staleBefore);
       if (needed.length === 0) return;
       const refs = await packageRefs(system, needed);
       await markDue(system, refs, new Date());
-      await withTenant(deps.database, tenantId, async (db) => {
-        for (let i = 0; i < needed.length; i += settings.enrichChunkSize) {
-          await enqueueJob<EnrichJobData>(db, {
-            tenantId,
-            name: ENRICH_JOB,
-            correlationId,
-            data: {
-              packageIds: needed.slice(i, i + settings.enrichChunkSize),
-              repositoryId,
-              scanId,
-            },
-          });
-        }
-      });
+      const ahead = await waitingChunks(system, tenantId);
+      const size = settings.enrichChunkSize;
+      // In pieces too: 158,877 packages are 3,178 jobs.
+      for (let first = 0; first < needed.length; first += size * 200) {
+        await withTenant(deps.database, tenantId, async (db) => {
+          const last = Math.min(needed.length, first + size * 200);
+          for (let i = first; i < last; i += size) {
+            await enqueueJob<EnrichJobData>(db, {
+              tenantId,
+              name: ENRICH_JOB,
+              correlationId,
+              data: {
+                packageIds: needed.slice(i, i + size),
+                repositoryId,
+                scanId,
+                priority: -(ahead + i / size),
+              },
+            });
+          }
+        });
+      }
     },
   };
+}
+
+/**
+ * The tenant's enrichment chunks still waiting (system connection: pg-boss's table). Each
+ * tenant's chunks count from its own backlog, so a small scan's first chunk is fetched before
+ * the later chunks of another tenant's large one: round robin between tenants, by chunk.
+ */
+async function waitingChunks(system: Kysely<DB>, tenantId: string): Promise<number> {
+  const result = await sql<{ n: number }>`
+    SELECT count(*)::int AS n FROM pgboss.job
+     WHERE name = ${ENRICH_JOB} AND state IN ('created', 'retry')
+       AND data->>'tenantId' = ${tenantId}`
+    .execute(system)
+    .catch(() => ({ rows: [] as { n: number }[] }));
+  return result.rows[0]?.n ?? 0;
 }
 
 function enrichJob(
@@ -141,15 +191,27 @@ function enrichJob(
 ): JobDefinition<EnrichJobData> {
   const settings = deps.config.packageIntel;
   const system = deps.database.system;
+  // PostgreSQL: a pool, so a pass's writes overlap; the embedded database takes one at a time.
+  const parallelWrites = deps.database.engine === 'postgres';
   return {
     name: ENRICH_JOB,
     expireInSeconds: 900,
     retryLimit: 5,
-    handle: async ({ tenantId, data }) => {
+    sendOptions: (envelope) => {
+      const priority = envelope.data.priority;
+      return typeof priority === 'number' && Number.isInteger(priority) ? { priority } : {};
+    },
+    handle: async ({ tenantId, correlationId, data }) => {
       const started = performance.now();
       const refs = await packageRefs(system, (data.packageIds ?? []).slice(0, 1000));
       const summary = await enrichPackages(
-        { db: system, clients: registry(), settings, onChange: emitCatalogueEvents },
+        {
+          db: system,
+          clients: registry(),
+          settings,
+          onChange: emitCatalogueEvents,
+          parallelWrites,
+        },
         refs,
       );
       deps.observe?.enrichmentFinished(
@@ -162,7 +224,12 @@ function enrichJob(
       if (tenantId && data.repositoryId && data.scanId) {
         const { repositoryId, scanId } = data;
         await withTenant(deps.database, tenantId, (db) =>
-          snapshotRepositoryDrift(db, tenantId, repositoryId, scanId, settings),
+          enqueueJob<DriftSnapshotJobData>(db, {
+            tenantId,
+            name: DRIFT_SNAPSHOT_JOB,
+            correlationId,
+            data: { repositoryId, scanId },
+          }),
         );
       }
     },
@@ -176,6 +243,7 @@ function refreshJob(
 ): JobDefinition<unknown> {
   const settings = deps.config.packageIntel;
   const system = deps.database.system;
+  const parallelWrites = deps.database.engine === 'postgres';
   return {
     name: REFRESH_JOB,
     expireInSeconds: 900,
@@ -188,6 +256,7 @@ function refreshJob(
         clients: registry(),
         settings,
         onChange: emitCatalogueEvents,
+        parallelWrites,
       });
       deps.observe?.enrichmentFinished(
         'refresh',
@@ -199,15 +268,39 @@ function refreshJob(
       reachability(summary);
       for (const snapshot of await pendingSnapshots(system, summary.firstFetched)) {
         await withTenant(deps.database, snapshot.tenant_id, (db) =>
-          snapshotRepositoryDrift(
-            db,
-            snapshot.tenant_id,
-            snapshot.repository_id,
-            snapshot.scan_id,
-            settings,
-          ),
+          enqueueJob<DriftSnapshotJobData>(db, {
+            tenantId: snapshot.tenant_id,
+            name: DRIFT_SNAPSHOT_JOB,
+            data: { repositoryId: snapshot.repository_id, scanId: snapshot.scan_id },
+          }),
         );
       }
+    },
+  };
+}
+
+/**
+ * One scan's drift snapshot after metadata arrived, in pieces. One waiting job per scan (the
+ * `short` policy drops a request while one waits), started a little later so that the chunks
+ * finishing meanwhile are all in it.
+ */
+function driftSnapshotJob(deps: JobDeps): JobDefinition<DriftSnapshotJobData> {
+  return {
+    name: DRIFT_SNAPSHOT_JOB,
+    expireInSeconds: 900,
+    retryLimit: 5,
+    policy: 'short',
+    sendOptions: (envelope: Omit<JobEnvelope<DriftSnapshotJobData>, 'version'>) => ({
+      singletonKey: `${envelope.tenantId}:${envelope.data.scanId}`,
+      startAfterSeconds: DRIFT_SNAPSHOT_DELAY_SECONDS,
+    }),
+    handle: async ({ tenantId, data }) => {
+      if (!tenantId || typeof data?.scanId !== 'string') return;
+      await snapshotDriftInPieces(
+        deps.database,
+        { tenantId, repositoryId: data.repositoryId, scanId: data.scanId },
+        deps.config.packageIntel,
+      );
     },
   };
 }

@@ -11,7 +11,7 @@ import { loadConfig } from '../../config';
 import { newId } from '../../db/ids';
 import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import type { Ecosystem } from '../../ecosystems/types';
-import { REFRESH_JOB } from './jobs';
+import { DRIFT_SNAPSHOT_JOB, REFRESH_JOB } from './jobs';
 
 type Dep = ScannedDependency;
 
@@ -43,6 +43,8 @@ const get = (tenant: TestTenant, url: string) => t.as(tenant.token, { method: 'G
 async function refresh(): Promise<void> {
   const definition = jobDefinitions(t.jobDeps).find((d) => d.name === REFRESH_JOB);
   await definition?.handle({ version: 1, tenantId: null, correlationId: null, data: {} });
+  // The snapshots waiting for what it fetched are recomputed by the jobs it queued.
+  await t.runJobs({ only: [DRIFT_SNAPSHOT_JOB] });
 }
 
 beforeAll(async () => {

@@ -12,7 +12,7 @@ import type { JobDeps } from '../job-deps';
 import { cloneAccessFor } from '../source-control/clone-access';
 import { DEFAULT_EXTRACTION_LIMITS, extractInWorker } from './extraction';
 import { countDependencies, dropReplacedGeneration, stageGeneration } from './generations';
-import { computeReachability, replaceReachability } from './reachability';
+import { computeReachability, stageReachability } from './reachability';
 import { CHECKOUT_PREFIX } from './recovery';
 import { ScanLogBuffer } from './scan-log';
 import { RUN_SCAN_JOB, type RunScanJob, switchToGeneration } from './service';
@@ -238,14 +238,14 @@ async function store(
   const target = { tenantId: run.tenantId, repositoryId: repository.id, scanId: run.scanId };
   // Locked in each chunk: a cancel or a re-queue waits for the chunk, then the next one stops.
   const fence = (db: Kysely<DB>) => ownsRun(db, run, true);
-  const staged = await stageGeneration(deps.database, target, extraction.files, fence);
+  const staged =
+    (await stageGeneration(deps.database, target, extraction.files, fence)) &&
+    (!reachability || (await stageReachability(deps.database, target, reachability, fence)));
   if (!staged) throw new ScanStopped('stopped while storing: the scan was cancelled or taken over');
   const result = countDependencies(extraction.files);
   const switched = await withTenant(deps.database, run.tenantId, async (db) => {
     // Locked: a cancel arriving now waits, then finds the scan completed (409).
     if (!(await fence(db))) return undefined;
-    // Before the switch's dependencies.changed event: the exposure refresh it triggers reads them.
-    if (reachability) await replaceReachability(db, target, reachability);
     const previous = await switchToGeneration(db, { ...target, correlationId: run.correlationId });
     await completeScan(db, run, { commitSha: checkout.commitSha, ...result });
     run.logs.add(

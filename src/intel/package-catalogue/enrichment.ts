@@ -16,18 +16,18 @@ import {
 import { advisoryCounts, healthFacts } from './facts';
 import {
   duePackages,
+  knownBeforeFetch,
   latestScore,
   type MetadataRow,
   markNotFound,
   metadataOf,
-  previousMetadata,
-  recordOutcome,
+  type OutcomeRow,
+  recordOutcomes,
   registryBackoffs,
   saveHealthSnapshot,
   saveMetadata,
   setRegistryBackoff,
   type VersionRow,
-  versionsInUse,
   versionsOf,
 } from './store';
 import type { EnrichmentOutcome } from './tables';
@@ -58,6 +58,11 @@ export interface EnrichmentDeps {
   now?: () => Date;
   /** Told of each change (deprecation, yanks, maintainers, release, health) in its transaction. */
   onChange?: CatalogueChangeHandler;
+  /**
+   * Database writes of one pass may overlap (PostgreSQL: `db` is a pool). False or absent: one
+   * at a time, as the embedded database needs (one session, where interleaved transactions break).
+   */
+  parallelWrites?: boolean;
 }
 
 export interface EnrichmentSummary {
@@ -145,7 +150,8 @@ function announceChanges(
  * Runs database work one piece at a time while registry requests overlap: the embedded database
  * is one session multiplexed over a socket, where interleaved transactions of one process break.
  */
-function serialiser() {
+function serialiser(parallel = false) {
+  if (parallel) return <T>(work: () => Promise<T>): Promise<T> => work();
   let tail: Promise<unknown> = Promise.resolve();
   return <T>(work: () => Promise<T>): Promise<T> => {
     const run = tail.then(work, work);
@@ -156,19 +162,24 @@ function serialiser() {
 
 type Serial = ReturnType<typeof serialiser>;
 
-async function enrichOne(
-  deps: EnrichmentDeps,
-  pkg: PackageRef,
-  backoffs: Map<string, Date>,
-  summary: EnrichmentSummary,
-  serial: Serial,
-): Promise<void> {
+/** What one pass shares between its packages. */
+interface Pass {
+  backoffs: Map<string, Date>;
+  known: Awaited<ReturnType<typeof knownBeforeFetch>>;
+  summary: EnrichmentSummary;
+  serial: Serial;
+  /** Written together at the end of the pass. */
+  outcomes: OutcomeRow[];
+}
+
+async function enrichOne(deps: EnrichmentDeps, pkg: PackageRef, pass: Pass): Promise<void> {
+  const { backoffs, summary, serial } = pass;
   const now = deps.now?.() ?? new Date();
   const ecosystem = pkg.ecosystem as Ecosystem;
   const staleAt = new Date(now.getTime() + deps.settings.staleAfterHours * HOUR_MS);
   const record = async (outcome: EnrichmentOutcome, dueAt: Date, error: string | null = null) => {
     summary.outcomes[outcome]++;
-    await serial(() => recordOutcome(deps.db, pkg.id, ecosystem, outcome, dueAt, now, error));
+    pass.outcomes.push({ packageId: pkg.id, ecosystem, outcome, dueAt, error });
   };
   const blockedUntil = backoffs.get(ecosystem);
   if (blockedUntil && blockedUntil > now)
@@ -178,10 +189,8 @@ async function enrichOne(
     const reason = client?.status.state === 'disabled' ? client.status.reason : 'no client';
     return record('disabled', staleAt, reason);
   }
-  const [previous, versionsOfInterest] = await serial(
-    async () =>
-      [await previousMetadata(deps.db, pkg.id), await versionsInUse(deps.db, pkg.id)] as const,
-  );
+  const previous = pass.known.previous.get(pkg.id) ?? null;
+  const versionsOfInterest = pass.known.inUse.get(pkg.id) ?? [];
   try {
     const metadata = await client.fetchPackage(pkg.name, { previous, versionsOfInterest });
     summary.answered.add(ecosystem);
@@ -240,16 +249,38 @@ export async function enrichPackages(
 ): Promise<EnrichmentSummary> {
   const summary = emptySummary();
   const backoffs = await registryBackoffs(deps.db, deps.now?.() ?? new Date());
-  const serial = serialiser();
+  const now = deps.now?.() ?? new Date();
+  // Only what will be asked: a disabled or backed-off registry's packages need nothing read.
+  const asked = packages.filter((p) => {
+    const client = deps.clients[p.ecosystem as Ecosystem];
+    const blockedUntil = backoffs.get(p.ecosystem);
+    return client && client.status.state !== 'disabled' && !(blockedUntil && blockedUntil > now);
+  });
+  const known = await knownBeforeFetch(
+    deps.db,
+    asked.map((p) => p.id),
+  );
+  const pass: Pass = {
+    backoffs,
+    known,
+    summary,
+    serial: serialiser(deps.parallelWrites),
+    outcomes: [],
+  };
   let next = 0;
   const worker = async () => {
     while (next < packages.length) {
       const pkg = packages[next++];
-      if (pkg) await enrichOne(deps, pkg, backoffs, summary, serial);
+      if (pkg) await enrichOne(deps, pkg, pass);
     }
   };
   const workers = Math.max(1, Math.min(deps.settings.fetchConcurrency, packages.length));
-  await Promise.all(Array.from({ length: workers }, worker));
+  try {
+    await Promise.all(Array.from({ length: workers }, worker));
+  } finally {
+    // Also after an unexpected error: what was fetched before it is not asked again.
+    await recordOutcomes(deps.db, pass.outcomes, deps.now?.() ?? new Date());
+  }
   return summary;
 }
 

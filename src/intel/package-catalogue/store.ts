@@ -209,50 +209,85 @@ export async function markNotFound(db: Kysely<DB>, packageId: string, now: Date)
     .execute();
 }
 
-export async function previousMetadata(
+/**
+ * What a pass needs to know of each package before asking its registry, for many packages in two
+ * statements: the stored answer (for a conditional request) and the versions tenants use (one
+ * scan of the dependency rows per pass instead of one per package: on the system connection no
+ * tenant prefix narrows that index).
+ */
+export async function knownBeforeFetch(
   db: Kysely<DB>,
-  packageId: string,
-): Promise<PackageMetadata | null> {
-  const row = await db
-    .selectFrom('package_metadata')
-    .select('raw')
-    .where('package_id', '=', packageId)
-    .where('status', '=', 'found')
-    .executeTakeFirst();
-  return (row?.raw as PackageMetadata | null | undefined) ?? null;
+  packageIds: readonly string[],
+): Promise<{ previous: Map<string, PackageMetadata>; inUse: Map<string, string[]> }> {
+  const previous = new Map<string, PackageMetadata>();
+  const inUse = new Map<string, string[]>();
+  for (let i = 0; i < packageIds.length; i += 500) {
+    const ids = packageIds.slice(i, i + 500);
+    const stored = await db
+      .selectFrom('package_metadata')
+      .select(['package_id', 'raw'])
+      .where('package_id', 'in', ids)
+      .where('status', '=', 'found')
+      .execute();
+    for (const row of stored) if (row.raw) previous.set(row.package_id, row.raw as PackageMetadata);
+    const used = await db
+      .selectFrom('repository_dependencies')
+      .select(['package_id', 'version'])
+      .distinct()
+      .where('package_id', 'in', ids)
+      .where('resolution', '=', 'resolved')
+      .where('version', 'is not', null)
+      .execute();
+    for (const row of used) {
+      const versions = inUse.get(row.package_id) ?? [];
+      // As versionsInUse: at most 100 per package.
+      if (row.version && versions.length < 100) versions.push(row.version);
+      inUse.set(row.package_id, versions);
+    }
+  }
+  return { previous, inUse };
 }
 
-export async function recordOutcome(
+export interface OutcomeRow {
+  packageId: string;
+  ecosystem: Ecosystem;
+  outcome: EnrichmentOutcome;
+  dueAt: Date;
+  error: string | null;
+}
+
+/** The outcomes of one pass, in one statement per 1000 packages (a statement each was most of a pass's writes). */
+export async function recordOutcomes(
   db: Kysely<DB>,
-  packageId: string,
-  ecosystem: Ecosystem,
-  outcome: EnrichmentOutcome,
-  dueAt: Date,
+  rows: readonly OutcomeRow[],
   now: Date,
-  error: string | null = null,
 ): Promise<void> {
-  const failed = outcome === 'failed';
-  await db
-    .insertInto('package_enrichment')
-    .values({
-      package_id: packageId,
-      ecosystem,
-      due_at: dueAt,
-      attempts: failed ? 1 : 0,
-      last_attempt_at: now,
-      last_outcome: outcome,
-      last_error: error?.slice(0, 1000) ?? null,
-    })
-    .onConflict((oc) =>
-      oc.column('package_id').doUpdateSet({
-        due_at: dueAt,
-        attempts: failed ? sql`package_enrichment.attempts + 1` : 0,
-        last_attempt_at: now,
-        last_outcome: outcome,
-        last_error: error?.slice(0, 1000) ?? null,
-      }),
-    )
-    .execute();
+  for (let i = 0; i < rows.length; i += 1000) {
+    await db
+      .insertInto('package_enrichment')
+      .values(
+        rows.slice(i, i + 1000).map((row) => ({
+          package_id: row.packageId,
+          ecosystem: row.ecosystem,
+          due_at: row.dueAt,
+          attempts: row.outcome === 'failed' ? 1 : 0,
+          last_attempt_at: now,
+          last_outcome: row.outcome,
+          last_error: row.error?.slice(0, 1000) ?? null,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.column('package_id').doUpdateSet({
+          due_at: sql`excluded.due_at`,
+          attempts: sql`CASE WHEN excluded.last_outcome = 'failed'
+            THEN package_enrichment.attempts + 1 ELSE 0 END`,
+          last_attempt_at: sql`excluded.last_attempt_at`,
+          last_outcome: sql`excluded.last_outcome`,
+          last_error: sql`excluded.last_error`,
+        }),
+      )
+      .execute();
+  }
 }
 
 /** Marks packages due now (new or stale ones of a scan); keeps an earlier due time. */
@@ -365,20 +400,6 @@ export async function duePackages(
     .execute();
   const seen = new Set(due.map((d) => d.id));
   return [...due, ...stale.filter((s) => !seen.has(s.id))];
-}
-
-/** Versions tenants use of a package (resolved ones): clients fetch their details first. */
-export async function versionsInUse(db: Kysely<DB>, packageId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('repository_dependencies')
-    .select('version')
-    .distinct()
-    .where('package_id', '=', packageId)
-    .where('resolution', '=', 'resolved')
-    .where('version', 'is not', null)
-    .limit(100)
-    .execute();
-  return rows.flatMap((r) => (r.version ? [r.version] : []));
 }
 
 export async function saveHealthSnapshot(
