@@ -1,6 +1,8 @@
 import { tmpdir, userInfo } from 'node:os';
 import { describe, expect, test } from 'vitest';
 import { ConfigError, defaultDataDir, loadConfig } from './config';
+import { SETTINGS } from './config-settings';
+import { DEFAULT_RISK_SETTINGS } from './intel/risk/indicators';
 
 describe('config', () => {
   test('defaults describe the embedded mode', () => {
@@ -44,6 +46,27 @@ describe('config', () => {
     });
     expect(config.databaseUrl).toBe('postgres://127.0.0.1:5432/dw');
     expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
+  });
+});
+
+describe('defaults', () => {
+  test('are the ones config-settings.ts documents: each numeric one, set to its default, changes nothing', () => {
+    const defaults = loadConfig({});
+    const numeric = SETTINGS.filter(([, value]) => /^-?\d+$/.test(value));
+    expect(numeric.length).toBeGreaterThan(40);
+    for (const [name, value] of numeric) {
+      expect(loadConfig({ [name]: value }), name).toEqual(defaults);
+      // And the default is really used: another value changes the configuration.
+      expect(loadConfig({ [name]: String(Number(value) + 1) }), name).not.toEqual(defaults);
+    }
+  });
+
+  test("the risk rules' own defaults agree with the documented settings", () => {
+    const { packageIntel } = loadConfig({});
+    expect({
+      unmaintainedAfterDays: packageIntel.unmaintainedAfterDays,
+      recentlyPublishedHours: packageIntel.recentlyPublishedHours,
+    }).toEqual(DEFAULT_RISK_SETTINGS);
   });
 });
 

@@ -1,6 +1,7 @@
 import { createPrivateKey } from 'node:crypto';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { SETTINGS } from './config-settings';
 import {
   cidrList,
   fileRoots,
@@ -11,7 +12,6 @@ import {
 } from './config-values';
 import type { Ecosystem } from './ecosystems/names';
 import type { RegistriesSettings } from './ecosystems/registry-types';
-import { DEFAULT_RISK_SETTINGS } from './intel/risk/indicators';
 import {
   type DefaultsOrigins,
   type MachineDefaults,
@@ -220,9 +220,35 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+/** A setting's default as config-settings.ts documents it: the one place defaults are written. */
+function documentedDefault(name: string): string {
+  const setting = SETTINGS.find(([documented]) => documented === name);
+  if (!setting) throw new Error(`${name} is not listed in src/config-settings.ts`);
+  return setting[1];
+}
+
+function documentedInteger(name: string): number {
+  const text = documentedDefault(name);
+  if (!/^-?\d+$/.test(text)) throw new Error(`${name}'s documented default is not an integer`);
+  return Number(text);
+}
+
+function documentedBoolean(name: string): boolean {
+  const text = documentedDefault(name);
+  if (text !== 'true' && text !== 'false') {
+    throw new Error(`${name}'s documented default is not true or false`);
+  }
+  return text === 'true';
+}
+
 /** The typed readers of the environment; each pushes what is wrong with its setting to `problems`. */
 function settingReaders(env: Env, problems: string[]) {
-  const int = (name: string, fallback: number, min: number, max: number): number => {
+  const int = (
+    name: string,
+    min: number,
+    max: number,
+    fallback: number = documentedInteger(name),
+  ): number => {
     const raw = env[name];
     if (raw === undefined || raw === '') return fallback;
     const value = Number(raw);
@@ -232,7 +258,7 @@ function settingReaders(env: Env, problems: string[]) {
     }
     return value;
   };
-  const bool = (name: string, fallback: boolean): boolean => {
+  const bool = (name: string, fallback: boolean = documentedBoolean(name)): boolean => {
     const raw = env[name]?.toLowerCase();
     if (raw === undefined || raw === '') return fallback;
     if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
@@ -301,7 +327,7 @@ function registryReader(
   registryOrigins: Record<Ecosystem, SettingOrigin>,
 ) {
   const { bool, url } = read;
-  const useClients = bool('REGISTRY_CLIENT_DEFAULTS', true);
+  const useClients = bool('REGISTRY_CLIENT_DEFAULTS');
   return (id: Ecosystem): string | null => {
     const setting = REGISTRY_SETTINGS[id];
     if (env[setting]?.trim().toLowerCase() === 'off') {
@@ -334,24 +360,14 @@ function osvFeedSetting(env: Env, read: SettingReaders, machine: MachineDefaults
 
 function packageIntelSettings({ int }: SettingReaders): Config['packageIntel'] {
   return {
-    staleAfterHours: int('PACKAGE_METADATA_STALE_HOURS', 24, 1, 24 * 365),
-    enrichChunkSize: int('PACKAGE_ENRICH_CHUNK_SIZE', 50, 1, 1000),
-    refreshBatchSize: int('PACKAGE_REFRESH_BATCH_SIZE', 200, 1, 100_000),
-    fetchConcurrency: int('PACKAGE_FETCH_CONCURRENCY', 4, 1, 64),
-    unmaintainedAfterDays: int(
-      'PACKAGE_UNMAINTAINED_DAYS',
-      DEFAULT_RISK_SETTINGS.unmaintainedAfterDays,
-      1,
-      36_500,
-    ),
-    recentlyPublishedHours: int(
-      'PACKAGE_RECENTLY_PUBLISHED_HOURS',
-      DEFAULT_RISK_SETTINGS.recentlyPublishedHours,
-      1,
-      24 * 365,
-    ),
-    endOfLifeAfterDays: int('PACKAGE_END_OF_LIFE_DAYS', 540, 1, 36_500),
-    benchmarkMinimumTenants: int('BENCHMARK_MINIMUM_TENANTS', 5, 1, 1_000_000),
+    staleAfterHours: int('PACKAGE_METADATA_STALE_HOURS', 1, 24 * 365),
+    enrichChunkSize: int('PACKAGE_ENRICH_CHUNK_SIZE', 1, 1000),
+    refreshBatchSize: int('PACKAGE_REFRESH_BATCH_SIZE', 1, 100_000),
+    fetchConcurrency: int('PACKAGE_FETCH_CONCURRENCY', 1, 64),
+    unmaintainedAfterDays: int('PACKAGE_UNMAINTAINED_DAYS', 1, 36_500),
+    recentlyPublishedHours: int('PACKAGE_RECENTLY_PUBLISHED_HOURS', 1, 24 * 365),
+    endOfLifeAfterDays: int('PACKAGE_END_OF_LIFE_DAYS', 1, 36_500),
+    benchmarkMinimumTenants: int('BENCHMARK_MINIMUM_TENANTS', 1, 1_000_000),
   };
 }
 
@@ -365,9 +381,9 @@ function sourceSettings(env: Env, { int, bool, url, privateKey }: SettingReaders
     scmCApiUrl: url('SCM_C_API_URL', ['https:', 'http:']) ?? 'https://dev.azure.com',
     scmDApiUrl: url('SCM_D_API_URL', ['https:', 'http:']) ?? 'https://api.bitbucket.org/2.0',
     scmDDataCenterUrl: url('SCM_D_DATACENTER_URL', ['https:', 'http:']),
-    allowCustomBaseUrls: bool('SCM_ALLOW_CUSTOM_BASE_URLS', false),
-    requestTimeoutMs: int('SCM_REQUEST_TIMEOUT_MS', 15_000, 100, 600_000),
-    webhookBodyLimitBytes: int('WEBHOOK_BODY_LIMIT_BYTES', 5 * 1024 * 1024, 1024, 1024 ** 3),
+    allowCustomBaseUrls: bool('SCM_ALLOW_CUSTOM_BASE_URLS'),
+    requestTimeoutMs: int('SCM_REQUEST_TIMEOUT_MS', 100, 600_000),
+    webhookBodyLimitBytes: int('WEBHOOK_BODY_LIMIT_BYTES', 1024, 1024 ** 3),
   };
 }
 
@@ -387,10 +403,10 @@ function registrySettings(
       NuGet: registry('NuGet'),
       Docker: registry('Docker'),
     },
-    timeoutMs: int('REGISTRY_TIMEOUT_MS', 15_000, 100, 600_000),
-    maxResponseBytes: int('REGISTRY_MAX_RESPONSE_BYTES', 64 * 1024 * 1024, 1024, 1024 ** 3),
-    cacheEntries: int('REGISTRY_CACHE_ENTRIES', 2000, 0, 1_000_000),
-    maxVersionDetails: int('REGISTRY_MAX_VERSION_DETAILS', 40, 1, 10_000),
+    timeoutMs: int('REGISTRY_TIMEOUT_MS', 100, 600_000),
+    maxResponseBytes: int('REGISTRY_MAX_RESPONSE_BYTES', 1024, 1024 ** 3),
+    cacheEntries: int('REGISTRY_CACHE_ENTRIES', 0, 1_000_000),
+    maxVersionDetails: int('REGISTRY_MAX_VERSION_DETAILS', 1, 10_000),
     npmDownloadsUrl: url('NPM_DOWNLOADS_URL', ['https:', 'http:']),
   };
 }
@@ -403,14 +419,14 @@ function scanSettings(
 ): Config['scans'] {
   return {
     allowFileUrls: bool('SCAN_ALLOW_FILE_URLS', !env.DATABASE_URL),
-    maxCheckoutBytes: int('SCAN_MAX_CHECKOUT_BYTES', 512 * 1024 * 1024, 1024, 2 ** 50),
-    checkoutTimeoutSeconds: int('SCAN_CHECKOUT_TIMEOUT_SECONDS', 300, 1, 24 * 3600),
-    heartbeatSeconds: int('SCAN_HEARTBEAT_SECONDS', 10, 1, 3600),
-    staleAfterSeconds: int('SCAN_STALE_AFTER_SECONDS', 120, 5, 7 * 24 * 3600),
-    maxAttempts: int('SCAN_MAX_ATTEMPTS', 3, 1, 100),
+    maxCheckoutBytes: int('SCAN_MAX_CHECKOUT_BYTES', 1024, 2 ** 50),
+    checkoutTimeoutSeconds: int('SCAN_CHECKOUT_TIMEOUT_SECONDS', 1, 24 * 3600),
+    heartbeatSeconds: int('SCAN_HEARTBEAT_SECONDS', 1, 3600),
+    staleAfterSeconds: int('SCAN_STALE_AFTER_SECONDS', 5, 7 * 24 * 3600),
+    maxAttempts: int('SCAN_MAX_ATTEMPTS', 1, 100),
     gitCaFile: env.SCAN_GIT_CA_FILE || null,
-    extractionHeapMb: int('SCAN_EXTRACTION_HEAP_MB', 512, 64, 16384),
-    maxDependencies: int('SCAN_MAX_DEPENDENCIES', 500_000, 1, 100_000_000),
+    extractionHeapMb: int('SCAN_EXTRACTION_HEAP_MB', 64, 16384),
+    maxDependencies: int('SCAN_MAX_DEPENDENCIES', 1, 100_000_000),
     fileUrlRoots: fileRoots(env.SCAN_FILE_URL_ROOTS, dataDir, problems),
   };
 }
@@ -454,11 +470,11 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 function webhookSettings(env: Env, { int }: SettingReaders): Config['webhooks'] {
   return {
-    timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
-    maxAttempts: int('WEBHOOK_MAX_ATTEMPTS', 18, 1, 100),
-    retryBaseMs: int('WEBHOOK_RETRY_BASE_MS', 60_000, 1, 24 * 3600_000),
-    retryMaxDelayMs: int('WEBHOOK_RETRY_MAX_DELAY_MS', 3 * 3600_000, 1, 7 * 24 * 3600_000),
-    pollMs: int('WEBHOOK_POLL_MS', 250, 10, 3600_000),
+    timeoutMs: int('WEBHOOK_TIMEOUT_MS', 100, 120_000),
+    maxAttempts: int('WEBHOOK_MAX_ATTEMPTS', 1, 100),
+    retryBaseMs: int('WEBHOOK_RETRY_BASE_MS', 1, 24 * 3600_000),
+    retryMaxDelayMs: int('WEBHOOK_RETRY_MAX_DELAY_MS', 1, 7 * 24 * 3600_000),
+    pollMs: int('WEBHOOK_POLL_MS', 10, 3600_000),
     caFile: env.WEBHOOK_CA_FILE || null,
   };
 }
@@ -470,10 +486,10 @@ function statusMailSettings(env: Env, { int, url }: SettingReaders): Config['sta
     smtpUrl,
     from: env.MAIL_FROM || 'Driftwatch status <status@localhost>',
     publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
-    maxAttempts: int('MAIL_MAX_ATTEMPTS', 8, 1, 100),
-    retryBaseMs: int('MAIL_RETRY_BASE_MS', 60_000, 1, 24 * 3600_000),
-    retryMaxDelayMs: int('MAIL_RETRY_MAX_DELAY_MS', 3600_000, 1, 7 * 24 * 3600_000),
-    pollMs: int('MAIL_POLL_MS', 1000, 10, 3600_000),
+    maxAttempts: int('MAIL_MAX_ATTEMPTS', 1, 100),
+    retryBaseMs: int('MAIL_RETRY_BASE_MS', 1, 24 * 3600_000),
+    retryMaxDelayMs: int('MAIL_RETRY_MAX_DELAY_MS', 1, 7 * 24 * 3600_000),
+    pollMs: int('MAIL_POLL_MS', 10, 3600_000),
     confirmResendMinutes: 10,
   };
 }
@@ -501,7 +517,7 @@ export function loadConfig(
 
   const dataDir = env.DATA_DIR ? resolve(env.DATA_DIR) : defaultDataDir(env);
   const config: Config = {
-    port: int('PORT', 8080, 0, 65535),
+    port: int('PORT', 0, 65535),
     host: env.HOST || '0.0.0.0',
     databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
     dataDir,
@@ -511,22 +527,22 @@ export function loadConfig(
     logFormat: oneOf('LOG_FORMAT', 'auto', ['auto', 'pretty', 'json']),
     environment: env.DRIFTWATCH_ENV || 'development',
     role: oneOf<ServiceRole>('DRIFTWATCH_ROLE', 'all', ['api', 'worker', 'all']),
-    bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
-    trustProxy: bool('TRUST_PROXY', false),
+    bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024, 1024 * 1024 * 1024),
+    trustProxy: bool('TRUST_PROXY'),
     rateLimits: {
-      tenantPerMinute: int('RATE_LIMIT_TENANT_PER_MINUTE', 2000, 1, 10_000_000),
-      tokenPerMinute: int('RATE_LIMIT_TOKEN_PER_MINUTE', 600, 1, 10_000_000),
-      ipPerMinute: int('RATE_LIMIT_IP_PER_MINUTE', 60, 1, 10_000_000),
+      tenantPerMinute: int('RATE_LIMIT_TENANT_PER_MINUTE', 1, 10_000_000),
+      tokenPerMinute: int('RATE_LIMIT_TOKEN_PER_MINUTE', 1, 10_000_000),
+      ipPerMinute: int('RATE_LIMIT_IP_PER_MINUTE', 1, 10_000_000),
     },
-    demoTenantTtlHours: int('DEMO_TENANT_TTL_HOURS', 24, 1, 24 * 365),
-    dataExportTtlHours: int('DATA_EXPORT_TTL_HOURS', 24, 1, 24 * 30),
-    tokenUsageFlushSeconds: int('TOKEN_USAGE_FLUSH_SECONDS', 30, 1, 3600),
-    databasePoolSize: int('DATABASE_POOL_SIZE', 10, 1, 500),
-    databaseJobPoolSize: int('DATABASE_JOB_POOL_SIZE', 4, 1, 500),
-    databaseAcquireTimeoutMs: int('DATABASE_ACQUIRE_TIMEOUT_MS', 2000, 50, 600_000),
-    shutdownTimeoutSeconds: int('SHUTDOWN_TIMEOUT_SECONDS', 25, 1, 3600),
+    demoTenantTtlHours: int('DEMO_TENANT_TTL_HOURS', 1, 24 * 365),
+    dataExportTtlHours: int('DATA_EXPORT_TTL_HOURS', 1, 24 * 30),
+    tokenUsageFlushSeconds: int('TOKEN_USAGE_FLUSH_SECONDS', 1, 3600),
+    databasePoolSize: int('DATABASE_POOL_SIZE', 1, 500),
+    databaseJobPoolSize: int('DATABASE_JOB_POOL_SIZE', 1, 500),
+    databaseAcquireTimeoutMs: int('DATABASE_ACQUIRE_TIMEOUT_MS', 50, 600_000),
+    shutdownTimeoutSeconds: int('SHUTDOWN_TIMEOUT_SECONDS', 1, 3600),
     metrics: {
-      port: env.METRICS_PORT ? int('METRICS_PORT', 0, 1, 65535) : null,
+      port: env.METRICS_PORT ? int('METRICS_PORT', 1, 65535, 0) : null,
       host: env.METRICS_HOST || '127.0.0.1',
     },
     operatorToken: operatorToken(env.DRIFTWATCH_OPERATOR_TOKEN, problems),
@@ -543,13 +559,13 @@ export function loadConfig(
     webhooks: webhookSettings(env, read),
     statusMail: statusMailSettings(env, read),
     sbom: {
-      importMaxBytes: int('SBOM_IMPORT_MAX_BYTES', 20 * 1024 * 1024, 1024, 1024 ** 3),
-      maxComponents: int('SBOM_MAX_COMPONENTS', 50_000, 1, 10_000_000),
+      importMaxBytes: int('SBOM_IMPORT_MAX_BYTES', 1024, 1024 ** 3),
+      maxComponents: int('SBOM_MAX_COMPONENTS', 1, 10_000_000),
     },
     policies: {
-      exceptionMaxDays: int('POLICY_EXCEPTION_MAX_DAYS', 365, 1, 36_500),
-      verdictMaxPackages: int('IDE_VERDICTS_MAX_PACKAGES', 500, 1, 10_000),
-      verdictBodyLimitBytes: int('IDE_VERDICTS_BODY_LIMIT_BYTES', 256 * 1024, 1024, 64 * 1024 ** 2),
+      exceptionMaxDays: int('POLICY_EXCEPTION_MAX_DAYS', 1, 36_500),
+      verdictMaxPackages: int('IDE_VERDICTS_MAX_PACKAGES', 1, 10_000),
+      verdictBodyLimitBytes: int('IDE_VERDICTS_BODY_LIMIT_BYTES', 1024, 64 * 1024 ** 2),
     },
     // After `registries` and `osv`: their evaluation fills the origins in.
     origins: { registries: registryOrigins, osvFeed: osv.origin, warnings: machine.warnings },
