@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
+import { compositeKey } from '../src/core/composite-key';
 import { type CompiledCondition, compileCondition } from '../src/domains/policies/evaluation/cel';
 import { assembleFacts, type ExposureRow } from '../src/domains/policies/facts/store';
 import { extractPath } from '../src/ecosystems/extract-tree';
@@ -103,7 +104,7 @@ export async function runOffline(
   });
   const packages = new Set<string>();
   for (const file of tree.files) {
-    for (const dep of file.dependencies) packages.add(`${file.ecosystem}\u0000${dep.name}`);
+    for (const dep of file.dependencies) packages.add(compositeKey(file.ecosystem, dep.name));
   }
   const notes: string[] = [];
   let findings: AuditFinding[] = [];
@@ -116,7 +117,7 @@ export async function runOffline(
   } else notes.push('no --osv given: vulnerability facts are empty');
   const byDependency = new Map<string, AuditFinding[]>();
   for (const f of findings) {
-    const key = `${f.file}\u0000${f.name}\u0000${f.version ?? ''}`;
+    const key = compositeKey(f.file, f.name, f.version ?? '');
     byDependency.set(key, [...(byDependency.get(key) ?? []), f]);
   }
   const repository = { name: basename(resolve(target)), criticality: '', lifecycle: 'active' };
@@ -127,7 +128,7 @@ export async function runOffline(
     for (const dep of file.dependencies) {
       evaluated++;
       const version = dep.version ?? '';
-      const matched = byDependency.get(`${file.path}\u0000${dep.name}\u0000${version}`) ?? [];
+      const matched = byDependency.get(compositeKey(file.path, dep.name, version)) ?? [];
       const facts = assembleFacts(
         {
           ecosystem: file.ecosystem,

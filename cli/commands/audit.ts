@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { compositeKey } from '../../src/core/composite-key';
 import { type ExtractedFile, type OpenedTree, openTree } from '../../src/ecosystems/extract-tree';
 import { loadScoreTable, saveScoreTable } from '../../src/intel/osv/advisory-cache';
 import { type AuditError, type FailOn, prepareAdvisories } from '../../src/intel/osv/audit';
@@ -83,7 +84,7 @@ async function readTree(tree: OpenedTree, progress: Progress): Promise<ReadTree>
     for await (const file of tree.files()) {
       dependencies += file.dependencies.length;
       progress.show(`reading the tree: ${++files} files, ${dependencies} dependencies`);
-      for (const dep of file.dependencies) packages.add(`${file.ecosystem}\u0000${dep.name}`);
+      for (const dep of file.dependencies) packages.add(compositeKey(file.ecosystem, dep.name));
       if (spool) {
         spool.write(spooledLine(file));
         continue;

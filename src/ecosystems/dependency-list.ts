@@ -1,3 +1,4 @@
+import { compositeKey } from '../core/composite-key';
 import type { DependencySource, ExtractedDependency } from './types';
 
 /**
@@ -52,7 +53,7 @@ export function dedupe(dependencies: ExtractedDependency[]): ExtractedDependency
   const seen = new Map<string, ExtractedDependency>();
   const out: ExtractedDependency[] = [];
   for (const dependency of dependencies) {
-    const key = `${dependency.name}\u0000${dependency.version ?? ''}\u0000${dependency.scope}`;
+    const key = compositeKey(dependency.name, dependency.version ?? '', dependency.scope);
     const first = seen.get(key);
     if (!first) {
       seen.set(key, dependency);

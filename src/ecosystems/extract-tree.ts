@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, posix, relative, sep } from 'node:path';
+import { compositeKey } from '../core/composite-key';
 import { ecosystems as registeredEcosystems } from './ecosystem-list';
 import { NotTextError, openFileText } from './shared/file-text';
 import { dirOf } from './shared/tree-paths';
@@ -199,7 +200,7 @@ export function applyLockfileWins(
 ): ExtractedFile[] {
   const byId = new Map(ecosystems.map((e) => [e.id, e]));
   const locked = new Map<string, Set<string>>();
-  const groupKey = (f: ExtractedFile) => `${f.ecosystem}\u0000${dirOf(f.path)}`;
+  const groupKey = (f: ExtractedFile) => compositeKey(f.ecosystem, dirOf(f.path));
   for (const file of files) {
     if (kinds.get(file.extractor) !== 'lockfile') continue;
     const normalise = byId.get(file.ecosystem)?.normaliseName ?? ((n: string) => n);

@@ -1,4 +1,5 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import { compositeKey } from '../../core/composite-key';
 import { type TakeSkip, type TakeSkipPage, takeSkipPage } from '../../db/paging';
 import type { DB } from '../../db/schema';
 import type { AlertRuleTable, AlertStatus, AlertTable } from './tables';
@@ -206,7 +207,7 @@ export async function claimSubjects(
   return new Set(rows.map((row) => dedupeKey(row.rule_id, row.subject)));
 }
 
-export const dedupeKey = (ruleId: string, subject: string) => `${ruleId}\u0000${subject}`;
+export const dedupeKey = (ruleId: string, subject: string) => compositeKey(ruleId, subject);
 
 export async function insertAlerts(
   db: Kysely<DB>,

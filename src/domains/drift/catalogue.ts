@@ -1,4 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { compositeKey } from '../../core/composite-key';
 import type { DB } from '../../db/schema';
 import type { DriftMetadataRow, DriftVersionRow } from '../../intel/package-catalogue/facts';
 import type { MetadataStatus } from '../../intel/package-catalogue/tables';
@@ -108,7 +109,7 @@ export async function loadCatalogueByName(
     catalogue,
   );
   const packageIds = new Map(
-    rows.map((row) => [`${row.ecosystem}\u0000${row.name}`, row.package_id]),
+    rows.map((row) => [compositeKey(row.ecosystem, row.name), row.package_id]),
   );
   return { packageIds, catalogue };
 }

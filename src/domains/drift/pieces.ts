@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { type Kysely, sql } from 'kysely';
 import type { Config } from '../../config';
+import { compositeKey } from '../../core/composite-key';
 import type { Database } from '../../db/connection';
 import type { DB } from '../../db/schema';
 import { withTenant } from '../../db/tenant-scope';
@@ -83,7 +84,7 @@ async function measurePiece(
   state.afterId = rows.at(-1)?.id ?? null;
   const used: UsedDependency[] = [];
   for (const row of rows) {
-    const key = `${row.package_id}\u0000${row.version ?? ''}`;
+    const key = compositeKey(row.package_id, row.version ?? '');
     if (state.seen.has(key)) continue;
     state.seen.add(key);
     used.push({
@@ -102,7 +103,7 @@ async function measurePiece(
   const after = used.map((u, i) =>
     driftRow(state.snapshot, u, outcomes[i] as DriftOutcome, catalogue),
   );
-  const keys = new Set(after.map((r) => `${r.package_id}\u0000${r.used_version}`));
+  const keys = new Set(after.map((r) => compositeKey(r.package_id, r.used_version)));
   const before = (
     await db
       .selectFrom('dependency_drift')
@@ -111,7 +112,7 @@ async function measurePiece(
       .where('scan_id', '=', state.snapshot.scanId)
       .where('package_id', 'in', packageIds)
       .execute()
-  ).filter((r) => keys.has(`${r.package_id}\u0000${r.used_version}`));
+  ).filter((r) => keys.has(compositeKey(r.package_id, r.used_version)));
   await upsertDriftRows(db, after);
   const changed = changedPackages(before, after);
   // Drift is a fact of policies: the dependencies whose drift changed are evaluated again.

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Config } from '../../config';
+import { compositeKey, keyParts } from '../../core/composite-key';
 import type { DB } from '../../db/schema';
 import { COUNTED_DEPENDENCY_SQL } from '../../ecosystems/dependency-list';
 import { getEcosystem } from '../../ecosystems/ecosystem-list';
@@ -153,7 +154,7 @@ export type ScanDependency = NonNullable<Awaited<ReturnType<typeof scanDependenc
 export function usedDependencies(rows: readonly ScanDependency[]): UsedDependency[] {
   const unique = new Map<string, UsedDependency>();
   for (const row of rows) {
-    const key = `${row.package_id}\u0000${row.version ?? ''}`;
+    const key = compositeKey(row.package_id, row.version ?? '');
     if (!unique.has(key)) {
       unique.set(key, {
         packageId: row.package_id,
@@ -316,14 +317,15 @@ export function changedPackages(
         ? ''
         : String(Number.isNaN(Number(value)) ? value : Number(value));
     }).join('\u0000');
-  const key = (row: DriftFactRow) => `${row.package_id}\u0000${row.used_version}`;
+  const key = (row: DriftFactRow) =>
+    compositeKey(String(row.package_id), String(row.used_version ?? ''));
   const old = new Map(before.map((row) => [key(row), fingerprint(row)]));
   const changed = new Set<string>();
   for (const row of after) {
     if (old.get(key(row)) !== fingerprint(row)) changed.add(String(row.package_id));
     old.delete(key(row));
   }
-  for (const gone of old.keys()) changed.add(gone.slice(0, gone.indexOf('\u0000')));
+  for (const gone of old.keys()) changed.add(keyParts(gone)[0] ?? '');
   return [...changed];
 }
 

@@ -1,4 +1,5 @@
 import { type InsertObject, type Kysely, sql } from 'kysely';
+import { compositeKey } from '../../core/composite-key';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import { isMatchable } from '../../ecosystems/dependency-list';
@@ -61,7 +62,7 @@ interface Computed {
 
 const versionKey = (version: string | null) => version ?? '';
 const exposureKey = (packageId: string, version: string, vulnerabilityId: string) =>
-  `${packageId}\u0000${version}\u0000${vulnerabilityId}`;
+  compositeKey(packageId, version, vulnerabilityId);
 
 export async function refreshExposures(
   db: Kysely<DB>,
@@ -120,7 +121,7 @@ function groupDependencies(dependencies: readonly DependencyRow[]) {
   const keys = new Map<string, PackageKey>();
   for (const dep of dependencies) {
     if (!SUPPORTED.has(dep.ecosystem) || !isMatchable(dep)) continue;
-    const id = `${dep.package_id}\u0000${versionKey(dep.version)}`;
+    const id = compositeKey(dep.package_id, versionKey(dep.version));
     const replacedBy = replacedByOf(dep.source);
     const group = groups.get(id);
     if (group) {
@@ -137,7 +138,7 @@ function groupDependencies(dependencies: readonly DependencyRow[]) {
       files: new Set([dep.file]),
       replacedBy,
     });
-    keys.set(`${dep.ecosystem}\u0000${dep.name}`, { ecosystem: dep.ecosystem, name: dep.name });
+    keys.set(compositeKey(dep.ecosystem, dep.name), { ecosystem: dep.ecosystem, name: dep.name });
   }
   return { groups, keys };
 }
@@ -400,7 +401,7 @@ async function closeUnmatched(
   const closing = [...byKey.values()].filter((row) => row.status !== 'fixed');
   if (closing.length === 0) return;
   const present = new Set(
-    [...groups.values()].map((g) => `${g.packageId}\u0000${versionKey(g.version)}`),
+    [...groups.values()].map((g) => compositeKey(g.packageId, versionKey(g.version))),
   );
   const advisoryIds = [...new Set(closing.flatMap((row) => row.advisory_ids))];
   const withdrawn = new Set(
@@ -418,7 +419,7 @@ async function closeUnmatched(
   const byReason = new Map<FixedReason, string[]>();
   for (const row of closing) {
     let reason: FixedReason;
-    if (!present.has(`${row.package_id}\u0000${row.version}`)) reason = 'dependency_removed';
+    if (!present.has(compositeKey(row.package_id, row.version))) reason = 'dependency_removed';
     else if (row.advisory_ids.length > 0 && row.advisory_ids.every((id) => withdrawn.has(id))) {
       reason = 'advisory_withdrawn';
     } else reason = 'no_longer_affected';

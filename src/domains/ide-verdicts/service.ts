@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config';
+import { compositeKey } from '../../core/composite-key';
 import { notFound } from '../../core/problem';
 import type { DB } from '../../db/schema';
 import { loadIndex } from '../../intel/advisory-store/lookup';
@@ -39,7 +40,7 @@ interface Matched {
   fixed: Set<string>;
 }
 
-const keyOf = (ecosystem: string, name: string) => `${ecosystem}\u0000${name}`;
+const keyOf = (ecosystem: string, name: string) => compositeKey(ecosystem, name);
 
 /** Exposure statuses that dismiss a finding in a repository (as malicious.flagged reads them). */
 const DISMISSED = new Set(['not_affected', 'false_positive']);
@@ -131,7 +132,7 @@ async function lookUp(
   });
   const catalogueRows = new Map(
     (await catalogueRowsFor(db, pairs)).map((row) => [
-      `${row.package_id}\u0000${row.version}`,
+      compositeKey(row.package_id, row.version),
       row,
     ]),
   );
@@ -257,7 +258,9 @@ function judgeOne(
         context.now,
       )
     : undefined;
-  const catalogue = packageId ? known.catalogueRows.get(`${packageId}\u0000${version}`) : undefined;
+  const catalogue = packageId
+    ? known.catalogueRows.get(compositeKey(packageId, version))
+    : undefined;
   const exposures = exposureRows(matched, known, packageId, version);
   const facts = assembleFacts(
     {

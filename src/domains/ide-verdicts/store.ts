@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { compositeKey } from '../../core/composite-key';
 import type { DB } from '../../db/schema';
 
 /** The lookups of one verdict batch: each one set-based statement, whatever the batch size. */
@@ -44,4 +45,4 @@ export async function exposureStatuses(
 }
 
 export const exposureKey = (packageId: string, version: string, vulnerabilityId: string) =>
-  `${packageId}\u0000${version}\u0000${vulnerabilityId}`;
+  compositeKey(packageId, version, vulnerabilityId);

@@ -1,3 +1,4 @@
+import { compositeKey } from '../../core/composite-key';
 import type { RepositoryDependencyRow } from './store';
 
 /**
@@ -129,11 +130,11 @@ function takeEdges(children: Children, roots: string[], maxEdges: number, totalE
   }
   // Edges unreachable from a root (cycles among transitive entries) come after the BFS.
   if (edges.length < totalEdges && edges.length < maxEdges) {
-    const seen = new Set(edges.map((e) => `${e.from}\u0000${e.to}`));
+    const seen = new Set(edges.map((e) => compositeKey(e.from, e.to)));
     for (const [from, list] of children) {
       for (const to of list) {
         if (edges.length >= maxEdges) break;
-        if (seen.has(`${from}\u0000${to}`)) continue;
+        if (seen.has(compositeKey(from, to))) continue;
         edges.push({ from, to });
         kept.add(from);
         kept.add(to);

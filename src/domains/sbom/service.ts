@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
+import { compositeKey } from '../../core/composite-key';
 import { conflict, notFound, ProblemError } from '../../core/problem';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
@@ -267,7 +268,7 @@ export async function generateExportDocument(
     direct: row.direct,
     parents: row.parents,
     scope: row.scope,
-    licence: spdxShaped(licences.get(`${row.package_id}\u0000${row.version ?? ''}`)),
+    licence: spdxShaped(licences.get(compositeKey(row.package_id, row.version ?? ''))),
   }));
   const subject: ExportSubject = {
     exportId: exportRow.id,

@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { compositeKey } from '../../core/composite-key';
 import type { DB } from '../../db/schema';
 import type { Ecosystem } from '../../ecosystems/types';
 import type { SbomGraph } from '../../sbom/types';
@@ -193,10 +194,10 @@ export async function findLicences(
     WHERE v.licence IS NOT NULL`.execute(db);
   const byPackage = new Map(packageLevel.rows.map((row) => [row.package_id, row.licence]));
   const byVersion = new Map(
-    versionLevel.rows.map((row) => [`${row.package_id}\u0000${row.version}`, row.licence]),
+    versionLevel.rows.map((row) => [compositeKey(row.package_id, row.version), row.licence]),
   );
   for (const pair of pairs) {
-    const key = `${pair.packageId}\u0000${pair.version ?? ''}`;
+    const key = compositeKey(pair.packageId, pair.version ?? '');
     const licence = byVersion.get(key) ?? byPackage.get(pair.packageId);
     if (licence) licences.set(key, licence);
   }

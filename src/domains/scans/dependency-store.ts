@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { chunks } from '../../core/chunks';
+import { compositeKey } from '../../core/composite-key';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import { getEcosystem } from '../../ecosystems/ecosystem-list';
@@ -24,7 +25,7 @@ export interface FileDependency {
 const PACKAGE_STATEMENT_ROWS = 1000;
 const DEPENDENCY_STATEMENT_ROWS = 500;
 
-const packageKey = (ecosystem: string, name: string) => `${ecosystem}\u0000${name}`;
+const packageKey = (ecosystem: string, name: string) => compositeKey(ecosystem, name);
 
 function byEcosystemAndName(
   a: { ecosystem: string; name: string },

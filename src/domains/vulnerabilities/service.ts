@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { compositeKey } from '../../core/composite-key';
 import type { DB } from '../../db/schema';
 import { ECOSYSTEMS, type Ecosystem, type Resolution } from '../../ecosystems/types';
 import { loadIndex } from '../../intel/advisory-store/lookup';
@@ -82,7 +83,7 @@ export async function packageVulnerabilities(
         if (!vulnerabilityId) continue;
         entry.vulnerabilityIds.add(vulnerabilityId);
         const versions = hits.get(vulnerabilityId) ?? new Map<string, VersionInUse>();
-        const key = `${entry.use.version ?? ''}\u0000${entry.use.resolution}`;
+        const key = compositeKey(entry.use.version ?? '', entry.use.resolution);
         // Several advisories of one flaw: an exact match wins over a possible one.
         if (!versions.has(key) || match.status === 'affected') {
           versions.set(key, {

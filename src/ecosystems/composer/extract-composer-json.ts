@@ -1,3 +1,4 @@
+import { compositeKey } from '../../core/composite-key';
 import { ownPackage, ownPackageFields } from '../dependency-list';
 import { isObject, parseJson } from '../shared/json';
 import { jsonValueLines, pathKey } from '../shared/json-lines';
@@ -114,7 +115,7 @@ export function extractComposerJson(input: ExtractInput): ExtractionResult {
         continue;
       }
       const { version, resolution } = classifyConstraint(rawConstraint.trim());
-      const key = `${name}\u0000${version}\u0000${scope}`;
+      const key = compositeKey(name, version, scope);
       if (seen.has(key)) continue;
       seen.add(key);
       dependencies.push({

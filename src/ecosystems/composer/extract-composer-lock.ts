@@ -1,3 +1,4 @@
+import { compositeKey } from '../../core/composite-key';
 import { isObject, type JsonObject, parseJson } from '../shared/json';
 import { jsonValueLines, pathKey } from '../shared/json-lines';
 import { siblingOf } from '../shared/tree-paths';
@@ -125,7 +126,7 @@ export function extractComposerLock(input: ExtractInput): ExtractionResult {
   const seen = new Set<string>();
   const dependencies: ExtractedDependency[] = [];
   for (const { entry, name, version, scope, line } of locked) {
-    const key = `${name}\u0000${version}\u0000${scope}`;
+    const key = compositeKey(name, version, scope);
     if (seen.has(key)) continue;
     seen.add(key);
     const parentList = parents.get(name) ?? [];

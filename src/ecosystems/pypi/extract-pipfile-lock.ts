@@ -1,3 +1,4 @@
+import { compositeKey } from '../../core/composite-key';
 import { ownPackageFields } from '../dependency-list';
 import { parseJson } from '../shared/json';
 import { pathKey, scanJsonKeys } from '../shared/json-lines';
@@ -51,7 +52,7 @@ function quickEntryLines(text: string): Map<string, number> {
       if (close !== -1 && close < end && text.slice(close + 1, end).trimEnd() === ': {') {
         const key = text.slice(start + indent + 1, close);
         if (indent === 4) section = key;
-        else out.set(`${section}\u0000${key}`, line);
+        else out.set(compositeKey(section, key), line);
       }
     }
     start = end + 1;
@@ -183,7 +184,7 @@ export function extractPipfileLock(input: ExtractInput): ExtractionResult {
     const scope = categoryScope(section);
     const requested = sectionDirectSet(direct, section);
     for (const [name, value] of Object.entries(entries)) {
-      const line = lines.get(`${section}\u0000${name}`) ?? null;
+      const line = lines.get(compositeKey(section, name)) ?? null;
       if (!isValidName(name) || !isTable(value)) {
         errors.push({ line, message: `'${name}' in '${section}' is not a package entry` });
         continue;

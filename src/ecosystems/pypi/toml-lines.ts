@@ -1,3 +1,4 @@
+import { compositeKey } from '../../core/composite-key';
 /**
  * Line numbers for TOML documents, which smol-toml does not report. One pass over the text records
  * where each `[[array]]` header, each `key =` and each string inside a key's value sits, so that
@@ -74,7 +75,7 @@ export function indexTomlLines(text: string, options: { strings?: boolean } = {}
 
   const addString = (value: string, line: number) => {
     if (!recordStrings) return;
-    const id = `${table}\u0000${key}\u0000${value}`;
+    const id = compositeKey(table, key, value);
     const entry = strings.get(id);
     if (entry) entry.lines.push(line);
     else strings.set(id, { lines: [line], next: 0 });
@@ -143,7 +144,7 @@ export function indexTomlLines(text: string, options: { strings?: boolean } = {}
       const keyMatch = KEY.exec(raw);
       if (keyMatch) {
         key = normaliseHeader(keyMatch[1]!);
-        const id = `${table}\u0000${key}`;
+        const id = compositeKey(table, key);
         if (!keys.has(id)) keys.set(id, lineNo);
         scan(raw.slice(keyMatch[0].length), lineNo);
         continue;
@@ -154,9 +155,9 @@ export function indexTomlLines(text: string, options: { strings?: boolean } = {}
 
   return {
     arrayHeaderLines: (name) => arrayHeaders.get(name) ?? [],
-    keyLine: (name, k) => keys.get(`${name}\u0000${k}`) ?? null,
+    keyLine: (name, k) => keys.get(compositeKey(name, k)) ?? null,
     stringLine: (name, k, value) => {
-      const entry = strings.get(`${name}\u0000${k}\u0000${value}`);
+      const entry = strings.get(compositeKey(name, k, value));
       if (!entry) return null;
       const line = entry.lines[Math.min(entry.next, entry.lines.length - 1)]!;
       entry.next++;

@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { chunks } from '../../core/chunks';
+import { compositeKey } from '../../core/composite-key';
 import type { DB } from '../../db/schema';
 import type { Advisory } from '../osv/types';
 
@@ -24,7 +25,7 @@ interface PackageKey {
   name: string;
 }
 
-export const keyOf = (p: PackageKey) => `${p.ecosystem}\u0000${p.name}`;
+export const keyOf = (p: PackageKey) => compositeKey(p.ecosystem, p.name);
 
 /**
  * `= ANY($1)` with the keys as one array parameter: cheaper to build, send, parse and plan than

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { type Kysely, sql } from 'kysely';
+import { compositeKey } from '../../core/composite-key';
 import type { Database } from '../../db/connection';
 import type { DB } from '../../db/schema';
 import type { NotAnAdvisory, RejectedRecord } from '../osv/types';
@@ -170,7 +171,7 @@ export class AdvisoryImporter {
     this.summary.added += result.added;
     this.summary.updated += result.updated;
     this.summary.unchanged += result.unchanged;
-    for (const p of result.changedPackages) this.packages.set(`${p.ecosystem}\u0000${p.name}`, p);
+    for (const p of result.changedPackages) this.packages.set(compositeKey(p.ecosystem, p.name), p);
     for (const id of result.changedVulnerabilities) this.vulnerabilities.add(id);
     if (this.summary.added + this.summary.updated >= this.nextAnalyzeAt) {
       await analyzeStore(this.database);

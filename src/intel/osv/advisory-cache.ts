@@ -11,6 +11,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { KEY_SEPARATOR } from '../../core/composite-key';
 import type { RawRecord, RecordKeys } from './parse';
 import { rememberedScoreCount, rememberedScores, rememberScores } from './severity';
 import type { RejectedRecord } from './types';
@@ -127,7 +128,7 @@ function isHeaderSummary(header: Header): boolean {
 }
 
 /**
- * The cached records naming any of `packages` (`${ecosystem}\u0000${name}`, alias groups whole),
+ * The cached records naming any of `packages` (`compositeKey(ecosystem, name)`, alias groups whole),
  * in database order, or null when there is no usable index (missing, damaged, other format).
  */
 export function readCachedRecords(
@@ -155,7 +156,7 @@ export function readCachedRecords(
 
     const wanted = new Map<string, string[]>();
     for (const pkg of packages) {
-      const cut = pkg.indexOf('\u0000');
+      const cut = pkg.indexOf(KEY_SEPARATOR);
       const ecosystem = pkg.slice(0, cut);
       const names = wanted.get(ecosystem) ?? [];
       names.push(pkg.slice(cut + 1));
@@ -231,7 +232,7 @@ function packageSections(keys: CacheInput['keys'], groupOf: CacheInput['groupOf'
   });
   const perEcosystem = new Map<string, Record<string, number[]>>();
   for (const [pkg, roots] of groupsOfPackage) {
-    const cut = pkg.indexOf('\u0000');
+    const cut = pkg.indexOf(KEY_SEPARATOR);
     const ecosystem = pkg.slice(0, cut);
     const section = perEcosystem.get(ecosystem) ?? {};
     perEcosystem.set(ecosystem, section);

@@ -1,3 +1,4 @@
+import { compositeKey } from '../../core/composite-key';
 import { isDependency, isMatchable } from '../../ecosystems/dependency-list';
 import type { TreeExtraction } from '../../ecosystems/extract-tree';
 import { groupAdvisories, latestById, vulnerabilityByAdvisoryId } from './aliases';
@@ -165,7 +166,7 @@ function joinFinding(existing: AuditFinding, match: AdvisoryMatch, direct: boole
 function skippedRangesByPackage(prepared: AuditAdvisories): Map<string, string[]> {
   const byPackage = new Map<string, string[]>();
   for (const skipped of prepared.skippedRanges) {
-    const k = `${skipped.ecosystem}\u0000${skipped.name}`;
+    const k = compositeKey(skipped.ecosystem, skipped.name);
     const list = byPackage.get(k) ?? [];
     list.push(`${skipped.advisoryId}: ${skipped.reason}`);
     byPackage.set(k, list);
@@ -201,7 +202,7 @@ export function fileAuditor(prepared: AuditAdvisories): (file: ExtractedFile) =>
     for (const dep of file.dependencies) {
       if (isDependency(dep)) dependencies++;
       if (!isMatchable(dep)) continue;
-      const packageKey = `${file.ecosystem}\u0000${dep.name}`;
+      const packageKey = compositeKey(file.ecosystem, dep.name);
       const skips = skipsByPackage.get(packageKey);
       if (skips && !skipsReported.has(packageKey)) {
         skipsReported.add(packageKey);
@@ -223,7 +224,7 @@ export function fileAuditor(prepared: AuditAdvisories): (file: ExtractedFile) =>
         const vulnerability = prepared.byAdvisoryId.get(found.advisory.id);
         if (!vulnerability) continue;
         const match = { ...found, status: statusOf(found, vulnerability, dep) };
-        const key = `${dep.name}\u0000${dep.version ?? ''}\u0000${vulnerability.id}`;
+        const key = compositeKey(dep.name, dep.version ?? '', vulnerability.id);
         const existing = seen.get(key);
         if (existing) {
           joinFinding(existing, match, dep.direct);

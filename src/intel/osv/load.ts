@@ -39,7 +39,7 @@ export interface LoadedAdvisories {
 export interface LoadOptions {
   /**
    * Only fully parse the records of flaws that name one of these packages
-   * (`${ecosystem}\u0000${normalised name}`), plus every record joined to them by aliases, so
+   * (`compositeKey(ecosystem, normalisedName)`), plus every record joined to them by aliases, so
    * alias groups, canonical ids and severities come out exactly as without the filter. Records
    * that cannot be read at all (bad JSON, no id/modified) are still reported as rejected.
    */

@@ -1,3 +1,4 @@
+import { compositeKey } from '../../core/composite-key';
 import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import type { Ecosystem, Versioning } from '../../ecosystems/types';
 import { semverOrdering } from './semver-order';
@@ -298,7 +299,7 @@ function matchEntry(entry: CompiledEntry, query: DependencyQuery): AdvisoryMatch
 }
 
 function key(ecosystem: Ecosystem, name: string): string {
-  return `${ecosystem}\u0000${name}`;
+  return compositeKey(ecosystem, name);
 }
 
 /** Advisories indexed by (ecosystem, normalised name). Build once, query per dependency. */

@@ -1,3 +1,4 @@
+import { compositeKey } from '../../core/composite-key';
 import { isObject } from '../../core/json-values';
 import { findEcosystem } from '../../ecosystems/ecosystem-list';
 import {
@@ -555,7 +556,7 @@ export function recordKeys(value: unknown): RecordKeys | null {
       const module = findEcosystem(ecosystem);
       if (!module) continue;
       try {
-        packages.push(`${module.id}\u0000${module.normaliseName(name)}`);
+        packages.push(compositeKey(module.id, module.normaliseName(name)));
       } catch {
         // The full parse drops this entry too.
       }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { compositeKey } from '../../../core/composite-key';
 import { notFound, unprocessable } from '../../../core/problem';
 import type { DB } from '../../../db/schema';
 import type { RiskSettings } from '../../../intel/risk/indicators';
@@ -73,7 +74,7 @@ export async function testPolicy(
       .where('repository_id', '=', repository.id)
       .where('status', '<>', 'resolved')
       .execute();
-    const existing = new Map(unresolved.map((v) => [`${v.package_id}\u0000${v.version}`, v]));
+    const existing = new Map(unresolved.map((v) => [compositeKey(v.package_id, v.version), v]));
     const inScope = appliesTo(asEnabled, repository);
     const dependencies = inScope
       ? await repositoryFacts(db, repository, new Date(), null, riskSettings)
@@ -81,7 +82,7 @@ export async function testPolicy(
     if (inScope) counts.repositoriesEvaluated++;
     counts.dependenciesEvaluated += dependencies.length;
     for (const dependency of matchingDependencies(policy, holds, dependencies)) {
-      const key = `${dependency.packageId}\u0000${dependency.version}`;
+      const key = compositeKey(dependency.packageId, dependency.version);
       const current = existing.get(key);
       existing.delete(key);
       counts.violations++;

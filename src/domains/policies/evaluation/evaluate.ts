@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { compositeKey } from '../../../core/composite-key';
 import { newId } from '../../../db/ids';
 import type { DB } from '../../../db/schema';
 import type { RiskSettings } from '../../../intel/risk/indicators';
@@ -117,7 +118,7 @@ function factsDigest(facts: DependencyFacts, reads: FactReads): string {
 }
 
 const keyOf = (policyId: string, packageId: string, version: string) =>
-  `${policyId}\u0000${packageId}\u0000${version}`;
+  compositeKey(policyId, packageId, version);
 
 interface Plan {
   inserts: NewViolation[];

@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { compositeKey } from '../../../core/composite-key';
 import type { DB } from '../../../db/schema';
 import type { DependencySource, Resolution } from '../../../ecosystems/types';
 import {
@@ -42,7 +43,7 @@ const LEVEL_NAME = ['none', 'low', 'medium', 'high', 'critical'] as const;
 const NOT_COUNTED = new Set(['not_affected', 'false_positive']);
 const DAY_MS = 86_400_000;
 
-const keyOf = (packageId: string, version: string) => `${packageId}\u0000${version}`;
+const keyOf = (packageId: string, version: string) => compositeKey(packageId, version);
 
 /** Narrows a statement to some packages (incremental evaluation); null: every package. */
 type PackageFilter = readonly string[] | null;

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { compositeKey } from '../../../core/composite-key';
 import type { DB } from '../../../db/schema';
 import { coveringException } from '../exceptions/coverage';
 import { activeExceptions } from '../exceptions/store';
@@ -32,8 +33,7 @@ export interface Standing {
   exceptionId: string | null;
 }
 
-const standingKey = (key: StandingKey) =>
-  `${key.policyId}\u0000${key.packageId}\u0000${key.version}`;
+const standingKey = (key: StandingKey) => compositeKey(key.policyId, key.packageId, key.version);
 
 /**
  * Where each (policy, package, version) stands in a repository, as the evaluation would leave

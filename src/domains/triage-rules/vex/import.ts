@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { compositeKey } from '../../../core/composite-key';
 import type { Principal } from '../../../core/principal';
 import { ProblemError, unprocessable } from '../../../core/problem';
 import type { DB } from '../../../db/schema';
@@ -168,7 +169,7 @@ function plan(statements: ReadStatement[], repositories: Map<string, string[]>) 
         continue;
       }
       const key = [statement.index, target.ecosystem, target.packageName, target.versionRange];
-      const known = targets.get(key.join('\u0000')) ?? {
+      const known = targets.get(compositeKey(...key)) ?? {
         ...target,
         statement,
         everywhere: false,
@@ -176,7 +177,7 @@ function plan(statements: ReadStatement[], repositories: Map<string, string[]>) 
       };
       for (const id of target.repositoryIds ?? []) known.repositoryIds.add(id);
       if (!target.repositoryIds) known.everywhere = true;
-      targets.set(key.join('\u0000'), known);
+      targets.set(compositeKey(...key), known);
     }
   }
   return { targets: [...targets.values()], skipped };
@@ -184,13 +185,13 @@ function plan(statements: ReadStatement[], repositories: Map<string, string[]>) 
 
 /** What makes two rules the same rule: vulnerability (any case), package, range, repositories. */
 const ruleKey = (rule: LiveRule) =>
-  [
+  compositeKey(
     rule.vulnerability_ref.toUpperCase(),
     rule.ecosystem,
     rule.package_name,
-    rule.version_range ?? '',
+    rule.version_range,
     [...rule.repository_ids].sort().join(','),
-  ].join('\u0000');
+  );
 
 const sameDecision = (a: LiveRule, b: NewTriageRule) =>
   a.status === b.status &&
@@ -261,7 +262,7 @@ async function writeRule(state: ImportState, target: Target): Promise<ImportResu
   }
   await insertTriageRule(state.db, rule);
   state.live.set(key, rule);
-  state.written.set(`${rule.ecosystem}\u0000${rule.package_name}`, {
+  state.written.set(compositeKey(rule.ecosystem, rule.package_name), {
     ecosystem: rule.ecosystem,
     packageName: rule.package_name,
   });

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { compositeKey } from '../../../core/composite-key';
 import type { DB } from '../../../db/schema';
 import type { ExposureStatus } from '../../exposures/tables';
 
@@ -65,7 +66,7 @@ export async function liveRulesOf(
 ): Promise<LiveRule[]> {
   const rules: LiveRule[] = [];
   const distinct = [
-    ...new Map(packages.map((p) => [`${p.ecosystem}\u0000${p.packageName}`, p])).values(),
+    ...new Map(packages.map((p) => [compositeKey(p.ecosystem, p.packageName), p])).values(),
   ];
   for (let i = 0; i < distinct.length; i += 200) {
     const chunk = distinct.slice(i, i + 200);

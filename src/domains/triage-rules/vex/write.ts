@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { PackageURL } from 'packageurl-js';
+import { compositeKey } from '../../../core/composite-key';
 import { getEcosystem } from '../../../ecosystems/ecosystem-list';
 import { buildPurl } from '../../../ecosystems/purl';
 import type { Ecosystem } from '../../../ecosystems/types';
@@ -83,7 +84,7 @@ interface Statement extends Omit<Decision, 'products'> {
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const productKey = (p: DecisionProduct) =>
-  [p.repositoryUrl ?? '', p.ecosystem, p.packageName, p.versionRange ?? ''].join('\u0000');
+  compositeKey(p.repositoryUrl, p.ecosystem, p.packageName, p.versionRange);
 
 /**
  * Decisions with the same vulnerability, status, justification and reason become one statement
@@ -92,13 +93,13 @@ const productKey = (p: DecisionProduct) =>
 export function statementsOf(decisions: Decision[]): Statement[] {
   const grouped = new Map<string, Statement>();
   for (const decision of decisions) {
-    const key = [
+    const key = compositeKey(
       decision.vulnerability.toUpperCase(),
       decision.status,
-      decision.justification ?? '',
-      decision.reason ?? '',
-      decision.expiresAt?.toISOString() ?? '',
-    ].join('\u0000');
+      decision.justification,
+      decision.reason,
+      decision.expiresAt?.toISOString(),
+    );
     const known = grouped.get(key);
     if (!known) {
       grouped.set(key, { ...decision, products: [...decision.products] });
