@@ -15,7 +15,6 @@ import type { TokenUsageTracker } from './domains/api-tokens/usage-tracker';
 import { auditLogRoutes } from './domains/audit-log/routes';
 import { insertAuditEntry, outcomeFor } from './domains/audit-log/store';
 import { craRoutes } from './domains/cra/routes';
-import { craReportRoutes } from './domains/cra-reporting/packs/routes';
 import { craReportingRoutes } from './domains/cra-reporting/routes';
 import { driftRoutes } from './domains/drift/routes';
 import { exposureRoutes } from './domains/exposures/routes';
@@ -23,10 +22,9 @@ import { ideVerdictRoutes } from './domains/ide-verdicts/routes';
 import { integrationRoutes } from './domains/integrations/routes';
 import { onboardingRoutes } from './domains/onboarding/routes';
 import { packageRoutes } from './domains/packages/routes';
-import { exceptionRoutes } from './domains/policies/exceptions/routes';
 import { policyRoutes } from './domains/policies/routes';
-import { violationRoutes } from './domains/policies/violations/routes';
 import { repositoryRoutes } from './domains/repositories/routes';
+import type { DomainRoutes, RouteDeps } from './domains/route-deps';
 import { sbomRoutes } from './domains/sbom/routes';
 import { scanRoutes } from './domains/scans/routes';
 import { sourceControlRoutes } from './domains/source-control/routes';
@@ -39,7 +37,6 @@ import type { BuildInfo, CliVersionInfo } from './domains/system/build-info';
 import type { ServiceState } from './domains/system/readiness';
 import { systemRoutes } from './domains/system/routes';
 import { tenantSettingsRoutes } from './domains/tenant-settings/routes';
-import { tenantLifecycleRoutes } from './domains/tenants/lifecycle-routes';
 import { tenantRoutes } from './domains/tenants/routes';
 import { triageRuleRoutes } from './domains/triage-rules/routes';
 import { vulnerabilityRoutes } from './domains/vulnerabilities/routes';
@@ -184,78 +181,55 @@ function createServer(deps: AppDeps) {
 
 type App = ReturnType<typeof createServer>;
 
-/** Every domain's routes, each plugin given only what it needs. */
+/**
+ * Every domain's routes: one plugin per domain, each of one shape (DomainRoutes), all given the
+ * same RouteDeps and reading what they need. Order is registration order (the index lists GETs).
+ */
+const DOMAIN_ROUTES: readonly DomainRoutes[] = [
+  systemRoutes,
+  tenantRoutes,
+  apiTokenRoutes,
+  auditLogRoutes,
+  vulnerabilityRoutes,
+  exposureRoutes,
+  triageRuleRoutes,
+  sourceControlRoutes,
+  repositoryRoutes,
+  scanRoutes,
+  webhookRoutes,
+  sbomRoutes,
+  packageRoutes,
+  driftRoutes,
+  tenantSettingsRoutes,
+  policyRoutes,
+  integrationRoutes,
+  alertRoutes,
+  onboardingRoutes,
+  ideVerdictRoutes,
+  analyticsRoutes,
+  craRoutes,
+  analyticsExportRoutes,
+  craReportingRoutes,
+  statusRoutes,
+];
+
 async function registerDomainRoutes(
   app: App,
   deps: AppDeps & { responseWindow: ResponseWindow },
   routes: ReturnType<typeof trackRoutes>,
 ): Promise<void> {
-  const metrics = deps.metrics;
-  const operatorCheck = deps.config.operatorToken
-    ? operatorTokenCheck(deps.config.operatorToken)
-    : null;
-  await app.register(
-    systemRoutes({
-      database: deps.database,
-      buildInfo: deps.buildInfo,
-      cliVersion: deps.cliVersion,
-      state: deps.state,
-      routes,
-      metrics,
-      operatorCheck,
-    }),
-  );
-  await app.register(
-    tenantRoutes({
-      database: deps.database,
-      demoTtlHours: deps.config.demoTenantTtlHours,
-      routeFeatures: routes.features,
-    }),
-  );
-  await app.register(
-    tenantLifecycleRoutes({
-      database: deps.database,
-      tokenUsage: deps.tokenUsage,
-      tenantPerMinute: deps.config.rateLimits.tenantPerMinute,
-      dataExportTtlHours: deps.config.dataExportTtlHours,
-    }),
-  );
-  await app.register(apiTokenRoutes({ secretBox: deps.secretBox, tokenUsage: deps.tokenUsage }));
-  await app.register(auditLogRoutes());
-  await app.register(vulnerabilityRoutes());
-  await app.register(exposureRoutes());
-  await app.register(triageRuleRoutes());
-  await app.register(sourceControlRoutes(deps));
-  await app.register(repositoryRoutes(deps));
-  await app.register(scanRoutes());
-  await app.register(webhookRoutes(deps));
-  await app.register(sbomRoutes(deps.config.sbom));
-  await app.register(packageRoutes(deps));
-  await app.register(driftRoutes());
-  await app.register(tenantSettingsRoutes(deps));
-  await app.register(policyRoutes(deps.config.packageIntel));
-  await app.register(integrationRoutes(deps));
-  await app.register(alertRoutes());
-  await app.register(onboardingRoutes());
-  await app.register(violationRoutes());
-  await app.register(exceptionRoutes(deps.config.policies));
-  await app.register(
-    ideVerdictRoutes({
-      policies: deps.config.policies,
-      packageIntel: deps.config.packageIntel,
-    }),
-  );
-  await app.register(analyticsRoutes());
-  await app.register(craRoutes());
-  await app.register(analyticsExportRoutes(deps));
-  await app.register(craReportingRoutes);
-  await app.register(craReportRoutes);
-  await app.register(
-    statusRoutes({
-      database: deps.database,
-      responseWindow: deps.responseWindow,
-      operatorCheck,
-      subscriptions: { config: deps.config, secretBox: deps.secretBox },
-    }),
-  );
+  const routeDeps: RouteDeps = {
+    config: deps.config,
+    database: deps.database,
+    secretBox: deps.secretBox,
+    tokenUsage: deps.tokenUsage,
+    buildInfo: deps.buildInfo,
+    cliVersion: deps.cliVersion,
+    ...(deps.state ? { state: deps.state } : {}),
+    routes,
+    metrics: deps.metrics ?? null,
+    operatorCheck: deps.config.operatorToken ? operatorTokenCheck(deps.config.operatorToken) : null,
+    responseWindow: deps.responseWindow,
+  };
+  for (const domainRoutes of DOMAIN_ROUTES) await app.register(domainRoutes(routeDeps));
 }

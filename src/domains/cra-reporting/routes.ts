@@ -4,6 +4,7 @@ import { pageOf } from '../../http/query';
 import type { RouteApp } from '../../http/route-app';
 import { UuidParam, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
+import { craReportRoutes } from './packs/routes';
 import { presentClock, presentIncident } from './present';
 import {
   Clock,
@@ -238,9 +239,15 @@ function incidentRoutes(app: RouteApp): void {
   );
 }
 
-/** CRA Article 14 reporting (docs/cra.md#article-14-clocks); report packs are in packs/routes.ts. */
-export const craReportingRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  clockReadRoutes(app);
-  clockWriteRoutes(app);
-  incidentRoutes(app);
-};
+/**
+ * The CRA reporting domain's one plugin: Article 14 clocks and incidents
+ * (docs/cra.md#article-14-clocks) and report packs (packs/routes.ts).
+ */
+export function craReportingRoutes(): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    clockReadRoutes(app);
+    clockWriteRoutes(app);
+    incidentRoutes(app);
+    await app.register(craReportRoutes);
+  };
+}

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Config } from '../../config';
 import { ProblemError } from '../../core/problem';
 import { withErrors } from '../../http/schemas';
 import { tenantDb } from '../../http/scope';
+import type { RouteDeps } from '../route-deps';
 import { readPackages } from './inputs';
 import { VerdictBatchRequest, VerdictBatchResponse } from './schemas';
 import { judgePackages, type PackageVerdictResult } from './service';
@@ -59,10 +59,8 @@ function present(result: PackageVerdictResult) {
  * POST /api/v1/ide/verdicts:batch (docs/policies.md#ide-verdicts). The colon is literal: Fastify
  * reads `::` as one `:` rather than a parameter.
  */
-export function ideVerdictRoutes(deps: {
-  policies: Config['policies'];
-  packageIntel: Config['packageIntel'];
-}): FastifyPluginAsyncTypebox {
+export function ideVerdictRoutes({ config }: Pick<RouteDeps, 'config'>): FastifyPluginAsyncTypebox {
+  const deps = { policies: config.policies, packageIntel: config.packageIntel };
   return async (app) => {
     app.post(
       '/api/v1/ide/verdicts::batch',

@@ -229,6 +229,11 @@ function decide(
   return { verdict: 'allow', reasons };
 }
 
+/** The catalogue's row of one package version, when the service knows the package. */
+function catalogueRowOf(known: Known, packageId: string | null | undefined, version: string) {
+  return packageId ? known.catalogueRows.get(compositeKey(packageId, version)) : undefined;
+}
+
 /** A policy with its compiled condition, looked up once per batch (not per package). */
 interface CompiledPolicy {
   policy: PolicyRow;
@@ -258,9 +263,7 @@ function judgeOne(
         context.now,
       )
     : undefined;
-  const catalogue = packageId
-    ? known.catalogueRows.get(compositeKey(packageId, version))
-    : undefined;
+  const catalogue = catalogueRowOf(known, packageId, version);
   const exposures = exposureRows(matched, known, packageId, version);
   const facts = assembleFacts(
     {

@@ -5,7 +5,9 @@ import type { RouteApp } from '../../http/route-app';
 import { NoContent, UuidParam, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
 import type { RiskSettings } from '../../intel/risk/indicators';
+import type { RouteDeps } from '../route-deps';
 import { testPolicy } from './evaluation/dry-run';
+import { exceptionRoutes } from './exceptions/routes';
 import {
   CreatePolicyRequest,
   Policy,
@@ -17,6 +19,7 @@ import {
 } from './schemas';
 import { changePolicy, createPolicy, removePolicy, summary } from './service';
 import { findPolicy, listPolicies, type PolicyRow } from './store';
+import { violationRoutes } from './violations/routes';
 
 const TAG = 'Policies';
 
@@ -37,11 +40,15 @@ export function presentPolicy(row: PolicyRow) {
 }
 
 /** Policies (docs/policies.md): reading needs viewer, changing admin; all need the plan feature. */
-export function policyRoutes(riskSettings: RiskSettings): FastifyPluginAsyncTypebox {
+export function policyRoutes({ config }: Pick<RouteDeps, 'config'>): FastifyPluginAsyncTypebox {
+  const riskSettings: RiskSettings = config.packageIntel;
   return async (app) => {
     policyCollectionRoutes(app);
     policyItemRoutes(app);
     policyDryRunRoute(app, riskSettings);
+    // The policies domain's one plugin also serves its violations and exceptions.
+    await app.register(violationRoutes());
+    await app.register(exceptionRoutes(config.policies));
   };
 }
 

@@ -7,6 +7,7 @@ import { pageOf, TakeOnlyQuery } from '../../http/query';
 import type { RouteApp } from '../../http/route-app';
 import { UuidParam, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
+import type { RouteDeps } from '../route-deps';
 import {
   CreateSbomExportBody,
   SBOM_EXPORT_FORMATS,
@@ -54,10 +55,8 @@ const EXTENSIONS: Record<SbomExportFormat, string> = {
 /** The raw text of each parsed body, for the import's hash and size (never kept longer). */
 const rawBodies = new WeakMap<FastifyRequest, string>();
 
-export function sbomRoutes(deps: {
-  importMaxBytes: number;
-  maxComponents: number;
-}): FastifyPluginAsyncTypebox {
+export function sbomRoutes({ config }: Pick<RouteDeps, 'config'>): FastifyPluginAsyncTypebox {
+  const deps = config.sbom;
   return async (app) => {
     // This plugin's own JSON parser (encapsulated: other routes keep the default): the same
     // parsing, plus the SBOM media types, plus the raw text for the import record.
@@ -79,7 +78,7 @@ export function sbomRoutes(deps: {
 }
 
 /** POST an SBOM of a repository: stored and imported by a job. */
-function sbomImportRoute(app: RouteApp, deps: Parameters<typeof sbomRoutes>[0]): void {
+function sbomImportRoute(app: RouteApp, deps: RouteDeps['config']['sbom']): void {
   app.post(
     '/api/v1/repositories/:repositoryId/sbom/import',
     {

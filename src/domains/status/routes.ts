@@ -5,6 +5,7 @@ import type { Database } from '../../db/connection';
 import type { OpenApiTag } from '../../http/openapi';
 import { ItemsList, NoContent, withErrors } from '../../http/schemas';
 import type { OperatorCheck } from '../../security/operator-token';
+import type { RouteDeps as DomainRouteDeps } from '../route-deps';
 import { renderAtomFeed } from './feed';
 import {
   evaluateComponents,
@@ -78,8 +79,25 @@ export async function currentComponents(deps: StatusDeps & { notify?: Notifier }
   return listComponents(deps.database);
 }
 
-export function statusRoutes(statusDeps: StatusDeps): FastifyPluginAsyncTypebox {
-  const deps: RouteDeps = { ...statusDeps, notify: subscriberNotifier(statusDeps.subscriptions) };
+/** The status routes' view of the shared route dependencies, with the subscriber notifier. */
+type StatusRouteDeps = Pick<
+  DomainRouteDeps,
+  'config' | 'database' | 'secretBox' | 'responseWindow' | 'operatorCheck'
+>;
+
+function statusRouteDeps(routeDeps: StatusRouteDeps): RouteDeps {
+  const subscriptions = { config: routeDeps.config, secretBox: routeDeps.secretBox };
+  return {
+    database: routeDeps.database,
+    responseWindow: routeDeps.responseWindow,
+    operatorCheck: routeDeps.operatorCheck,
+    subscriptions,
+    notify: subscriberNotifier(subscriptions),
+  };
+}
+
+export function statusRoutes(routeDeps: StatusRouteDeps): FastifyPluginAsyncTypebox {
+  const deps = statusRouteDeps(routeDeps);
   return async (app) => {
     app.get(
       '/api/v1/status/public',

@@ -16,6 +16,7 @@ import {
 } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
 import type { TokenUsageTracker } from '../api-tokens/usage-tracker';
+import type { RouteDeps } from '../route-deps';
 import {
   type DataExportRow,
   findDataExport,
@@ -105,7 +106,15 @@ function presentExport(row: DataExportRow) {
 }
 
 /** The tenant's own lifecycle: usage, deletion, data export (docs/workspace.md). */
-export function tenantLifecycleRoutes(deps: TenantLifecycleDeps): FastifyPluginAsyncTypebox {
+export function tenantLifecycleRoutes(
+  routeDeps: Pick<RouteDeps, 'config' | 'database' | 'tokenUsage'>,
+): FastifyPluginAsyncTypebox {
+  const deps: TenantLifecycleDeps = {
+    database: routeDeps.database,
+    tokenUsage: routeDeps.tokenUsage,
+    tenantPerMinute: routeDeps.config.rateLimits.tenantPerMinute,
+    dataExportTtlHours: routeDeps.config.dataExportTtlHours,
+  };
   return async (app) => {
     usageRoute(app, deps);
     deletionRoute(app, deps);

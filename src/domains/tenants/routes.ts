@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { FEATURES, type Feature, PLAN_DEFINITIONS, planHas } from '../../core/plans';
-import type { Database } from '../../db/connection';
 import { DateTime, Uuid, withErrors } from '../../http/schemas';
 import { principalOf } from '../../http/scope';
+import type { RouteDeps } from '../route-deps';
+import { tenantLifecycleRoutes } from './lifecycle-routes';
 import { createTenantWithOwner } from './service';
 
 const DemoSession = Type.Object({
@@ -30,13 +31,18 @@ const FeatureFlags = Type.Object({
   }),
 });
 
-export function tenantRoutes(deps: {
-  database: Database;
-  demoTtlHours: number;
-  /** Features some registered route declares (`config.feature`), complete once the app is ready. */
-  routeFeatures: ReadonlySet<Feature>;
-}): FastifyPluginAsyncTypebox {
+/** The tenants domain: the tenant itself, demo tenants, and its lifecycle (usage, deletion, export). */
+export function tenantRoutes(
+  routeDeps: Pick<RouteDeps, 'config' | 'database' | 'routes' | 'tokenUsage'>,
+): FastifyPluginAsyncTypebox {
+  const deps = {
+    database: routeDeps.database,
+    demoTtlHours: routeDeps.config.demoTenantTtlHours,
+    /** Features some registered route declares (`config.feature`), complete once the app is ready. */
+    routeFeatures: routeDeps.routes.features,
+  };
   return async (app) => {
+    await app.register(tenantLifecycleRoutes(routeDeps));
     app.post(
       '/api/v1/auth/demo',
       {
