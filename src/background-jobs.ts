@@ -87,7 +87,7 @@ export function outboundDeliveries(deps: JobDeps): DeliveryContext {
 }
 
 /** Every job the worker registers (observed when `deps.observe` is set). */
-export function jobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
+export function jobDefinitions(deps: JobDeps): JobDefinition[] {
   const definitions = [
     ...tenantJobs(deps),
     ...scanJobs(deps),
@@ -115,11 +115,7 @@ const SCAN_RUNS = new Set([RUN_SCAN_JOB, SBOM_IMPORT_JOB]);
  * its final state and duration when this run ended it (a run that found its scan already
  * finished, or left it queued for a retry, reports nothing).
  */
-function observed(
-  deps: JobDeps,
-  observe: JobObserver,
-  definition: JobDefinition<unknown>,
-): JobDefinition<unknown> {
+function observed(deps: JobDeps, observe: JobObserver, definition: JobDefinition): JobDefinition {
   const scanRun = SCAN_RUNS.has(definition.name);
   return {
     ...definition,

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/connection';
 import { newId } from '../db/ids';
 import type { DB } from '../db/schema';
+import type { JobContract, PayloadOf } from './contract';
 import { type Poller, startPoller } from './poller';
 import type { JobEnvelope, SqlExecutor } from './queue';
 
@@ -18,6 +19,19 @@ export interface OutboxJob<T> {
   correlationId?: string | null;
 }
 
+/**
+ * Queues one job of a contract in the caller's transaction; only the contract's payload type is
+ * accepted (the payload is checked against its schema again when the job is claimed).
+ */
+export async function enqueue<C extends JobContract>(
+  db: Kysely<DB>,
+  contract: C,
+  job: { tenantId: string; data: PayloadOf<C>; correlationId?: string | null },
+): Promise<void> {
+  await enqueueJob(db, { ...job, name: contract.name });
+}
+
+/** One outbox row by name: events' rows, and tests of the outbox itself. */
 export async function enqueueJob<T>(db: Kysely<DB>, job: OutboxJob<T>): Promise<void> {
   await db
     .insertInto('job_outbox')
