@@ -146,7 +146,12 @@ describe('job outbox', () => {
         t.database,
         SUBSCRIPTIONS,
         async (name, envelope) => {
-          sent.push(`${name}:${(envelope.data as { repositoryId?: string }).repositoryId ?? '-'}`);
+          const data = envelope.data;
+          const repositoryId =
+            typeof data === 'object' && data !== null && 'repositoryId' in data
+              ? data.repositoryId
+              : '-';
+          sent.push(`${name}:${repositoryId}`);
         },
         5,
       );
