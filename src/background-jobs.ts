@@ -8,6 +8,7 @@ import {
 import { analyticsExportJobs } from './domains/analytics-export/jobs';
 import { craJobs, craSubscriptions } from './domains/cra/jobs';
 import { craReportingJobs, craReportingSubscriptions } from './domains/cra-reporting/jobs';
+import type { EventName, EventSubscriptions } from './domains/events';
 import { MATCH_DEPENDENCIES_JOB, vulnerabilityJobs } from './domains/exposures/jobs';
 import { INTEGRATION_TARGET } from './domains/integrations/deliver';
 import { integrationDeliveryTarget } from './domains/integrations/service';
@@ -24,7 +25,6 @@ import { findScan } from './domains/scans/store';
 import { statusJobs } from './domains/status/jobs';
 import { STATUS_WEBHOOK_TARGET, statusWebhookTarget } from './domains/status/subscriptions/service';
 import { tenantJobs } from './domains/tenants/jobs';
-import type { EventName, EventSubscriptions } from './jobs/outbox';
 import type { JobDefinition, JobEnvelope } from './jobs/queue';
 
 /**

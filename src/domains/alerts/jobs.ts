@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { withTenant } from '../../db/tenant-scope';
 import { defineJob, jobDefinition } from '../../jobs/contract';
-import type { EventName, EventSubscriptions } from '../../jobs/outbox';
 import type { JobDefinition } from '../../jobs/queue';
+import type { EventName, EventSubscriptions } from '../events';
 import type { JobDeps } from '../job-deps';
 import { alertEvents } from './kinds';
 import { raiseAlerts } from './raise';

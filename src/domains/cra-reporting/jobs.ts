@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { withTenant } from '../../db/tenant-scope';
 import { defineJob, jobDefinition } from '../../jobs/contract';
-import type { EventSubscriptions } from '../../jobs/outbox';
 import type { JobDefinition, JobEnvelope } from '../../jobs/queue';
+import type { EventSubscriptions } from '../events';
 import type { JobDeps } from '../job-deps';
 import { GENERATE_PACK, generatePack } from './packs/service';
 import { startVulnerabilityClocks, sweepTenantClocks } from './service';

@@ -4,7 +4,8 @@ import type { DB } from '../../db/schema';
 import type { AdvisoryChangeHandler } from '../../intel/advisory-store/import';
 import type { PackageKey, SeverityRaise } from '../../intel/advisory-store/store';
 import { defineJob, type PayloadOf } from '../../jobs/contract';
-import { emitEventToTenants, enqueue } from '../../jobs/outbox';
+import { enqueue } from '../../jobs/outbox';
+import { emitEventToTenants } from '../events';
 
 /** Re-matches a tenant's exposures for the packages whose advisories changed. */
 export const REMATCH = defineJob({

@@ -4,7 +4,8 @@ import { conflict, notFound } from '../../core/problem';
 import type { DB } from '../../db/schema';
 import type { ExtractedFile } from '../../ecosystems/extract-tree';
 import { defineJob, type PayloadOf } from '../../jobs/contract';
-import { emitEvent, enqueue } from '../../jobs/outbox';
+import { enqueue } from '../../jobs/outbox';
+import { emitEvent } from '../events';
 import { deleteGenerationChunk, insertGenerationRows, switchGeneration } from './dependency-store';
 import {
   countDependencies,

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { newId } from '../../../db/ids';
 import type { DB } from '../../../db/schema';
 import type { RiskSettings } from '../../../intel/risk/indicators';
-import { emitEvents, type PolicyViolationOpened } from '../../../jobs/outbox';
+import { emitEvents, type PolicyViolationOpened } from '../../events';
 import { coveringException } from '../exceptions/coverage';
 import { activeExceptions, type CoveringException } from '../exceptions/store';
 import type { DependencyFacts } from '../facts/definition';
