@@ -305,7 +305,7 @@ describe('driftwatch gate online', () => {
   let repo: GitFixture;
   let repositoryId: string;
   let base: string;
-  let handlers: Map<string, JobDefinition<unknown>>;
+  let handlers: Map<string, JobDefinition>;
   /** Jobs the tests hold back (a slow evaluation), in the order they were queued. */
   let held: { name: string; envelope: JobEnvelope<unknown> }[] = [];
 
@@ -324,7 +324,9 @@ describe('driftwatch gate online', () => {
           held.push(job);
           continue;
         }
-        await (handlers.get(job.name) as JobDefinition<unknown>).handle(job.envelope);
+        const definition = handlers.get(job.name);
+        if (!definition) throw new Error(`no handler registered for job ${job.name}`);
+        await definition.handle(job.envelope);
         ran.push(job.name);
       }
       if (batch !== queued && batch.length === 0) return ran;

@@ -8,6 +8,7 @@ import {
 import { analyticsExportJobs } from './domains/analytics-export/jobs';
 import { craJobs, craSubscriptions } from './domains/cra/jobs';
 import { craReportingJobs, craReportingSubscriptions } from './domains/cra-reporting/jobs';
+import type { EventName, EventSubscriptions } from './domains/events';
 import { MATCH_DEPENDENCIES_JOB, vulnerabilityJobs } from './domains/exposures/jobs';
 import { INTEGRATION_TARGET } from './domains/integrations/deliver';
 import { integrationDeliveryTarget } from './domains/integrations/service';
@@ -24,7 +25,6 @@ import { findScan } from './domains/scans/store';
 import { statusJobs } from './domains/status/jobs';
 import { STATUS_WEBHOOK_TARGET, statusWebhookTarget } from './domains/status/subscriptions/service';
 import { tenantJobs } from './domains/tenants/jobs';
-import type { EventName, EventSubscriptions } from './jobs/outbox';
 import type { JobDefinition, JobEnvelope } from './jobs/queue';
 
 /**
@@ -87,7 +87,7 @@ export function outboundDeliveries(deps: JobDeps): DeliveryContext {
 }
 
 /** Every job the worker registers (observed when `deps.observe` is set). */
-export function jobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
+export function jobDefinitions(deps: JobDeps): JobDefinition[] {
   const definitions = [
     ...tenantJobs(deps),
     ...scanJobs(deps),
@@ -115,11 +115,7 @@ const SCAN_RUNS = new Set([RUN_SCAN_JOB, SBOM_IMPORT_JOB]);
  * its final state and duration when this run ended it (a run that found its scan already
  * finished, or left it queued for a retry, reports nothing).
  */
-function observed(
-  deps: JobDeps,
-  observe: JobObserver,
-  definition: JobDefinition<unknown>,
-): JobDefinition<unknown> {
+function observed(deps: JobDeps, observe: JobObserver, definition: JobDefinition): JobDefinition {
   const scanRun = SCAN_RUNS.has(definition.name);
   return {
     ...definition,

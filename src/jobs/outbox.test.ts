@@ -3,8 +3,8 @@ import { createTestApp, type TestApp } from '../../test/support/test-app';
 import { withTenant } from '../db/tenant-scope';
 import {
   type EventSubscriptions,
-  emitEvent,
-  emitEvents,
+  enqueueEvent,
+  enqueueEvents,
   enqueueJob,
   relayOutbox,
   takeOutbox,
@@ -60,7 +60,7 @@ describe('job outbox', () => {
     const a = await t.createTenant();
     const emit = () =>
       withTenant(t.database, a.tenantId, (db) =>
-        emitEvent(db, 'dependencies.changed', {
+        enqueueEvent(db, 'dependencies.changed', {
           tenantId: a.tenantId,
           correlationId: 'corr-1',
           data: { repositoryId: 'r', scanId: 's' },
@@ -98,7 +98,7 @@ describe('job outbox', () => {
     ];
     const emit = () =>
       withTenant(t.database, a.tenantId, (db) =>
-        emitEvents(db, 'dependencies.changed', {
+        enqueueEvents(db, 'dependencies.changed', {
           tenantId: a.tenantId,
           correlationId: 'corr-2',
           data: events,
@@ -136,7 +136,7 @@ describe('job outbox', () => {
       scanId: `s${i}`,
     }));
     await withTenant(t.database, a.tenantId, async (db) => {
-      await emitEvents(db, 'dependencies.changed', { tenantId: a.tenantId, data: events });
+      await enqueueEvents(db, 'dependencies.changed', { tenantId: a.tenantId, data: events });
       await enqueueJob(db, { tenantId: a.tenantId, name: 'test.after', data: { n: 1 } });
     });
     const passes: string[][] = [];
@@ -146,7 +146,12 @@ describe('job outbox', () => {
         t.database,
         SUBSCRIPTIONS,
         async (name, envelope) => {
-          sent.push(`${name}:${(envelope.data as { repositoryId?: string }).repositoryId ?? '-'}`);
+          const data = envelope.data;
+          const repositoryId =
+            typeof data === 'object' && data !== null && 'repositoryId' in data
+              ? data.repositoryId
+              : '-';
+          sent.push(`${name}:${repositoryId}`);
         },
         5,
       );
@@ -170,7 +175,7 @@ describe('job outbox', () => {
   it('sends a row larger than the budget whole when it comes first (never stuck)', async () => {
     const a = await t.createTenant();
     await withTenant(t.database, a.tenantId, (db) =>
-      emitEvent(db, 'dependencies.changed', {
+      enqueueEvent(db, 'dependencies.changed', {
         tenantId: a.tenantId,
         data: { repositoryId: 'r', scanId: 's' },
       }),

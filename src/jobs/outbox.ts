@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/connection';
 import { newId } from '../db/ids';
 import type { DB } from '../db/schema';
+import type { JobContract, PayloadOf } from './contract';
 import { type Poller, startPoller } from './poller';
 import type { JobEnvelope, SqlExecutor } from './queue';
 
@@ -18,6 +19,19 @@ export interface OutboxJob<T> {
   correlationId?: string | null;
 }
 
+/**
+ * Queues one job of a contract in the caller's transaction; only the contract's payload type is
+ * accepted (the payload is checked against its schema again when the job is claimed).
+ */
+export async function enqueue<C extends JobContract>(
+  db: Kysely<DB>,
+  contract: C,
+  job: { tenantId: string; data: PayloadOf<C>; correlationId?: string | null },
+): Promise<void> {
+  await enqueueJob(db, { ...job, name: contract.name });
+}
+
+/** One outbox row by name: events' rows, and tests of the outbox itself. */
 export async function enqueueJob<T>(db: Kysely<DB>, job: OutboxJob<T>): Promise<void> {
   await db
     .insertInto('job_outbox')
@@ -31,196 +45,13 @@ export async function enqueueJob<T>(db: Kysely<DB>, job: OutboxJob<T>): Promise<
     .execute();
 }
 
-/** Internal events and their payloads (docs/events.md describes each, with its JSON Schema). */
-export interface EventPayloads {
-  /** A scan or SBOM import replaced a repository's dependencies. */
-  'dependencies.changed': DependenciesChanged;
-  /** Matching opened new exposures in one repository (one event per refresh, in chunks). */
-  'exposures.opened': ExposuresChanged;
-  /** Exposures closed as fixed came back (the version was reintroduced). */
-  'exposures.reopened': ExposuresChanged;
-  /** A refresh opened or reopened malicious-package exposures (MAL- records). */
-  'exposures.malicious_found': MaliciousExposuresFound;
-  /** An advisory import raised a vulnerability's severity; one event per tenant using it. */
-  'vulnerability.severity_raised': VulnerabilitySeverityRaised;
-  /** A policy opened a violation. */
-  'policy_violation.opened': PolicyViolationOpened;
-  /** The registry marked a package deprecated; one event per tenant using or watching it. */
-  'package.deprecated': PackageDeprecated;
-  /** Versions of a package in use were yanked; one event per tenant using them. */
-  'package.versions_yanked': PackageVersionsYanked;
-  /** A package's health score (default weights) changed; one event per tenant using it. */
-  'package.health_changed': PackageHealthChanged;
-  /** A package's maintainers changed; one event per tenant using or watching it. */
-  'package.maintainers_changed': PackageMaintainersChanged;
-  /** A package has a new latest release; one event per tenant using or watching it. */
-  'package.released': PackageReleased;
-  /** A scan ended failed. */
-  'scan.failed': ScanFailed;
-  /** The system disabled a webhook integration (410 from the receiver, or out of attempts). */
-  'integration.disabled': IntegrationDisabled;
-  /** The vulnerability matcher refreshed a repository's exposures (after a scan or an advisory change). */
-  'exposures.refreshed': ExposuresRefreshed;
-  /** Exposures' statuses changed outside a refresh (a person, a rule, an acceptance's expiry). */
-  'exposures.status_changed': RepositoryChanged;
-  /** A repository's violations moved (evaluation, triage, exception), or a scan was evaluated. */
-  'policy_violations.changed': PolicyViolationsChanged;
-  /** A drift snapshot was recomputed with other totals (registry metadata it waited for arrived). */
-  'drift.updated': DependenciesChanged;
-  /** A CRA product's vulnerability is on the known-exploited list; once per product and vulnerability. */
-  'cra.actively_exploited': CraActivelyExploited;
-  /** An Article 14 clock falls due soon (`due_soon`) or passed its due time unmet (`missed`). */
-  'cra.clock_due': CraClockDue;
-}
-
-export type EventName = keyof EventPayloads;
-
-export interface IntegrationDisabled {
-  integrationId: string;
-  name: string;
-  reason: 'gone' | 'failing';
-}
-
-export interface CraActivelyExploited {
-  tenantId: string;
-  productId: string;
-  vulnerabilityId: string;
-  cveId: string;
-  exposureId: string;
-  detectedAt: string;
-}
-
-export interface CraClockDue {
-  clockId: string;
-  productId: string;
-  trigger: 'vulnerability' | 'incident';
-  kind: 'early_warning' | 'notification' | 'final_report';
-  stage: 'due_soon' | 'missed';
-  dueAt: string;
-  vulnerabilityId: string | null;
-  incidentId: string | null;
-}
-
-export interface ExposuresRefreshed {
-  repositoryId: string;
-  /**
-   * The scan whose dependencies were matched (absent after an advisory change): the policy
-   * evaluation that follows marks that scan evaluated in its log (docs/policies.md#ci-gate).
-   */
-  scanId?: string;
-  /** Only these packages' exposures were refreshed (an advisory change); absent: every one. */
-  packageIds?: string[];
-}
-
-/** The repository whose state changed. */
-export interface RepositoryChanged {
-  repositoryId: string;
-}
-
-export interface PolicyViolationsChanged {
-  repositoryId: string;
-  /**
-   * The scan whose evaluation this was (from `exposures.refreshed`): emitted once that evaluation
-   * ended, even when it changed nothing, so a scan's results are complete after this event.
-   */
-  scanId?: string;
-}
-
-export interface DependenciesChanged {
-  repositoryId: string;
-  scanId: string;
-}
-
-export interface ExposureSummary {
-  exposureId: string;
-  packageId: string;
-  ecosystem: string;
-  packageName: string;
-  version: string | null;
-  vulnerabilityId: string;
-  canonicalId: string;
-  severity: string | null;
-  /** `malicious` when the vulnerability has a live MAL- record, else `vulnerability`. */
-  kind: 'vulnerability' | 'malicious';
-}
-
-export interface ExposuresChanged {
-  repositoryId: string;
-  scanId: string | null;
-  exposures: ExposureSummary[];
-}
-
-export interface MaliciousExposuresFound {
-  repositoryId: string;
-  scanId: string | null;
-  /** `reintroduced`: a malicious version closed as fixed came back. */
-  exposures: (ExposureSummary & { reintroduced: boolean })[];
-}
-
-export interface PackageRef {
-  ecosystem: string;
-  name: string;
-}
-
-export interface VulnerabilitySeverityRaised {
-  vulnerabilityId: string;
-  canonicalId: string;
-  previousSeverity: string | null;
-  severity: string;
-  packages: PackageRef[];
-}
-
-export interface PolicyViolationOpened {
-  policyId: string;
-  violationId: string;
-  repositoryId: string;
-  packageId: string;
-  severity: string;
-  action: string;
-}
-
-interface CataloguePackage {
-  packageId: string;
-  ecosystem: string;
-  name: string;
-}
-
-export interface PackageDeprecated extends CataloguePackage {
-  message: string;
-  successor: string | null;
-}
-
-export interface PackageVersionsYanked extends CataloguePackage {
-  versions: string[];
-}
-
-export interface PackageHealthChanged extends CataloguePackage {
-  previousScore: number | null;
-  score: number;
-}
-
-export interface PackageMaintainersChanged extends CataloguePackage {
-  added: string[];
-  removed: string[];
-}
-
-export interface PackageReleased extends CataloguePackage {
-  version: string;
-  previousVersion: string | null;
-}
-
-export interface ScanFailed {
-  scanId: string;
-  repositoryId: string;
-  error: string | null;
-}
-
 /**
  * Which jobs each event starts. Declared once, as data, by the composition root
  * (src/background-jobs.ts) and handed to whatever relays the outbox; nothing subscribes at run time.
- * An event nobody subscribes to may be left out (its rows are dropped by the relay).
+ * An event nobody subscribes to may be left out (its rows are dropped by the relay). The events
+ * and their payloads belong to the domains (src/domains/events.ts); here an event is a name.
  */
-export type EventSubscriptions = Readonly<Partial<Record<EventName, readonly string[]>>>;
+export type EventSubscriptions = Readonly<Partial<Record<string, readonly string[]>>>;
 
 // Event rows carry this prefix in job_name: job names and event names never collide.
 const EVENT_ROW_PREFIX = 'event:';
@@ -229,10 +60,10 @@ const EVENT_ROW_PREFIX = 'event:';
  * Records an event in the caller's transaction: one outbox row, which the relay turns into one
  * job per subscriber, so subscribers run independently and each retries on its own.
  */
-export async function emitEvent<E extends EventName>(
+export async function enqueueEvent(
   db: Kysely<DB>,
-  event: E,
-  payload: { tenantId: string; data: EventPayloads[E]; correlationId?: string | null },
+  event: string,
+  payload: { tenantId: string; data: unknown; correlationId?: string | null },
 ): Promise<void> {
   await enqueueJob(db, { ...payload, name: `${EVENT_ROW_PREFIX}${event}` });
 }
@@ -241,11 +72,11 @@ export async function emitEvent<E extends EventName>(
  * The same event for several tenants in one statement: a change to shared knowledge (the
  * package catalogue, the advisory store) fans out to the tenants it concerns (set-based).
  */
-export async function emitEventToTenants<E extends EventName>(
+export async function enqueueEventToTenants(
   db: Kysely<DB>,
-  event: E,
+  event: string,
   tenantIds: readonly string[],
-  data: EventPayloads[E],
+  data: unknown,
   correlationId: string | null = null,
 ): Promise<number> {
   if (tenantIds.length === 0) return 0;
@@ -276,10 +107,10 @@ const EVENT_CHUNK = 5000;
  * as if each event had its own row. Measured on the embedded database: a first policy evaluation's
  * 5,589 `policy_violation.opened` events cost ~190 ms of CPU as one row each (docs/benchmarks.md).
  */
-export async function emitEvents<E extends EventName>(
+export async function enqueueEvents(
   db: Kysely<DB>,
-  event: E,
-  payload: { tenantId: string; data: EventPayloads[E][]; correlationId?: string | null },
+  event: string,
+  payload: { tenantId: string; data: readonly unknown[]; correlationId?: string | null },
 ): Promise<void> {
   for (let start = 0; start < payload.data.length; start += EVENT_CHUNK) {
     await enqueueJob(db, {
@@ -306,15 +137,11 @@ export function eventsOfRow(jobName: string, data: unknown): { event: string; da
   return [];
 }
 
-function isEventName(value: string, subscriptions: EventSubscriptions): value is EventName {
-  return Object.hasOwn(subscriptions, value);
-}
-
 /** The jobs one outbox row becomes: itself, or one per subscriber of its event (maybe none). */
 export function jobsOfRow(jobName: string, subscriptions: EventSubscriptions): readonly string[] {
   if (!jobName.startsWith(EVENT_ROW_PREFIX)) return [jobName];
   const event = jobName.slice(EVENT_ROW_PREFIX.length);
-  return isEventName(event, subscriptions) ? (subscriptions[event] ?? []) : [];
+  return Object.hasOwn(subscriptions, event) ? (subscriptions[event] ?? []) : [];
 }
 
 interface OutboxRow {
@@ -392,7 +219,7 @@ export const RELAY_JOB_BUDGET = 100;
  * Sends committed outbox rows to the queue, up to `jobBudget` jobs, and deletes (or, for a batch
  * row cut by the budget, shortens) them in the same system transaction; SKIP LOCKED lets several
  * processes relay at once. The budget bounds the transaction: one batch row can hold 5,000 events
- * (`emitEvents`), each a job per subscriber, and on the embedded database the relay's transaction
+ * (`emitEvents`, src/domains/events.ts), each a job per subscriber, and on the embedded database the relay's transaction
  * holds the only connection. Returns how many rows it moved or shortened (more than 0: the poller
  * comes back at once). The queues must exist beforehand (`JobQueue.prepare`): creating one inside
  * the transaction would need another connection.

@@ -1,9 +1,11 @@
+import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../test/support/eventually';
 import { createScratchDatabase } from '../../test/support/service-process';
 import { openTestDatabase } from '../../test/support/test-app';
 import { type Database, DatabaseBusyError, openDatabase } from '../db/connection';
 import { migrate } from '../db/migrate';
+import { defineJob, InvalidJobPayloadError, jobDefinition } from './contract';
 import { createJobQueue, type JobQueue } from './queue';
 
 /**
@@ -144,6 +146,53 @@ describe('a job still running at the stop bound', () => {
       expect(errors).toEqual([]);
     } finally {
       process.off('unhandledRejection', onRejection);
+      await database.close();
+    }
+  }, 60_000);
+});
+
+/**
+ * A claimed job whose payload does not match its contract can never succeed: it is reported
+ * once and cancelled, not retried, and the valid job claimed beside it still runs.
+ */
+describe('a job with an invalid payload', () => {
+  it('is reported and cancelled at once, without retries', async () => {
+    const database = await openTestDatabase(2);
+    const errors: Error[] = [];
+    const seen: string[] = [];
+    const contract = defineJob({
+      name: 'test.typed',
+      payload: Type.Object({ id: Type.String() }),
+      expireInSeconds: 60,
+      retryLimit: 5,
+    });
+    const queue = await createJobQueue(database, { onError: (error) => errors.push(error) });
+    try {
+      queue.register(
+        jobDefinition(contract, async ({ data }) => {
+          seen.push(data.id);
+        }),
+      );
+      await queue.prepare();
+      const bad = await queue.send('test.typed', {
+        tenantId: null,
+        correlationId: null,
+        data: { id: 7 },
+      });
+      await queue.send('test.typed', { tenantId: null, correlationId: null, data: { id: 'ok' } });
+      await queue.work();
+      const state = await eventually(
+        async () => (await queue.boss.getJobById('test.typed', bad as string))?.state,
+        { what: 'the invalid job to end', timeoutMs: 10_000, until: (s) => s === 'cancelled' },
+      );
+      expect(state).toBe('cancelled');
+      await eventually(async () => seen, { what: 'the valid job', until: (s) => s.length === 1 });
+      expect(seen).toEqual(['ok']);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toBeInstanceOf(InvalidJobPayloadError);
+      expect((await queue.boss.getJobById('test.typed', bad as string))?.retryCount).toBe(0);
+    } finally {
+      await queue.stop(2000);
       await database.close();
     }
   }, 60_000);

@@ -14,7 +14,11 @@ export interface JobEnvelope<T> {
   data: T;
 }
 
-export interface JobDefinition<T> {
+/**
+ * What the queue registers: a job's settings and a handler of the raw envelope. Domains build
+ * these from a contract (`jobDefinition` in ./contract.ts), which checks the payload first.
+ */
+export interface JobDefinition {
   name: string;
   /** Seconds an active job may run before pg-boss fails it over for a retry. */
   expireInSeconds: number;
@@ -27,8 +31,8 @@ export interface JobDefinition<T> {
    */
   policy?: 'short';
   /** Per-job send options read from the envelope: fetch order, coalescing key, delay. */
-  sendOptions?: (envelope: Omit<JobEnvelope<T>, 'version'>) => JobSendOptions;
-  handle: (envelope: JobEnvelope<T>) => Promise<void>;
+  sendOptions?: (envelope: Omit<JobEnvelope<unknown>, 'version'>) => JobSendOptions;
+  handle: (envelope: JobEnvelope<unknown>) => Promise<void>;
 }
 
 export interface JobSendOptions {
@@ -40,15 +44,15 @@ export interface JobSendOptions {
 
 export interface JobQueue {
   boss: PgBoss;
-  register: <T>(definition: JobDefinition<T>) => void;
+  register: (definition: JobDefinition) => void;
   /**
    * `options.db` sends through an open transaction's client (the outbox relay): the job and the
    * outbox row's removal commit together, and no second connection is needed while the
    * transaction is open (the embedded database serves one transaction at a time).
    */
-  send: <T>(
+  send: (
     name: string,
-    envelope: Omit<JobEnvelope<T>, 'version'>,
+    envelope: Omit<JobEnvelope<unknown>, 'version'>,
     options?: { db?: SqlExecutor },
   ) => Promise<string | null>;
   /** Creates the queues of every registered definition (before anything is sent). */
@@ -85,6 +89,20 @@ export class QueueStoppingError extends Error {
   }
 }
 
+/**
+ * A claimed job whose envelope or payload does not match its contract. It can never succeed, so
+ * the queue does not retry it: it reports the error and cancels the job (runJob below).
+ */
+export class InvalidJobPayloadError extends Error {
+  constructor(
+    readonly job: string,
+    readonly problems: string[],
+  ) {
+    super(`job ${job} has an invalid payload: ${problems.join('; ')}`);
+    this.name = 'InvalidJobPayloadError';
+  }
+}
+
 // Arbitrary constant naming the queue-creation lock among advisory locks (PostgreSQL).
 const QUEUE_CREATION_LOCK_ID = 7_301_946_553;
 
@@ -106,7 +124,7 @@ function dropped(text: string): { rows: unknown[] } {
 }
 
 /** Puts a definition's cron schedule (if any) into pg-boss; a scheduled run has no tenant. */
-async function scheduleJob(boss: PgBoss, definition: JobDefinition<unknown>): Promise<void> {
+async function scheduleJob(boss: PgBoss, definition: JobDefinition): Promise<void> {
   if (!definition.schedule) return;
   await boss.schedule(
     definition.name,
@@ -215,7 +233,7 @@ async function startBoss(
 function queueCreator(
   boss: PgBoss,
   creationLock: CreationLock,
-  definitions: Map<string, JobDefinition<unknown>>,
+  definitions: Map<string, JobDefinition>,
 ) {
   const created = new Set<string>();
   return (names: string[]): Promise<void> => {
@@ -233,7 +251,7 @@ function queueCreator(
 
 /** pg-boss's send options of one job: the definition's, then the envelope's own. */
 function sendOptionsOf(
-  definition: JobDefinition<unknown>,
+  definition: JobDefinition,
   envelope: Omit<JobEnvelope<unknown>, 'version'>,
 ): PgBoss.SendOptions {
   const own = definition.sendOptions?.(envelope) ?? {};
@@ -247,15 +265,35 @@ function sendOptionsOf(
   };
 }
 
+/**
+ * Runs one claimed job. A payload that does not match its contract can never succeed: it is
+ * reported and the job cancelled (pg-boss's completion of the batch passes over a cancelled
+ * job), so it fails once, loudly, with no retries; the batch's other jobs run.
+ */
+async function runJob(
+  boss: PgBoss,
+  definition: JobDefinition,
+  job: PgBoss.Job<JobEnvelope<unknown>>,
+  onError: JobQueueOptions['onError'],
+): Promise<void> {
+  try {
+    await definition.handle(job.data);
+  } catch (error) {
+    if (!(error instanceof InvalidJobPayloadError)) throw error;
+    onError?.(Object.assign(error, { queue: definition.name }));
+    await boss.cancel(definition.name, job.id);
+  }
+}
+
 /** Runs fetched batches, tracked so stopping can wait for them; none starts once stopping. */
-function batchRunner() {
+function batchRunner(boss: PgBoss, onError: JobQueueOptions['onError']) {
   const running = new Set<Promise<void>>();
   let stopping = false;
-  const handleBatch = (definition: JobDefinition<unknown>, jobs: { data: unknown }[]) => {
+  const handleBatch = (definition: JobDefinition, jobs: PgBoss.Job<JobEnvelope<unknown>>[]) => {
     // A fetch that was in flight when stopping began still delivers its jobs: none starts.
     if (stopping) return Promise.reject(new QueueStoppingError());
     const batch = (async () => {
-      for (const job of jobs) await definition.handle(job.data as JobEnvelope<unknown>);
+      for (const job of jobs) await runJob(boss, definition, job, onError);
     })();
     running.add(batch);
     const settled = () => running.delete(batch);
@@ -279,14 +317,14 @@ export async function createJobQueue(
   const creationLock = queueCreationLock(database, pool);
   const statements = trackedStatements(creationLock);
   const boss = await startBoss(statements.executeSql, creationLock, options);
-  const definitions = new Map<string, JobDefinition<unknown>>();
+  const definitions = new Map<string, JobDefinition>();
   const createQueues = queueCreator(boss, creationLock, definitions);
-  const batches = batchRunner();
+  const batches = batchRunner(boss, options.onError);
 
   return {
     boss,
     register(definition) {
-      definitions.set(definition.name, definition as JobDefinition<unknown>);
+      definitions.set(definition.name, definition);
     },
     async send(name, envelope, options = {}) {
       const definition = definitions.get(name);

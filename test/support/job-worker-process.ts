@@ -29,7 +29,7 @@ const database = await openDatabase({
 });
 await migrate(database.pool);
 const queue = await createJobQueue(database, { maintenanceIntervalSeconds });
-queue.register<{ n: number }>({
+queue.register({
   name: KILL_NINE_JOB,
   expireInSeconds,
   retryLimit: 2,

@@ -15,8 +15,9 @@ import {
 import { withTenant } from '../../db/tenant-scope';
 import type { PackageMetadata, RegistryClient } from '../../ecosystems/registry-types';
 import { enrichPackages } from '../../intel/package-catalogue/enrichment';
-import { type EventName, eventsOfRow } from '../../jobs/outbox';
+import { eventsOfRow } from '../../jobs/outbox';
 import { snapshotRepositoryDrift } from '../drift/service';
+import type { EventName } from '../events';
 import { emitCatalogueEvents } from '../packages/catalogue-events';
 import { failScan } from '../scans/store';
 

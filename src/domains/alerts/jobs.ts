@@ -1,6 +1,8 @@
+import { Type } from 'typebox';
 import { withTenant } from '../../db/tenant-scope';
-import type { EventName, EventSubscriptions } from '../../jobs/outbox';
+import { defineJob, jobDefinition } from '../../jobs/contract';
 import type { JobDefinition } from '../../jobs/queue';
+import type { EventName, EventSubscriptions } from '../events';
 import type { JobDeps } from '../job-deps';
 import { alertEvents } from './kinds';
 import { raiseAlerts } from './raise';
@@ -19,12 +21,19 @@ export function alertSubscriptions(): EventSubscriptions {
   return Object.fromEntries(alertEvents().map((event) => [event, [raiseJobName(event)]]));
 }
 
-export function alertJobs(deps: JobDeps): JobDefinition<unknown>[] {
-  return alertEvents().map((event) => ({
+/** The contract of one event's alert job: its payload is the event's (an object). */
+export function raiseJob(event: EventName) {
+  return defineJob({
     name: raiseJobName(event),
+    payload: Type.Object({}),
     expireInSeconds: 300,
     retryLimit: 5,
-    handle: async (envelope) => {
+  });
+}
+
+export function alertJobs(deps: JobDeps): JobDefinition[] {
+  return alertEvents().map((event) =>
+    jobDefinition(raiseJob(event), async (envelope) => {
       const tenantId = envelope.tenantId;
       if (!tenantId) throw new Error('an alert event needs a tenant');
       const result = await withTenant(deps.database, tenantId, (db) =>
@@ -38,6 +47,6 @@ export function alertJobs(deps: JobDeps): JobDefinition<unknown>[] {
           deliveries: result.deliveries,
         });
       }
-    },
-  }));
+    }),
+  );
 }

@@ -2,7 +2,7 @@ import type { Insertable, Kysely } from 'kysely';
 import { isPlan, planHas } from '../../core/plans';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
-import type { EventName } from '../../jobs/outbox';
+import type { EventName } from '../events';
 import { queueEventDeliveries } from '../integrations/deliver';
 import { kindsForEvent } from './kinds';
 import {

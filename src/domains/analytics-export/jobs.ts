@@ -1,13 +1,22 @@
 import { sql } from 'kysely';
+import { Type } from 'typebox';
 import { withTenant } from '../../db/tenant-scope';
-import type { JobDefinition, JobEnvelope } from '../../jobs/queue';
+import { defineJob, jobDefinition } from '../../jobs/contract';
+import type { JobDefinition } from '../../jobs/queue';
 import type { JobDeps } from '../job-deps';
 import { runExport } from './run';
-import { EXPORT_RUN_JOB, queueRun } from './service';
+import { EXPORT_RUN, queueRun } from './service';
 import { listDestinations } from './store';
 
 /** Every destination of every live tenant gets a run of its own (one failing blocks no other). */
-export const SCHEDULED_EXPORTS_JOB = 'analytics.export-scheduled';
+export const SCHEDULED_EXPORTS = defineJob({
+  name: 'analytics.export-scheduled',
+  payload: Type.Object({}),
+  expireInSeconds: 600,
+  retryLimit: 1,
+  // After the daily rollups (00:10), so yesterday's finished day is in the daily facts.
+  schedule: '40 0 * * *',
+});
 
 export async function queueScheduledRuns(deps: JobDeps): Promise<number> {
   const tenants = await deps.database.system
@@ -32,28 +41,15 @@ export async function queueScheduledRuns(deps: JobDeps): Promise<number> {
   return queued;
 }
 
-export function analyticsExportJobs(deps: JobDeps): JobDefinition<unknown>[] {
+export function analyticsExportJobs(deps: JobDeps): JobDefinition[] {
   return [
-    {
-      name: EXPORT_RUN_JOB,
-      expireInSeconds: 3600,
-      retryLimit: 2,
-      handle: async (envelope) => {
-        const { tenantId, data } = envelope as JobEnvelope<{ runId: string }>;
-        if (!tenantId) return;
-        await runExport(deps, tenantId, data.runId);
-      },
-    },
-    {
-      name: SCHEDULED_EXPORTS_JOB,
-      expireInSeconds: 600,
-      retryLimit: 1,
-      // After the daily rollups (00:10), so yesterday's finished day is in the daily facts.
-      schedule: '40 0 * * *',
-      handle: async () => {
-        const queued = await queueScheduledRuns(deps);
-        deps.log('analytics scheduled exports', { runs: queued });
-      },
-    },
+    jobDefinition(EXPORT_RUN, async ({ tenantId, data }) => {
+      if (!tenantId) return;
+      await runExport(deps, tenantId, data.runId);
+    }),
+    jobDefinition(SCHEDULED_EXPORTS, async () => {
+      const queued = await queueScheduledRuns(deps);
+      deps.log('analytics scheduled exports', { runs: queued });
+    }),
   ];
 }

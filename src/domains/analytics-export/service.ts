@@ -1,10 +1,12 @@
 import type { Kysely } from 'kysely';
+import { Type } from 'typebox';
 import type { Config } from '../../config';
 import { FieldErrorCollector, notFound } from '../../core/problem';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import type { RequestScope } from '../../http/request-scope';
-import { enqueueJob } from '../../jobs/outbox';
+import { defineJob } from '../../jobs/contract';
+import { enqueue } from '../../jobs/outbox';
 import {
   checkHost,
   checkUrl,
@@ -25,7 +27,12 @@ import {
 import type { DestinationKind, RunTrigger } from './tables';
 
 /** The job that runs one export run (one destination). */
-export const EXPORT_RUN_JOB = 'analytics.export-run';
+export const EXPORT_RUN = defineJob({
+  name: 'analytics.export-run',
+  payload: Type.Object({ runId: Type.String() }),
+  expireInSeconds: 3600,
+  retryLimit: 2,
+});
 
 export interface CreateDestinationRequest {
   name: string;
@@ -156,9 +163,8 @@ export async function queueRun(
     destinationId: input.destinationId,
     trigger: input.trigger,
   });
-  await enqueueJob(db, {
+  await enqueue(db, EXPORT_RUN, {
     tenantId: input.tenantId,
-    name: EXPORT_RUN_JOB,
     data: { runId: run.id },
     correlationId: input.correlationId ?? null,
   });

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
+import { Type } from 'typebox';
 import { withTenant } from '../../db/tenant-scope';
-import type { ExposuresRefreshed } from '../../jobs/outbox';
-import type { JobDefinition, JobEnvelope } from '../../jobs/queue';
+import { defineJob, jobDefinition } from '../../jobs/contract';
+import type { JobDefinition } from '../../jobs/queue';
 import type { JobDeps } from '../job-deps';
 import { foldCountChanges, recountCounts } from './counts';
 import { refreshRepositoryState, utcDay, writeDailyRows } from './rollups';
@@ -13,14 +14,34 @@ import { refreshTenantSummary } from './summary';
  * a scan's policy evaluation emits when it ends: a scan's refresh sees its exposures and
  * violations), queued by a repository's deletion (src/background-jobs.ts).
  */
-export const REFRESH_REPOSITORY_ROLLUPS_JOB = 'analytics.refresh-repository';
+export const REFRESH_REPOSITORY_ROLLUPS = defineJob({
+  name: 'analytics.refresh-repository',
+  payload: Type.Object({ repositoryId: Type.String() }),
+  expireInSeconds: 600,
+  retryLimit: 5,
+});
+export const REFRESH_REPOSITORY_ROLLUPS_JOB = REFRESH_REPOSITORY_ROLLUPS.name;
 /**
  * The same after `exposures.refreshed`, but only for an advisory change's re-match: a scan's
  * matching (the event names its scan) is passed over, its evaluation's event follows.
  */
-export const REFRESH_AFTER_MATCH_JOB = 'analytics.refresh-after-match';
+export const REFRESH_AFTER_MATCH = defineJob({
+  name: 'analytics.refresh-after-match',
+  // The `exposures.refreshed` payload.
+  payload: Type.Object({ repositoryId: Type.String(), scanId: Type.Optional(Type.String()) }),
+  expireInSeconds: 600,
+  retryLimit: 5,
+});
+export const REFRESH_AFTER_MATCH_JOB = REFRESH_AFTER_MATCH.name;
 /** Every tenant: the whole current state again, then yesterday's and today's rows. */
-export const DAILY_ROLLUPS_JOB = 'analytics.daily';
+export const DAILY_ROLLUPS = defineJob({
+  name: 'analytics.daily',
+  payload: Type.Object({}),
+  expireInSeconds: 3600,
+  retryLimit: 3,
+  schedule: '10 0 * * *',
+});
+export const DAILY_ROLLUPS_JOB = DAILY_ROLLUPS.name;
 
 export async function refreshRepositoryRollups(
   deps: JobDeps,
@@ -58,45 +79,27 @@ export async function runDailyRollups(deps: JobDeps, tenantId: string, now = new
   await withTenant(deps.database, tenantId, recountCounts);
 }
 
-export function analyticsJobs(deps: JobDeps): JobDefinition<unknown>[] {
+export function analyticsJobs(deps: JobDeps): JobDefinition[] {
   return [
-    {
-      name: REFRESH_REPOSITORY_ROLLUPS_JOB,
-      expireInSeconds: 600,
-      retryLimit: 5,
-      handle: async (envelope) => {
-        const { tenantId, data } = envelope as JobEnvelope<{ repositoryId: string }>;
-        if (!tenantId) return;
-        await refreshRepositoryRollups(deps, tenantId, data.repositoryId);
-      },
-    },
-    {
-      name: REFRESH_AFTER_MATCH_JOB,
-      expireInSeconds: 600,
-      retryLimit: 5,
-      handle: async (envelope) => {
-        const { tenantId, data } = envelope as JobEnvelope<ExposuresRefreshed>;
-        if (!tenantId || typeof data.scanId === 'string') return;
-        await refreshRepositoryRollups(deps, tenantId, data.repositoryId);
-      },
-    },
-    {
-      name: DAILY_ROLLUPS_JOB,
-      expireInSeconds: 3600,
-      retryLimit: 3,
-      schedule: '10 0 * * *',
-      handle: async () => {
-        const tenants = await deps.database.system
-          .selectFrom('tenants')
-          .select('id')
-          .where('deletion_requested_at', 'is', null)
-          .where((eb) =>
-            eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]),
-          )
-          .execute();
-        for (const tenant of tenants) await runDailyRollups(deps, tenant.id);
-        deps.log('analytics daily rollups', { tenants: tenants.length });
-      },
-    },
+    jobDefinition(REFRESH_REPOSITORY_ROLLUPS, async ({ tenantId, data }) => {
+      if (!tenantId) return;
+      await refreshRepositoryRollups(deps, tenantId, data.repositoryId);
+    }),
+    jobDefinition(REFRESH_AFTER_MATCH, async ({ tenantId, data }) => {
+      if (!tenantId || typeof data.scanId === 'string') return;
+      await refreshRepositoryRollups(deps, tenantId, data.repositoryId);
+    }),
+    jobDefinition(DAILY_ROLLUPS, async () => {
+      const tenants = await deps.database.system
+        .selectFrom('tenants')
+        .select('id')
+        .where('deletion_requested_at', 'is', null)
+        .where((eb) =>
+          eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]),
+        )
+        .execute();
+      for (const tenant of tenants) await runDailyRollups(deps, tenant.id);
+      deps.log('analytics daily rollups', { tenants: tenants.length });
+    }),
   ];
 }

@@ -1,8 +1,10 @@
+import { Type } from 'typebox';
 import { withTenant } from '../../db/tenant-scope';
-import type { CraActivelyExploited, EventSubscriptions } from '../../jobs/outbox';
+import { defineJob, jobDefinition } from '../../jobs/contract';
 import type { JobDefinition, JobEnvelope } from '../../jobs/queue';
+import type { EventSubscriptions } from '../events';
 import type { JobDeps } from '../job-deps';
-import { GENERATE_PACK_JOB_NAME, generatePack } from './packs/service';
+import { GENERATE_PACK, generatePack } from './packs/service';
 import { startVulnerabilityClocks, sweepTenantClocks } from './service';
 import { tenantsWithClocksToSweep } from './store';
 
@@ -14,13 +16,30 @@ import { tenantsWithClocksToSweep } from './store';
  *   past their warning time raise `cra.clock_due` once;
  * - `cra-reporting.generate-pack` (queued by POST /api/v1/cra/reports): one report pack.
  */
-export const START_CLOCKS_JOB = 'cra-reporting.start-clocks';
-export const SWEEP_CLOCKS_JOB = 'cra-reporting.sweep-clocks';
-export const GENERATE_PACK_JOB = GENERATE_PACK_JOB_NAME;
-
-export interface GeneratePackJob {
-  packId: string;
-}
+export const START_CLOCKS = defineJob({
+  name: 'cra-reporting.start-clocks',
+  // The `cra.actively_exploited` payload.
+  payload: Type.Object({
+    tenantId: Type.String(),
+    productId: Type.String(),
+    vulnerabilityId: Type.String(),
+    cveId: Type.String(),
+    exposureId: Type.String(),
+    detectedAt: Type.String(),
+  }),
+  expireInSeconds: 300,
+  retryLimit: 5,
+});
+export const SWEEP_CLOCKS = defineJob({
+  name: 'cra-reporting.sweep-clocks',
+  payload: Type.Object({}),
+  expireInSeconds: 300,
+  retryLimit: 3,
+  schedule: '* * * * *',
+});
+export const START_CLOCKS_JOB = START_CLOCKS.name;
+export const SWEEP_CLOCKS_JOB = SWEEP_CLOCKS.name;
+export const GENERATE_PACK_JOB = GENERATE_PACK.name;
 
 export function craReportingSubscriptions(): EventSubscriptions {
   return { 'cra.actively_exploited': [START_CLOCKS_JOB] };
@@ -31,50 +50,30 @@ function tenantOf(envelope: JobEnvelope<unknown>): string {
   return envelope.tenantId;
 }
 
-export function craReportingJobs(deps: JobDeps): JobDefinition<unknown>[] {
-  const startClocks: JobDefinition<CraActivelyExploited> = {
-    name: START_CLOCKS_JOB,
-    expireInSeconds: 300,
-    retryLimit: 5,
-    handle: async (envelope) => {
-      const tenantId = tenantOf(envelope);
-      const data = envelope.data;
-      if (typeof data?.productId !== 'string' || typeof data.vulnerabilityId !== 'string') return;
-      const started = await withTenant(deps.database, tenantId, (db) =>
-        startVulnerabilityClocks(db, data),
+export function craReportingJobs(deps: JobDeps): JobDefinition[] {
+  const startClocks = jobDefinition(START_CLOCKS, async (envelope) => {
+    const tenantId = tenantOf(envelope);
+    const data = envelope.data;
+    const started = await withTenant(deps.database, tenantId, (db) =>
+      startVulnerabilityClocks(db, data),
+    );
+    deps.log('cra clocks started', {
+      tenantId,
+      productId: data.productId,
+      started: started.length,
+    });
+  });
+  const sweepClocks = jobDefinition(SWEEP_CLOCKS, async () => {
+    const now = new Date();
+    for (const tenantId of await tenantsWithClocksToSweep(deps.database.system, now)) {
+      const counts = await withTenant(deps.database, tenantId, (db) =>
+        sweepTenantClocks(db, tenantId, now),
       );
-      deps.log('cra clocks started', {
-        tenantId,
-        productId: data.productId,
-        started: started.length,
-      });
-    },
-  };
-  const sweepClocks: JobDefinition<unknown> = {
-    name: SWEEP_CLOCKS_JOB,
-    expireInSeconds: 300,
-    retryLimit: 3,
-    schedule: '* * * * *',
-    handle: async () => {
-      const now = new Date();
-      for (const tenantId of await tenantsWithClocksToSweep(deps.database.system, now)) {
-        const counts = await withTenant(deps.database, tenantId, (db) =>
-          sweepTenantClocks(db, tenantId, now),
-        );
-        deps.log('cra clocks swept', { tenantId, ...counts });
-      }
-    },
-  };
-  const generate: JobDefinition<GeneratePackJob> = {
-    name: GENERATE_PACK_JOB,
-    expireInSeconds: 900,
-    retryLimit: 2,
-    handle: async (envelope) => {
-      const tenantId = tenantOf(envelope);
-      const { packId } = envelope.data ?? ({} as GeneratePackJob);
-      if (typeof packId !== 'string') return;
-      await generatePack(deps, tenantId, packId);
-    },
-  };
-  return [startClocks, sweepClocks, generate] as JobDefinition<unknown>[];
+      deps.log('cra clocks swept', { tenantId, ...counts });
+    }
+  });
+  const generate = jobDefinition(GENERATE_PACK, async (envelope) => {
+    await generatePack(deps, tenantOf(envelope), envelope.data.packId);
+  });
+  return [startClocks, sweepClocks, generate];
 }

@@ -3,8 +3,8 @@ import type { Principal } from '../../core/principal';
 import { conflict, FieldErrorCollector, notFound } from '../../core/problem';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
-import { type CraActivelyExploited, emitEvent } from '../../jobs/outbox';
 import { markExploitationReported } from '../cra/exploitation';
+import { type CraActivelyExploited, emitEvent } from '../events';
 import { clocksAtAwareness, dueAt, stateAfterSubmission } from './clocks/rules';
 import {
   type ClockRow,

@@ -1,6 +1,8 @@
+import { Type } from 'typebox';
 import { withTenant } from '../../db/tenant-scope';
-import type { EventSubscriptions, ExposuresChanged } from '../../jobs/outbox';
+import { defineJob, jobDefinition } from '../../jobs/contract';
 import type { JobDefinition } from '../../jobs/queue';
+import type { EventSubscriptions } from '../events';
 import type { JobDeps } from '../job-deps';
 import { detectExploitations } from './exploitation';
 
@@ -9,7 +11,14 @@ import { detectExploitations } from './exploitation';
  * the product it is in actively exploited: this job checks the event's exposures and records and
  * emits `cra.actively_exploited` once per product and vulnerability (docs/cra.md#known-exploited).
  */
-export const CRA_DETECT_EXPLOITED_JOB = 'cra.detect_exploited';
+export const CRA_DETECT_EXPLOITED = defineJob({
+  name: 'cra.detect_exploited',
+  // The `exposures.opened` / `exposures.reopened` payload; only the exposures' ids are read.
+  payload: Type.Object({ exposures: Type.Array(Type.Object({ exposureId: Type.String() })) }),
+  expireInSeconds: 300,
+  retryLimit: 5,
+});
+export const CRA_DETECT_EXPLOITED_JOB = CRA_DETECT_EXPLOITED.name;
 
 export function craSubscriptions(): EventSubscriptions {
   return {
@@ -18,30 +27,17 @@ export function craSubscriptions(): EventSubscriptions {
   };
 }
 
-function exposureIdsOf(data: unknown): string[] {
-  if (typeof data !== 'object' || data === null || !('exposures' in data)) return [];
-  const exposures = (data as Partial<ExposuresChanged>).exposures;
-  if (!Array.isArray(exposures)) return [];
-  return exposures.map((e) => e?.exposureId).filter((id): id is string => typeof id === 'string');
-}
-
-export function craJobs(deps: JobDeps): JobDefinition<unknown>[] {
+export function craJobs(deps: JobDeps): JobDefinition[] {
   return [
-    {
-      name: CRA_DETECT_EXPLOITED_JOB,
-      expireInSeconds: 300,
-      retryLimit: 5,
-      handle: async (envelope) => {
-        const tenantId = envelope.tenantId;
-        if (!tenantId) throw new Error('an exposure event needs a tenant');
-        const exposureIds = exposureIdsOf(envelope.data);
-        if (exposureIds.length === 0) return;
-        const found = await withTenant(deps.database, tenantId, (db) =>
-          detectExploitations(db, { tenantId, exposureIds }),
-        );
-        if (found > 0)
-          deps.log('cra: actively exploited vulnerabilities found', { tenantId, found });
-      },
-    },
+    jobDefinition(CRA_DETECT_EXPLOITED, async (envelope) => {
+      const tenantId = envelope.tenantId;
+      if (!tenantId) throw new Error('an exposure event needs a tenant');
+      const exposureIds = envelope.data.exposures.map((e) => e.exposureId);
+      if (exposureIds.length === 0) return;
+      const found = await withTenant(deps.database, tenantId, (db) =>
+        detectExploitations(db, { tenantId, exposureIds }),
+      );
+      if (found > 0) deps.log('cra: actively exploited vulnerabilities found', { tenantId, found });
+    }),
   ];
 }

@@ -7,7 +7,7 @@ import type { DB } from '../../db/schema';
 import { withTenant } from '../../db/tenant-scope';
 import { COUNTED_DEPENDENCY_SQL } from '../../ecosystems/dependency-list';
 import { totalDrift } from '../../intel/drift/drift';
-import { emitEvent } from '../../jobs/outbox';
+import { emitEvent } from '../events';
 import { requestEvaluation } from '../policies/evaluation/requests';
 import { loadCatalogue } from './catalogue';
 import {

@@ -7,7 +7,7 @@ import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import type { DependencySource, Ecosystem, Resolution } from '../../ecosystems/types';
 import { computeDependencyDrift, type DependencyDrift, totalDrift } from '../../intel/drift/drift';
 import { driftFacts } from '../../intel/package-catalogue/facts';
-import { emitEvent } from '../../jobs/outbox';
+import { emitEvent } from '../events';
 import { requestEvaluation } from '../policies/evaluation/requests';
 import { type Catalogue, loadCatalogue } from './catalogue';
 import type { DependencyDriftState } from './tables';

@@ -1,6 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { DB } from '../../db/schema';
-import { type ExposureSummary, emitEvent } from '../../jobs/outbox';
+import { type ExposureSummary, emitEvent } from '../events';
 import type { VulnerabilityExposureTable } from './tables';
 
 /** An exposure a refresh opened or reopened, before its vulnerability's names are read. */

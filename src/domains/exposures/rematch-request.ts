@@ -1,15 +1,24 @@
 import { type Kysely, sql } from 'kysely';
+import { Type } from 'typebox';
 import type { DB } from '../../db/schema';
 import type { AdvisoryChangeHandler } from '../../intel/advisory-store/import';
 import type { PackageKey, SeverityRaise } from '../../intel/advisory-store/store';
-import { emitEventToTenants, enqueueJob } from '../../jobs/outbox';
+import { defineJob, type PayloadOf } from '../../jobs/contract';
+import { enqueue } from '../../jobs/outbox';
+import { emitEventToTenants } from '../events';
 
 /** Re-matches a tenant's exposures for the packages whose advisories changed. */
-export const REMATCH_JOB = 'exposures.rematch';
+export const REMATCH = defineJob({
+  name: 'exposures.rematch',
+  payload: Type.Object({
+    packages: Type.Array(Type.Object({ ecosystem: Type.String(), name: Type.String() })),
+  }),
+  expireInSeconds: 1800,
+  retryLimit: 5,
+});
+export const REMATCH_JOB = REMATCH.name;
 
-export interface RematchJob {
-  packages: PackageKey[];
-}
+export type RematchJob = PayloadOf<typeof REMATCH>;
 
 /**
  * One `exposures.rematch` job per tenant that has a repository dependency on one of `packages`,
@@ -39,9 +48,8 @@ export async function requestRematch(
   }
   for (const [tenantId, list] of byTenant) {
     for (let i = 0; i < list.length; i += 2000) {
-      await enqueueJob<RematchJob>(system, {
+      await enqueue(system, REMATCH, {
         tenantId,
-        name: REMATCH_JOB,
         data: { packages: list.slice(i, i + 2000) },
         correlationId: options.correlationId ?? null,
       });

@@ -4,9 +4,9 @@ import { conflict, FieldErrorCollector, notFound } from '../../core/problem';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import type { RequestScope } from '../../http/request-scope';
-import { emitEvent } from '../../jobs/outbox';
 import { checkUrl, OutboundRefusedError, outboundPolicy } from '../../security/outbound-guard';
 import type { SecretBox } from '../../security/secret-box';
+import { emitEvent } from '../events';
 import { generateSigningSecret } from '../outbound-deliveries/send';
 import {
   cancelPendingDeliveries,

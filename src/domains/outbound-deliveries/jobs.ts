@@ -1,10 +1,18 @@
+import { Type } from 'typebox';
+import { defineJob, jobDefinition } from '../../jobs/contract';
 import { type Poller, startPoller } from '../../jobs/poller';
-import type { JobDefinition, JobEnvelope } from '../../jobs/queue';
+import type { JobDefinition } from '../../jobs/queue';
 import type { JobDeps } from '../job-deps';
 import { attemptDelivery, type DeliveryContext, dispatchDueDeliveries } from './attempt';
-import { ATTEMPT_DELIVERIES_JOB, type AttemptDeliveriesJob } from './store';
+import { ATTEMPT_DELIVERIES } from './store';
 
-export const DISPATCH_DUE_DELIVERIES_JOB = 'outbound-deliveries.dispatch-due';
+export const DISPATCH_DUE_DELIVERIES = defineJob({
+  name: 'outbound-deliveries.dispatch-due',
+  payload: Type.Object({}),
+  expireInSeconds: 600,
+  retryLimit: 0,
+  schedule: '* * * * *',
+});
 
 /**
  * The delivery jobs (docs/integrations.md#delivery): the first attempt of new deliveries, queued
@@ -13,32 +21,21 @@ export const DISPATCH_DUE_DELIVERIES_JOB = 'outbound-deliveries.dispatch-due';
  * minute job. All state is in the database: a worker killed mid-attempt leaves a lease that
  * runs out, then the delivery is attempted again.
  */
-export function outboundDeliveryJobs(
-  deps: JobDeps,
-  context: DeliveryContext,
-): JobDefinition<unknown>[] {
+export function outboundDeliveryJobs(deps: JobDeps, context: DeliveryContext): JobDefinition[] {
   return [
-    {
-      name: ATTEMPT_DELIVERIES_JOB,
-      expireInSeconds: Math.ceil(deps.config.webhooks.timeoutMs / 1000) * 4 + 60,
-      retryLimit: 3,
-      handle: async (envelope) => {
-        const { tenantId, data } = envelope as JobEnvelope<AttemptDeliveriesJob>;
+    jobDefinition(
+      ATTEMPT_DELIVERIES,
+      async ({ tenantId, data }) => {
         if (!tenantId) return;
         for (const deliveryId of data.deliveryIds) {
           await attemptDelivery(context, tenantId, deliveryId);
         }
       },
-    },
-    {
-      name: DISPATCH_DUE_DELIVERIES_JOB,
-      expireInSeconds: 600,
-      retryLimit: 0,
-      schedule: '* * * * *',
-      handle: async () => {
-        await dispatchDueDeliveries(context);
-      },
-    },
+      { expireInSeconds: Math.ceil(deps.config.webhooks.timeoutMs / 1000) * 4 + 60 },
+    ),
+    jobDefinition(DISPATCH_DUE_DELIVERIES, async () => {
+      await dispatchDueDeliveries(context);
+    }),
   ];
 }
 

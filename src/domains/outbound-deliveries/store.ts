@@ -1,16 +1,22 @@
 import { type Kysely, sql } from 'kysely';
+import { Type } from 'typebox';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
-import { enqueueJob } from '../../jobs/outbox';
+import { defineJob, type PayloadOf } from '../../jobs/contract';
+import { enqueue } from '../../jobs/outbox';
 import type { SendResult } from './send';
 import type { DeliveryStatus } from './tables';
 
 /** The job that makes the first attempt of freshly queued deliveries (docs/integrations.md). */
-export const ATTEMPT_DELIVERIES_JOB = 'outbound-deliveries.attempt';
+export const ATTEMPT_DELIVERIES = defineJob({
+  name: 'outbound-deliveries.attempt',
+  payload: Type.Object({ deliveryIds: Type.Array(Type.String()) }),
+  // A floor: the delivery jobs read the expiry from the webhook timeout (./jobs.ts).
+  expireInSeconds: 60,
+  retryLimit: 3,
+});
 
-export interface AttemptDeliveriesJob {
-  deliveryIds: string[];
-}
+export type AttemptDeliveriesJob = PayloadOf<typeof ATTEMPT_DELIVERIES>;
 
 export interface QueueDeliveriesInput {
   /** Null: system-owned deliveries (written through the system connection). */
@@ -46,9 +52,8 @@ export async function queueDeliveries(
   await db.insertInto('outbound_deliveries').values(rows).execute();
   const deliveryIds = rows.map((row) => row.id);
   if (input.tenantId === null) return deliveryIds;
-  await enqueueJob<AttemptDeliveriesJob>(db, {
+  await enqueue(db, ATTEMPT_DELIVERIES, {
     tenantId: input.tenantId,
-    name: ATTEMPT_DELIVERIES_JOB,
     data: { deliveryIds },
     correlationId: input.correlationId ?? null,
   });

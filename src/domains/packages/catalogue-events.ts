@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema';
 import type { CatalogueChange } from '../../intel/package-catalogue/changes';
-import { emitEventToTenants } from '../../jobs/outbox';
+import { emitEventToTenants } from '../events';
 
 /**
  * Turns a change of the shared catalogue into events for the tenants it concerns, in the

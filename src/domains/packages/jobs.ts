@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { Type } from 'typebox';
 import type { DB } from '../../db/schema';
 import { withTenant } from '../../db/tenant-scope';
 import { createRegistryClients } from '../../ecosystems/registry-clients';
@@ -10,8 +11,9 @@ import {
   refreshDuePackages,
 } from '../../intel/package-catalogue/enrichment';
 import { markDue, missingOrStale } from '../../intel/package-catalogue/store';
-import { type DependenciesChanged, enqueueJob } from '../../jobs/outbox';
-import type { JobDefinition, JobEnvelope } from '../../jobs/queue';
+import { defineJob, jobDefinition, type PayloadOf } from '../../jobs/contract';
+import { enqueue } from '../../jobs/outbox';
+import type { JobDefinition } from '../../jobs/queue';
 import { snapshotDriftInPieces } from '../drift/pieces';
 import { pendingSnapshots } from '../drift/service';
 import type { JobDeps } from '../job-deps';
@@ -27,32 +29,64 @@ import { observeClients } from './observed-clients';
  *   failures backing off) and stale packages still in use, and completes drift snapshots that
  *   were waiting for them.
  */
-export const DEPENDENCIES_CHANGED_JOB = 'packages.dependencies-changed';
-export const ENRICH_JOB = 'packages.enrich';
-export const REFRESH_JOB = 'packages.refresh';
-/** Recomputes one scan's drift snapshot; requests for the same scan coalesce into one run. */
-export const DRIFT_SNAPSHOT_JOB = 'packages.drift-snapshot';
+export const DEPENDENCIES_CHANGED = defineJob({
+  name: 'packages.dependencies-changed',
+  // The `dependencies.changed` payload.
+  payload: Type.Object({ repositoryId: Type.String(), scanId: Type.String() }),
+  expireInSeconds: 600,
+  retryLimit: 5,
+});
+export const ENRICH = defineJob({
+  name: 'packages.enrich',
+  payload: Type.Object({
+    packageIds: Type.Array(Type.String()),
+    repositoryId: Type.Union([Type.String(), Type.Null()]),
+    scanId: Type.Union([Type.String(), Type.Null()]),
+    /**
+     * Fetch order (docs/package-intelligence.md#enrichment-scheduling): minus the chunks of the
+     * tenant waiting ahead of this one, so each tenant's next chunk goes before anyone's later ones.
+     */
+    priority: Type.Optional(Type.Integer()),
+  }),
+  expireInSeconds: 900,
+  retryLimit: 5,
+  sendOptions: ({ data }) => (data.priority !== undefined ? { priority: data.priority } : {}),
+});
+export const REFRESH = defineJob({
+  name: 'packages.refresh',
+  payload: Type.Object({}),
+  expireInSeconds: 900,
+  retryLimit: 1,
+  schedule: '* * * * *',
+});
 /**
  * A scan's snapshot is recomputed at most this often while its enrichment runs (and once after
  * the last chunk): recomputing it after every chunk cost a whole snapshot per 50 packages.
  */
 export const DRIFT_SNAPSHOT_DELAY_SECONDS = 15;
+/**
+ * Recomputes one scan's drift snapshot, in pieces. One waiting job per scan (the `short` policy
+ * drops a request while one waits), started a little later so that the chunks finishing
+ * meanwhile are all in it.
+ */
+export const DRIFT_SNAPSHOT = defineJob({
+  name: 'packages.drift-snapshot',
+  payload: Type.Object({ repositoryId: Type.String(), scanId: Type.String() }),
+  expireInSeconds: 900,
+  retryLimit: 5,
+  policy: 'short',
+  sendOptions: (envelope) => ({
+    singletonKey: `${envelope.tenantId}:${envelope.data.scanId}`,
+    startAfterSeconds: DRIFT_SNAPSHOT_DELAY_SECONDS,
+  }),
+});
+export const DEPENDENCIES_CHANGED_JOB = DEPENDENCIES_CHANGED.name;
+export const ENRICH_JOB = ENRICH.name;
+export const REFRESH_JOB = REFRESH.name;
+export const DRIFT_SNAPSHOT_JOB = DRIFT_SNAPSHOT.name;
 
-export interface EnrichJobData {
-  packageIds: string[];
-  repositoryId: string | null;
-  scanId: string | null;
-  /**
-   * Fetch order (docs/package-intelligence.md#enrichment-scheduling): minus the chunks of the
-   * tenant waiting ahead of this one, so each tenant's next chunk goes before anyone's later ones.
-   */
-  priority?: number;
-}
-
-export interface DriftSnapshotJobData {
-  repositoryId: string;
-  scanId: string;
-}
+export type EnrichJobData = PayloadOf<typeof ENRICH>;
+export type DriftSnapshotJobData = PayloadOf<typeof DRIFT_SNAPSHOT>;
 
 type Registry = () => RegistryClients;
 
@@ -81,7 +115,7 @@ function reachabilityWarnings(deps: JobDeps): Reachability {
   };
 }
 
-export function packageJobs(deps: JobDeps, clients?: RegistryClients): JobDefinition<unknown>[] {
+export function packageJobs(deps: JobDeps, clients?: RegistryClients): JobDefinition[] {
   let built: RegistryClients | undefined = clients;
   const reachability = reachabilityWarnings(deps);
   // Built on first use: the clients share one HTTP layer and response cache per process.
@@ -90,10 +124,10 @@ export function packageJobs(deps: JobDeps, clients?: RegistryClients): JobDefini
     return built;
   };
   return [
-    dependenciesChangedJob(deps) as JobDefinition<unknown>,
-    enrichJob(deps, registry, reachability) as JobDefinition<unknown>,
+    dependenciesChangedJob(deps),
+    enrichJob(deps, registry, reachability),
     refreshJob(deps, registry, reachability),
-    driftSnapshotJob(deps) as JobDefinition<unknown>,
+    driftSnapshotJob(deps),
   ];
 }
 
@@ -127,46 +161,40 @@ async function scannedRegistryPackages(
 
 const SCANNED_PAGE = 5000;
 
-function dependenciesChangedJob(deps: JobDeps): JobDefinition<DependenciesChanged> {
+function dependenciesChangedJob(deps: JobDeps): JobDefinition {
   const settings = deps.config.packageIntel;
   const system = deps.database.system;
-  return {
-    name: DEPENDENCIES_CHANGED_JOB,
-    expireInSeconds: 600,
-    retryLimit: 5,
-    handle: async ({ tenantId, correlationId, data }) => {
-      if (!tenantId) return;
-      const { repositoryId, scanId } = data;
-      await snapshotDriftInPieces(deps.database, { tenantId, repositoryId, scanId }, settings);
-      const ids = await scannedRegistryPackages(deps.database, tenantId, repositoryId, scanId);
-      const staleBefore = new Date(Date.now() - settings.staleAfterHours * 3_600_000);
-      const needed = await missingOrStale(system, ids, staleBefore);
-      if (needed.length === 0) return;
-      const refs = await packageRefs(system, needed);
-      await markDue(system, refs, new Date());
-      const ahead = await waitingChunks(system, tenantId);
-      const size = settings.enrichChunkSize;
-      // In pieces too: 158,877 packages are 3,178 jobs.
-      for (let first = 0; first < needed.length; first += size * 200) {
-        await withTenant(deps.database, tenantId, async (db) => {
-          const last = Math.min(needed.length, first + size * 200);
-          for (let i = first; i < last; i += size) {
-            await enqueueJob<EnrichJobData>(db, {
-              tenantId,
-              name: ENRICH_JOB,
-              correlationId,
-              data: {
-                packageIds: needed.slice(i, i + size),
-                repositoryId,
-                scanId,
-                priority: -(ahead + i / size),
-              },
-            });
-          }
-        });
-      }
-    },
-  };
+  return jobDefinition(DEPENDENCIES_CHANGED, async ({ tenantId, correlationId, data }) => {
+    if (!tenantId) return;
+    const { repositoryId, scanId } = data;
+    await snapshotDriftInPieces(deps.database, { tenantId, repositoryId, scanId }, settings);
+    const ids = await scannedRegistryPackages(deps.database, tenantId, repositoryId, scanId);
+    const staleBefore = new Date(Date.now() - settings.staleAfterHours * 3_600_000);
+    const needed = await missingOrStale(system, ids, staleBefore);
+    if (needed.length === 0) return;
+    const refs = await packageRefs(system, needed);
+    await markDue(system, refs, new Date());
+    const ahead = await waitingChunks(system, tenantId);
+    const size = settings.enrichChunkSize;
+    // In pieces too: 158,877 packages are 3,178 jobs.
+    for (let first = 0; first < needed.length; first += size * 200) {
+      await withTenant(deps.database, tenantId, async (db) => {
+        const last = Math.min(needed.length, first + size * 200);
+        for (let i = first; i < last; i += size) {
+          await enqueue(db, ENRICH, {
+            tenantId,
+            correlationId,
+            data: {
+              packageIds: needed.slice(i, i + size),
+              repositoryId,
+              scanId,
+              priority: -(ahead + i / size),
+            },
+          });
+        }
+      });
+    }
+  });
 }
 
 /**
@@ -184,123 +212,80 @@ async function waitingChunks(system: Kysely<DB>, tenantId: string): Promise<numb
   return result.rows[0]?.n ?? 0;
 }
 
-function enrichJob(
-  deps: JobDeps,
-  registry: Registry,
-  reachability: Reachability,
-): JobDefinition<EnrichJobData> {
+function enrichJob(deps: JobDeps, registry: Registry, reachability: Reachability): JobDefinition {
   const settings = deps.config.packageIntel;
   const system = deps.database.system;
   // PostgreSQL: a pool, so a pass's writes overlap; the embedded database takes one at a time.
   const parallelWrites = deps.database.engine === 'postgres';
-  return {
-    name: ENRICH_JOB,
-    expireInSeconds: 900,
-    retryLimit: 5,
-    sendOptions: (envelope) => {
-      const priority = envelope.data.priority;
-      return typeof priority === 'number' && Number.isInteger(priority) ? { priority } : {};
-    },
-    handle: async ({ tenantId, correlationId, data }) => {
-      const started = performance.now();
-      const refs = await packageRefs(system, (data.packageIds ?? []).slice(0, 1000));
-      const summary = await enrichPackages(
-        {
-          db: system,
-          clients: registry(),
-          settings,
-          onChange: emitCatalogueEvents,
-          parallelWrites,
-        },
-        refs,
-      );
-      deps.observe?.enrichmentFinished(
-        'enrich',
-        summary.outcomes,
-        (performance.now() - started) / 1000,
-      );
-      deps.log('package metadata fetched', summary.outcomes);
-      reachability(summary);
-      if (tenantId && data.repositoryId && data.scanId) {
-        const { repositoryId, scanId } = data;
-        await withTenant(deps.database, tenantId, (db) =>
-          enqueueJob<DriftSnapshotJobData>(db, {
-            tenantId,
-            name: DRIFT_SNAPSHOT_JOB,
-            correlationId,
-            data: { repositoryId, scanId },
-          }),
-        );
-      }
-    },
-  };
-}
-
-function refreshJob(
-  deps: JobDeps,
-  registry: Registry,
-  reachability: Reachability,
-): JobDefinition<unknown> {
-  const settings = deps.config.packageIntel;
-  const system = deps.database.system;
-  const parallelWrites = deps.database.engine === 'postgres';
-  return {
-    name: REFRESH_JOB,
-    expireInSeconds: 900,
-    retryLimit: 1,
-    schedule: '* * * * *',
-    handle: async () => {
-      const started = performance.now();
-      const summary = await refreshDuePackages({
+  return jobDefinition(ENRICH, async ({ tenantId, correlationId, data }) => {
+    const started = performance.now();
+    const refs = await packageRefs(system, data.packageIds.slice(0, 1000));
+    const summary = await enrichPackages(
+      {
         db: system,
         clients: registry(),
         settings,
         onChange: emitCatalogueEvents,
         parallelWrites,
-      });
-      deps.observe?.enrichmentFinished(
-        'refresh',
-        summary.outcomes,
-        (performance.now() - started) / 1000,
+      },
+      refs,
+    );
+    deps.observe?.enrichmentFinished(
+      'enrich',
+      summary.outcomes,
+      (performance.now() - started) / 1000,
+    );
+    deps.log('package metadata fetched', summary.outcomes);
+    reachability(summary);
+    if (tenantId && data.repositoryId && data.scanId) {
+      const { repositoryId, scanId } = data;
+      await withTenant(deps.database, tenantId, (db) =>
+        enqueue(db, DRIFT_SNAPSHOT, { tenantId, correlationId, data: { repositoryId, scanId } }),
       );
-      if (summary.picked > 0)
-        deps.log('package metadata refreshed', { picked: summary.picked, ...summary.outcomes });
-      reachability(summary);
-      for (const snapshot of await pendingSnapshots(system, summary.firstFetched)) {
-        await withTenant(deps.database, snapshot.tenant_id, (db) =>
-          enqueueJob<DriftSnapshotJobData>(db, {
-            tenantId: snapshot.tenant_id,
-            name: DRIFT_SNAPSHOT_JOB,
-            data: { repositoryId: snapshot.repository_id, scanId: snapshot.scan_id },
-          }),
-        );
-      }
-    },
-  };
+    }
+  });
 }
 
-/**
- * One scan's drift snapshot after metadata arrived, in pieces. One waiting job per scan (the
- * `short` policy drops a request while one waits), started a little later so that the chunks
- * finishing meanwhile are all in it.
- */
-function driftSnapshotJob(deps: JobDeps): JobDefinition<DriftSnapshotJobData> {
-  return {
-    name: DRIFT_SNAPSHOT_JOB,
-    expireInSeconds: 900,
-    retryLimit: 5,
-    policy: 'short',
-    sendOptions: (envelope: Omit<JobEnvelope<DriftSnapshotJobData>, 'version'>) => ({
-      singletonKey: `${envelope.tenantId}:${envelope.data.scanId}`,
-      startAfterSeconds: DRIFT_SNAPSHOT_DELAY_SECONDS,
-    }),
-    handle: async ({ tenantId, data }) => {
-      if (!tenantId || typeof data?.scanId !== 'string') return;
-      await snapshotDriftInPieces(
-        deps.database,
-        { tenantId, repositoryId: data.repositoryId, scanId: data.scanId },
-        deps.config.packageIntel,
+function refreshJob(deps: JobDeps, registry: Registry, reachability: Reachability): JobDefinition {
+  const settings = deps.config.packageIntel;
+  const system = deps.database.system;
+  const parallelWrites = deps.database.engine === 'postgres';
+  return jobDefinition(REFRESH, async () => {
+    const started = performance.now();
+    const summary = await refreshDuePackages({
+      db: system,
+      clients: registry(),
+      settings,
+      onChange: emitCatalogueEvents,
+      parallelWrites,
+    });
+    deps.observe?.enrichmentFinished(
+      'refresh',
+      summary.outcomes,
+      (performance.now() - started) / 1000,
+    );
+    if (summary.picked > 0)
+      deps.log('package metadata refreshed', { picked: summary.picked, ...summary.outcomes });
+    reachability(summary);
+    for (const snapshot of await pendingSnapshots(system, summary.firstFetched)) {
+      await withTenant(deps.database, snapshot.tenant_id, (db) =>
+        enqueue(db, DRIFT_SNAPSHOT, {
+          tenantId: snapshot.tenant_id,
+          data: { repositoryId: snapshot.repository_id, scanId: snapshot.scan_id },
+        }),
       );
-    },
-  };
+    }
+  });
+}
+
+/** One scan's drift snapshot after metadata arrived, in pieces. */
+function driftSnapshotJob(deps: JobDeps): JobDefinition {
+  return jobDefinition(DRIFT_SNAPSHOT, async ({ tenantId, data }) => {
+    if (!tenantId) return;
+    await snapshotDriftInPieces(
+      deps.database,
+      { tenantId, repositoryId: data.repositoryId, scanId: data.scanId },
+      deps.config.packageIntel,
+    );
+  });
 }

@@ -5,9 +5,9 @@ import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import { ECOSYSTEMS } from '../../ecosystems/names';
 import { parseEnum } from '../../http/query';
-import { enqueueJob } from '../../jobs/outbox';
+import { enqueue } from '../../jobs/outbox';
 import { compileCondition } from './evaluation/cel';
-import { EVALUATE_POLICY_JOB, type EvaluatePolicyJob } from './jobs';
+import { EVALUATE_POLICY } from './jobs';
 import {
   deletePolicy,
   findPolicy,
@@ -118,9 +118,8 @@ async function queueEvaluation(
   policyId: string,
   correlationId: string,
 ) {
-  await enqueueJob<EvaluatePolicyJob>(db, {
+  await enqueue(db, EVALUATE_POLICY, {
     tenantId: principal.tenantId,
-    name: EVALUATE_POLICY_JOB,
     data: { policyId },
     correlationId,
   });

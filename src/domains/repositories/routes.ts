@@ -11,9 +11,9 @@ import { requestScope } from '../../http/request-scope';
 import type { RouteApp } from '../../http/route-app';
 import { NoContent, TotalEstimatePage, Uuid, UuidParam, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
-import { enqueueJob } from '../../jobs/outbox';
+import { enqueue } from '../../jobs/outbox';
 import type { SecretBox } from '../../security/secret-box';
-import { REFRESH_REPOSITORY_ROLLUPS_JOB } from '../analytics/jobs';
+import { REFRESH_REPOSITORY_ROLLUPS } from '../analytics/jobs';
 import { findActiveScan } from '../scans/store';
 import { buildGraph } from './graph';
 import { importRepositories } from './import';
@@ -262,9 +262,8 @@ function repositoryChangeRoutes(app: RouteApp): void {
         throw notFound('The repository');
       }
       // The dashboard's summary drops the repository (docs/workspace.md#the-rollups).
-      await enqueueJob(tenantDb(request), {
+      await enqueue(tenantDb(request), REFRESH_REPOSITORY_ROLLUPS, {
         tenantId: principalOf(request).tenantId,
-        name: REFRESH_REPOSITORY_ROLLUPS_JOB,
         data: { repositoryId },
         correlationId: request.id,
       });

@@ -1,29 +1,12 @@
-import type { JobDefinition, JobEnvelope } from '../../jobs/queue';
+import { jobDefinition } from '../../jobs/contract';
+import type { JobDefinition } from '../../jobs/queue';
 import type { JobDeps } from '../job-deps';
-import {
-  runSbomExportJob,
-  runSbomImportJob,
-  SBOM_EXPORT_JOB,
-  SBOM_IMPORT_JOB,
-  type SbomExportJob,
-  type SbomImportJob,
-} from './service';
+import { runSbomExportJob, runSbomImportJob, SBOM_EXPORT, SBOM_IMPORT } from './service';
 
 /** The SBOM domain's jobs: one import per accepted document, one export per request. */
-export function sbomJobs(deps: JobDeps): JobDefinition<unknown>[] {
+export function sbomJobs(deps: JobDeps): JobDefinition[] {
   return [
-    {
-      name: SBOM_IMPORT_JOB,
-      // One transaction; an expired (crashed) run left the scan queued, and the retry claims it.
-      expireInSeconds: 900,
-      retryLimit: 3,
-      handle: (envelope) => runSbomImportJob(deps, envelope as JobEnvelope<SbomImportJob>),
-    },
-    {
-      name: SBOM_EXPORT_JOB,
-      expireInSeconds: 900,
-      retryLimit: 3,
-      handle: (envelope) => runSbomExportJob(deps, envelope as JobEnvelope<SbomExportJob>),
-    },
+    jobDefinition(SBOM_IMPORT, (envelope) => runSbomImportJob(deps, envelope)),
+    jobDefinition(SBOM_EXPORT, (envelope) => runSbomExportJob(deps, envelope)),
   ];
 }

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
+import { Type } from 'typebox';
 import { compositeKey } from '../../core/composite-key';
 import { conflict, notFound, ProblemError } from '../../core/problem';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import { withTenant } from '../../db/tenant-scope';
-import { enqueueJob } from '../../jobs/outbox';
+import { defineJob, type PayloadOf } from '../../jobs/contract';
+import { enqueue } from '../../jobs/outbox';
 import type { JobEnvelope } from '../../jobs/queue';
 import { writeCycloneDx16 } from '../../sbom/cyclonedx-write';
 import type { ExportDependency, ExportSubject } from '../../sbom/export-model';
@@ -30,17 +32,24 @@ import {
 } from './store';
 import type { SbomExportFormat } from './tables';
 
-export const SBOM_IMPORT_JOB = 'sbom.import';
-export const SBOM_EXPORT_JOB = 'sbom.export';
+// One transaction; an expired (crashed) run left the scan queued, and the retry claims it.
+export const SBOM_IMPORT = defineJob({
+  name: 'sbom.import',
+  payload: Type.Object({ importId: Type.String(), scanId: Type.String() }),
+  expireInSeconds: 900,
+  retryLimit: 3,
+});
+export const SBOM_EXPORT = defineJob({
+  name: 'sbom.export',
+  payload: Type.Object({ exportId: Type.String() }),
+  expireInSeconds: 900,
+  retryLimit: 3,
+});
+export const SBOM_IMPORT_JOB = SBOM_IMPORT.name;
+export const SBOM_EXPORT_JOB = SBOM_EXPORT.name;
 
-export interface SbomImportJob {
-  importId: string;
-  scanId: string;
-}
-
-export interface SbomExportJob {
-  exportId: string;
-}
+export type SbomImportJob = PayloadOf<typeof SBOM_IMPORT>;
+export type SbomExportJob = PayloadOf<typeof SBOM_EXPORT>;
 
 export interface AcceptImportInput {
   tenantId: string;
@@ -84,9 +93,8 @@ export async function acceptSbomImport(db: Kysely<DB>, input: AcceptImportInput)
     documentSha256: createHash('sha256').update(input.rawBody).digest('hex'),
     documentBytes: Buffer.byteLength(input.rawBody),
   });
-  await enqueueJob<SbomImportJob>(db, {
+  await enqueue(db, SBOM_IMPORT, {
     tenantId: input.tenantId,
-    name: SBOM_IMPORT_JOB,
     data: { importId, scanId },
     correlationId: input.correlationId,
   });
@@ -110,7 +118,7 @@ export async function runSbomImportJob(
   envelope: JobEnvelope<SbomImportJob>,
 ): Promise<void> {
   const tenantId = envelope.tenantId;
-  const { importId, scanId } = envelope.data ?? ({} as SbomImportJob);
+  const { importId, scanId } = envelope.data;
   if (!tenantId || typeof importId !== 'string' || typeof scanId !== 'string') {
     deps.log('sbom import job without tenant or ids ignored', { data: envelope.data });
     return;
@@ -209,9 +217,8 @@ export async function requestSbomExport(
     repositoryId: input.repositoryId,
     format: input.format,
   });
-  await enqueueJob<SbomExportJob>(db, {
+  await enqueue(db, SBOM_EXPORT, {
     tenantId: input.tenantId,
-    name: SBOM_EXPORT_JOB,
     data: { exportId: row.id },
     correlationId: input.correlationId,
   });
@@ -297,7 +304,7 @@ export async function runSbomExportJob(
   envelope: JobEnvelope<SbomExportJob>,
 ): Promise<void> {
   const tenantId = envelope.tenantId;
-  const { exportId } = envelope.data ?? ({} as SbomExportJob);
+  const { exportId } = envelope.data;
   if (!tenantId || typeof exportId !== 'string') {
     deps.log('sbom export job without tenant or id ignored', { data: envelope.data });
     return;

@@ -1,8 +1,9 @@
-import type { JobDefinition, JobEnvelope } from '../../jobs/queue';
+import { jobDefinition } from '../../jobs/contract';
+import type { JobDefinition } from '../../jobs/queue';
 import type { JobDeps } from '../job-deps';
 import { sweepLeftoverGenerations } from './generations';
-import { removeAbandonedCheckouts, SWEEP_STALE_SCANS_JOB, sweepStaleScans } from './recovery';
-import { RUN_SCAN_JOB, type RunScanJob } from './service';
+import { removeAbandonedCheckouts, SWEEP_STALE_SCANS, sweepStaleScans } from './recovery';
+import { RUN_SCAN } from './service';
 import { runScanJob } from './worker';
 
 /**
@@ -11,31 +12,22 @@ import { runScanJob } from './worker';
  * worker process at a shorter interval (startStaleScanSweeper, ./recovery.ts); this one is the
  * backstop and the checkout cleaner.
  */
-export function scanJobs(deps: JobDeps): JobDefinition<unknown>[] {
+export function scanJobs(deps: JobDeps): JobDefinition[] {
   return [
-    {
-      name: RUN_SCAN_JOB,
-      // Longer than any checkout may take plus extraction: an expired job is retried by pg-boss,
-      // and the retry finds the scan no longer queued (no second run); the sweep recovers it.
+    // Longer than any checkout may take plus extraction: an expired job is retried by pg-boss,
+    // and the retry finds the scan no longer queued (no second run); the sweep recovers it.
+    jobDefinition(RUN_SCAN, (envelope) => runScanJob(deps, envelope), {
       expireInSeconds: deps.config.scans.checkoutTimeoutSeconds + 900,
-      retryLimit: 2,
-      handle: (envelope) => runScanJob(deps, envelope as JobEnvelope<RunScanJob>),
-    },
-    {
-      name: SWEEP_STALE_SCANS_JOB,
-      expireInSeconds: 300,
-      retryLimit: 1,
-      schedule: '* * * * *',
-      handle: async () => {
-        const swept = await sweepStaleScans(deps);
-        if (swept.requeued + swept.failed > 0) deps.log('stale scans recovered', swept);
-        const generations = await sweepLeftoverGenerations(deps.database);
-        if (generations > 0) deps.log('leftover dependency generations deleted', { generations });
-        // Older than any run can live: the checkout timeout plus an hour for extraction.
-        const { checkoutTimeoutSeconds } = deps.config.scans;
-        const removed = await removeAbandonedCheckouts((checkoutTimeoutSeconds + 3600) * 1000);
-        if (removed > 0) deps.log('abandoned scan checkouts removed', { removed });
-      },
-    },
+    }),
+    jobDefinition(SWEEP_STALE_SCANS, async () => {
+      const swept = await sweepStaleScans(deps);
+      if (swept.requeued + swept.failed > 0) deps.log('stale scans recovered', swept);
+      const generations = await sweepLeftoverGenerations(deps.database);
+      if (generations > 0) deps.log('leftover dependency generations deleted', { generations });
+      // Older than any run can live: the checkout timeout plus an hour for extraction.
+      const { checkoutTimeoutSeconds } = deps.config.scans;
+      const removed = await removeAbandonedCheckouts((checkoutTimeoutSeconds + 3600) * 1000);
+      if (removed > 0) deps.log('abandoned scan checkouts removed', { removed });
+    }),
   ];
 }

@@ -1,13 +1,15 @@
 import { lstat, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Type } from 'typebox';
 import type { ScansConfig } from '../../config';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
-import { enqueueJob } from '../../jobs/outbox';
+import { defineJob } from '../../jobs/contract';
+import { enqueue } from '../../jobs/outbox';
 import type { JobDeps } from '../job-deps';
 import { sweepLeftoverGenerations } from './generations';
-import { RUN_SCAN_JOB, type RunScanJob } from './service';
+import { RUN_SCAN } from './service';
 import { findStaleScans, recoverStaleScan, type StaleScan, writeScanLogs } from './store';
 
 /**
@@ -19,7 +21,14 @@ import { findStaleScans, recoverStaleScan, type StaleScan, writeScanLogs } from 
 export const CHECKOUT_PREFIX = 'driftwatch-scan-';
 
 /** The stale-scan sweep as a system job (no tenant): at worker start and every minute. */
-export const SWEEP_STALE_SCANS_JOB = 'scans.sweep-stale';
+export const SWEEP_STALE_SCANS = defineJob({
+  name: 'scans.sweep-stale',
+  payload: Type.Object({}),
+  expireInSeconds: 300,
+  retryLimit: 1,
+  schedule: '* * * * *',
+});
+export const SWEEP_STALE_SCANS_JOB = SWEEP_STALE_SCANS.name;
 
 /**
  * How often a worker process sweeps: half the heartbeat (or of the threshold, if smaller), at
@@ -57,9 +66,8 @@ async function recoverOne(deps: JobDeps, scan: StaleScan): Promise<'requeued' | 
       { level: retry ? 'warn' : 'error', step: 'recovery', message, at: new Date() },
     ]);
     if (!retry) return 'failed';
-    await enqueueJob<RunScanJob>(db, {
+    await enqueue(db, RUN_SCAN, {
       tenantId: scan.tenant_id,
-      name: RUN_SCAN_JOB,
       data: { scanId: scan.id, repositoryId: scan.repository_id },
       correlationId: `recovery-${newId()}`,
     });

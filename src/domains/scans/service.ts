@@ -1,8 +1,11 @@
 import type { Kysely } from 'kysely';
+import { Type } from 'typebox';
 import { conflict, notFound } from '../../core/problem';
 import type { DB } from '../../db/schema';
 import type { ExtractedFile } from '../../ecosystems/extract-tree';
-import { emitEvent, enqueueJob } from '../../jobs/outbox';
+import { defineJob, type PayloadOf } from '../../jobs/contract';
+import { enqueue } from '../../jobs/outbox';
+import { emitEvent } from '../events';
 import { deleteGenerationChunk, insertGenerationRows, switchGeneration } from './dependency-store';
 import {
   countDependencies,
@@ -23,13 +26,19 @@ import type { ScanTrigger } from './tables';
 
 export type { ScanRow } from './store';
 
-/** The job that runs one scan (registered by `scanJobs` in ./jobs.ts). data: RunScanJob */
-export const RUN_SCAN_JOB = 'scans.run';
+/**
+ * The job that runs one scan (registered by `scanJobs` in ./jobs.ts). Its expiry is read from the
+ * checkout timeout there; this one is a floor.
+ */
+export const RUN_SCAN = defineJob({
+  name: 'scans.run',
+  payload: Type.Object({ scanId: Type.String(), repositoryId: Type.String() }),
+  expireInSeconds: 900,
+  retryLimit: 2,
+});
+export const RUN_SCAN_JOB = RUN_SCAN.name;
 
-export interface RunScanJob {
-  scanId: string;
-  repositoryId: string;
-}
+export type RunScanJob = PayloadOf<typeof RUN_SCAN>;
 
 export interface QueueScanInput {
   tenantId: string;
@@ -72,9 +81,8 @@ export async function queueScan(
     if (winner) return { scan: winner, created: false };
     throw new Error('scan insert conflicted but no active scan was found');
   }
-  await enqueueJob<RunScanJob>(db, {
+  await enqueue(db, RUN_SCAN, {
     tenantId: input.tenantId,
-    name: RUN_SCAN_JOB,
     data: { scanId: inserted.id, repositoryId: input.repositoryId },
     correlationId: input.correlationId,
   });

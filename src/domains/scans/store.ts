@@ -2,7 +2,7 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import { storableText } from '../../core/storable-text';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
-import { emitEvent } from '../../jobs/outbox';
+import { emitEvent } from '../events';
 import { isFinal, SCAN_TRANSITIONS, type ScanEvent } from './lifecycle';
 import type {
   ScanFailureCause,

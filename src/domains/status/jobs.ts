@@ -1,4 +1,6 @@
+import { Type } from 'typebox';
 import type { Database } from '../../db/connection';
+import { defineJob, jobDefinition } from '../../jobs/contract';
 import { startPoller } from '../../jobs/poller';
 import type { JobDefinition } from '../../jobs/queue';
 import type { JobDeps } from '../job-deps';
@@ -9,7 +11,13 @@ import { subscriberNotifier } from './subscriptions/notify';
 import type { SubscriptionContext } from './subscriptions/service';
 
 /** The minute backstop of status mail sending (docs/status.md#e-mail). */
-export const SEND_STATUS_MAIL_JOB = 'status.send-mail';
+export const SEND_STATUS_MAIL = defineJob({
+  name: 'status.send-mail',
+  payload: Type.Object({}),
+  expireInSeconds: 600,
+  retryLimit: 0,
+  schedule: '* * * * *',
+});
 
 /**
  * Status mail is sent by the workers, never in a request: every worker's mail dispatcher
@@ -17,22 +25,16 @@ export const SEND_STATUS_MAIL_JOB = 'status.send-mail';
  * minute. The outbox rows hold the state (attempts, next attempt, lease), so a worker that dies
  * mid-send leaves a lease that runs out and the message is tried again.
  */
-export function statusJobs(deps: JobDeps): JobDefinition<unknown>[] {
+export function statusJobs(deps: JobDeps): JobDefinition[] {
   return [
-    {
-      name: SEND_STATUS_MAIL_JOB,
-      expireInSeconds: 600,
-      retryLimit: 0,
-      schedule: '* * * * *',
-      handle: async () => {
-        const sender = smtpSender(deps.config.statusMail);
-        try {
-          await sendDueMail(deps.database.system, deps.config.statusMail, sender);
-        } finally {
-          sender?.close();
-        }
-      },
-    },
+    jobDefinition(SEND_STATUS_MAIL, async () => {
+      const sender = smtpSender(deps.config.statusMail);
+      try {
+        await sendDueMail(deps.database.system, deps.config.statusMail, sender);
+      } finally {
+        sender?.close();
+      }
+    }),
   ];
 }
 

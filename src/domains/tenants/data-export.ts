@@ -1,24 +1,36 @@
 import { createHash } from 'node:crypto';
 import { strToU8, Zip, ZipDeflate } from 'fflate';
 import { type Kysely, sql } from 'kysely';
+import { Type } from 'typebox';
 import type { Database } from '../../db/connection';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
 import { withTenant } from '../../db/tenant-scope';
-import { enqueueJob } from '../../jobs/outbox';
+import { defineJob, type PayloadOf } from '../../jobs/contract';
+import { enqueue } from '../../jobs/outbox';
 import type { JobEnvelope } from '../../jobs/queue';
 import type { JobDeps } from '../job-deps';
 import { listTenantTables, type TenantTableInfo } from './catalogue';
 import type { DataExportManifest, DataExportManifestFile } from './tables';
 
-export const DATA_EXPORT_JOB = 'tenants.data-export';
-export const EXPIRE_DATA_EXPORTS_JOB = 'tenants.expire-data-exports';
+export const DATA_EXPORT = defineJob({
+  name: 'tenants.data-export',
+  payload: Type.Object({ exportId: Type.String() }),
+  expireInSeconds: 3600,
+  retryLimit: 2,
+});
+export const EXPIRE_DATA_EXPORTS = defineJob({
+  name: 'tenants.expire-data-exports',
+  payload: Type.Object({}),
+  expireInSeconds: 300,
+  retryLimit: 3,
+  schedule: '*/15 * * * *',
+});
+export const EXPIRE_DATA_EXPORTS_JOB = EXPIRE_DATA_EXPORTS.name;
 
 const FETCH_ROWS = 2000;
 
-export interface DataExportJob {
-  exportId: string;
-}
+export type DataExportJob = PayloadOf<typeof DATA_EXPORT>;
 
 const EXPORT_STATE_COLUMNS = [
   'id',
@@ -49,10 +61,9 @@ export async function requestDataExport(
     })
     .returning(EXPORT_STATE_COLUMNS)
     .executeTakeFirstOrThrow();
-  await enqueueJob(db, {
+  await enqueue(db, DATA_EXPORT, {
     tenantId: input.tenantId,
-    name: DATA_EXPORT_JOB,
-    data: { exportId: id } satisfies DataExportJob,
+    data: { exportId: id },
     correlationId: input.correlationId,
   });
   return row;

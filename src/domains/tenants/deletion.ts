@@ -1,11 +1,19 @@
 import { sql } from 'kysely';
+import { Type } from 'typebox';
 import { notFound } from '../../core/problem';
 import type { Database } from '../../db/connection';
 import { newId } from '../../db/ids';
-import { enqueueJob } from '../../jobs/outbox';
+import { defineJob, type PayloadOf } from '../../jobs/contract';
+import { enqueue } from '../../jobs/outbox';
 import { listTenantTables } from './catalogue';
 
-export const PURGE_TENANT_JOB = 'tenants.purge';
+// Batches commit one by one: a retry after a crash continues with what is left.
+export const PURGE_TENANT = defineJob({
+  name: 'tenants.purge',
+  payload: Type.Object({ deletionId: Type.String() }),
+  expireInSeconds: 3600,
+  retryLimit: 10,
+});
 
 /** Rows deleted per statement (each its own transaction, so no lock is held for long). */
 export const PURGE_BATCH_ROWS = 1000;
@@ -13,9 +21,7 @@ export const PURGE_BATCH_ROWS = 1000;
 /** A tenant with at most this many rows is purged within the request (204). */
 export const INLINE_PURGE_ROWS = 1000;
 
-export interface PurgeTenantJob {
-  deletionId: string;
-}
+export type PurgeTenantJob = PayloadOf<typeof PURGE_TENANT>;
 
 export type DeletionOutcome =
   | { kind: 'purged' }
@@ -55,7 +61,7 @@ export async function requestTenantDeletion(
       .values({ id: deletionId, deleted_tenant_id: tenantId, requested_by_token_id: tokenId })
       .execute();
     if (!small) {
-      await enqueueJob(trx, { tenantId, name: PURGE_TENANT_JOB, data: { deletionId } });
+      await enqueue(trx, PURGE_TENANT, { tenantId, data: { deletionId } });
     }
     return marked.deletion_requested_at;
   });

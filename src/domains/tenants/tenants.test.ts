@@ -41,7 +41,7 @@ describe('POST /api/v1/auth/demo', () => {
     expect(
       (await t.as(expired.token, { method: 'GET', url: '/api/v1/feature-flags' })).statusCode,
     ).toBe(401);
-    const purge = jobDefinitions(t.jobDeps).find((j) => j.name === PURGE_DEMO_TENANTS);
+    const purge = jobDefinitions(t.jobDeps).find((j) => j.name === PURGE_DEMO_TENANTS.name);
     await purge?.handle({ version: 1, tenantId: null, correlationId: null, data: {} });
     const ids = (await t.database.system.selectFrom('tenants').select('id').execute()).map(
       (r) => r.id,

@@ -7,8 +7,9 @@ import { insertRepository, scanWith } from '../../../test/support/exposures';
 import { npmRange, osvRecord } from '../../../test/support/osv-records';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { EVENT_SUBSCRIPTIONS, jobDefinitions } from '../../background-jobs';
+import { OSV_SYNC_JOB } from '../../domains/exposures/jobs';
 import { REMATCH_JOB, requestRematch } from '../../domains/exposures/rematch-request';
-import { FeedError, feedUrlFor, importFromUrl, OSV_SYNC_JOB, syncOsvFeeds } from './sync';
+import { FeedError, feedUrlFor, importFromUrl, syncOsvFeeds } from './sync';
 
 /** A local stand-in for an OSV export bucket: `/{ecosystem}/all.zip` with ETag/Last-Modified. */
 interface Feed {

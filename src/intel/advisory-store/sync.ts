@@ -20,9 +20,9 @@ import {
  * after that, only the records the export's `modified_id.csv` lists as new or modified since what
  * the store holds (./incremental.ts), or, for an export without that index, a conditional GET of
  * the zip (If-None-Match / If-Modified-Since from the last answer) and an import when it changed.
- * The feed base comes from configuration (OSV_FEED_URL); unset disables the sync.
+ * The feed base comes from configuration (OSV_FEED_URL); unset disables the sync. The job that
+ * runs it (`osv.sync`) is declared by the exposures domain, which handles it.
  */
-export const OSV_SYNC_JOB = 'osv.sync';
 
 /** Largest export accepted (osv.dev's largest per-ecosystem zip is a few hundred MiB). */
 export const MAX_FEED_BYTES = 2 * 1024 * 1024 * 1024;

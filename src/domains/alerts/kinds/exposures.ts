@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { ExposuresChanged, MaliciousExposuresFound } from '../../../jobs/outbox';
+import type { ExposuresChanged, MaliciousExposuresFound } from '../../events';
 import { type AlertCandidate, asSeverity, defineKind } from './types';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>

@@ -1,4 +1,4 @@
-import type { EventName } from '../../../jobs/outbox';
+import type { EventName } from '../../events';
 import { craClockDue } from './cra';
 import { exposureOpened, exposureReopened, maliciousPackage } from './exposures';
 import {

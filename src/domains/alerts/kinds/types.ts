@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { TObject } from 'typebox';
 import type { DB } from '../../../db/schema';
 import type { SeverityRating } from '../../../intel/osv/types';
-import type { EventName, EventPayloads } from '../../../jobs/outbox';
+import type { EventName, EventPayloads } from '../../events';
 
 /**
  * The extension point of alerting (docs/alerts.md#kinds): a kind names the event it listens to,

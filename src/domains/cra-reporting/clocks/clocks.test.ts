@@ -10,8 +10,8 @@ import { createTestApp, type TestApp, type TestTenant } from '../../../../test/s
 import { jobDefinitions } from '../../../background-jobs';
 import { newId } from '../../../db/ids';
 import { withTenant } from '../../../db/tenant-scope';
-import { emitEvent } from '../../../jobs/outbox';
 import { CRA_CATEGORIES } from '../../cra/classification';
+import { emitEvent } from '../../events';
 import { START_CLOCKS_JOB, SWEEP_CLOCKS_JOB } from '../jobs';
 
 const HOUR = 3_600_000;

@@ -4,7 +4,7 @@ import { compositeKey } from '../../../core/composite-key';
 import { newId } from '../../../db/ids';
 import type { DB } from '../../../db/schema';
 import type { RiskSettings } from '../../../intel/risk/indicators';
-import { emitEvents, type PolicyViolationOpened } from '../../../jobs/outbox';
+import { emitEvents, type PolicyViolationOpened } from '../../events';
 import { coveringException } from '../exceptions/coverage';
 import { activeExceptions, type CoveringException } from '../exceptions/store';
 import type { DependencyFacts } from '../facts/definition';

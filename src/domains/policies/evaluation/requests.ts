@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
+import { Type } from 'typebox';
 import type { DB } from '../../../db/schema';
-import { enqueueJob } from '../../../jobs/outbox';
+import { defineJob, type PayloadOf } from '../../../jobs/contract';
+import { enqueue } from '../../../jobs/outbox';
 import { recordRequest } from './progress';
 
 /**
@@ -9,19 +11,25 @@ import { recordRequest } from './progress';
  * transaction, narrowed to the packages whose facts changed, so it commits with the change and
  * only those dependencies are evaluated again.
  */
-export const EVALUATE_REPOSITORY_JOB = 'policies.evaluate-repository';
+export const EVALUATE_REPOSITORY = defineJob({
+  name: 'policies.evaluate-repository',
+  payload: Type.Object({
+    repositoryId: Type.String(),
+    /** Only the dependencies on these packages; absent or null: every dependency. */
+    packageIds: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Null()])),
+    /** The scan whose matching led here (from `exposures.refreshed`): marked evaluated. */
+    scanId: Type.Optional(Type.String()),
+    /** The recorded request this job answers (progress.ts): the CI gate waits until it is done. */
+    requestId: Type.Optional(Type.String()),
+  }),
+  expireInSeconds: 600,
+  retryLimit: 5,
+});
+export const EVALUATE_REPOSITORY_JOB = EVALUATE_REPOSITORY.name;
 
 const MAX_LISTED_PACKAGES = 1000;
 
-export interface EvaluateRepositoryJob {
-  repositoryId: string;
-  /** Only the dependencies on these packages; absent or null: every dependency. */
-  packageIds?: string[] | null;
-  /** The scan whose matching led here (from `exposures.refreshed`): marked evaluated. */
-  scanId?: string;
-  /** The recorded request this job answers (progress.ts): the CI gate waits until it is done. */
-  requestId?: string;
-}
+export type EvaluateRepositoryJob = PayloadOf<typeof EVALUATE_REPOSITORY>;
 
 export async function requestEvaluation(
   db: Kysely<DB>,
@@ -41,9 +49,8 @@ export async function requestEvaluation(
     request.repositoryId,
     request.reason ?? `facts of ${packageIds.length} package(s) changed`,
   );
-  await enqueueJob<EvaluateRepositoryJob>(db, {
+  await enqueue(db, EVALUATE_REPOSITORY, {
     tenantId: request.tenantId,
-    name: EVALUATE_REPOSITORY_JOB,
     correlationId: request.correlationId ?? null,
     // Past a thousand packages the list costs more to carry than evaluating everything.
     data: {
@@ -52,11 +59,4 @@ export async function requestEvaluation(
       requestId,
     },
   });
-}
-
-/** The package filter of a job's data: a list of ids, or null (everything) when absent or malformed. */
-export function packageFilterOf(data: { packageIds?: unknown }): string[] | null {
-  const ids = data.packageIds;
-  if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) return null;
-  return ids;
 }

@@ -4,7 +4,7 @@ import { badRequest, notFound, unprocessable } from '../../../core/problem';
 import { newId } from '../../../db/ids';
 import type { DB } from '../../../db/schema';
 import { parseEnum } from '../../../http/query';
-import { emitEvents, type PolicyViolationOpened } from '../../../jobs/outbox';
+import { emitEvents, type PolicyViolationOpened } from '../../events';
 import { EXCEPTION_SCOPES } from '../tables';
 import { emitViolationsChanged } from '../violations/events';
 import { MAX_REASON_LENGTH, systemMove } from '../violations/state-machine';

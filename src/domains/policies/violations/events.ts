@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema';
-import { emitEvent } from '../../../jobs/outbox';
+import { emitEvent } from '../../events';
 
 /**
  * `policy_violations.changed`, in the transaction of the change (docs/events.md): once per
