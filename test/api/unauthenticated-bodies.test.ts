@@ -113,5 +113,7 @@ describe('unauthenticated bodies', () => {
     });
     expect(res.status).toBe(401);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    // Closed after the answer: the server never waits for (or reads) the rest of the body.
+    expect(res.headers.get('connection')).toBe('close');
   });
 });

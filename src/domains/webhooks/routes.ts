@@ -60,8 +60,13 @@ export function webhookRoutes(deps: {
             response: withErrors({ 202: Accepted }, [401, 413], { authenticated: false }),
           },
           config: { auth: false },
-          // Before the body is read: no identity header, no bytes (docs/http-rules.md).
-          onRequest: async (request) => requireIdentityHeader(provider, request.headers),
+          // Before the body is read: no identity header, no bytes (docs/http-rules.md). The
+          // connection closes after the 401, so the unread body is never waited for.
+          onRequest: async (request, reply) => {
+            reply.header('connection', 'close');
+            requireIdentityHeader(provider, request.headers);
+            reply.removeHeader('connection');
+          },
         },
         async (request, reply) => {
           const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
