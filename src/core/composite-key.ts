@@ -6,7 +6,10 @@
 export const KEY_SEPARATOR = '\u0000';
 
 export function compositeKey(...parts: readonly (string | number | null | undefined)[]): string {
-  return parts.map((part) => part ?? '').join(KEY_SEPARATOR);
+  // A loop, not map/join: keys are made per dependency and advisory in the matcher's hot path.
+  let key = `${parts[0] ?? ''}`;
+  for (let i = 1; i < parts.length; i++) key += `${KEY_SEPARATOR}${parts[i] ?? ''}`;
+  return key;
 }
 
 /** The parts of a key made by compositeKey. */
