@@ -4,7 +4,7 @@
  * test/structure/layering.test.ts proves that with a deliberate one of each kind.
  *
  * Layers, lowest first (a layer imports only layers before it, never one after it):
- *   core, observability → db, security, ecosystems → sbom, registry-defaults, intel, sources, jobs, http
+ *   core, observability → db, security, ecosystems, cryptography → sbom, registry-defaults, intel, sources, jobs, http
  *   → config.ts → domains
  *   → composition root (app.ts, service.ts, background-jobs.ts, main.ts, logger.ts,
  *   process-handlers.ts, operator/) → cli
@@ -54,6 +54,11 @@ module.exports = {
       'ecosystems',
       ['core'],
       'ecosystems are a pure library (used by the CLI and the scan worker): no service code.',
+    ),
+    onlyImports(
+      'cryptography',
+      ['core'],
+      'cryptography: a pure library for the quantum inventory (source detectors, certificate and key parsing, the TLS probe codec); addresses arrive already checked by the outbound guard.',
     ),
     {
       name: 'ecosystem-plugins-independent',
@@ -122,7 +127,7 @@ module.exports = {
         'Below the domains, settings arrive as arguments: only domains and the root read Config.',
       severity: 'error',
       from: {
-        path: '^src/(core|observability|db|security|ecosystems|registry-defaults|sbom|intel|sources|jobs|http)/',
+        path: '^src/(core|observability|db|security|ecosystems|cryptography|registry-defaults|sbom|intel|sources|jobs|http)/',
         pathNot: TEST,
       },
       to: { path: [CONFIG, COMPOSITION_ROOT] },
