@@ -16,6 +16,7 @@ import type { JobDeps, JobObserver } from './domains/job-deps';
 import { type DeliveryContext, deliveryContext } from './domains/outbound-deliveries/attempt';
 import { outboundDeliveryJobs } from './domains/outbound-deliveries/jobs';
 import { DEPENDENCIES_CHANGED_JOB, packageJobs } from './domains/packages/jobs';
+import { POLICY_FACT_EVENTS } from './domains/policies/evaluation/requests';
 import { EVALUATE_PACKAGE_JOB, EVALUATE_REPOSITORY_JOB, policyJobs } from './domains/policies/jobs';
 import { sbomJobs } from './domains/sbom/jobs';
 import { SBOM_IMPORT_JOB } from './domains/sbom/service';
@@ -64,6 +65,8 @@ export const EVENT_SUBSCRIPTIONS: EventSubscriptions = mergeSubscriptions(
     'package.health_changed': [EVALUATE_PACKAGE_JOB],
     'integration.disabled': [],
   },
+  // Policies evaluate the dependencies whose facts changed outside a scan, once per change.
+  Object.fromEntries(POLICY_FACT_EVENTS.map((event) => [event, [EVALUATE_REPOSITORY_JOB]])),
   alertSubscriptions(),
   craSubscriptions(),
   craReportingSubscriptions(),

@@ -39,11 +39,13 @@ export interface EventPayloads {
   /** The vulnerability matcher refreshed a repository's exposures (after a scan or an advisory change). */
   'exposures.refreshed': ExposuresRefreshed;
   /** Exposures' statuses changed outside a refresh (a person, a rule, an acceptance's expiry). */
-  'exposures.status_changed': RepositoryChanged;
+  'exposures.status_changed': PackageFactsChanged;
   /** A repository's violations moved (evaluation, triage, exception), or a scan was evaluated. */
   'policy_violations.changed': PolicyViolationsChanged;
   /** A drift snapshot was recomputed with other totals (registry metadata it waited for arrived). */
   'drift.updated': DependenciesChanged;
+  /** The drift of some dependencies of a repository's latest snapshot changed (a fact of policies). */
+  'dependency_drift.changed': PackageFactsChanged;
   /** A CRA product's vulnerability is on the known-exploited list; once per product and vulnerability. */
   'cra.actively_exploited': CraActivelyExploited;
   /** An Article 14 clock falls due soon (`due_soon`) or passed its due time unmet (`missed`). */
@@ -89,9 +91,21 @@ export interface ExposuresRefreshed {
   packageIds?: string[];
 }
 
-/** The repository whose state changed. */
-export interface RepositoryChanged {
+/**
+ * Facts of some of a repository's dependencies changed: the packages they are on, or null for
+ * more than a thousand of them (`changedPackageIds`), when listing costs more than it saves.
+ */
+export interface PackageFactsChanged {
   repositoryId: string;
+  packageIds: string[] | null;
+}
+
+const MAX_LISTED_PACKAGES = 1000;
+
+/** The packages a PackageFactsChanged names: each once, or null past a thousand. */
+export function changedPackageIds(packageIds: Iterable<string>): string[] | null {
+  const unique = [...new Set(packageIds)];
+  return unique.length > MAX_LISTED_PACKAGES ? null : unique;
 }
 
 export interface PolicyViolationsChanged {

@@ -5,6 +5,7 @@ import {
   type JobDefinition,
   type JobEnvelope,
   type JobSendOptions,
+  type SqlExecutor,
 } from './queue';
 
 export { InvalidJobPayloadError };
@@ -27,6 +28,16 @@ export interface JobContract<S extends TSchema = TSchema> {
   readonly policy?: 'short';
   /** Per-job send options read from the envelope: fetch order, coalescing key, delay. */
   readonly sendOptions?: (envelope: Omit<JobEnvelope<Static<S>>, 'version'>) => JobSendOptions;
+  /**
+   * Runs in the outbox relay's transaction as the job is queued, and returns the payload to
+   * queue: what someone waits for (the CI gate waits for a policy evaluation) is recorded in
+   * the commit that turns the outbox row into the job, so between the change and the job's end
+   * there is always a row saying the work is pending.
+   */
+  readonly atRelay?: (
+    envelope: Omit<JobEnvelope<Static<S>>, 'version'>,
+    db: SqlExecutor,
+  ) => Promise<Static<S>>;
 }
 
 /** The payload type a contract accepts. */
@@ -92,7 +103,7 @@ export function jobDefinition<S extends TSchema>(
   handle: (envelope: JobEnvelope<Static<S>>) => Promise<void>,
   settings: { expireInSeconds?: number; schedule?: string } = {},
 ): JobDefinition {
-  const { sendOptions } = contract;
+  const { sendOptions, atRelay } = contract;
   return {
     name: contract.name,
     expireInSeconds: settings.expireInSeconds ?? contract.expireInSeconds,
@@ -107,6 +118,15 @@ export function jobDefinition<S extends TSchema>(
           sendOptions: (envelope) => {
             const data = envelope.data;
             return isData(contract, data) ? sendOptions({ ...envelope, data }) : {};
+          },
+        }
+      : {}),
+    // A payload that does not match is queued as it is, to be cancelled when claimed.
+    ...(atRelay
+      ? {
+          atRelay: async (envelope, db) => {
+            const data = envelope.data;
+            return isData(contract, data) ? atRelay({ ...envelope, data }, db) : data;
           },
         }
       : {}),

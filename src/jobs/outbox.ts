@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/connection';
 import { newId } from '../db/ids';
 import type { DB } from '../db/schema';
@@ -55,6 +55,11 @@ export type EventSubscriptions = Readonly<Partial<Record<string, readonly string
 
 // Event rows carry this prefix in job_name: job names and event names never collide.
 const EVENT_ROW_PREFIX = 'event:';
+
+/** The job_name of an event's outbox rows. */
+export function eventRowName(event: string): string {
+  return `${EVENT_ROW_PREFIX}${event}`;
+}
 
 /**
  * Records an event in the caller's transaction: one outbox row, which the relay turns into one
@@ -135,6 +140,41 @@ export function eventsOfRow(jobName: string, data: unknown): { event: string; da
     return data.map((item: unknown) => ({ event, data: item }));
   }
   return [];
+}
+
+/** A committed event not relayed yet: the jobs it starts are not queued yet. */
+export interface EventWaiting {
+  id: string;
+  event: string;
+  data: unknown;
+  createdAt: Date;
+}
+
+/**
+ * The committed single-event rows of these events (in the caller's tenant transaction) whose
+ * payload's `repositoryId` is this one, oldest first: work asked for and not queued yet. Events
+ * emitted in batches (`emitEvents`) are not looked at.
+ */
+export async function eventsWaiting(
+  db: Kysely<DB>,
+  events: readonly string[],
+  repositoryId: string,
+): Promise<EventWaiting[]> {
+  if (events.length === 0) return [];
+  const rows = await db
+    .selectFrom('job_outbox')
+    .select(['id', 'job_name', 'data', 'created_at'])
+    .where('job_name', 'in', events.map(eventRowName))
+    .where(sql<string>`data->>'repositoryId'`, '=', repositoryId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    event: row.job_name.slice(EVENT_ROW_PREFIX.length),
+    data: row.data,
+    createdAt: row.created_at,
+  }));
 }
 
 /** The jobs one outbox row becomes: itself, or one per subscriber of its event (maybe none). */

@@ -32,6 +32,8 @@ export interface JobDefinition {
   policy?: 'short';
   /** Per-job send options read from the envelope: fetch order, coalescing key, delay. */
   sendOptions?: (envelope: Omit<JobEnvelope<unknown>, 'version'>) => JobSendOptions;
+  /** In the outbox relay's transaction, before the job is sent: the payload to send (contract.ts). */
+  atRelay?: (envelope: Omit<JobEnvelope<unknown>, 'version'>, db: SqlExecutor) => Promise<unknown>;
   handle: (envelope: JobEnvelope<unknown>) => Promise<void>;
 }
 
@@ -326,10 +328,14 @@ export async function createJobQueue(
     register(definition) {
       definitions.set(definition.name, definition);
     },
-    async send(name, envelope, options = {}) {
+    async send(name, queued, options = {}) {
       const definition = definitions.get(name);
       if (!definition) throw new Error(`unknown job ${name}`);
       await createQueues([name]);
+      const envelope =
+        options.db && definition.atRelay
+          ? { ...queued, data: await definition.atRelay(queued, options.db) }
+          : queued;
       return boss.send(name, { version: 1, ...envelope } as object, {
         ...sendOptionsOf(definition, envelope),
         ...(options.db ? { db: options.db as PgBoss.Db } : {}),

@@ -10,7 +10,7 @@ import {
 } from '../../src/domains/analytics/jobs';
 import { MATCH_DEPENDENCIES_JOB } from '../../src/domains/exposures/jobs';
 import { DEPENDENCIES_CHANGED_JOB, ENRICH_JOB } from '../../src/domains/packages/jobs';
-import { EVALUATE_REPOSITORY_JOB } from '../../src/domains/policies/evaluation/requests';
+import { EVALUATE_REPOSITORY_JOB } from '../../src/domains/policies/jobs';
 import { RUN_SCAN_JOB } from '../../src/domains/scans/service';
 import { OPERATOR_RECORD, ownerConnection } from '../../src/operator/channel';
 import { type RunningService, startService } from '../../src/service';

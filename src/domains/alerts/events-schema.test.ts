@@ -52,6 +52,7 @@ const EVENTS: EventName[] = [
   'policy_violation.opened',
   'policy_violations.changed',
   'drift.updated',
+  'dependency_drift.changed',
   'integration.disabled',
 ];
 

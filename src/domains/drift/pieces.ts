@@ -8,8 +8,8 @@ import { withTenant } from '../../db/tenant-scope';
 import { COUNTED_DEPENDENCY_SQL } from '../../ecosystems/dependency-list';
 import { totalDrift } from '../../intel/drift/drift';
 import { emitEvent } from '../events';
-import { requestEvaluation } from '../policies/evaluation/requests';
 import { loadCatalogue } from './catalogue';
+import { emitDriftChanged } from './events';
 import {
   changedPackages,
   DRIFT_FACT_COLUMNS,
@@ -115,8 +115,7 @@ async function measurePiece(
   ).filter((r) => keys.has(compositeKey(r.package_id, r.used_version)));
   await upsertDriftRows(db, after);
   const changed = changedPackages(before, after);
-  // Drift is a fact of policies: the dependencies whose drift changed are evaluated again.
-  await requestEvaluation(db, { ...state.snapshot, tenantId: state.tenantId, packageIds: changed });
+  await emitDriftChanged(db, state.tenantId, state.snapshot.repositoryId, changed);
   return true;
 }
 

@@ -8,8 +8,8 @@ import type { DependencySource, Ecosystem, Resolution } from '../../ecosystems/t
 import { computeDependencyDrift, type DependencyDrift, totalDrift } from '../../intel/drift/drift';
 import { driftFacts } from '../../intel/package-catalogue/facts';
 import { emitEvent } from '../events';
-import { requestEvaluation } from '../policies/evaluation/requests';
 import { type Catalogue, loadCatalogue } from './catalogue';
+import { emitDriftChanged } from './events';
 import type { DependencyDriftState } from './tables';
 
 /**
@@ -78,8 +78,7 @@ export async function snapshotRepositoryDrift(
   const snapshot: SnapshotKey = { repositoryId, scanId };
   const updated = await saveRepositoryDrift(db, snapshot, totals, now);
   const changed = await saveDependencyDrift(db, snapshot, used, outcomes, catalogue);
-  // Drift is a fact of policies: the dependencies whose drift changed are evaluated again.
-  await requestEvaluation(db, { tenantId, repositoryId, packageIds: changed });
+  await emitDriftChanged(db, tenantId, repositoryId, changed);
   // A recomputation with other totals (metadata it waited for arrived) is news of its own; the
   // first computation is part of its scan, whose own events follow.
   if (updated) await emitEvent(db, 'drift.updated', { tenantId, data: { repositoryId, scanId } });

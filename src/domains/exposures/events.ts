@@ -1,6 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { DB } from '../../db/schema';
-import { type ExposureSummary, emitEvent } from '../events';
+import { changedPackageIds, type ExposureSummary, emitEvent } from '../events';
 import type { VulnerabilityExposureTable } from './tables';
 
 /** An exposure a refresh opened or reopened, before its vulnerability's names are read. */
@@ -107,20 +107,27 @@ export async function emitExposureEvents(
 
 /**
  * `exposures.status_changed` for each repository whose exposures' statuses changed outside a
- * refresh (a person's triage, a triage rule, an acceptance's expiry), in the change's transaction:
- * the dashboard's rollups refresh on it (a refresh's changes are announced by
- * `exposures.refreshed`).
+ * refresh (a person's triage, a triage rule, an acceptance's expiry), in the change's transaction,
+ * naming the packages of those exposures: the status is a fact of policies
+ * (vulnerabilities.items[].status), which evaluate those dependencies again, and the dashboard's
+ * rollups refresh on it (a refresh's changes are announced by `exposures.refreshed`).
  */
 export async function emitStatusChanged(
   db: Kysely<DB>,
   tenantId: string,
-  repositoryIds: Iterable<string>,
+  changes: Iterable<{ repositoryId: string; packageId: string }>,
   correlationId: string | null = null,
 ): Promise<void> {
-  for (const repositoryId of new Set(repositoryIds)) {
+  const byRepository = new Map<string, string[]>();
+  for (const { repositoryId, packageId } of changes) {
+    const list = byRepository.get(repositoryId) ?? [];
+    list.push(packageId);
+    byRepository.set(repositoryId, list);
+  }
+  for (const [repositoryId, packageIds] of byRepository) {
     await emitEvent(db, 'exposures.status_changed', {
       tenantId,
-      data: { repositoryId },
+      data: { repositoryId, packageIds: changedPackageIds(packageIds) },
       correlationId,
     });
   }

@@ -3,7 +3,6 @@ import type { Principal } from '../../core/principal';
 import { badRequest, notFound, unprocessable } from '../../core/problem';
 import type { DB } from '../../db/schema';
 import { parseEnum } from '../../http/query';
-import { requestEvaluation } from '../policies/evaluation/requests';
 import { emitStatusChanged } from './events';
 import { applyTransition } from './state-machine';
 import {
@@ -71,13 +70,9 @@ export async function triageExposure(
   });
   details.to = outcome.outcome.status;
   if (outcome.outcome.status !== current.status) {
-    // The status is a fact of policies (vulnerabilities.items[].status): that dependency again.
-    await requestEvaluation(db, {
-      tenantId: principal.tenantId,
-      repositoryId: current.repository_id,
-      packageIds: [current.package_id],
-    });
-    await emitStatusChanged(db, principal.tenantId, [current.repository_id]);
+    await emitStatusChanged(db, principal.tenantId, [
+      { repositoryId: current.repository_id, packageId: current.package_id },
+    ]);
   }
   const exposure = await findExposure(db, exposureId);
   if (!exposure) throw notFound('The vulnerability exposure');

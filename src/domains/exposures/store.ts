@@ -3,7 +3,6 @@ import { type TakeSkip, type TakeSkipPage, takeSkipPage } from '../../db/paging'
 import type { DB } from '../../db/schema';
 import type { FindingKind, SeverityRating } from '../../intel/osv/types';
 import type { Reachability } from '../../intel/reachability/analyse';
-import { requestEvaluation } from '../policies/evaluation/requests';
 import {
   type ChangedExposure,
   changedExposure,
@@ -189,14 +188,14 @@ export async function reopenExpiredAcceptances(db: Kysely<DB>, tenantId: string)
   }
   for (const [repositoryId, reopened] of byRepository) {
     await emitExposureEvents(db, { tenantId, repositoryId }, { opened: [], reopened });
-    // The status is a fact of policies (vulnerabilities.items[].status).
-    await requestEvaluation(db, {
-      tenantId,
-      repositoryId,
-      packageIds: reopened.map((e) => e.packageId),
-    });
   }
-  await emitStatusChanged(db, tenantId, byRepository.keys());
+  await emitStatusChanged(
+    db,
+    tenantId,
+    [...byRepository].flatMap(([repositoryId, reopened]) =>
+      reopened.map((e) => ({ repositoryId, packageId: e.packageId })),
+    ),
+  );
   return reopenedIds.size;
 }
 

@@ -3,7 +3,6 @@ import type { DB } from '../../db/schema';
 import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import { ECOSYSTEMS, type Ecosystem } from '../../ecosystems/types';
 import { parseVers, versContains } from '../../ecosystems/vers';
-import { requestEvaluation } from '../policies/evaluation/requests';
 import { emitStatusChanged } from './events';
 import {
   changeStatusBySystem,
@@ -175,33 +174,26 @@ export async function applyTriageRules(db: Kysely<DB>, scope: ApplyScope): Promi
 
 /**
  * Announces exposures a rule settled or reopened outside a refresh (a new rule, a VEX import, a
- * revocation): policies evaluate those dependencies again (the status is a fact of policies,
- * vulnerabilities.items[].status) and `exposures.status_changed` tells the rest (the dashboard's
- * rollups). A refresh does both for its repository itself.
+ * revocation) as `exposures.status_changed` (emitStatusChanged: policies evaluate those
+ * dependencies again, the dashboard's rollups refresh). A refresh announces its own.
  */
-export async function requestPolicyEvaluation(
+export async function announceStatusChanges(
   db: Kysely<DB>,
   tenantId: string,
   exposureIds: Iterable<string>,
 ): Promise<void> {
   const ids = [...exposureIds];
-  const byRepository = new Map<string, string[]>();
+  const changes: { repositoryId: string; packageId: string }[] = [];
   for (let i = 0; i < ids.length; i += 1000) {
     const rows = await db
       .selectFrom('vulnerability_exposures')
       .select(['repository_id', 'package_id'])
       .where('id', 'in', ids.slice(i, i + 1000))
       .execute();
-    for (const row of rows) {
-      const list = byRepository.get(row.repository_id) ?? [];
-      list.push(row.package_id);
-      byRepository.set(row.repository_id, list);
-    }
+    for (const row of rows)
+      changes.push({ repositoryId: row.repository_id, packageId: row.package_id });
   }
-  for (const [repositoryId, packageIds] of byRepository) {
-    await requestEvaluation(db, { tenantId, repositoryId, packageIds });
-  }
-  await emitStatusChanged(db, tenantId, byRepository.keys());
+  await emitStatusChanged(db, tenantId, changes);
 }
 
 /**
@@ -216,6 +208,6 @@ export async function withdrawRule(
 ): Promise<number> {
   const reopened = await reopenRuleDecisions(db, rule);
   await applyTriageRules(db, { exposureIds: reopened });
-  await requestPolicyEvaluation(db, tenantId, reopened);
+  await announceStatusChanges(db, tenantId, reopened);
   return reopened.length;
 }

@@ -10,7 +10,7 @@ import {
   evaluatePolicyEverywhere,
   evaluateRepository,
 } from './evaluation/evaluate';
-import { EVALUATE_REPOSITORY, EVALUATE_REPOSITORY_JOB } from './evaluation/requests';
+import { EVALUATE_REPOSITORY } from './evaluation/requests';
 import { markScanEvaluated } from './evaluation/scan-evaluated';
 import { expireTenantExceptions } from './exceptions/service';
 import { tenantsWithExpiredExceptions } from './exceptions/store';
@@ -18,8 +18,8 @@ import { emitViolationsChanged, violationsMoved } from './violations/events';
 
 /**
  * Policy jobs (docs/policies.md#evaluation):
- * - `policies.evaluate-repository` (subscribed to `exposures.refreshed`, queued by
- *   `requestEvaluation` when an exposure's status or a drift snapshot changes): every policy over
+ * - `policies.evaluate-repository` (subscribed to `exposures.refreshed` and to the fact events,
+ *   POLICY_FACT_EVENTS: an exposure's status or a dependency's drift changed): every policy over
  *   the repository's current dependencies, or only those on the `packageIds` the job names; after
  *   a scan's matching (`scanId`) it writes a `policies` line to that scan's log;
  * - `policies.evaluate-package` (subscribed to `package.health_changed`): every policy over the
@@ -29,7 +29,7 @@ import { emitViolationsChanged, violationsMoved } from './violations/events';
  * - `policies.expire-exceptions` (every minute): exceptions past their expiry end, and what they
  *   covered reopens, each audited as the system's.
  */
-export { EVALUATE_REPOSITORY_JOB };
+export const EVALUATE_REPOSITORY_JOB = EVALUATE_REPOSITORY.name;
 export const EVALUATE_PACKAGE = defineJob({
   name: 'policies.evaluate-package',
   // The `package.health_changed` payload; only the package is read.

@@ -10,7 +10,7 @@ import { formatVers, parseVers } from '../../ecosystems/vers';
 import { parseEnum } from '../../http/query';
 import { mapPurl } from '../../sbom/purl-map';
 import { applyTransition } from '../exposures/state-machine';
-import { applyTriageRules, requestPolicyEvaluation, withdrawRule } from '../exposures/triage-apply';
+import { announceStatusChanges, applyTriageRules, withdrawRule } from '../exposures/triage-apply';
 import {
   canonicalIdOf,
   findTriageRule,
@@ -177,7 +177,7 @@ export async function createTriageRule(
   const settled = await applyTriageRules(db, {
     packages: [{ ecosystem: values.ecosystem, packageName: values.package_name }],
   });
-  await requestPolicyEvaluation(db, principal.tenantId, settled);
+  await announceStatusChanges(db, principal.tenantId, settled);
   const rule = await findTriageRule(db, values.id);
   if (!rule) throw notFound('The triage rule');
   return { rule, settled: settled.size };

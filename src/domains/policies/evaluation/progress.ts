@@ -1,27 +1,17 @@
 import { type Kysely, sql } from 'kysely';
-import { newId } from '../../../db/ids';
+import { asObject } from '../../../core/json-values';
 import type { DB } from '../../../db/schema';
+import { eventsWaiting } from '../../../jobs/outbox';
+import { factsChangedReason, POLICY_FACT_EVENTS } from './requests';
 
 /**
  * What a repository's violations are up to date with (docs/policies.md#ci-gate, migration 0043):
  * each policy's version last evaluated over every dependency there, and the evaluations asked
  * for because a fact changed that have not run yet. Written in the evaluation's transaction, with
- * the violations, so whoever reads "current" reads the violations of that evaluation.
+ * the violations, so whoever reads "current" reads the violations of that evaluation. A fact's
+ * change is pending from its own commit: first as its event's outbox row (POLICY_FACT_EVENTS),
+ * then, from the relay's commit that queues the evaluation, as a request row (requests.ts).
  */
-
-/** Records an evaluation asked for (the job carries its id); in the caller's transaction. */
-export async function recordRequest(
-  db: Kysely<DB>,
-  repositoryId: string,
-  reason: string,
-): Promise<string> {
-  const id = newId();
-  await db
-    .insertInto('policy_evaluation_requests')
-    .values({ id, repository_id: repositoryId, reason })
-    .execute();
-  return id;
-}
 
 /** The requests of a repository visible now (an evaluation of every dependency covers them). */
 export async function openRequestIds(db: Kysely<DB>, repositoryId: string): Promise<string[]> {
@@ -90,12 +80,7 @@ export async function evaluationProgress(
     .select(['p.id', 'p.name', 'p.version', 'v.version as evaluated', 'v.evaluated_at'])
     .orderBy('p.id')
     .execute();
-  const requests = await db
-    .selectFrom('policy_evaluation_requests')
-    .select(['id', 'reason', 'requested_at'])
-    .where('repository_id', '=', repositoryId)
-    .orderBy('requested_at')
-    .execute();
+  const requests = await pendingRequests(db, repositoryId);
   const pendingPolicies = policies
     .filter((p) => p.evaluated === null || p.evaluated < p.version)
     .map((p) => ({
@@ -109,12 +94,32 @@ export async function evaluationProgress(
     repositoryId,
     state: pendingPolicies.length === 0 && requests.length === 0 ? 'current' : 'pending',
     pendingPolicies,
-    pendingRequests: requests.map((r) => ({
-      requestId: r.id,
-      reason: r.reason,
-      requestedAtUtc: r.requested_at.toISOString(),
-    })),
+    pendingRequests: requests,
     policies: policies.length,
     lastEvaluatedAtUtc: times.length > 0 ? new Date(Math.max(...times)).toISOString() : null,
   };
+}
+
+/** Queued evaluations (request rows) and fact events not relayed yet, oldest first. */
+async function pendingRequests(
+  db: Kysely<DB>,
+  repositoryId: string,
+): Promise<EvaluationProgress['pendingRequests']> {
+  const queued = await db
+    .selectFrom('policy_evaluation_requests')
+    .select(['id', 'reason', 'requested_at'])
+    .where('repository_id', '=', repositoryId)
+    .execute();
+  const waiting = await eventsWaiting(db, POLICY_FACT_EVENTS, repositoryId);
+  return [
+    ...queued.map((r) => ({ requestId: r.id, reason: r.reason, at: r.requested_at })),
+    ...waiting.map((e) => ({ requestId: e.id, reason: reasonOfEvent(e.data), at: e.createdAt })),
+  ]
+    .sort((a, b) => a.at.getTime() - b.at.getTime())
+    .map(({ requestId, reason, at }) => ({ requestId, reason, requestedAtUtc: at.toISOString() }));
+}
+
+function reasonOfEvent(data: unknown): string {
+  const packageIds = asObject(data)?.packageIds;
+  return factsChangedReason(Array.isArray(packageIds) ? packageIds : null);
 }

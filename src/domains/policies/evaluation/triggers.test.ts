@@ -4,11 +4,13 @@ import { npmRange, osvRecord } from '../../../../test/support/osv-records';
 import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
 import { loadConfig } from '../../../config';
 import { withTenant } from '../../../db/tenant-scope';
+import { eventRowName } from '../../../jobs/outbox';
 import { snapshotRepositoryDrift } from '../../drift/service';
 import { emitEvent } from '../../events';
 import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB } from '../../exposures/jobs';
 import { EVALUATE_PACKAGE_JOB, EVALUATE_POLICY_JOB, EVALUATE_REPOSITORY_JOB } from '../jobs';
 import { evaluateRepository } from './evaluate';
+import { POLICY_FACT_EVENTS } from './requests';
 
 /**
  * What re-evaluates policies besides scans and policy changes (docs/policies.md#evaluation): an
@@ -60,7 +62,7 @@ describe('policy re-evaluation triggers', () => {
     const rows = await t.database.system
       .selectFrom('job_outbox')
       .select('data')
-      .where('job_name', '=', EVALUATE_REPOSITORY_JOB)
+      .where('job_name', 'in', POLICY_FACT_EVENTS.map(eventRowName))
       .execute();
     return rows.map((row) => (row.data as { packageIds?: string[] | null }).packageIds);
   };

@@ -5,7 +5,7 @@ import { ProblemError, unprocessable } from '../../../core/problem';
 import type { DB } from '../../../db/schema';
 import { formatVers, parseVers } from '../../../ecosystems/vers';
 import { mapPurl } from '../../../sbom/purl-map';
-import { applyTriageRules, requestPolicyEvaluation } from '../../exposures/triage-apply';
+import { announceStatusChanges, applyTriageRules } from '../../exposures/triage-apply';
 import {
   type CreateRuleBody,
   checkTriageRule,
@@ -287,7 +287,7 @@ async function settleWritten(state: ImportState): Promise<number> {
     const scope = { packages: packages.slice(i, i + 200) };
     settled.push(...(await applyTriageRules(state.db, scope)));
   }
-  await requestPolicyEvaluation(state.db, state.principal.tenantId, settled);
+  await announceStatusChanges(state.db, state.principal.tenantId, settled);
   return settled.length;
 }
 

@@ -4,7 +4,8 @@ import { expectValidOpenVex } from '../../../../test/support/openvex-schema';
 import { npmRange, osvRecord } from '../../../../test/support/osv-records';
 import { cycloneDxValidator, schemaErrors } from '../../../../test/support/sbom-schemas';
 import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
-import { EVALUATE_REPOSITORY_JOB } from '../../policies/jobs';
+import { eventRowName } from '../../../jobs/outbox';
+import { POLICY_FACT_EVENTS } from '../../policies/evaluation/requests';
 import { readVexDocument } from './documents';
 
 interface ExposureBody {
@@ -202,7 +203,7 @@ describe('VEX import and export', () => {
     const queued = await t.database.system
       .selectFrom('job_outbox')
       .select('data')
-      .where('job_name', '=', EVALUATE_REPOSITORY_JOB)
+      .where('job_name', 'in', POLICY_FACT_EVENTS.map(eventRowName))
       .execute();
     const evaluations = queued.map(
       (row) => row.data as { repositoryId: string; packageIds: string[] },
