@@ -70,7 +70,10 @@ export const CIPHER_SUITES: Readonly<Record<number, string>> = {
  * TLS 1.3 suites first; a few TLS 1.2 suites after them so that a TLS-1.2-only server answers
  * with its ServerHello (which says so) instead of a handshake_failure alert.
  */
-export const PROBE_CIPHER_SUITES: readonly number[] = Object.keys(CIPHER_SUITES).map(Number);
+export const PROBE_CIPHER_SUITES: readonly number[] = [
+  0x1301, 0x1302, 0x1303, 0x1304, 0xc02b, 0xc02f, 0xc02c, 0xc030, 0xcca9, 0xcca8, 0x009e, 0x009c,
+  0x002f,
+];
 
 /**
  * Signature schemes (RFC 8446 §4.2.3 plus ML-DSA, draft-ietf-tls-mldsa): the server picks its
