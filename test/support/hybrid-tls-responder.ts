@@ -28,7 +28,7 @@ export type ResponderMode =
   | 'hang'
   /** The HRR split over two records and written one byte at a time. */
   | 'trickle'
-  /** A handshake header announcing a 1 MiB message. */
+  /** A handshake message announcing 1 MiB, sent in full 16 KiB records. */
   | 'oversized'
   /** ChangeCipherSpec records without end. */
   | 'flood'
@@ -234,8 +234,11 @@ function answerFor(
       return alertRecord(40);
     case 'garbage':
       return Buffer.from('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n');
-    case 'oversized':
-      return Buffer.concat([Buffer.from([22, 3, 3, 0x40, 0]), Buffer.from([2, 0x10, 0, 0])]);
+    case 'oversized': {
+      // A ServerHello announcing 1 MiB, its first 16 KiB record in full, then a second one.
+      const start = Buffer.concat([Buffer.from([2, 0x10, 0, 0]), Buffer.alloc(0x4000 - 4)]);
+      return Buffer.concat([record(22, start), record(22, Buffer.alloc(0x4000))]);
+    }
     default:
       return mode;
   }

@@ -384,9 +384,12 @@ describe('hostile answers', () => {
     const valid = handshakeRecord(tls13ServerHelloMessage(SESSION, 0x11ec, randomBytes(40)));
     for (let round = 0; round < 3000; round += 1) {
       const bytes = round % 2 === 0 ? randomBytes(round % 200) : Buffer.from(valid);
-      if (round % 2 === 1)
-        for (let flips = 0; flips < 3; flips += 1)
-          bytes[(round * 7 + flips * 13) % bytes.length] ^= 1 << (round % 8);
+      if (round % 2 === 1) {
+        for (let flips = 0; flips < 3; flips += 1) {
+          const at = (round * 7 + flips * 13) % bytes.length;
+          bytes[at] = bytes[at]! ^ (1 << (round % 8));
+        }
+      }
       const answer = decodeServerAnswer(bytes);
       expect(['incomplete', 'malformed', 'alert', 'server-hello', 'hello-retry-request']).toContain(
         answer.kind,

@@ -81,10 +81,15 @@ export async function observeTls(options: ObserveTlsOptions): Promise<TlsObserva
     authorized: false,
     authorizationError: null,
   };
+  let socket: TLSSocket;
+  try {
+    socket = tlsConnect(connectionOptions(options));
+  } catch {
+    return { ...empty, problem: 'no connection could be opened' }; // an invalid port or CA
+  }
   return new Promise((resolve) => {
     let settled = false;
     let reachable = false;
-    const socket = tlsConnect(connectionOptions(options));
     const finish = (observation: Partial<TlsObservation>) => {
       if (settled) return;
       settled = true;
@@ -102,7 +107,8 @@ export async function observeTls(options: ObserveTlsOptions): Promise<TlsObserva
       reachable = true;
     });
     socket.once('secureConnect', () => finish(handshakeFacts(socket)));
-    socket.once('error', (error: NodeJS.ErrnoException) => {
+    // `on`, not `once`: a second error after the first must not become an uncaught one.
+    socket.on('error', (error: NodeJS.ErrnoException) => {
       const problem = reachable ? 'the TLS handshake failed' : 'the address could not be reached';
       finish({ problem, errorCode: error.code ?? 'ERROR' });
     });
@@ -122,8 +128,6 @@ function connectionOptions(options: ObserveTlsOptions): ConnectionOptions {
     minVersion: 'TLSv1',
     // Level 0 lets OpenSSL 3 speak TLS 1.0/1.1 and accept small keys: an inventory must see them.
     ciphers: 'ALL:@SECLEVEL=0',
-    // A session from an earlier observation would skip the key exchange.
-    session: undefined,
   };
 }
 

@@ -172,7 +172,7 @@ function exchangeHello(options: HybridProbeOptions, keyShares: KeyShare[]): Prom
     socket.once('close', () =>
       finish({ answer: null, problem: 'the connection closed without an answer' }),
     );
-    socket.once('error', (error: NodeJS.ErrnoException) => {
+    socket.on('error', (error: NodeJS.ErrnoException) => {
       const problem = connected
         ? 'the connection failed before an answer'
         : 'the address could not be reached';
