@@ -19,7 +19,7 @@ import { readPkcs7Certificates } from './pkcs7.js';
 import { describeOpenSshPrivateKey, findSshPublicKeys } from './ssh.js';
 import type { KeyAlgorithm, KeyFormat } from './types.js';
 
-const MAX_PEM_BLOCKS = 1024;
+const MAX_PEM_BLOCKS = 512;
 
 /** Unencrypted key labels: how to read the body, and what the format is called. */
 const KEY_LABELS: Record<
@@ -107,15 +107,19 @@ function readKeyBlock(block: PemBlock, bytes: Buffer, collector: ArtifactCollect
   return false;
 }
 
-function readBlock(block: PemBlock, collector: ArtifactCollector): void {
-  const { label, line, bytes } = block;
-  const known =
+/** The labels this reader inventories; other blocks are passed over unread. */
+function isInventoried(label: string): boolean {
+  return (
     CERTIFICATE_LABELS.has(label) ||
     PKCS7_LABELS.has(label) ||
     label in KEY_LABELS ||
     label === 'ENCRYPTED PRIVATE KEY' ||
-    label === 'OPENSSH PRIVATE KEY';
-  if (!known) return;
+    label === 'OPENSSH PRIVATE KEY'
+  );
+}
+
+function readBlock(block: PemBlock, collector: ArtifactCollector): void {
+  const { label, line, bytes } = block;
   if (!bytes) {
     collector.problem(`line ${line}: the ${label} block is not valid base64`);
     return;
@@ -138,7 +142,7 @@ function readBlock(block: PemBlock, collector: ArtifactCollector): void {
 /** PEM blocks and OpenSSH public key lines in a text. */
 export function readPemText(text: string, collector: ArtifactCollector): void {
   if (text.includes('-----BEGIN ')) {
-    const scan = findPemBlocks(text, MAX_PEM_BLOCKS);
+    const scan = findPemBlocks(text, MAX_PEM_BLOCKS, isInventoried);
     for (const block of scan.blocks) readBlock(block, collector);
     for (const problem of scan.problems) collector.problem(problem);
   }

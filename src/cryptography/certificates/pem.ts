@@ -99,8 +99,15 @@ function labelAt(text: string, start: number): { label: string; end: number } | 
   return isLabel(label) ? { label, end: end + DASHES.length } : undefined;
 }
 
-/** Every armoured block, at most `maxBlocks`; unterminated or mismatched ones are problems. */
-export function findPemBlocks(text: string, maxBlocks: number): PemScan {
+/**
+ * Every armoured block with a `wanted` label, at most `maxBlocks`; unterminated or mismatched
+ * ones are problems. Other labels (PGP, CRLs, requests) are passed over without a word.
+ */
+export function findPemBlocks(
+  text: string,
+  maxBlocks: number,
+  wanted: (label: string) => boolean,
+): PemScan {
   const blocks: PemBlock[] = [];
   const problems: string[] = [];
   const lines = new LineCounter(text);
@@ -110,7 +117,7 @@ export function findPemBlocks(text: string, maxBlocks: number): PemScan {
     const begin = text.indexOf(BEGIN, position);
     if (begin === -1) break;
     const head = labelAt(text, begin + BEGIN.length);
-    if (!head) {
+    if (!head || !wanted(head.label)) {
       position = begin + BEGIN.length;
       continue;
     }
