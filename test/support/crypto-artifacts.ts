@@ -213,6 +213,18 @@ function makeKeys(dir: string): void {
   openssl(['pkey', '-in', 'p384.key', '-pubout', '-out', 'p384-public.pem']);
   openssl(['rsa', '-in', 'rsa-4096.key', '-RSAPublicKey_out', '-out', 'rsa-pkcs1-public.pem']);
   openssl(['pkey', '-in', 'ed25519.key', '-outform', 'DER', '-out', 'ed25519-pkcs8.der']);
+  openssl(['pkey', '-in', 'dsa.key', '-traditional', '-outform', 'DER', '-out', 'dsa.der']);
+  openssl([
+    'rsa',
+    '-in',
+    'rsa-2048.key',
+    '-RSAPublicKey_out',
+    '-outform',
+    'DER',
+    '-out',
+    'rsa-pkcs1-public.der',
+  ]);
+  openssl(['pkey', '-in', 'p256.key', '-traditional', '-outform', 'DER', '-out', 'ec-sec1.der']);
 }
 
 function makeJavaKeystores(dir: string): void {

@@ -124,8 +124,10 @@ export function describePkcs1PrivateDer(der: Uint8Array): KeyDescription | undef
 
 /** PKCS#1 RSAPublicKey: modulus, exponent. */
 export function describePkcs1PublicDer(der: Uint8Array): KeyDescription | undefined {
-  const [modulus, exponent] = childrenOf(parseDer(der));
-  const bits = exponent instanceof asn1js.Integer ? integerBits(modulus) : undefined;
+  const children = childrenOf(parseDer(der));
+  const [modulus, exponent] = children;
+  const bits =
+    children.length === 2 && exponent instanceof asn1js.Integer ? integerBits(modulus) : undefined;
   return bits ? { algorithm: 'RSA', keySize: bits } : undefined;
 }
 

@@ -341,6 +341,21 @@ const KEYS: KeyScenario[] = [
     keys: [{ format: 'pkcs8', algorithm: 'EdDSA', line: 1 }],
   },
   {
+    scenario: 'openssl-dsa-der',
+    file: 'dsa.der',
+    keys: [{ format: 'openssl-dsa', algorithm: 'DSA', keySize: 1024 }],
+  },
+  {
+    scenario: 'pkcs1-public-der',
+    file: 'rsa-pkcs1-public.der',
+    keys: [{ kind: 'public', format: 'pkcs1', keySize: 2048 }],
+  },
+  {
+    scenario: 'sec1-der',
+    file: 'ec-sec1.der',
+    keys: [{ kind: 'private', format: 'sec1', curve: 'P-256' }],
+  },
+  {
     scenario: 'encrypted-pkcs8-algorithm-unknown',
     file: 'encrypted-pkcs8.key',
     keys: [

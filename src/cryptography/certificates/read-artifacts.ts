@@ -9,6 +9,7 @@ import { isCertificateDer } from './certificate.js';
 import { ArtifactCollector } from './collector.js';
 import { javaKeystoreType, readJavaKeystore } from './java-keystore.js';
 import {
+  describeOpensslDsaDer,
   describePkcs1PrivateDer,
   describePkcs1PublicDer,
   describePkcs8Der,
@@ -81,6 +82,7 @@ const DER_KEYS: {
   { read: describePkcs1PrivateDer, kind: 'private', format: 'pkcs1' },
   { read: describeSec1Der, kind: 'private', format: 'sec1' },
   { read: describePkcs1PublicDer, kind: 'public', format: 'pkcs1' },
+  { read: describeOpensslDsaDer, kind: 'private', format: 'openssl-dsa' },
 ];
 
 /** A DER file; false when it is none of the structures this reader knows. */
