@@ -12,6 +12,7 @@ import type { OnboardingTables } from '../domains/onboarding/tables';
 import type { OutboundDeliveryTables } from '../domains/outbound-deliveries/tables';
 import type { PackageTables } from '../domains/packages/tables';
 import type { PolicyTables } from '../domains/policies/tables';
+import type { QuantumTables } from '../domains/quantum/tables';
 import type { RepositoryTables } from '../domains/repositories/tables';
 import type { SbomTables } from '../domains/sbom/tables';
 import type { ScanTables } from '../domains/scans/tables';
@@ -52,4 +53,5 @@ export interface DB
     StatusTables,
     CraTables,
     CraReportingTables,
+    QuantumTables,
     TriageRuleTables {}
