@@ -60,7 +60,7 @@ export interface ArgRef {
 }
 
 export interface SizeRef extends ArgRef {
-  read?: (value: Value) => number | undefined;
+  read?: (value: Value, ctx: RuleContext) => number | undefined;
 }
 
 export interface CurveRef extends ArgRef {
@@ -151,7 +151,9 @@ function firstOf<R extends ArgRef, T>(
 }
 
 export function sizeFrom(site: Site, ctx: RuleContext, refs?: SizeRef | readonly SizeRef[]) {
-  return firstOf(site, ctx, refs, (value, ref) => (ref.read ? ref.read(value) : numberOf(value)));
+  return firstOf(site, ctx, refs, (value, ref) =>
+    ref.read ? ref.read(value, ctx) : numberOf(value),
+  );
 }
 
 export function curveFrom(site: Site, ctx: RuleContext, refs?: CurveRef | readonly CurveRef[]) {
