@@ -22,6 +22,14 @@ const LATE_CREATIONS = new Set(JCA_LATE_RULES.map((rule) => String(rule.path)));
 const TOKENS =
   /java\.security|javax\.crypto|org\.bouncycastle|io\.jsonwebtoken|com\.nimbusds|com\.auth0/;
 
+/** Places where a name is not a value: `a.RS256`, `RS256()`, `import ...RS256`. */
+const NOT_A_VALUE = new Set([
+  'field_access',
+  'method_invocation',
+  'scoped_identifier',
+  'import_declaration',
+]);
+
 const NO_KEYWORDS: ReadonlyMap<string, SyntaxNode> = new Map();
 
 function argumentsOf(call: SyntaxNode): SyntaxNode[] {
@@ -87,11 +95,9 @@ function referenceSites(root: SyntaxNode, ev: JavaEvaluator): Site[] {
   if (ev.staticImports.size > 0) {
     for (const identifier of descendants(root, 'identifier')) {
       if (!ev.staticImports.has(identifier.text)) continue;
-      if (
-        identifier.parent?.type === 'scoped_identifier' ||
-        identifier.parent?.type === 'method_invocation'
-      )
-        continue;
+      const parent = identifier.parent;
+      if (!parent || NOT_A_VALUE.has(parent.type)) continue;
+      if (parent.childForFieldName('name')?.id === identifier.id) continue;
       reference(identifier, identifier);
     }
   }
