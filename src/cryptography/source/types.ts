@@ -52,6 +52,11 @@ export interface SourceCryptoUse {
   keySize?: number;
   /** The API that was called, as written (for example `crypto.generateKeyPairSync`). */
   api: string;
+  /**
+   * True when the code does not name the algorithm and `algorithm` is the family the API
+   * usually means (`crypto.createSign('sha256')` with a key the file does not show reads as RSA).
+   */
+  assumed?: boolean;
 }
 
 /**
@@ -76,4 +81,9 @@ export interface LanguageDetector {
   language: SourceLanguage;
   extensions: readonly string[];
   detect(path: string, text: string): Promise<SourceFileReport>;
+  /**
+   * A cheap check on the raw text, a superset of what `detect` can find: false means the file
+   * holds no token any of the language's rules start from, so the scan need not parse it.
+   */
+  mayContain?(text: string): boolean;
 }

@@ -1,0 +1,143 @@
+/**
+ * Go (.go): finds public-key cryptography by reading the syntax tree (tree-sitter). Calls
+ * resolve through the file's import paths and aliases; constants of crypto packages
+ * (`jwt.SigningMethodRS256`, `ssh.KeyAlgoED25519`) and type assertions to their types count
+ * where they are referenced.
+ */
+import { type SyntaxNode, withSyntaxTree } from '../parser.js';
+import { reportBuilder } from '../report.js';
+import { applyRules, ruleSet, type Site } from '../rules.js';
+import { apiText, descendants, lineOf, namedChildren } from '../scope.js';
+import type { LanguageDetector, SourceFileReport } from '../types.js';
+import { member } from '../values.js';
+import { GO_SYMMETRIC_RULES } from './api-symmetric.js';
+import { GO_CALL_RULES, GO_REFERENCE_RULES } from './api-table.js';
+import { type GoEvaluator, goEvaluator, qualifiedType } from './evaluate.js';
+
+const CALLS = ruleSet([...GO_CALL_RULES, ...GO_SYMMETRIC_RULES]);
+const REFERENCES = ruleSet(GO_REFERENCE_RULES);
+
+/** Every rule starts from an import of a crypto package or a JOSE library. */
+const TOKENS = /"crypto\/|golang\.org\/x\/crypto|jwt|jose|jwx/;
+
+const NO_KEYWORDS: ReadonlyMap<string, SyntaxNode> = new Map();
+
+function isPackage(node: SyntaxNode, ev: GoEvaluator): boolean {
+  return node.type === 'identifier' && ev.packagePath(node.text) !== undefined;
+}
+
+function callSite(call: SyntaxNode, ev: GoEvaluator): Site | undefined {
+  const callee = call.childForFieldName('function');
+  const list = call.childForFieldName('arguments');
+  if (!callee) return undefined;
+  const args = list ? namedChildren(list).filter((node) => node.type !== 'comment') : [];
+  const base = { node: call, api: apiText(callee), args, keywords: NO_KEYWORDS };
+  if (callee.type !== 'selector_expression') {
+    const target = ev.value(callee);
+    return target.kind === 'api' ? { ...base, path: target.path, line: lineOf(callee) } : undefined;
+  }
+  const operand = callee.childForFieldName('operand');
+  const field = callee.childForFieldName('field');
+  if (!operand || !field) return undefined;
+  if (isPackage(operand, ev)) {
+    return { ...base, path: `${ev.packagePath(operand.text)}.${field.text}`, line: lineOf(field) };
+  }
+  const receiver = ev.value(operand);
+  const target = member(receiver, field.text);
+  const path = target.kind === 'api' ? target.path : `*.${field.text}`;
+  return { ...base, path, line: lineOf(field), receiver, receiverNode: operand };
+}
+
+/** `&rsa.PublicKey{N: n, E: e}` is a constructor call with keyword arguments. */
+function literalSite(literal: SyntaxNode, ev: GoEvaluator): Site | undefined {
+  const type = literal.childForFieldName('type');
+  const qualified = qualifiedType(type);
+  const path = qualified ? ev.packagePath(qualified.pkg) : undefined;
+  if (!type || !qualified || !path) return undefined;
+  const keywords = new Map<string, SyntaxNode>();
+  const body = literal.childForFieldName('body');
+  for (const element of body ? namedChildren(body) : []) {
+    if (element.type !== 'keyed_element') continue;
+    const key = element.namedChild(0)?.firstNamedChild;
+    const value = element.namedChild(1)?.firstNamedChild;
+    if (key && value) keywords.set(key.text, value);
+  }
+  const line = lineOf(type);
+  return {
+    node: literal,
+    path: `new ${path}.${qualified.name}`,
+    line,
+    api: apiText(type),
+    args: [],
+    keywords,
+  };
+}
+
+function referenceSites(root: SyntaxNode, ev: GoEvaluator): Site[] {
+  const sites: Site[] = [];
+  for (const selector of descendants(root, 'selector_expression')) {
+    const parent = selector.parent;
+    if (
+      parent?.type === 'call_expression' &&
+      parent.childForFieldName('function')?.id === selector.id
+    )
+      continue;
+    const operand = selector.childForFieldName('operand');
+    const field = selector.childForFieldName('field');
+    if (!operand || !field || !isPackage(operand, ev)) continue;
+    const path = `${ev.packagePath(operand.text)}.${field.text}`;
+    sites.push({
+      node: selector,
+      path,
+      line: lineOf(field),
+      api: apiText(selector),
+      args: [],
+      keywords: NO_KEYWORDS,
+    });
+  }
+  for (const type of descendants(root, 'qualified_type')) {
+    const holder = type.parent?.type === 'pointer_type' ? type.parent.parent : type.parent;
+    if (!holder || !/^(type_assertion_expression|type_case)$/.test(holder.type)) continue;
+    const qualified = qualifiedType(type);
+    const path = qualified ? ev.packagePath(qualified.pkg) : undefined;
+    if (!qualified || !path) continue;
+    sites.push({
+      node: type,
+      path: `${path}.${qualified.name}`,
+      line: lineOf(type),
+      api: apiText(type),
+      args: [],
+      keywords: NO_KEYWORDS,
+    });
+  }
+  return sites;
+}
+
+function detectIn(root: SyntaxNode): SourceFileReport {
+  const ev = goEvaluator(root);
+  const consumed = new Set<number>();
+  const sites: Site[] = [];
+  for (const node of descendants(root, ['call_expression', 'composite_literal'])) {
+    const site = node.type === 'call_expression' ? callSite(node, ev) : literalSite(node, ev);
+    if (site) sites.push(site);
+  }
+  const report = reportBuilder('go');
+  const ctx = {
+    value: ev.value,
+    consume: (node: SyntaxNode) => consumed.add(node.id),
+    imports: ev.imports,
+    consumed,
+  };
+  applyRules(sites, [], CALLS, ctx, report);
+  applyRules([], referenceSites(root, ev), REFERENCES, ctx, report);
+  return report.build();
+}
+
+export const goDetector: LanguageDetector = {
+  language: 'go',
+  extensions: ['.go'],
+  mayContain: (text) => TOKENS.test(text),
+  async detect(_path, text) {
+    return withSyntaxTree('go', text, (tree) => detectIn(tree.rootNode));
+  },
+};

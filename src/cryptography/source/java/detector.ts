@@ -1,0 +1,137 @@
+/**
+ * Java (.java): finds public-key cryptography by reading the syntax tree (tree-sitter). JCA
+ * factories, BouncyCastle classes and JOSE libraries are matched by class name; an algorithm
+ * name or key size in a constant, field, local or small method of the file is followed, and a
+ * generator's `initialize(2048)` sets the size on the generator's finding.
+ */
+import { type SyntaxNode, withSyntaxTree } from '../parser.js';
+import { reportBuilder } from '../report.js';
+import { applyRules, ruleSet, type Site } from '../rules.js';
+import { apiText, descendants, lineOf, namedChildren } from '../scope.js';
+import type { LanguageDetector, SourceFileReport } from '../types.js';
+import { member } from '../values.js';
+import { JCA_LATE_RULES, JCA_RULES } from './api-jca.js';
+import { JAVA_LIBRARY_RULES, JAVA_REFERENCE_RULES } from './api-libraries.js';
+import { type JavaEvaluator, javaEvaluator } from './evaluate.js';
+
+const CALLS = ruleSet([...JCA_RULES, ...JAVA_LIBRARY_RULES]);
+const LATE = ruleSet([...JCA_LATE_RULES, ...JAVA_REFERENCE_RULES]);
+const LATE_CREATIONS = new Set(JCA_LATE_RULES.map((rule) => String(rule.path)));
+
+/** Every rule needs an import from one of these packages (JCA classes are not in java.lang). */
+const TOKENS =
+  /java\.security|javax\.crypto|org\.bouncycastle|io\.jsonwebtoken|com\.nimbusds|com\.auth0/;
+
+/** Places where a name is not a value: `a.RS256`, `RS256()`, `import ...RS256`. */
+const NOT_A_VALUE = new Set([
+  'field_access',
+  'method_invocation',
+  'scoped_identifier',
+  'import_declaration',
+]);
+
+const NO_KEYWORDS: ReadonlyMap<string, SyntaxNode> = new Map();
+
+function argumentsOf(call: SyntaxNode): SyntaxNode[] {
+  const args = call.childForFieldName('arguments');
+  return args ? namedChildren(args).filter((node) => node.type !== 'comment') : [];
+}
+
+function invocationSite(call: SyntaxNode, ev: JavaEvaluator): Site | undefined {
+  const object = call.childForFieldName('object');
+  const name = call.childForFieldName('name');
+  if (!name || object?.type === 'this' || object?.type === 'super') return undefined;
+  const base = { node: call, args: argumentsOf(call), keywords: NO_KEYWORDS, line: lineOf(name) };
+  if (!object) {
+    if (!ev.staticImports.has(name.text)) return undefined;
+    const target = ev.value(name);
+    return target.kind === 'api' ? { ...base, path: target.path, api: name.text } : undefined;
+  }
+  const receiver = ev.value(object);
+  const target = member(receiver, name.text);
+  const path = target.kind === 'api' ? target.path : `*.${name.text}`;
+  return {
+    ...base,
+    path,
+    api: apiText(object).concat('.', name.text),
+    receiver,
+    receiverNode: object,
+  };
+}
+
+function creationSite(creation: SyntaxNode, ev: JavaEvaluator): Site | undefined {
+  const type = creation.childForFieldName('type');
+  const created = ev.value(creation);
+  if (!type || created.kind !== 'api' || !created.path.endsWith('()')) return undefined;
+  const path = created.path.slice(0, -2);
+  return {
+    node: creation,
+    path,
+    line: lineOf(type),
+    api: `new ${apiText(type)}`,
+    args: argumentsOf(creation),
+    keywords: NO_KEYWORDS,
+  };
+}
+
+function referenceSites(root: SyntaxNode, ev: JavaEvaluator): Site[] {
+  const sites: Site[] = [];
+  const reference = (node: SyntaxNode, nameNode: SyntaxNode) => {
+    const value = ev.value(node);
+    if (value.kind !== 'api') return;
+    sites.push({
+      node,
+      path: value.path,
+      line: lineOf(nameNode),
+      api: apiText(node),
+      args: [],
+      keywords: NO_KEYWORDS,
+    });
+  };
+  for (const access of descendants(root, 'field_access')) {
+    const field = access.childForFieldName('field');
+    if (field) reference(access, field);
+  }
+  if (ev.staticImports.size > 0) {
+    for (const identifier of descendants(root, 'identifier')) {
+      if (!ev.staticImports.has(identifier.text)) continue;
+      const parent = identifier.parent;
+      if (!parent || NOT_A_VALUE.has(parent.type)) continue;
+      if (parent.childForFieldName('name')?.id === identifier.id) continue;
+      reference(identifier, identifier);
+    }
+  }
+  return sites;
+}
+
+function detectIn(root: SyntaxNode): SourceFileReport {
+  const ev = javaEvaluator(root);
+  const consumed = new Set<number>();
+  const calls: Site[] = [];
+  const late: Site[] = [];
+  for (const node of descendants(root, ['method_invocation', 'object_creation_expression'])) {
+    const site =
+      node.type === 'method_invocation' ? invocationSite(node, ev) : creationSite(node, ev);
+    if (!site) continue;
+    (LATE_CREATIONS.has(site.path) ? late : calls).push(site);
+  }
+  const report = reportBuilder('java');
+  const ctx = {
+    value: ev.value,
+    consume: (node: SyntaxNode) => consumed.add(node.id),
+    imports: ev.imports,
+    consumed,
+  };
+  applyRules(calls, [], CALLS, ctx, report);
+  applyRules([], [...late, ...referenceSites(root, ev)], LATE, ctx, report);
+  return report.build();
+}
+
+export const javaDetector: LanguageDetector = {
+  language: 'java',
+  extensions: ['.java'],
+  mayContain: (text) => TOKENS.test(text),
+  async detect(_path, text) {
+    return withSyntaxTree('java', text, (tree) => detectIn(tree.rootNode));
+  },
+};

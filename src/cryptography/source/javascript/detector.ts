@@ -1,0 +1,91 @@
+/**
+ * JavaScript and TypeScript (.js .mjs .cjs .jsx .ts .mts .cts .tsx): finds public-key
+ * cryptography by reading the syntax tree (tree-sitter), resolving each call's callee through
+ * the file's imports and bindings to a canonical path the API tables know.
+ */
+import { extname } from 'node:path';
+import { type Grammar, type SyntaxNode, withSyntaxTree } from '../parser.js';
+import { reportBuilder } from '../report.js';
+import { applyRules, ruleSet, type Site } from '../rules.js';
+import { apiText, descendants, lineOf, namedChildren } from '../scope.js';
+import type { LanguageDetector, SourceFileReport, SourceLanguage } from '../types.js';
+import { LIBRARY_RULES } from './api-libraries.js';
+import { NODE_CRYPTO_RULES } from './api-node.js';
+import { type JavaScriptEvaluator, javascriptEvaluator } from './evaluate.js';
+import { memberPath } from './modules.js';
+
+const RULES = ruleSet([...NODE_CRYPTO_RULES, ...LIBRARY_RULES]);
+
+const GRAMMAR: Readonly<Record<string, Grammar>> = {
+  '.js': 'javascript',
+  '.mjs': 'javascript',
+  '.cjs': 'javascript',
+  '.jsx': 'javascript',
+  '.ts': 'typescript',
+  '.mts': 'typescript',
+  '.cts': 'typescript',
+  '.tsx': 'tsx',
+};
+
+/** Every rule starts from one of these names (a module, a global or a library's export). */
+const TOKENS =
+  /crypto|subtle|forge|jsrsasign|KEYUTIL|KJUR|RSAKey|elliptic|jsonwebtoken|jose|jwt|nacl|noble/;
+
+function argumentsOf(call: SyntaxNode): SyntaxNode[] {
+  const args = call.childForFieldName('arguments');
+  if (args?.type !== 'arguments') return [];
+  return namedChildren(args).filter((node) => node.type !== 'comment');
+}
+
+/** A call or `new` with the canonical path of its callee, or nothing for unknown callees. */
+function siteOf(call: SyntaxNode, ev: JavaScriptEvaluator): Site | undefined {
+  const isNew = call.type === 'new_expression';
+  const callee = call.childForFieldName(isNew ? 'constructor' : 'function');
+  if (!callee) return undefined;
+  const args = argumentsOf(call);
+  const base = { node: call, args, keywords: new Map<string, SyntaxNode>(), api: apiText(callee) };
+  const prefix = isNew ? 'new ' : '';
+  if (callee.type === 'member_expression') {
+    const object = callee.childForFieldName('object');
+    const property = callee.childForFieldName('property');
+    if (!object || !property) return undefined;
+    const receiver = ev.value(object);
+    const target = memberPath(receiver, property.text);
+    const path = target.kind === 'api' ? target.path : `*.${property.text}`;
+    return { ...base, path: prefix + path, line: lineOf(property), receiver, receiverNode: object };
+  }
+  const target = ev.value(callee);
+  if (target.kind !== 'api' || target.path === '') return undefined;
+  return { ...base, path: prefix + target.path, line: lineOf(callee) };
+}
+
+function detectIn(root: SyntaxNode, language: SourceLanguage): SourceFileReport {
+  const ev = javascriptEvaluator(root);
+  const consumed = new Set<number>();
+  const sites: Site[] = [];
+  for (const call of descendants(root, ['call_expression', 'new_expression'])) {
+    const site = siteOf(call, ev);
+    if (site) sites.push(site);
+  }
+  const report = reportBuilder(language);
+  const ctx = {
+    value: ev.value,
+    consume: (node: SyntaxNode) => consumed.add(node.id),
+    imports: ev.imports,
+    consumed,
+  };
+  applyRules(sites, [], RULES, ctx, report);
+  return report.build();
+}
+
+export const javascriptDetector: LanguageDetector = {
+  language: 'javascript',
+  extensions: Object.keys(GRAMMAR),
+  mayContain: (text) => TOKENS.test(text),
+  async detect(path, text) {
+    const extension = extname(path).toLowerCase();
+    const grammar = GRAMMAR[extension] ?? 'javascript';
+    const language: SourceLanguage = grammar === 'javascript' ? 'javascript' : 'typescript';
+    return withSyntaxTree(grammar, text, (tree) => detectIn(tree.rootNode, language));
+  },
+};

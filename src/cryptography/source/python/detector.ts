@@ -1,0 +1,84 @@
+/**
+ * Python (.py, .pyw, .pyi is left out: stubs hold no calls): finds public-key cryptography by
+ * reading the syntax tree (tree-sitter), resolving each call's callee through the file's
+ * imports and bindings to a canonical path the API tables know.
+ */
+import { type SyntaxNode, withSyntaxTree } from '../parser.js';
+import { reportBuilder } from '../report.js';
+import { applyRules, ruleSet, type Site } from '../rules.js';
+import { apiText, descendants, lineOf, namedChildren } from '../scope.js';
+import type { LanguageDetector, SourceFileReport } from '../types.js';
+import { PYTHON_LIBRARY_RULES } from './api-libraries.js';
+import { PYCA_RULES } from './api-pyca.js';
+import { canonicalMember, type PythonEvaluator, pythonEvaluator } from './evaluate.js';
+
+const RULES = ruleSet([...PYCA_RULES, ...PYTHON_LIBRARY_RULES]);
+
+/** Every rule starts from an import of one of these modules. */
+const TOKENS = /cryptography|Crypto|ecdsa|paramiko|jwt|jose|jws|hashlib|hmac|nacl|rsa/;
+
+function argumentsOf(call: SyntaxNode, ev: PythonEvaluator) {
+  const args: SyntaxNode[] = [];
+  const keywords = new Map<string, SyntaxNode>();
+  const list = call.childForFieldName('arguments');
+  if (list?.type !== 'argument_list') return { args, keywords };
+  for (const child of namedChildren(list)) {
+    if (child.type === 'keyword_argument') {
+      const name = child.childForFieldName('name');
+      const value = child.childForFieldName('value');
+      if (name && value) keywords.set(name.text, value);
+    } else if (child.type === 'dictionary_splat' && child.firstNamedChild) {
+      // `**options` with options a dict literal in the file.
+      const spread = ev.value(child.firstNamedChild);
+      if (spread.kind === 'object')
+        for (const [key, value] of spread.entries) keywords.set(key, value);
+    } else if (child.type !== 'comment' && child.type !== 'list_splat') args.push(child);
+  }
+  return { args, keywords };
+}
+
+function siteOf(call: SyntaxNode, ev: PythonEvaluator): Site | undefined {
+  const callee = call.childForFieldName('function');
+  if (!callee) return undefined;
+  const base = { node: call, api: apiText(callee), ...argumentsOf(call, ev) };
+  if (callee.type === 'attribute') {
+    const object = callee.childForFieldName('object');
+    const attribute = callee.childForFieldName('attribute');
+    if (!object || !attribute) return undefined;
+    const receiver = ev.value(object);
+    const target = canonicalMember(receiver, attribute.text);
+    const path = target.kind === 'api' ? target.path : `*.${attribute.text}`;
+    return { ...base, path, line: lineOf(attribute), receiver, receiverNode: object };
+  }
+  const target = ev.value(callee);
+  if (target.kind !== 'api') return undefined;
+  return { ...base, path: target.path, line: lineOf(callee) };
+}
+
+function detectIn(root: SyntaxNode): SourceFileReport {
+  const ev = pythonEvaluator(root);
+  const consumed = new Set<number>();
+  const sites: Site[] = [];
+  for (const call of descendants(root, 'call')) {
+    const site = siteOf(call, ev);
+    if (site) sites.push(site);
+  }
+  const report = reportBuilder('python');
+  const ctx = {
+    value: ev.value,
+    consume: (node: SyntaxNode) => consumed.add(node.id),
+    imports: ev.imports,
+    consumed,
+  };
+  applyRules(sites, [], RULES, ctx, report);
+  return report.build();
+}
+
+export const pythonDetector: LanguageDetector = {
+  language: 'python',
+  extensions: ['.py', '.pyw'],
+  mayContain: (text) => TOKENS.test(text),
+  async detect(_path, text) {
+    return withSyntaxTree('python', text, (tree) => detectIn(tree.rootNode));
+  },
+};

@@ -1,0 +1,94 @@
+/**
+ * What an expression of a source file is worth to the detectors, the same for every language:
+ * a literal, an object or list literal, a reference to a known API (a module, a class, a
+ * function or the result of calling one), a local function, or unknown. Each language's
+ * evaluator turns its syntax nodes into these, following constants, variables, object
+ * properties and small functions in the same file.
+ */
+import type { SyntaxNode } from './parser.js';
+
+export type Value =
+  | { kind: 'string'; value: string }
+  | { kind: 'number'; value: number }
+  | { kind: 'null' }
+  /** An object, dictionary, map or keyword-argument literal; entries are evaluated lazily. */
+  | { kind: 'object'; entries: ReadonlyMap<string, SyntaxNode> }
+  | { kind: 'list'; items: readonly SyntaxNode[] }
+  /**
+   * A known API: `path` is canonical (`crypto.generateKeyPairSync`, `pyca.ec.SECP256R1()`,
+   * `new KeyPairGenerator.getInstance()`); `calls` are the call nodes along the way, first to
+   * last, so a rule can read the arguments of the call that produced a value.
+   */
+  | { kind: 'api'; path: string; calls: readonly SyntaxNode[] }
+  | { kind: 'function'; node: SyntaxNode }
+  | { kind: 'unknown' };
+
+export const UNKNOWN: Value = { kind: 'unknown' };
+export const NULL: Value = { kind: 'null' };
+
+export function api(path: string, calls: readonly SyntaxNode[] = []): Value {
+  return { kind: 'api', path, calls };
+}
+
+/** The value of a member of an API reference: `crypto` + `subtle` is `crypto.subtle`. */
+export function member(of: Value, name: string): Value {
+  if (of.kind !== 'api') return UNKNOWN;
+  return api(of.path === '' ? name : `${of.path}.${name}`, of.calls);
+}
+
+/** The value of calling an API reference (`new` for constructors). */
+export function called(callee: Value, call: SyntaxNode, isNew = false): Value {
+  if (callee.kind !== 'api' || callee.path === '') return UNKNOWN;
+  const path = isNew ? `new ${callee.path}()` : `${callee.path}()`;
+  return api(path, [...callee.calls, call]);
+}
+
+export function stringOf(value: Value | undefined): string | undefined {
+  if (value?.kind === 'string') return value.value;
+  if (value?.kind === 'number') return String(value.value);
+  return undefined;
+}
+
+export function numberOf(value: Value | undefined): number | undefined {
+  if (value?.kind === 'number') return Number.isFinite(value.value) ? value.value : undefined;
+  if (value?.kind === 'string' && /^\s*\d{1,6}\s*$/.test(value.value)) return Number(value.value);
+  return undefined;
+}
+
+/** `2048`, `0x800`, `2_048`, `2048L`, `2048n`: the number a literal's text means. */
+export function numberLiteral(text: string): number | undefined {
+  const clean = text.replace(/_/g, '').replace(/[lLnuU]+$/, '');
+  if (!/^(0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|\d+(\.\d+)?([eE][+-]?\d+)?)$/.test(clean)) {
+    return undefined;
+  }
+  const value = Number(clean);
+  return Number.isFinite(value) ? value : undefined;
+}
+
+/** The last name of an API path, without call parentheses: `pyca.ec.SECP256R1()` → `SECP256R1`. */
+export function lastName(path: string): string {
+  const trimmed = path.endsWith('()') ? path.slice(0, -2) : path;
+  const dot = trimmed.lastIndexOf('.');
+  return dot < 0 ? trimmed.replace(/^new /, '') : trimmed.slice(dot + 1);
+}
+
+/** Joins two known values with `+` (strings concatenate, numbers add); otherwise unknown. */
+export function plus(left: Value, right: Value): Value {
+  if (left.kind === 'number' && right.kind === 'number') {
+    return { kind: 'number', value: left.value + right.value };
+  }
+  const a = stringOf(left);
+  const b = stringOf(right);
+  if (a === undefined || b === undefined) return UNKNOWN;
+  return { kind: 'string', value: a + b };
+}
+
+/** `a * b` and `a << b` on known numbers (key sizes written as `2 * 1024` or `1 << 11`). */
+export function arithmetic(operator: string, left: Value, right: Value): Value {
+  const a = numberOf(left);
+  const b = numberOf(right);
+  if (a === undefined || b === undefined) return UNKNOWN;
+  if (operator === '*') return { kind: 'number', value: a * b };
+  if (operator === '<<' && b < 32) return { kind: 'number', value: a * 2 ** b };
+  return UNKNOWN;
+}
