@@ -29,6 +29,20 @@ export interface SourceScanOptions {
   maxTotalBytes?: number;
   /** Folders deeper than this are not entered (default 40). */
   maxDepth?: number;
+  /**
+   * Sees every first-party file the walk reaches (the same folders left out): a source file with
+   * the text already read, any other file by path only. The certificate and key reader finds its
+   * files this way, so a scan walks the tree once.
+   */
+  visitFile?: (file: VisitedFile) => void;
+}
+
+export interface VisitedFile {
+  /** Repository-relative, `/`-separated. */
+  path: string;
+  absolutePath: string;
+  /** The text of a source file the walk read (not minified, generated or too large). */
+  text?: string;
 }
 
 /** A use with the one source line it is on (trimmed, at most 200 characters). */
@@ -137,7 +151,8 @@ const MAX_SNIPPET = 200;
 const SECRET_RUN = /[A-Za-z0-9+/=_-]{40,}/g;
 
 interface WalkState {
-  options: Required<Omit<SourceScanOptions, 'detectors'>>;
+  options: Required<Omit<SourceScanOptions, 'detectors' | 'visitFile'>>;
+  visitFile: ((file: VisitedFile) => void) | undefined;
   byExtension: ReadonlyMap<string, LanguageDetector>;
   result: SourceScanResult;
 }
@@ -264,6 +279,7 @@ async function scanFile(
 ) {
   const text = readCandidate(path, relative.slice(relative.lastIndexOf('/') + 1), state);
   if (text === undefined) return;
+  state.visitFile?.({ path: relative, absolutePath: path, text });
   if (state.options.prefilter && detector.mayContain && !detector.mayContain(text)) return;
   state.result.filesParsed += 1;
   let report: Awaited<ReturnType<LanguageDetector['detect']>>;
@@ -309,6 +325,7 @@ async function walk(
     } else if (entry.isFile()) {
       const detector = state.byExtension.get(extensionOf(entry.name));
       if (detector) await scanFile(path, child, detector, state);
+      else state.visitFile?.({ path: child, absolutePath: path });
     }
   }
 }
@@ -330,6 +347,7 @@ export async function scanSourceTree(
       maxDepth: options.maxDepth ?? 40,
     },
     byExtension: detectorsByExtension(options.detectors ?? SOURCE_DETECTORS),
+    visitFile: options.visitFile,
     result: emptyResult(),
   };
   await walk(root, '', 0, state);

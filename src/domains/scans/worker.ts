@@ -8,7 +8,10 @@ import type { TreeExtraction } from '../../ecosystems/extract-tree';
 import type { ReachabilityFact } from '../../intel/reachability/analyse';
 import type { JobEnvelope } from '../../jobs/queue';
 import { GitCheckoutError, HTTPS_UNAVAILABLE, redactUrl, shallowCheckout } from '../../sources/git';
+import { isPlan, planHas } from '../../core/plans';
 import type { JobDeps } from '../job-deps';
+import { collectInventory, type QuantumInventory } from '../quantum/inventory';
+import { saveInventory } from '../quantum/store';
 import { cloneAccessFor } from '../source-control/clone-access';
 import { DEFAULT_EXTRACTION_LIMITS, extractInWorker } from './extraction';
 import { countDependencies, dropReplacedGeneration, stageGeneration } from './generations';
@@ -222,6 +225,43 @@ async function analyseImports(
 }
 
 /**
+ * The cryptography inventory of the checkout (docs/quantum.md), for tenants whose plan has the
+ * quantum area. Like reachability, a failure costs only the inventory (the previous one stays),
+ * never the scan.
+ */
+async function takeInventory(
+  deps: JobDeps,
+  run: Run,
+  checkout: Checkout,
+  extraction: TreeExtraction,
+): Promise<QuantumInventory | null> {
+  run.step = 'quantum';
+  await ensureOwned(deps, run, 'quantum');
+  const tenant = await deps.database.system
+    .selectFrom('tenants')
+    .select('plan')
+    .where('id', '=', run.tenantId)
+    .executeTakeFirst();
+  if (!tenant || !isPlan(tenant.plan) || !planHas(tenant.plan, 'quantum')) return null;
+  try {
+    const dependencies = extraction.files.flatMap((file) =>
+      file.dependencies.map((d) => ({ ecosystem: file.ecosystem, name: d.name, purl: d.purl })),
+    );
+    const inventory = await collectInventory(checkout.directory, dependencies, new Date());
+    await note(
+      deps,
+      run,
+      'info',
+      `quantum: ${inventory.findings.length} findings, ${inventory.certificates.length} certificates in ${inventory.filesRead} files`,
+    );
+    return inventory;
+  } catch (error) {
+    await note(deps, run, 'warn', `quantum inventory not taken: ${(error as Error).message}`);
+    return null;
+  }
+}
+
+/**
  * Stores the dependencies as a new generation in short chunked transactions, then switches to
  * it, completes the scan and writes the remaining log lines in one short transaction, then
  * deletes the replaced generation in chunks (./generations.ts).
@@ -233,6 +273,7 @@ async function store(
   checkout: Checkout,
   extraction: TreeExtraction,
   reachability: readonly ReachabilityFact[] | null,
+  inventory: QuantumInventory | null,
 ): Promise<void> {
   run.step = 'store';
   const target = { tenantId: run.tenantId, repositoryId: repository.id, scanId: run.scanId };
@@ -247,6 +288,7 @@ async function store(
     // Locked: a cancel arriving now waits, then finds the scan completed (409).
     if (!(await fence(db))) return undefined;
     const previous = await switchToGeneration(db, { ...target, correlationId: run.correlationId });
+    if (inventory) await saveInventory(db, target, inventory);
     await completeScan(db, run, { commitSha: checkout.commitSha, ...result });
     run.logs.add(
       'info',
@@ -379,7 +421,8 @@ export async function runScanJob(deps: JobDeps, envelope: JobEnvelope<RunScanJob
     const checkout = await checkOut(deps, run, repository, branch, workDirectory);
     const extraction = await extract(deps, run, checkout);
     const reachability = await analyseImports(deps, run, checkout, extraction);
-    await store(deps, run, repository, checkout, extraction, reachability);
+    const inventory = await takeInventory(deps, run, checkout, extraction);
+    await store(deps, run, repository, checkout, extraction, reachability, inventory);
   } catch (error) {
     await settleFailure(deps, run, error);
   } finally {

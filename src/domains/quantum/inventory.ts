@@ -1,0 +1,255 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import {
+  isCandidateCryptoFile,
+  MAX_CRYPTO_FILE_BYTES,
+  sniffCryptoContent,
+} from '../../cryptography/certificates/candidates';
+import { readCryptoArtifacts } from '../../cryptography/certificates/read-artifacts';
+import type { CertificateFact, KeyFact } from '../../cryptography/certificates/types';
+import {
+  classifyAlgorithm,
+  type QuantumClassification,
+  type QuantumSeverity,
+  type RecommendationUse,
+  recommendationFor,
+  severityOf,
+  useOfAlgorithm,
+} from '../../cryptography/classify';
+import { cryptoLibraryOf } from '../../cryptography/libraries';
+import {
+  type SourceFinding,
+  scanSourceTree,
+  type VisitedFile,
+} from '../../cryptography/source/scan';
+import type { CryptoPrimitive, SourceAlgorithmUse } from '../../cryptography/source/types';
+
+/**
+ * One repository's cryptography inventory, read from a scan's checkout and dependency list
+ * (docs/quantum.md): public-key uses in first-party source, keys and certificates committed to
+ * the repository, dependencies that are cryptography libraries, and the symmetric algorithms
+ * and hashes seen beside them (CBOM only). Reads files; writes nothing.
+ */
+
+export interface InventoryFinding {
+  /** The same use across scans: its file, what it does and the line's text, not its number. */
+  key: string;
+  file: string | null;
+  line: number | null;
+  language: string | null;
+  primitive: CryptoPrimitive;
+  algorithm: string;
+  curve: string | null;
+  keySize: number | null;
+  classification: QuantumClassification;
+  severity: QuantumSeverity;
+  recommendation: string;
+  snippet: string | null;
+  api: string | null;
+  purl: string | null;
+}
+
+export interface InventoryCertificate extends Omit<CertificateFact, 'der'> {
+  file: string;
+}
+
+export interface InventoryAlgorithm extends SourceAlgorithmUse {
+  file: string;
+}
+
+export interface QuantumInventory {
+  findings: InventoryFinding[];
+  certificates: InventoryCertificate[];
+  algorithms: InventoryAlgorithm[];
+  filesRead: number;
+  bytesRead: number;
+  filesSkipped: number;
+}
+
+export interface InventoryDependency {
+  ecosystem: string;
+  name: string;
+  purl: string;
+}
+
+/** At most this many CBOM algorithm occurrences are kept per repository. */
+export const MAX_ALGORITHM_USES = 5000;
+/** At most this many key and certificate files are read per scan. */
+const MAX_ARTIFACT_FILES = 500;
+
+function digest(parts: readonly (string | number | null | undefined)[]): string {
+  return createHash('sha256')
+    .update(parts.map((part) => String(part ?? '')).join('\u0000'))
+    .digest('hex');
+}
+
+const USE_OF_PRIMITIVE: Partial<Record<CryptoPrimitive, RecommendationUse>> = {
+  'key-agreement': 'key-establishment',
+  encryption: 'key-establishment',
+  signature: 'signature',
+};
+
+function judged(
+  primitive: CryptoPrimitive,
+  algorithm: string,
+  keySize: number | null,
+  curve: string | null,
+): Pick<InventoryFinding, 'classification' | 'severity' | 'recommendation'> {
+  const classification = classifyAlgorithm({
+    algorithm,
+    keySize: keySize ?? undefined,
+    curve: curve ?? undefined,
+  });
+  const use = USE_OF_PRIMITIVE[primitive] ?? useOfAlgorithm(algorithm);
+  return {
+    classification,
+    severity: severityOf(classification),
+    recommendation: recommendationFor(use),
+  };
+}
+
+/** Findings of one file's uses, keyed so that two identical lines stay two findings. */
+function sourceFindings(file: string, uses: readonly SourceFinding[]): InventoryFinding[] {
+  const seen = new Map<string, number>();
+  return uses.map((use) => {
+    const base = digest([file, use.primitive, use.algorithm, use.api, use.snippet]);
+    const occurrence = seen.get(base) ?? 0;
+    seen.set(base, occurrence + 1);
+    const curve = use.curve ?? null;
+    const keySize = use.keySize ?? null;
+    return {
+      key: occurrence === 0 ? base : `${base}#${occurrence}`,
+      file,
+      line: use.line,
+      language: use.language,
+      primitive: use.primitive,
+      algorithm: use.algorithm,
+      curve,
+      keySize,
+      ...judged(use.primitive, use.algorithm, keySize, curve),
+      snippet: use.snippet,
+      api: use.api,
+      purl: null,
+    };
+  });
+}
+
+/** A committed key is key material: named by its algorithm and size, never by its bytes. */
+function keyFinding(file: string, key: KeyFact, index: number): InventoryFinding {
+  const algorithm = key.algorithm === 'unknown' ? 'RSA' : key.algorithm;
+  const curve = key.curve ?? null;
+  const keySize = key.keySize ?? null;
+  const description = `${key.kind} key (${key.format}${key.encrypted ? ', encrypted' : ''})`;
+  return {
+    key: digest([file, 'key-material', key.kind, key.format, index]),
+    file,
+    line: key.line,
+    language: null,
+    primitive: 'key-material',
+    algorithm,
+    curve,
+    keySize,
+    ...judged('key-material', algorithm, keySize, curve),
+    classification: key.classification,
+    severity: severityOf(key.classification),
+    snippet: description,
+    api: null,
+    purl: null,
+  };
+}
+
+function libraryFindings(dependencies: readonly InventoryDependency[]): InventoryFinding[] {
+  const findings = new Map<string, InventoryFinding>();
+  for (const dependency of dependencies) {
+    const library = cryptoLibraryOf(dependency.ecosystem, dependency.name);
+    if (!library || library.postQuantum) continue;
+    const key = digest(['library', dependency.ecosystem, dependency.name]);
+    if (findings.has(key)) continue;
+    findings.set(key, {
+      key,
+      file: null,
+      line: null,
+      language: null,
+      primitive: 'library',
+      algorithm: library.algorithm,
+      curve: null,
+      keySize: null,
+      ...judged('library', library.algorithm, null, null),
+      snippet: null,
+      api: dependency.name,
+      purl: dependency.purl,
+    });
+  }
+  return [...findings.values()];
+}
+
+/** Whether a visited file is read for certificates and keys (by name, or by a look at its text). */
+function isArtifactFile(file: VisitedFile): boolean {
+  if (file.text !== undefined) {
+    return (
+      (file.text.includes('-----BEGIN ') || file.text.includes('ssh-')) &&
+      sniffCryptoContent(file.path, Buffer.from(file.text))
+    );
+  }
+  try {
+    const size = statSync(file.absolutePath).size;
+    return isCandidateCryptoFile(file.path, size);
+  } catch {
+    return false;
+  }
+}
+
+function readArtifacts(files: readonly VisitedFile[], now: Date) {
+  const certificates: InventoryCertificate[] = [];
+  const findings: InventoryFinding[] = [];
+  for (const file of files.slice(0, MAX_ARTIFACT_FILES)) {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(file.absolutePath);
+    } catch {
+      continue;
+    }
+    if (bytes.length > MAX_CRYPTO_FILE_BYTES) continue;
+    const artifacts = readCryptoArtifacts(file.path, bytes, now);
+    for (const { der: _der, ...certificate } of artifacts.certificates) {
+      certificates.push({ ...certificate, file: file.path });
+    }
+    artifacts.keys.forEach((key, index) => {
+      findings.push(keyFinding(file.path, key, index));
+    });
+  }
+  return { certificates, findings };
+}
+
+/** Reads the inventory of a checkout whose dependencies were extracted already. */
+export async function collectInventory(
+  directory: string,
+  dependencies: readonly InventoryDependency[],
+  now: Date,
+): Promise<QuantumInventory> {
+  const artifactFiles: VisitedFile[] = [];
+  const source = await scanSourceTree(directory, {
+    visitFile: (file) => {
+      if (isArtifactFile(file))
+        artifactFiles.push({ path: file.path, absolutePath: file.absolutePath });
+    },
+  });
+  const artifacts = readArtifacts(artifactFiles, now);
+  const findings = [
+    ...source.files.flatMap((file) => sourceFindings(file.path, file.uses)),
+    ...artifacts.findings,
+    ...libraryFindings(dependencies),
+  ];
+  const algorithms = source.files
+    .flatMap((file) => file.algorithms.map((use) => ({ ...use, file: file.path })))
+    .slice(0, MAX_ALGORITHM_USES);
+  const skipped = Object.values(source.skipped).reduce((sum, count) => sum + count, 0);
+  return {
+    findings,
+    certificates: artifacts.certificates,
+    algorithms,
+    filesRead: source.filesRead + artifactFiles.length,
+    bytesRead: source.bytesRead,
+    filesSkipped: skipped,
+  };
+}
