@@ -23,6 +23,7 @@ import { integrationRoutes } from './domains/integrations/routes';
 import { onboardingRoutes } from './domains/onboarding/routes';
 import { packageRoutes } from './domains/packages/routes';
 import { policyRoutes } from './domains/policies/routes';
+import { quantumRoutes } from './domains/quantum/routes';
 import { repositoryRoutes } from './domains/repositories/routes';
 import type { DomainRoutes, RouteDeps } from './domains/route-deps';
 import { sbomRoutes } from './domains/sbom/routes';
@@ -211,6 +212,7 @@ const DOMAIN_ROUTES: readonly DomainRoutes[] = [
   analyticsExportRoutes,
   craReportingRoutes,
   statusRoutes,
+  quantumRoutes,
 ];
 
 async function registerDomainRoutes(

@@ -105,10 +105,12 @@ CREATE TABLE quantum_scan_summaries (
   FOREIGN KEY (tenant_id, repository_id) REFERENCES repositories (tenant_id, id) ON DELETE CASCADE
 );
 
--- A TLS endpoint the tenant watches, probed every `interval_hours`.
+-- A TLS endpoint the tenant watches, probed every `interval_hours`; optionally the repository
+-- whose service answers there (its certificates then list the endpoint's chain).
 CREATE TABLE quantum_tls_endpoints (
   tenant_id uuid NOT NULL DEFAULT dw_current_tenant() REFERENCES tenants (id) ON DELETE CASCADE,
   id uuid NOT NULL,
+  repository_id uuid,
   host text NOT NULL,
   port integer NOT NULL CHECK (port BETWEEN 1 AND 65535),
   server_name text,
@@ -117,7 +119,9 @@ CREATE TABLE quantum_tls_endpoints (
   last_probed_at timestamptz,
   created_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (tenant_id, id),
-  UNIQUE (tenant_id, host, port, server_name)
+  UNIQUE (tenant_id, host, port, server_name),
+  FOREIGN KEY (tenant_id, repository_id) REFERENCES repositories (tenant_id, id)
+    ON DELETE SET NULL (repository_id)
 );
 CREATE INDEX quantum_tls_endpoints_due ON quantum_tls_endpoints (next_probe_at);
 

@@ -12,6 +12,7 @@ export const QUANTUM_CLASSIFICATIONS = [
   'hybrid',
   'quantum-safe',
 ] as const;
+export type QuantumClassificationName = (typeof QUANTUM_CLASSIFICATIONS)[number];
 
 export const CERTIFICATE_PROVENANCES = ['repository-file', 'tls-observation'] as const;
 export type CertificateProvenance = (typeof CERTIFICATE_PROVENANCES)[number];
@@ -107,6 +108,8 @@ export interface QuantumScanSummaryTable {
 export interface QuantumTlsEndpointTable {
   tenant_id: TenantColumn;
   id: string;
+  /** The repository whose service answers there, if the tenant said so. */
+  repository_id: Generated<string | null>;
   host: string;
   port: number;
   server_name: string | null;
