@@ -106,7 +106,7 @@ function postQuantum(oid: string): KeyAlgorithmInfo | undefined {
     if (slhDsa) return { algorithm: 'SLH-DSA', parameterSet: slhDsa };
     if (arc >= 35 && arc <= 46) return { algorithm: 'SLH-DSA', parameterSet: `HashSLH-DSA` };
   }
-  const mlKem = oid.startsWith('2.16.840.1.101.3.4.4.') ? ML_KEM[Number(oid.slice(22)) - 1] : '';
+  const mlKem = oid.startsWith('2.16.840.1.101.3.4.4.') ? ML_KEM[Number(oid.slice(21)) - 1] : '';
   if (mlKem) return { algorithm: 'ML-KEM', parameterSet: mlKem };
   if (oid.startsWith(COMPOSITE_ARC)) {
     const name = COMPOSITES[Number(oid.slice(COMPOSITE_ARC.length)) - 37];
