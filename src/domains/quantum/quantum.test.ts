@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertRepository } from '../../../test/support/exposures';
 import { createGitRepository, type GitFixture } from '../../../test/support/git-fixtures';
+import { cycloneDxValidator, schemaErrors } from '../../../test/support/sbom-schemas';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import {
   type SelfSignedCertificate,
@@ -156,6 +157,17 @@ describe('quantum inventory of a scanned repository', () => {
     expect((await findings('?severity=high')).items.map((f) => f.primitive)).toEqual([
       'key-generation',
     ]);
+
+    const cbom = await t.as(a.token, {
+      method: 'GET',
+      url: `/api/v1/repositories/${repositoryId}/quantum/cbom`,
+    });
+    expect(cbom.statusCode, cbom.body).toBe(200);
+    expect(cbom.headers['content-type']).toMatch(/application\/vnd\.cyclonedx\+json/);
+    const validate = cycloneDxValidator('1.6');
+    expect(validate(cbom.json()), schemaErrors(validate).join('\n')).toBe(true);
+    const names = (cbom.json().components as { name: string; type: string }[]).map((c) => c.name);
+    expect(names).toEqual(expect.arrayContaining(['RSA-1024', 'SHA-256']));
   });
 
   it('keeps triage across a rescan, and marks a use that left as fixed', async () => {
@@ -200,6 +212,7 @@ describe('quantum inventory of a scanned repository', () => {
     const urls = [
       `/api/v1/repositories/${repositoryId}/quantum/findings`,
       `/api/v1/repositories/${repositoryId}/quantum/certificates`,
+      `/api/v1/repositories/${repositoryId}/quantum/cbom`,
     ];
     for (const url of urls) {
       expect((await t.as(other.token, { method: 'GET', url })).statusCode, url).toBe(404);

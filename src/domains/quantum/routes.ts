@@ -1,10 +1,12 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { notFound } from '../../core/problem';
 import { pageOf, parseEnum } from '../../http/query';
 import type { RouteApp } from '../../http/route-app';
 import { withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
 import { EXPOSURE_STATUSES } from '../exposures/tables';
+import type { DomainRoutes } from '../route-deps';
+import { repositoryCbom } from './cbom';
 import { listRepositoryCertificates, presentCertificate } from './certificates';
 import {
   listFindings,
@@ -121,10 +123,42 @@ function certificateRoutes(app: RouteApp): void {
   );
 }
 
-/** The quantum area's routes (docs/quantum.md), behind the `quantum` feature. */
-export function quantumRoutes(): FastifyPluginAsyncTypebox {
-  return async (app) => {
-    findingRoutes(app);
-    certificateRoutes(app);
-  };
+function cbomRoutes(app: RouteApp, buildInfo: { product: string; version: string }): void {
+  app.get(
+    '/api/v1/repositories/:repositoryId/quantum/cbom',
+    {
+      schema: {
+        tags: [QUANTUM_TAG],
+        operationId: 'downloadCbom',
+        summary: "The repository's CycloneDX 1.6 cryptography bill of materials",
+        params: RepositoryParam,
+        response: withErrors(
+          { 200: Type.Unknown({ description: 'The CycloneDX 1.6 JSON document' }) },
+          [404],
+        ),
+      },
+      config: { role: 'viewer', feature: 'quantum' },
+    },
+    async (request, reply) => {
+      const { repositoryId } = request.params;
+      const document = await repositoryCbom(tenantDb(request), repositoryId, {
+        name: buildInfo.product,
+        version: buildInfo.version,
+      });
+      if (!document) throw notFound('The repository');
+      return reply
+        .code(200)
+        .type('application/vnd.cyclonedx+json')
+        .header('Content-Disposition', `attachment; filename="cbom-${repositoryId}.cdx.json"`)
+        .serializer((payload: unknown) => JSON.stringify(payload))
+        .send(document);
+    },
+  );
 }
+
+/** The quantum area's routes (docs/quantum.md), behind the `quantum` feature. */
+export const quantumRoutes: DomainRoutes = (deps) => async (app) => {
+  findingRoutes(app);
+  certificateRoutes(app);
+  cbomRoutes(app, deps.buildInfo);
+};
