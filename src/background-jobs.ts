@@ -56,7 +56,8 @@ export const EVENT_SUBSCRIPTIONS: EventSubscriptions = mergeSubscriptions(
     // too saw the scan without its exposures and did the whole repository twice.
     // A repository's dashboard rollups refresh once per change that moves its numbers; a scan's
     // once, at the end of its chain: its evaluation's policy_violations.changed, which sees the
-    // scan's exposures and violations (the refresh after matching passes over a scan's).
+    // scan's exposures and violations (the refresh after matching accepts only an advisory
+    // re-match's event: a scan's starts no job).
     'exposures.refreshed': [EVALUATE_REPOSITORY_JOB, REFRESH_AFTER_MATCH_JOB],
     'exposures.status_changed': [REFRESH_REPOSITORY_ROLLUPS_JOB],
     'policy_violations.changed': [REFRESH_REPOSITORY_ROLLUPS_JOB],

@@ -32,7 +32,17 @@ export interface JobDefinition {
   policy?: 'short';
   /** Per-job send options read from the envelope: fetch order, coalescing key, delay. */
   sendOptions?: (envelope: Omit<JobEnvelope<unknown>, 'version'>) => JobSendOptions;
+  /** False: this envelope starts no job (the contract's `accepts`); absent: every one does. */
+  accepts?: (envelope: Omit<JobEnvelope<unknown>, 'version'>) => boolean;
   handle: (envelope: JobEnvelope<unknown>) => Promise<void>;
+}
+
+/** Whether an envelope starts its job: what `send` and the tests' inline runner both ask. */
+export function startsJob(
+  definition: JobDefinition,
+  envelope: Omit<JobEnvelope<unknown>, 'version'>,
+): boolean {
+  return definition.accepts?.(envelope) ?? true;
 }
 
 export interface JobSendOptions {
@@ -48,7 +58,8 @@ export interface JobQueue {
   /**
    * `options.db` sends through an open transaction's client (the outbox relay): the job and the
    * outbox row's removal commit together, and no second connection is needed while the
-   * transaction is open (the embedded database serves one transaction at a time).
+   * transaction is open (the embedded database serves one transaction at a time). Null: no job
+   * was sent (pg-boss coalesced it, or the definition does not accept the envelope).
    */
   send: (
     name: string,
@@ -329,6 +340,7 @@ export async function createJobQueue(
     async send(name, envelope, options = {}) {
       const definition = definitions.get(name);
       if (!definition) throw new Error(`unknown job ${name}`);
+      if (!startsJob(definition, envelope)) return null;
       await createQueues([name]);
       return boss.send(name, { version: 1, ...envelope } as object, {
         ...sendOptionsOf(definition, envelope),

@@ -23,7 +23,9 @@ export const REFRESH_REPOSITORY_ROLLUPS = defineJob({
 export const REFRESH_REPOSITORY_ROLLUPS_JOB = REFRESH_REPOSITORY_ROLLUPS.name;
 /**
  * The same after `exposures.refreshed`, but only for an advisory change's re-match: a scan's
- * matching (the event names its scan) is passed over, its evaluation's event follows.
+ * matching (the event names its scan) starts no job, since its evaluation's
+ * `policy_violations.changed` refreshes the rollups at the end of the scan's chain. One refresh
+ * job per scan, not one more that would pass over it.
  */
 export const REFRESH_AFTER_MATCH = defineJob({
   name: 'analytics.refresh-after-match',
@@ -31,6 +33,7 @@ export const REFRESH_AFTER_MATCH = defineJob({
   payload: Type.Object({ repositoryId: Type.String(), scanId: Type.Optional(Type.String()) }),
   expireInSeconds: 600,
   retryLimit: 5,
+  accepts: (data) => data.scanId === undefined,
 });
 export const REFRESH_AFTER_MATCH_JOB = REFRESH_AFTER_MATCH.name;
 /** Every tenant: the whole current state again, then yesterday's and today's rows. */
@@ -86,7 +89,7 @@ export function analyticsJobs(deps: JobDeps): JobDefinition[] {
       await refreshRepositoryRollups(deps, tenantId, data.repositoryId);
     }),
     jobDefinition(REFRESH_AFTER_MATCH, async ({ tenantId, data }) => {
-      if (!tenantId || typeof data.scanId === 'string') return;
+      if (!tenantId) return;
       await refreshRepositoryRollups(deps, tenantId, data.repositoryId);
     }),
     jobDefinition(DAILY_ROLLUPS, async () => {
