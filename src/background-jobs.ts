@@ -1,4 +1,3 @@
-import { withTenant } from './db/tenant-scope';
 import { alertJobs, alertSubscriptions } from './domains/alerts/jobs';
 import {
   analyticsJobs,
@@ -18,14 +17,11 @@ import { outboundDeliveryJobs } from './domains/outbound-deliveries/jobs';
 import { DEPENDENCIES_CHANGED_JOB, packageJobs } from './domains/packages/jobs';
 import { EVALUATE_PACKAGE_JOB, EVALUATE_REPOSITORY_JOB, policyJobs } from './domains/policies/jobs';
 import { sbomJobs } from './domains/sbom/jobs';
-import { SBOM_IMPORT_JOB } from './domains/sbom/service';
 import { scanJobs } from './domains/scans/jobs';
-import { RUN_SCAN_JOB } from './domains/scans/service';
-import { findScan } from './domains/scans/store';
 import { statusJobs } from './domains/status/jobs';
 import { STATUS_WEBHOOK_TARGET, statusWebhookTarget } from './domains/status/subscriptions/service';
 import { tenantJobs } from './domains/tenants/jobs';
-import type { JobDefinition, JobEnvelope } from './jobs/queue';
+import type { JobDefinition } from './jobs/queue';
 
 /**
  * Part of the composition root, beside app.ts: everything the service runs in the background,
@@ -105,53 +101,26 @@ export function jobDefinitions(deps: JobDeps): JobDefinition[] {
     ...statusJobs(deps),
   ];
   const observe = deps.observe;
-  return observe ? definitions.map((d) => observed(deps, observe, d)) : definitions;
+  return observe ? definitions.map((d) => observed(observe, d)) : definitions;
 }
 
-/** The jobs that run one scan: their data names it. */
-const SCAN_RUNS = new Set([RUN_SCAN_JOB, SBOM_IMPORT_JOB]);
-
 /**
- * Times every handler; around a scan run, reads the scan's state before and after and reports
- * its final state and duration when this run ended it (a run that found its scan already
- * finished, or left it queued for a retry, reports nothing).
+ * Times every handler, by queue and outcome. A scan's final state and duration are reported by
+ * the scan run that ended it (src/domains/scans/lifecycle.ts, `reportScanEnd`), from the row
+ * its final move returned: nothing here reads a scan.
  */
-function observed(deps: JobDeps, observe: JobObserver, definition: JobDefinition): JobDefinition {
-  const scanRun = SCAN_RUNS.has(definition.name);
+function observed(observe: JobObserver, definition: JobDefinition): JobDefinition {
   return {
     ...definition,
     handle: async (envelope) => {
       const started = Date.now();
-      const before = scanRun ? await readScan(deps, envelope) : undefined;
       try {
         await definition.handle(envelope);
         observe.jobFinished(definition.name, 'completed', (Date.now() - started) / 1000);
       } catch (error) {
         observe.jobFinished(definition.name, 'failed', (Date.now() - started) / 1000);
         throw error;
-      } finally {
-        if (before && !before.finished_at) {
-          const after = await readScan(deps, envelope);
-          if (after?.finished_at) {
-            const from = after.started_at ?? after.finished_at;
-            observe.scanFinished(
-              after.state,
-              (after.finished_at.getTime() - from.getTime()) / 1000,
-            );
-          }
-        }
       }
     },
   };
-}
-
-/** The scan a scan run's job names, or undefined (malformed job, gone, unreadable). */
-async function readScan(deps: JobDeps, envelope: JobEnvelope<unknown>) {
-  const data = envelope.data;
-  const scanId =
-    typeof data === 'object' && data !== null && 'scanId' in data ? data.scanId : undefined;
-  if (!envelope.tenantId || typeof scanId !== 'string') return undefined;
-  return withTenant(deps.database, envelope.tenantId, (db) => findScan(db, scanId)).catch(
-    () => undefined,
-  );
 }

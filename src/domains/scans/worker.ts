@@ -12,6 +12,7 @@ import type { JobDeps } from '../job-deps';
 import { cloneAccessFor } from '../source-control/clone-access';
 import { DEFAULT_EXTRACTION_LIMITS, extractInWorker } from './extraction';
 import { countDependencies, dropReplacedGeneration, stageGeneration } from './generations';
+import { reportScanEnd } from './lifecycle';
 import { computeReachability, stageReachability } from './reachability';
 import { CHECKOUT_PREFIX } from './recovery';
 import { ScanLogBuffer } from './scan-log';
@@ -224,7 +225,7 @@ async function analyseImports(
 /**
  * Stores the dependencies as a new generation in short chunked transactions, then switches to
  * it, completes the scan and writes the remaining log lines in one short transaction, then
- * deletes the replaced generation in chunks (./generations.ts).
+ * deletes the replaced generation in chunks (./generations.ts). Returns the completed scan.
  */
 async function store(
   deps: JobDeps,
@@ -233,7 +234,7 @@ async function store(
   checkout: Checkout,
   extraction: TreeExtraction,
   reachability: readonly ReachabilityFact[] | null,
-): Promise<void> {
+): Promise<ScanRow | undefined> {
   run.step = 'store';
   const target = { tenantId: run.tenantId, repositoryId: repository.id, scanId: run.scanId };
   // Locked in each chunk: a cancel or a re-queue waits for the chunk, then the next one stops.
@@ -247,14 +248,14 @@ async function store(
     // Locked: a cancel arriving now waits, then finds the scan completed (409).
     if (!(await fence(db))) return undefined;
     const previous = await switchToGeneration(db, { ...target, correlationId: run.correlationId });
-    await completeScan(db, run, { commitSha: checkout.commitSha, ...result });
+    const completed = await completeScan(db, run, { commitSha: checkout.commitSha, ...result });
     run.logs.add(
       'info',
       run.step,
       `stored ${result.dependencyCount} dependencies from ${result.fileCount} files; scan completed`,
     );
     await writeScanLogs(db, run, run.logs.take());
-    return { previous };
+    return { previous, completed };
   });
   if (!switched)
     throw new ScanStopped('stopped before storing: the scan was cancelled or taken over');
@@ -267,6 +268,7 @@ async function store(
       }),
     );
   }
+  return switched.completed;
 }
 
 /**
@@ -280,8 +282,15 @@ function failureCause(error: unknown): ScanFailureCause {
   return error.message === HTTPS_UNAVAILABLE ? 'service' : 'input';
 }
 
-/** A run's error: a stop (cancelled, taken over) is logged; anything else fails the scan. */
-async function settleFailure(deps: JobDeps, run: Run, error: unknown): Promise<void> {
+/**
+ * A run's error: a stop (cancelled, taken over) is logged; anything else fails the scan. Returns
+ * the scan as it ended, when it ended in this run's attempt (failed here, or cancelled meanwhile).
+ */
+async function settleFailure(
+  deps: JobDeps,
+  run: Run,
+  error: unknown,
+): Promise<ScanRow | undefined> {
   const stopped =
     error instanceof ScanStopped ||
     (error instanceof GitCheckoutError && error.failure === 'cancelled') ||
@@ -290,7 +299,7 @@ async function settleFailure(deps: JobDeps, run: Run, error: unknown): Promise<v
     const reason =
       error instanceof ScanStopped ? error.reason : 'stopped: the scan was cancelled or taken over';
     run.logs.add('warn', run.step, reason);
-    return;
+    return endedMeanwhile(deps, run);
   }
   const message =
     error instanceof GitCheckoutError
@@ -307,17 +316,31 @@ async function settleFailure(deps: JobDeps, run: Run, error: unknown): Promise<v
   }
   run.logs.add('error', run.step, `scan failed: ${message}`);
   const lines = run.logs.take();
-  await withTenant(deps.database, run.tenantId, async (db) => {
+  return withTenant(deps.database, run.tenantId, async (db) => {
     // Only this run's attempt: a scan cancelled or re-queued meanwhile is not failed by it.
-    await failScan(db, run.scanId, message, run.attempt, failureCause(error));
+    const failed = await failScan(db, run.scanId, message, run.attempt, failureCause(error));
     await writeScanLogs(db, run, lines);
-  }).catch((failure) =>
+    return failed;
+  }).catch((failure) => {
     deps.log('could not record a failed scan', {
       tenantId: run.tenantId,
       scanId: run.scanId,
       err: failure,
-    }),
-  );
+    });
+    return undefined;
+  });
+}
+
+/**
+ * The scan of a stopped run, when something else ended it in this run's attempt (a cancel, the
+ * stale sweep's last failure): the one read of a stopped run, so that its end is reported too. A
+ * scan re-queued and run again is the new attempt's to report.
+ */
+async function endedMeanwhile(deps: JobDeps, run: Run): Promise<ScanRow | undefined> {
+  const scan = await withTenant(deps.database, run.tenantId, (db) =>
+    findScan(db, run.scanId),
+  ).catch(() => undefined);
+  return scan?.attempt === run.attempt ? scan : undefined;
 }
 
 /** Claims the job's scan; null (and a log line) when the job is malformed or not queued. */
@@ -366,6 +389,8 @@ export async function runScanJob(deps: JobDeps, envelope: JobEnvelope<RunScanJob
   const { run, claimed } = started;
   const heartbeat = startHeartbeat(deps, run);
   let workDirectory: string | null = null;
+  // The scan as this run's last move left it: reported once the run is over.
+  let ended: ScanRow | undefined;
   try {
     const repository = await loadRepository(deps, run, claimed);
     const branch = claimed.branch || repository.default_branch;
@@ -379,11 +404,12 @@ export async function runScanJob(deps: JobDeps, envelope: JobEnvelope<RunScanJob
     const checkout = await checkOut(deps, run, repository, branch, workDirectory);
     const extraction = await extract(deps, run, checkout);
     const reachability = await analyseImports(deps, run, checkout, extraction);
-    await store(deps, run, repository, checkout, extraction, reachability);
+    ended = await store(deps, run, repository, checkout, extraction, reachability);
   } catch (error) {
-    await settleFailure(deps, run, error);
+    ended = await settleFailure(deps, run, error);
   } finally {
     clearInterval(heartbeat);
     await cleanUp(deps, run, workDirectory);
   }
+  reportScanEnd(deps.observe, ended);
 }
