@@ -58,6 +58,8 @@ export const EVENT_SUBSCRIPTIONS: EventSubscriptions = mergeSubscriptions(
     'exposures.status_changed': [REFRESH_REPOSITORY_ROLLUPS_JOB],
     'policy_violations.changed': [REFRESH_REPOSITORY_ROLLUPS_JOB],
     'drift.updated': [REFRESH_REPOSITORY_ROLLUPS_JOB],
+    // The dashboard's summary drops a deleted repository (docs/workspace.md#dashboards-and-trends).
+    'repository.deleted': [REFRESH_REPOSITORY_ROLLUPS_JOB],
     'package.health_changed': [EVALUATE_PACKAGE_JOB],
     'integration.disabled': [],
   },

@@ -44,6 +44,8 @@ export interface EventPayloads {
   'policy_violations.changed': PolicyViolationsChanged;
   /** A drift snapshot was recomputed with other totals (registry metadata it waited for arrived). */
   'drift.updated': DependenciesChanged;
+  /** A repository was deleted with everything derived from it. */
+  'repository.deleted': RepositoryChanged;
   /** A CRA product's vulnerability is on the known-exploited list; once per product and vulnerability. */
   'cra.actively_exploited': CraActivelyExploited;
   /** An Article 14 clock falls due soon (`due_soon`) or passed its due time unmet (`missed`). */

@@ -169,6 +169,22 @@ describe('the rollups refresh on every change that moves a number', () => {
     expect((await today()).exposuresOpen).toBe(1);
   });
 
+  test("a repository's deletion refreshes them: its numbers leave the dashboard", async () => {
+    expect((await dashboard()).dependencies.total).toBe(2);
+    const { items } = await get('/api/v1/repositories');
+    const deleted = await t.as(tenant.token, {
+      method: 'DELETE',
+      url: `/api/v1/repositories/${items[0].repositoryId}`,
+    });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    // Announced as repository.deleted, which the refresh subscribes to.
+    expect(times(await t.runJobs(), REFRESH_REPOSITORY_ROLLUPS.name)).toBe(1);
+    const body = await dashboard();
+    expect(body.dependencies.total).toBe(0);
+    expect(body.exposures.unresolved).toBe(0);
+    expect(await today()).toMatchObject({ exposuresOpen: 0, dependencies: 0 });
+  });
+
   test('another tenant sees none of it', async () => {
     const stranger = await t.createTenant('team');
     const res = await t.as(stranger.token, { method: 'GET', url: '/api/v1/dashboards/global' });

@@ -10,9 +10,9 @@ import { refreshTenantSummary } from './summary';
 
 /**
  * One repository's rollups and the tenant's sums for today, on every change that moves them:
- * subscribed to `exposures.status_changed`, `drift.updated` and `policy_violations.changed` (which
+ * subscribed to `exposures.status_changed`, `drift.updated`, `policy_violations.changed` (which
  * a scan's policy evaluation emits when it ends: a scan's refresh sees its exposures and
- * violations), queued by a repository's deletion (src/background-jobs.ts).
+ * violations) and `repository.deleted` (src/background-jobs.ts).
  */
 export const REFRESH_REPOSITORY_ROLLUPS = defineJob({
   name: 'analytics.refresh-repository',
