@@ -5,10 +5,10 @@ import { compositeKey } from '../../core/composite-key';
 import type { Database } from '../../db/connection';
 import type { DB } from '../../db/schema';
 import { withTenant } from '../../db/tenant-scope';
-import { COUNTED_DEPENDENCY_SQL } from '../../ecosystems/dependency-list';
 import { totalDrift } from '../../intel/drift/drift';
 import { emitEvent } from '../events';
 import { requestEvaluation } from '../policies/evaluation/requests';
+import { COUNTED_DEPENDENCY_SQL } from '../repositories/counted-dependencies';
 import { loadCatalogue } from './catalogue';
 import {
   changedPackages,

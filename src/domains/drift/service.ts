@@ -2,13 +2,13 @@ import { type Kysely, sql } from 'kysely';
 import type { Config } from '../../config';
 import { compositeKey, keyParts } from '../../core/composite-key';
 import type { DB } from '../../db/schema';
-import { COUNTED_DEPENDENCY_SQL } from '../../ecosystems/dependency-list';
 import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import type { DependencySource, Ecosystem, Resolution } from '../../ecosystems/types';
 import { computeDependencyDrift, type DependencyDrift, totalDrift } from '../../intel/drift/drift';
 import { driftFacts } from '../../intel/package-catalogue/facts';
 import { emitEvent } from '../events';
 import { requestEvaluation } from '../policies/evaluation/requests';
+import { COUNTED_DEPENDENCY_SQL } from '../repositories/counted-dependencies';
 import { type Catalogue, loadCatalogue } from './catalogue';
 import type { DependencyDriftState } from './tables';
 

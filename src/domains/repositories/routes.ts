@@ -4,7 +4,6 @@ import { Type } from 'typebox';
 import type { Config } from '../../config';
 import { notFound } from '../../core/problem';
 import type { Database } from '../../db/connection';
-import { COUNTED_DEPENDENCY_SQL } from '../../ecosystems/dependency-list';
 import { ECOSYSTEMS } from '../../ecosystems/types';
 import { enumQuery, pageOf, parseEnum, TakeSkipQuery } from '../../http/query';
 import { requestScope } from '../../http/request-scope';
@@ -13,6 +12,7 @@ import { NoContent, TotalEstimatePage, Uuid, UuidParam, withErrors } from '../..
 import { principalOf, tenantDb } from '../../http/scope';
 import type { SecretBox } from '../../security/secret-box';
 import { findActiveScan } from '../scans/store';
+import { COUNTED_DEPENDENCY_SQL } from './counted-dependencies';
 import { buildGraph } from './graph';
 import { importRepositories } from './import';
 import { riskSummary } from './risk-summary';
