@@ -1,21 +1,21 @@
 import { alertJobs, alertSubscriptions } from './domains/alerts/jobs';
 import {
   analyticsJobs,
-  REFRESH_AFTER_MATCH_JOB,
-  REFRESH_REPOSITORY_ROLLUPS_JOB,
+  REFRESH_AFTER_MATCH,
+  REFRESH_REPOSITORY_ROLLUPS,
 } from './domains/analytics/jobs';
 import { analyticsExportJobs } from './domains/analytics-export/jobs';
 import { craJobs, craSubscriptions } from './domains/cra/jobs';
 import { craReportingJobs, craReportingSubscriptions } from './domains/cra-reporting/jobs';
 import type { EventName, EventSubscriptions } from './domains/events';
-import { MATCH_DEPENDENCIES_JOB, vulnerabilityJobs } from './domains/exposures/jobs';
+import { MATCH_DEPENDENCIES, vulnerabilityJobs } from './domains/exposures/jobs';
 import { INTEGRATION_TARGET } from './domains/integrations/deliver';
 import { integrationDeliveryTarget } from './domains/integrations/service';
 import type { JobDeps, JobObserver } from './domains/job-deps';
 import { type DeliveryContext, deliveryContext } from './domains/outbound-deliveries/attempt';
 import { outboundDeliveryJobs } from './domains/outbound-deliveries/jobs';
-import { DEPENDENCIES_CHANGED_JOB, packageJobs } from './domains/packages/jobs';
-import { EVALUATE_PACKAGE_JOB, EVALUATE_REPOSITORY_JOB, policyJobs } from './domains/policies/jobs';
+import { DEPENDENCIES_CHANGED, packageJobs } from './domains/packages/jobs';
+import { EVALUATE_PACKAGE, EVALUATE_REPOSITORY, policyJobs } from './domains/policies/jobs';
 import { sbomJobs } from './domains/sbom/jobs';
 import { scanJobs } from './domains/scans/jobs';
 import { statusJobs } from './domains/status/jobs';
@@ -46,7 +46,7 @@ function mergeSubscriptions(...maps: EventSubscriptions[]): EventSubscriptions {
  */
 export const EVENT_SUBSCRIPTIONS: EventSubscriptions = mergeSubscriptions(
   {
-    'dependencies.changed': [MATCH_DEPENDENCIES_JOB, DEPENDENCIES_CHANGED_JOB],
+    'dependencies.changed': [MATCH_DEPENDENCIES.name, DEPENDENCIES_CHANGED.name],
     // A scan's policies are evaluated once, after its exposures are matched (the matcher emits
     // exposures.refreshed for every dependencies.changed): an evaluation on dependencies.changed
     // too saw the scan without its exposures and did the whole repository twice.
@@ -54,13 +54,13 @@ export const EVENT_SUBSCRIPTIONS: EventSubscriptions = mergeSubscriptions(
     // once, at the end of its chain: its evaluation's policy_violations.changed, which sees the
     // scan's exposures and violations (the refresh after matching accepts only an advisory
     // re-match's event: a scan's starts no job).
-    'exposures.refreshed': [EVALUATE_REPOSITORY_JOB, REFRESH_AFTER_MATCH_JOB],
-    'exposures.status_changed': [REFRESH_REPOSITORY_ROLLUPS_JOB],
-    'policy_violations.changed': [REFRESH_REPOSITORY_ROLLUPS_JOB],
-    'drift.updated': [REFRESH_REPOSITORY_ROLLUPS_JOB],
+    'exposures.refreshed': [EVALUATE_REPOSITORY.name, REFRESH_AFTER_MATCH.name],
+    'exposures.status_changed': [REFRESH_REPOSITORY_ROLLUPS.name],
+    'policy_violations.changed': [REFRESH_REPOSITORY_ROLLUPS.name],
+    'drift.updated': [REFRESH_REPOSITORY_ROLLUPS.name],
     // The dashboard's summary drops a deleted repository (docs/workspace.md#dashboards-and-trends).
-    'repository.deleted': [REFRESH_REPOSITORY_ROLLUPS_JOB],
-    'package.health_changed': [EVALUATE_PACKAGE_JOB],
+    'repository.deleted': [REFRESH_REPOSITORY_ROLLUPS.name],
+    'package.health_changed': [EVALUATE_PACKAGE.name],
     'integration.disabled': [],
   },
   alertSubscriptions(),

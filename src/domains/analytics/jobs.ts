@@ -20,7 +20,6 @@ export const REFRESH_REPOSITORY_ROLLUPS = defineJob({
   expireInSeconds: 600,
   retryLimit: 5,
 });
-export const REFRESH_REPOSITORY_ROLLUPS_JOB = REFRESH_REPOSITORY_ROLLUPS.name;
 /**
  * The same after `exposures.refreshed`, but only for an advisory change's re-match: a scan's
  * matching (the event names its scan) starts no job, since its evaluation's
@@ -35,7 +34,6 @@ export const REFRESH_AFTER_MATCH = defineJob({
   retryLimit: 5,
   accepts: (data) => data.scanId === undefined,
 });
-export const REFRESH_AFTER_MATCH_JOB = REFRESH_AFTER_MATCH.name;
 /** Every tenant: the whole current state again, then yesterday's and today's rows. */
 export const DAILY_ROLLUPS = defineJob({
   name: 'analytics.daily',
@@ -44,7 +42,6 @@ export const DAILY_ROLLUPS = defineJob({
   retryLimit: 3,
   schedule: '10 0 * * *',
 });
-export const DAILY_ROLLUPS_JOB = DAILY_ROLLUPS.name;
 
 export async function refreshRepositoryRollups(
   deps: JobDeps,

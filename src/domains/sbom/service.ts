@@ -53,8 +53,6 @@ export const SBOM_EXPORT = defineJob({
   expireInSeconds: 900,
   retryLimit: 3,
 });
-export const SBOM_IMPORT_JOB = SBOM_IMPORT.name;
-export const SBOM_EXPORT_JOB = SBOM_EXPORT.name;
 
 export type SbomImportJob = PayloadOf<typeof SBOM_IMPORT>;
 export type SbomExportJob = PayloadOf<typeof SBOM_EXPORT>;

@@ -17,7 +17,7 @@ import { EVENT_SUBSCRIPTIONS } from '../../background-jobs';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
 import { takeOutbox } from '../../jobs/outbox';
-import { queueScan, RUN_SCAN_JOB } from './service';
+import { queueScan, RUN_SCAN } from './service';
 import { removeAbandonedCheckouts, runScanJob, sweepStaleScans } from './worker';
 
 // Checkouts go under a directory of this test file's own, so "removed" can be checked.
@@ -94,7 +94,7 @@ describe('scan worker', () => {
   it('checks out, extracts every ecosystem, stores the graph, logs each step and cleans up', async () => {
     const repositoryId = await addRepository(repo.url);
     const { scan } = await trigger(repositoryId);
-    expect(await t.runJobs()).toContain(RUN_SCAN_JOB);
+    expect(await t.runJobs()).toContain(RUN_SCAN.name);
     const done = await scanOf(scan.id);
     expect(done.state).toBe('completed');
     expect(done.attempt).toBe(1);
@@ -333,7 +333,7 @@ describe('scan worker', () => {
     expect(await sweepStaleScans(t.jobDeps)).toEqual({ requeued: 1, failed: 0 });
     expect((await scanOf(scan.id)).state).toBe('queued');
     expect(await sweepStaleScans(t.jobDeps)).toEqual({ requeued: 0, failed: 0 });
-    expect((await t.runJobs()).filter((name) => name === RUN_SCAN_JOB)).toEqual([RUN_SCAN_JOB]);
+    expect((await t.runJobs()).filter((name) => name === RUN_SCAN.name)).toEqual([RUN_SCAN.name]);
     const recovered = await scanOf(scan.id);
     expect(recovered.state).toBe('completed');
     expect(recovered.attempt).toBe(2);

@@ -16,7 +16,7 @@ import { reportScanEnd } from './lifecycle';
 import { computeReachability, stageReachability } from './reachability';
 import { CHECKOUT_PREFIX } from './recovery';
 import { ScanLogBuffer } from './scan-log';
-import { RUN_SCAN_JOB, type RunScanJob, switchToGeneration } from './service';
+import { type RunScanJob, switchToGeneration } from './service';
 import {
   beatHeartbeat,
   claimScan,
@@ -30,8 +30,8 @@ import {
 } from './store';
 import type { ScanFailureCause, ScanLogLevel } from './tables';
 
-export { removeAbandonedCheckouts, SWEEP_STALE_SCANS_JOB, sweepStaleScans } from './recovery';
-export { findScan, RUN_SCAN_JOB };
+export { removeAbandonedCheckouts, sweepStaleScans } from './recovery';
+export { findScan };
 
 /**
  * The scan worker (docs/repositories-and-scans.md): claims a queued scan, checks out the branch

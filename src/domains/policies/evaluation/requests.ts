@@ -25,7 +25,6 @@ export const EVALUATE_REPOSITORY = defineJob({
   expireInSeconds: 600,
   retryLimit: 5,
 });
-export const EVALUATE_REPOSITORY_JOB = EVALUATE_REPOSITORY.name;
 
 const MAX_LISTED_PACKAGES = 1000;
 

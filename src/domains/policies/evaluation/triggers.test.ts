@@ -6,8 +6,8 @@ import { loadConfig } from '../../../config';
 import { withTenant } from '../../../db/tenant-scope';
 import { snapshotRepositoryDrift } from '../../drift/service';
 import { emitEvent } from '../../events';
-import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB } from '../../exposures/jobs';
-import { EVALUATE_PACKAGE_JOB, EVALUATE_POLICY_JOB, EVALUATE_REPOSITORY_JOB } from '../jobs';
+import { MATCH_DEPENDENCIES, REMATCH } from '../../exposures/jobs';
+import { EVALUATE_PACKAGE, EVALUATE_POLICY, EVALUATE_REPOSITORY } from '../jobs';
 import { evaluateRepository } from './evaluate';
 
 /**
@@ -17,11 +17,11 @@ import { evaluateRepository } from './evaluate';
  */
 
 const JOBS = [
-  MATCH_DEPENDENCIES_JOB,
-  REMATCH_JOB,
-  EVALUATE_REPOSITORY_JOB,
-  EVALUATE_POLICY_JOB,
-  EVALUATE_PACKAGE_JOB,
+  MATCH_DEPENDENCIES.name,
+  REMATCH.name,
+  EVALUATE_REPOSITORY.name,
+  EVALUATE_POLICY.name,
+  EVALUATE_PACKAGE.name,
 ];
 const FILLERS = Array.from({ length: 6 }, (_, i) => ({ name: `filler-${i}`, version: '1.0.0' }));
 
@@ -60,7 +60,7 @@ describe('policy re-evaluation triggers', () => {
     const rows = await t.database.system
       .selectFrom('job_outbox')
       .select('data')
-      .where('job_name', '=', EVALUATE_REPOSITORY_JOB)
+      .where('job_name', '=', EVALUATE_REPOSITORY.name)
       .execute();
     return rows.map((row) => (row.data as { packageIds?: string[] | null }).packageIds);
   };

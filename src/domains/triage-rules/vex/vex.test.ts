@@ -4,7 +4,7 @@ import { expectValidOpenVex } from '../../../../test/support/openvex-schema';
 import { npmRange, osvRecord } from '../../../../test/support/osv-records';
 import { cycloneDxValidator, schemaErrors } from '../../../../test/support/sbom-schemas';
 import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
-import { EVALUATE_REPOSITORY_JOB } from '../../policies/jobs';
+import { EVALUATE_REPOSITORY } from '../../policies/jobs';
 import { readVexDocument } from './documents';
 
 interface ExposureBody {
@@ -202,7 +202,7 @@ describe('VEX import and export', () => {
     const queued = await t.database.system
       .selectFrom('job_outbox')
       .select('data')
-      .where('job_name', '=', EVALUATE_REPOSITORY_JOB)
+      .where('job_name', '=', EVALUATE_REPOSITORY.name)
       .execute();
     const evaluations = queued.map(
       (row) => row.data as { repositoryId: string; packageIds: string[] },
