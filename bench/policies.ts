@@ -13,7 +13,7 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { newId } from '../src/db/ids';
 import { withTenant } from '../src/db/tenant-scope';
-import { MATCH_DEPENDENCIES_JOB } from '../src/domains/exposures/jobs';
+import { MATCH_DEPENDENCIES } from '../src/domains/exposures/jobs';
 import { evaluateRepository, loadRepository } from '../src/domains/policies/evaluation/evaluate';
 import { repositoryFacts } from '../src/domains/policies/facts/store';
 import { insertPolicy } from '../src/domains/policies/store';
@@ -98,7 +98,7 @@ async function seed(
   );
   await importJsonl(t, advisories);
   const started = performance.now();
-  await scanWith(t, tenant.tenantId, repositoryId, DEPS, [MATCH_DEPENDENCIES_JOB]);
+  await scanWith(t, tenant.tenantId, repositoryId, DEPS, [MATCH_DEPENDENCIES.name]);
   const scanSeconds = (performance.now() - started) / 1000;
   await seedBenchCatalogue(t);
   await withTenant(t.database, tenant.tenantId, async (db) => {
@@ -217,7 +217,7 @@ async function measure(t: BenchApp): Promise<Measured> {
   // A rescan that changes one dependency (its version, so its violations move).
   const rescan = await series(evaluate, first.counts, (run) => {
     const changed = DEPS.map((dep, i) => (i === 37 ? { ...dep, version: `1.0.${run + 1}` } : dep));
-    return scanWith(t, tenant.tenantId, repositoryId, changed, [MATCH_DEPENDENCIES_JOB]);
+    return scanWith(t, tenant.tenantId, repositoryId, changed, [MATCH_DEPENDENCIES.name]);
   });
   return { scanSeconds, facts, first, steady, rescan, full, loadBefore };
 }

@@ -43,9 +43,7 @@ async function main(): Promise<void> {
       const extraction = await time(() =>
         extractInWorker(directory, DEFAULT_EXTRACTION_LIMITS, new AbortController().signal),
       );
-      const reachability = await time(() =>
-        computeReachability(directory, extraction.value.files),
-      );
+      const reachability = await time(() => computeReachability(directory, extraction.value.files));
       const dependencies = extraction.value.files.flatMap((file) =>
         file.dependencies.map((d) => ({ ecosystem: file.ecosystem, name: d.name, purl: d.purl })),
       );

@@ -12,7 +12,7 @@
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
-import { MATCH_DEPENDENCIES_JOB } from '../src/domains/exposures/jobs';
+import { MATCH_DEPENDENCIES } from '../src/domains/exposures/jobs';
 import { importJsonl, insertRepository, scanWith } from '../test/support/exposures';
 import { npmRange, osvRecord } from '../test/support/osv-records';
 import { createTestApp } from '../test/support/test-app';
@@ -97,7 +97,7 @@ async function main() {
       name: `bench-pkg-${i}`,
       version: '1.0.0',
     }));
-    await scanWith(t, tenant.tenantId, repositoryId, deps, [MATCH_DEPENDENCIES_JOB]);
+    await scanWith(t, tenant.tenantId, repositoryId, deps, [MATCH_DEPENDENCIES.name]);
     await seedCatalogue(t);
     for (const [index, [condition, action]] of CONDITIONS.entries()) {
       const res = await t.as(tenant.token, {

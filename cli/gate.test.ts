@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EVENT_SUBSCRIPTIONS, jobDefinitions } from '../src/background-jobs';
-import { MATCH_DEPENDENCIES_JOB } from '../src/domains/exposures/jobs';
-import { EVALUATE_POLICY_JOB, EVALUATE_REPOSITORY_JOB } from '../src/domains/policies/jobs';
-import { RUN_SCAN_JOB } from '../src/domains/scans/service';
+import { MATCH_DEPENDENCIES } from '../src/domains/exposures/jobs';
+import { EVALUATE_POLICY, EVALUATE_REPOSITORY } from '../src/domains/policies/jobs';
+import { RUN_SCAN } from '../src/domains/scans/service';
 import { takeOutbox } from '../src/jobs/outbox';
 import type { JobDefinition, JobEnvelope } from '../src/jobs/queue';
 import { eventually } from '../test/support/eventually';
@@ -335,7 +335,7 @@ describe('driftwatch gate online', () => {
   const release = (names: string[]) => pump(names, held.splice(0));
   /** Waits for the scan the gate requested and runs it (the evaluation after it is held). */
   async function runRequestedScan(): Promise<void> {
-    await eventually(async () => (await pump([RUN_SCAN_JOB])).includes(RUN_SCAN_JOB), {
+    await eventually(async () => (await pump([RUN_SCAN.name])).includes(RUN_SCAN.name), {
       what: 'the gate to request a scan',
     });
   }
@@ -372,7 +372,7 @@ describe('driftwatch gate online', () => {
       },
     });
     expect(created.statusCode).toBe(201);
-    await t.runJobs({ only: [EVALUATE_POLICY_JOB] });
+    await t.runJobs({ only: [EVALUATE_POLICY.name] });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   }, 300_000);
@@ -396,13 +396,13 @@ describe('driftwatch gate online', () => {
       url: `/api/v1/policy-violations?repositoryId=${repositoryId}`,
     });
     expect(none.json().items).toEqual([]);
-    expect(held.map((job) => job.name)).toContain(MATCH_DEPENDENCIES_JOB);
+    expect(held.map((job) => job.name)).toContain(MATCH_DEPENDENCIES.name);
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(await pending(result)).toBe(true);
     // The slow evaluation arrives: matching, then the evaluation it triggers.
-    expect(await release([MATCH_DEPENDENCIES_JOB, EVALUATE_REPOSITORY_JOB])).toEqual([
-      MATCH_DEPENDENCIES_JOB,
-      EVALUATE_REPOSITORY_JOB,
+    expect(await release([MATCH_DEPENDENCIES.name, EVALUATE_REPOSITORY.name])).toEqual([
+      MATCH_DEPENDENCIES.name,
+      EVALUATE_REPOSITORY.name,
     ]);
     const blocked = await result;
     expect(blocked.code, blocked.stderr).toBe(1);
@@ -434,7 +434,7 @@ describe('driftwatch gate online', () => {
     );
     expect((await logsOf(scanId)).some((line) => line.step === 'policies')).toBe(false);
     // The evaluation comes late: the scan's log then says so (what the gate reads).
-    await release([MATCH_DEPENDENCIES_JOB, EVALUATE_REPOSITORY_JOB]);
+    await release([MATCH_DEPENDENCIES.name, EVALUATE_REPOSITORY.name]);
     expect((await logsOf(scanId)).filter((line) => line.step === 'policies')).toEqual([
       expect.objectContaining({ level: 'info', message: expect.stringMatching(/opened 0/) }),
     ]);
@@ -495,7 +495,7 @@ describe('driftwatch gate online', () => {
     const env = { DRIFTWATCH_URL: base, DRIFTWATCH_TOKEN: b.token };
     const result = gate(['--repository', other, '--json', '--timeout', '60'], env);
     await runRequestedScan();
-    await release([MATCH_DEPENDENCIES_JOB, EVALUATE_REPOSITORY_JOB]);
+    await release([MATCH_DEPENDENCIES.name, EVALUATE_REPOSITORY.name]);
     const passed = await result;
     expect(passed.code, passed.stderr).toBe(0);
     expect(JSON.parse(passed.stdout).notes).toEqual([
@@ -531,7 +531,7 @@ describe('driftwatch gate online', () => {
       state: 'pending',
       pendingPolicies: [{ name: 'No fine', version: 1, evaluatedVersion: null }],
     });
-    expect(await pump([EVALUATE_POLICY_JOB])).toEqual([EVALUATE_POLICY_JOB]);
+    expect(await pump([EVALUATE_POLICY.name])).toEqual([EVALUATE_POLICY.name]);
     const blocked = await result;
     expect(blocked.code, blocked.stderr).toBe(1);
     const report = JSON.parse(blocked.stdout);

@@ -17,7 +17,7 @@ import {
 } from './domains/outbound-deliveries/jobs';
 import {
   type StaleScanSweeper,
-  SWEEP_STALE_SCANS_JOB,
+  SWEEP_STALE_SCANS,
   startStaleScanSweeper,
 } from './domains/scans/recovery';
 import { startStatusEvaluator, startStatusMailDispatcher } from './domains/status/jobs';
@@ -289,7 +289,7 @@ async function startWorkers(
   const starting = step('starting the job workers');
   await jobs.work();
   // Scans left running by a process that died are recovered now, not at the next minute.
-  await jobs.send(SWEEP_STALE_SCANS_JOB, { tenantId: null, correlationId: null, data: {} });
+  await jobs.send(SWEEP_STALE_SCANS.name, { tenantId: null, correlationId: null, data: {} });
   // And then at an interval derived from the stale threshold (docs/repositories-and-scans.md).
   const sweeper = startStaleScanSweeper(jobDeps);
   // Webhook retries fall due at their own times (docs/integrations.md#retries).

@@ -46,6 +46,8 @@ export interface EventPayloads {
   'drift.updated': DependenciesChanged;
   /** The drift of some dependencies of a repository's latest snapshot changed (a fact of policies). */
   'dependency_drift.changed': PackageFactsChanged;
+  /** A repository was deleted with everything derived from it. */
+  'repository.deleted': RepositoryChanged;
   /** A CRA product's vulnerability is on the known-exploited list; once per product and vulnerability. */
   'cra.actively_exploited': CraActivelyExploited;
   /** An Article 14 clock falls due soon (`due_soon`) or passed its due time unmet (`missed`). */
@@ -89,6 +91,11 @@ export interface ExposuresRefreshed {
   scanId?: string;
   /** Only these packages' exposures were refreshed (an advisory change); absent: every one. */
   packageIds?: string[];
+}
+
+/** The repository whose state changed. */
+export interface RepositoryChanged {
+  repositoryId: string;
 }
 
 /**

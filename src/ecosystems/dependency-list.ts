@@ -73,16 +73,13 @@ export function dedupe(dependencies: ExtractedDependency[]): ExtractedDependency
  * module (the replacement is listed itself): both are reported and matched against advisories,
  * but neither is a dependency of its own, so never counted as one (docs/extraction.md "The
  * project's own package", docs/vulnerabilities-matching.md "Go replace"). The SQL spelling of
- * the same rule is `COUNTED_DEPENDENCY_SQL`.
+ * the same rule over the stored rows, `COUNTED_DEPENDENCY_SQL`, lives with their table's owner
+ * (src/domains/repositories/counted-dependencies.ts).
  */
 export function isDependency(dependency: { scope: string; source: DependencySource }): boolean {
   if (dependency.scope === 'self') return false;
   return !(dependency.source.kind === 'replaced' && dependency.source.version !== null);
 }
-
-/** `isDependency` over repository_dependencies columns. */
-export const COUNTED_DEPENDENCY_SQL =
-  "scope <> 'self' AND NOT (source->>'kind' = 'replaced' AND source->>'version' IS NOT NULL)";
 
 /**
  * Whether a dependency is matched against advisories: everything but the project's own package

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { DB } from '../db/schema';
 import { defineJob, InvalidJobPayloadError, jobDefinition } from './contract';
 import { enqueue } from './outbox';
-import type { JobEnvelope } from './queue';
+import { type JobEnvelope, startsJob } from './queue';
 
 const PING = defineJob({
   name: 'test.ping',
@@ -77,5 +77,36 @@ describe('job contracts', () => {
       enqueue(db, PING, { tenantId: 't', data: { repositoryId: 1 } }),
     ];
     expect(typeof typeChecks).toBe('function');
+  });
+
+  it('starts only the payloads it accepts; a mismatched one still starts, to fail on its claim', async () => {
+    const seen: string[] = [];
+    const outsideScans = defineJob({
+      name: 'test.outside-scans',
+      payload: Type.Object({ repositoryId: Type.String(), scanId: Type.Optional(Type.String()) }),
+      expireInSeconds: 60,
+      retryLimit: 3,
+      accepts: (data) => data.scanId === undefined,
+    });
+    const definition = jobDefinition(outsideScans, async ({ data }) => {
+      seen.push(data.repositoryId);
+    });
+    const base = { tenantId: 't', correlationId: null };
+    expect(startsJob(definition, { ...base, data: { repositoryId: 'r1' } })).toBe(true);
+    expect(startsJob(definition, { ...base, data: { repositoryId: 'r2', scanId: 's' } })).toBe(
+      false,
+    );
+    expect(startsJob(definition, { ...base, data: { repositoryId: 3 } })).toBe(true);
+    // Claimed anyway (sent before the contract said so): passed over, the handler never runs.
+    await definition.handle(envelope({ repositoryId: 'r2', scanId: 's' }));
+    await definition.handle(envelope({ repositoryId: 'r1' }));
+    expect(seen).toEqual(['r1']);
+    // Without `accepts`, every envelope starts its job.
+    expect(
+      startsJob(
+        jobDefinition(PING, async () => {}),
+        { ...base, data: {} },
+      ),
+    ).toBe(true);
   });
 });

@@ -38,6 +38,12 @@ export interface JobContract<S extends TSchema = TSchema> {
     envelope: Omit<JobEnvelope<Static<S>>, 'version'>,
     db: SqlExecutor,
   ) => Promise<Static<S>>;
+  /**
+   * The payloads that start this job (absent: every one), for a subscriber that needs only some
+   * of an event's: an envelope it refuses is never sent, and one claimed anyway (sent before) is
+   * passed over. A payload that does not match the schema is sent, and fails on its claim.
+   */
+  readonly accepts?: (data: Static<S>) => boolean;
 }
 
 /** The payload type a contract accepts. */
@@ -103,7 +109,7 @@ export function jobDefinition<S extends TSchema>(
   handle: (envelope: JobEnvelope<Static<S>>) => Promise<void>,
   settings: { expireInSeconds?: number; schedule?: string } = {},
 ): JobDefinition {
-  const { sendOptions, atRelay } = contract;
+  const { sendOptions, atRelay, accepts } = contract;
   return {
     name: contract.name,
     expireInSeconds: settings.expireInSeconds ?? contract.expireInSeconds,
@@ -130,6 +136,18 @@ export function jobDefinition<S extends TSchema>(
           },
         }
       : {}),
-    handle: async (envelope) => handle(checkEnvelope(contract, envelope)),
+    ...(accepts
+      ? {
+          accepts: (envelope) => {
+            const data = envelope.data;
+            return !isData(contract, data) || accepts(data);
+          },
+        }
+      : {}),
+    handle: async (envelope) => {
+      const checked = checkEnvelope(contract, envelope);
+      if (accepts && !accepts(checked.data)) return;
+      await handle(checked);
+    },
   };
 }

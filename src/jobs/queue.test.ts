@@ -198,6 +198,36 @@ describe('a job with an invalid payload', () => {
   }, 60_000);
 });
 
+/** A subscriber that takes only some of an event's payloads: the others never become a job. */
+describe('a job whose contract refuses an envelope', () => {
+  it('is not sent; an accepted one is', async () => {
+    const database = await openTestDatabase(2);
+    const contract = defineJob({
+      name: 'test.some',
+      payload: Type.Object({ id: Type.String(), skip: Type.Optional(Type.Boolean()) }),
+      expireInSeconds: 60,
+      retryLimit: 0,
+      accepts: (data) => data.skip !== true,
+    });
+    const queue = await createJobQueue(database, {});
+    try {
+      queue.register(jobDefinition(contract, async () => {}));
+      await queue.prepare();
+      const base = { tenantId: null, correlationId: null };
+      expect(await queue.send('test.some', { ...base, data: { id: 'a', skip: true } })).toBeNull();
+      const sent = await queue.send('test.some', { ...base, data: { id: 'b' } });
+      expect(sent).toEqual(expect.any(String));
+      const { rows } = await database.jobs.pool.query(
+        "SELECT data->'data'->>'id' AS id FROM pgboss.job WHERE name = 'test.some'",
+      );
+      expect(rows).toEqual([{ id: 'b' }]);
+    } finally {
+      await queue.stop(2000);
+      await database.close();
+    }
+  }, 60_000);
+});
+
 describe.skipIf(!process.env.TEST_DATABASE_URL)(
   'queues starting together on a new database',
   () => {

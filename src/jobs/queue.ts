@@ -34,7 +34,17 @@ export interface JobDefinition {
   sendOptions?: (envelope: Omit<JobEnvelope<unknown>, 'version'>) => JobSendOptions;
   /** In the outbox relay's transaction, before the job is sent: the payload to send (contract.ts). */
   atRelay?: (envelope: Omit<JobEnvelope<unknown>, 'version'>, db: SqlExecutor) => Promise<unknown>;
+  /** False: this envelope starts no job (the contract's `accepts`); absent: every one does. */
+  accepts?: (envelope: Omit<JobEnvelope<unknown>, 'version'>) => boolean;
   handle: (envelope: JobEnvelope<unknown>) => Promise<void>;
+}
+
+/** Whether an envelope starts its job: what `send` and the tests' inline runner both ask. */
+export function startsJob(
+  definition: JobDefinition,
+  envelope: Omit<JobEnvelope<unknown>, 'version'>,
+): boolean {
+  return definition.accepts?.(envelope) ?? true;
 }
 
 export interface JobSendOptions {
@@ -50,7 +60,8 @@ export interface JobQueue {
   /**
    * `options.db` sends through an open transaction's client (the outbox relay): the job and the
    * outbox row's removal commit together, and no second connection is needed while the
-   * transaction is open (the embedded database serves one transaction at a time).
+   * transaction is open (the embedded database serves one transaction at a time). Null: no job
+   * was sent (pg-boss coalesced it, or the definition does not accept the envelope).
    */
   send: (
     name: string,
@@ -331,6 +342,7 @@ export async function createJobQueue(
     async send(name, queued, options = {}) {
       const definition = definitions.get(name);
       if (!definition) throw new Error(`unknown job ${name}`);
+      if (!startsJob(definition, queued)) return null;
       await createQueues([name]);
       const envelope =
         options.db && definition.atRelay

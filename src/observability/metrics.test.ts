@@ -5,7 +5,7 @@ import {
   POLYGLOT_FILES,
 } from '../../test/support/git-fixtures';
 import { createTestApp, type TestApp, type TestTenant } from '../../test/support/test-app';
-import { RUN_SCAN_JOB } from '../domains/scans/service';
+import { RUN_SCAN } from '../domains/scans/service';
 import { createJobQueue, type JobQueue } from '../jobs/queue';
 import { readQueueStats } from '../jobs/queue-stats';
 import { createMetrics, type Metrics } from './metrics';
@@ -78,7 +78,7 @@ beforeAll(async () => {
     url: `/api/v1/repositories/${repositoryId}/scan`,
   });
   expect(queued.statusCode).toBe(202);
-  expect(await t.runJobs()).toContain(RUN_SCAN_JOB);
+  expect(await t.runJobs()).toContain(RUN_SCAN.name);
   const scan = await t.as(tenant.token, {
     method: 'GET',
     url: `/api/v1/scans/${queued.json().scanId}`,
@@ -127,7 +127,7 @@ describe('GET /metrics after a scan', () => {
     ).toBeGreaterThanOrEqual(0);
     expect(
       sample(scrapedText, 'driftwatch_job_duration_seconds_count', {
-        queue: RUN_SCAN_JOB,
+        queue: RUN_SCAN.name,
         outcome: 'completed',
       }),
     ).toBe(1);

@@ -112,3 +112,60 @@ describe('job payloads are typed by their contracts, never cast', () => {
     expect(casts).toEqual([]);
   });
 });
+
+/**
+ * A job's name lives in its contract only (`defineJob({ name })`); users write `CONTRACT.name`,
+ * or pass the contract where an API takes a job. An alias of the name under another export
+ * (`export const RUN_SCAN_JOB = RUN_SCAN.name`, once about 25 of them) is a second place to look
+ * for it and drifts from the contract's own documentation; this fails when one comes back.
+ */
+const NAME_ALIASES = [
+  // `export const X_JOB = …`, whatever it is set to.
+  /^\s*export\s+const\s+([A-Z0-9_]+_JOB)\b\s*[:=]/gm,
+  // `export const X = CONTRACT.name;`: the contract's name under another name.
+  /^\s*export\s+const\s+(\w+)\s*=\s*\w+\.name\s*;/gm,
+  // `export { X_JOB }` and `export { X_JOB } from '…'`: an alias passed on.
+  /^\s*export\s*(?:type\s*)?\{[^}]*?\b([A-Z0-9_]+_JOB)\b[^}]*\}/gm,
+];
+
+function findNameAliases(fileName: string, text: string): string[] {
+  const found: string[] = [];
+  for (const pattern of NAME_ALIASES) {
+    for (const match of text.matchAll(pattern)) {
+      const line = text.slice(0, match.index).split('\n').length;
+      found.push(`${fileName}:${line}: ${match[1]}`);
+    }
+  }
+  return [...new Set(found)].sort();
+}
+
+describe('job names live in their contracts only', () => {
+  it('the checker finds each form of alias (so the real check below can fail)', () => {
+    const sample = [
+      "export const RUN_SCAN = defineJob({ name: 'scans.run' });",
+      'export const RUN_SCAN_JOB = RUN_SCAN.name;',
+      "export const SWEEP_JOB = 'scans.sweep';",
+      'export const SCAN_QUEUE = RUN_SCAN.name;',
+      'export { OTHER_JOB };',
+      "export { a, REMATCH_JOB, b } from './rematch';",
+      'const LOCAL_JOB = RUN_SCAN.name;',
+      "export const NOT_AN_ALIAS = 'x';",
+      'export { RUN_SCAN };',
+    ].join('\n');
+    expect(findNameAliases('sample.ts', sample)).toEqual([
+      'sample.ts:2: RUN_SCAN_JOB',
+      'sample.ts:3: SWEEP_JOB',
+      'sample.ts:4: SCAN_QUEUE',
+      'sample.ts:5: OTHER_JOB',
+      'sample.ts:6: REMATCH_JOB',
+    ]);
+  });
+
+  it('no file in src/, cli/, test/ or bench/ exports an alias of a job name', () => {
+    const files = ['src', 'cli', 'test', 'bench'].flatMap((dir) => sourceFiles(join(ROOT, dir)));
+    const aliases = files.flatMap((file) =>
+      findNameAliases(relative(ROOT, file), readFileSync(file, 'utf8')),
+    );
+    expect(aliases).toEqual([]);
+  });
+});

@@ -4,14 +4,11 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
-import {
-  REFRESH_AFTER_MATCH_JOB,
-  REFRESH_REPOSITORY_ROLLUPS_JOB,
-} from '../../src/domains/analytics/jobs';
-import { MATCH_DEPENDENCIES_JOB } from '../../src/domains/exposures/jobs';
-import { DEPENDENCIES_CHANGED_JOB, ENRICH_JOB } from '../../src/domains/packages/jobs';
-import { EVALUATE_REPOSITORY_JOB } from '../../src/domains/policies/jobs';
-import { RUN_SCAN_JOB } from '../../src/domains/scans/service';
+import { REFRESH_AFTER_MATCH, REFRESH_REPOSITORY_ROLLUPS } from '../../src/domains/analytics/jobs';
+import { MATCH_DEPENDENCIES } from '../../src/domains/exposures/jobs';
+import { DEPENDENCIES_CHANGED, ENRICH } from '../../src/domains/packages/jobs';
+import { EVALUATE_REPOSITORY } from '../../src/domains/policies/evaluation/requests';
+import { RUN_SCAN } from '../../src/domains/scans/service';
 import { OPERATOR_RECORD, ownerConnection } from '../../src/operator/channel';
 import { type RunningService, startService } from '../../src/service';
 import {
@@ -32,12 +29,12 @@ import { apiClient, sleep } from '../support/service-process';
 const PACKAGES = 20_000;
 /** The jobs of a scan's chain, up to enrichment being queued. */
 const CHAIN = [
-  RUN_SCAN_JOB,
-  MATCH_DEPENDENCIES_JOB,
-  DEPENDENCIES_CHANGED_JOB,
-  EVALUATE_REPOSITORY_JOB,
-  REFRESH_AFTER_MATCH_JOB,
-  REFRESH_REPOSITORY_ROLLUPS_JOB,
+  RUN_SCAN.name,
+  MATCH_DEPENDENCIES.name,
+  DEPENDENCIES_CHANGED.name,
+  EVALUATE_REPOSITORY.name,
+  REFRESH_AFTER_MATCH.name,
+  REFRESH_REPOSITORY_ROLLUPS.name,
 ];
 
 /** A package-lock.json (v3) of `count` packages, each depending on one of the first thousand. */
@@ -171,7 +168,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('long work in pieces (embedded)',
     expect(await snapshotCount(scanId)).toBeGreaterThanOrEqual(PACKAGES);
     expect(await chainJobs()).toBe(0);
     const enrichment = await sql<{ n: number }>`
-      SELECT count(*)::int AS n FROM pgboss.job WHERE name = ${ENRICH_JOB}`.execute(
+      SELECT count(*)::int AS n FROM pgboss.job WHERE name = ${ENRICH.name}`.execute(
       service.database.jobs.system,
     );
     expect(enrichment.rows[0]?.n).toBeGreaterThan(0);

@@ -3,7 +3,7 @@ import type { Insertable } from 'kysely';
 import { newId } from '../../src/db/ids';
 import type { DB } from '../../src/db/schema';
 import { withTenant } from '../../src/db/tenant-scope';
-import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB } from '../../src/domains/exposures/jobs';
+import { MATCH_DEPENDENCIES, REMATCH } from '../../src/domains/exposures/jobs';
 import { ADVISORY_CHANGES } from '../../src/domains/exposures/rematch-request';
 import { storeScanDependencies } from '../../src/domains/scans/service';
 import { getEcosystem } from '../../src/ecosystems/ecosystem-list';
@@ -73,7 +73,7 @@ export async function scanWith(
   repositoryId: string,
   deps: Dep[],
   /** The jobs to run afterwards (others queued meanwhile are dropped); 'all' runs every one. */
-  jobs: string[] | 'all' = [MATCH_DEPENDENCIES_JOB, REMATCH_JOB],
+  jobs: string[] | 'all' = [MATCH_DEPENDENCIES.name, REMATCH.name],
 ): Promise<string[]> {
   const files = new Map<string, ExtractedFile>();
   for (const dep of deps) {

@@ -1,10 +1,6 @@
 import { newId } from '../../src/db/ids';
 import { withTenant } from '../../src/db/tenant-scope';
-import {
-  DEPENDENCIES_CHANGED_JOB,
-  DRIFT_SNAPSHOT_JOB,
-  ENRICH_JOB,
-} from '../../src/domains/packages/jobs';
+import { DEPENDENCIES_CHANGED, DRIFT_SNAPSHOT, ENRICH } from '../../src/domains/packages/jobs';
 import { storeScanDependencies } from '../../src/domains/scans/service';
 import { getEcosystem } from '../../src/ecosystems/ecosystem-list';
 import type { ExtractedFile } from '../../src/ecosystems/extract-tree';
@@ -25,7 +21,7 @@ export interface ScannedDependency {
   direct?: boolean;
 }
 
-const PACKAGE_JOBS = [DEPENDENCIES_CHANGED_JOB, ENRICH_JOB, DRIFT_SNAPSHOT_JOB];
+const PACKAGE_JOBS = [DEPENDENCIES_CHANGED.name, ENRICH.name, DRIFT_SNAPSHOT.name];
 
 /** The tenant's repository of this name, created on first use. */
 export async function testRepository(

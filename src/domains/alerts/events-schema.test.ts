@@ -53,6 +53,7 @@ const EVENTS: EventName[] = [
   'policy_violations.changed',
   'drift.updated',
   'dependency_drift.changed',
+  'repository.deleted',
   'integration.disabled',
 ];
 
@@ -252,6 +253,13 @@ describe('docs/events.md', () => {
         await snapshotRepositoryDrift(db, tenant.tenantId, repositoryId, scanId, settings),
       ).toBe(true);
     });
+    // A repository deleted (its rollups refresh on the event).
+    const doomed = await insertRepository(t, tenant.tenantId, 'events-deleted');
+    const deleted = await t.as(tenant.token, {
+      method: 'DELETE',
+      url: `/api/v1/repositories/${doomed}`,
+    });
+    expect(deleted.statusCode, deleted.body).toBe(204);
     receiver.answers.push(200, 410);
     await t.runJobs();
     for (let i = 0; i < 20 && receiver.received.length < 2; i++) await t.runJobs();

@@ -6,7 +6,7 @@ import { createTestApp, type TestApp, type TestTenant } from '../../../test/supp
 import { tokenWithRole } from '../../../test/support/workspace';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
-import { DAILY_ROLLUPS_JOB, runDailyRollups } from './jobs';
+import { DAILY_ROLLUPS, runDailyRollups } from './jobs';
 import { ALL_REPOSITORIES, utcDay } from './rollups';
 import { bucketStart, bucketsOf } from './trends';
 
@@ -315,7 +315,7 @@ describe('GET /api/v1/analytics/trends', () => {
   test('the daily job writes yesterday and today for the tenant and each repository', async () => {
     const daily = (await import('../../background-jobs'))
       .jobDefinitions(t.jobDeps)
-      .find((job) => job.name === DAILY_ROLLUPS_JOB);
+      .find((job) => job.name === DAILY_ROLLUPS.name);
     await daily?.handle({ version: 1, tenantId: null, correlationId: null, data: {} });
     const rows = await withTenant(t.database, tenant.tenantId, (db) =>
       db

@@ -7,10 +7,10 @@ import { storeScan } from '../../../test/support/package-scans';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { jobDefinitions } from '../../background-jobs';
 import { withTenant } from '../../db/tenant-scope';
-import { MATCH_DEPENDENCIES_JOB } from '../exposures/jobs';
-import { DEPENDENCIES_CHANGED_JOB, REFRESH_JOB } from '../packages/jobs';
-import { EVALUATE_REPOSITORY_JOB } from '../policies/jobs';
-import { REFRESH_AFTER_MATCH_JOB, REFRESH_REPOSITORY_ROLLUPS_JOB, runDailyRollups } from './jobs';
+import { MATCH_DEPENDENCIES } from '../exposures/jobs';
+import { DEPENDENCIES_CHANGED, REFRESH } from '../packages/jobs';
+import { EVALUATE_REPOSITORY } from '../policies/jobs';
+import { REFRESH_AFTER_MATCH, REFRESH_REPOSITORY_ROLLUPS, runDailyRollups } from './jobs';
 import { ALL_REPOSITORIES, utcDay } from './rollups';
 
 /**
@@ -191,20 +191,20 @@ describe('dashboard numbers from scanned data', () => {
     // The scan's chain runs while the package's metadata is still missing (its fetch is lost).
     await t.runJobs({
       only: [
-        MATCH_DEPENDENCIES_JOB,
-        DEPENDENCIES_CHANGED_JOB,
-        EVALUATE_REPOSITORY_JOB,
-        REFRESH_AFTER_MATCH_JOB,
-        REFRESH_REPOSITORY_ROLLUPS_JOB,
+        MATCH_DEPENDENCIES.name,
+        DEPENDENCIES_CHANGED.name,
+        EVALUATE_REPOSITORY.name,
+        REFRESH_AFTER_MATCH.name,
+        REFRESH_REPOSITORY_ROLLUPS.name,
       ],
     });
     const dashboardOf = async () =>
       (await t.as(late.token, { method: 'GET', url: '/api/v1/dashboards/global' })).json();
     expect((await dashboardOf()).drift).toMatchObject({ majorBehind: 0, libyearTotal: 0 });
     // The package refresh fetches what is due and completes the waiting snapshot.
-    const refresh = jobDefinitions(t.jobDeps).find((job) => job.name === REFRESH_JOB);
+    const refresh = jobDefinitions(t.jobDeps).find((job) => job.name === REFRESH.name);
     await refresh?.handle({ version: 1, tenantId: null, correlationId: null, data: {} });
-    expect(await t.runJobs()).toContain(REFRESH_REPOSITORY_ROLLUPS_JOB);
+    expect(await t.runJobs()).toContain(REFRESH_REPOSITORY_ROLLUPS.name);
     const snapshot = (
       await t.as(late.token, {
         method: 'GET',

@@ -3,7 +3,7 @@ import { importJsonl } from '../../../test/support/exposures';
 import { npmRange, osvRecord } from '../../../test/support/osv-records';
 import { storeScan } from '../../../test/support/package-scans';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
-import { REFRESH_AFTER_MATCH_JOB, REFRESH_REPOSITORY_ROLLUPS_JOB } from './jobs';
+import { REFRESH_AFTER_MATCH, REFRESH_REPOSITORY_ROLLUPS } from './jobs';
 import { utcDay } from './rollups';
 
 /**
@@ -14,6 +14,7 @@ import { utcDay } from './rollups';
 let t: TestApp;
 let tenant: TestTenant;
 const CRITICAL = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H';
+const MEDIUM = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N';
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -38,6 +39,9 @@ const dashboard = () => get('/api/v1/dashboards/global');
 const today = async () =>
   (await get(`/api/v1/analytics/trends?fromUtc=${utcDay(new Date())}T00:00:00Z`)).points.at(-1);
 const times = (ran: string[], job: string) => ran.filter((name) => name === job).length;
+/** The rollup refresh jobs among those that ran (either contract refreshes the same rows). */
+const refreshes = (ran: string[]) =>
+  times(ran, REFRESH_REPOSITORY_ROLLUPS.name) + times(ran, REFRESH_AFTER_MATCH.name);
 
 describe('the rollups refresh on every change that moves a number', () => {
   test('a scan refreshes them once, after its exposures and violations are stored', async () => {
@@ -65,9 +69,10 @@ describe('the rollups refresh on every change that moves a number', () => {
       false,
     );
     const ran = await t.runJobs();
-    // Matching is followed by the evaluation, whose end refreshes the rollups: once.
-    expect(times(ran, REFRESH_REPOSITORY_ROLLUPS_JOB)).toBe(1);
-    expect(times(ran, REFRESH_AFTER_MATCH_JOB)).toBe(1);
+    // Matching is followed by the evaluation, whose end refreshes the rollups: one refresh job
+    // for the whole scan (the scan's matching starts none).
+    expect(refreshes(ran)).toBe(1);
+    expect(times(ran, REFRESH_REPOSITORY_ROLLUPS.name)).toBe(1);
     const body = await dashboard();
     expect(body.exposures.unresolved).toBe(1);
     expect(body.exposures.byStatus).toEqual({ open: 1 });
@@ -85,7 +90,7 @@ describe('the rollups refresh on every change that moves a number', () => {
       payload: { status: 'investigating' },
     });
     expect(investigating.statusCode, investigating.body).toBe(200);
-    expect(times(await t.runJobs(), REFRESH_REPOSITORY_ROLLUPS_JOB)).toBe(1);
+    expect(times(await t.runJobs(), REFRESH_REPOSITORY_ROLLUPS.name)).toBe(1);
     expect((await dashboard()).exposures.byStatus).toEqual({ investigating: 1 });
     expect((await dashboard()).violations.open).toBe(1);
 
@@ -96,7 +101,7 @@ describe('the rollups refresh on every change that moves a number', () => {
     });
     expect(patch.statusCode, patch.body).toBe(200);
     const ran = await t.runJobs();
-    expect(ran).toContain(REFRESH_REPOSITORY_ROLLUPS_JOB);
+    expect(ran).toContain(REFRESH_REPOSITORY_ROLLUPS.name);
     const body = await dashboard();
     expect(body.exposures.unresolved).toBe(0);
     expect(body.exposures.bySeverity.critical).toBe(0);
@@ -124,7 +129,7 @@ describe('the rollups refresh on every change that moves a number', () => {
     });
     expect(policy.statusCode, policy.body).toBe(201);
     const ran = await t.runJobs();
-    expect(ran).toContain(REFRESH_REPOSITORY_ROLLUPS_JOB);
+    expect(ran).toContain(REFRESH_REPOSITORY_ROLLUPS.name);
     const body = await dashboard();
     expect(body.violations).toMatchObject({ open: 2, bySeverity: { low: 2 } });
     expect(body.changes.violationsOpen.current).toBe(2);
@@ -139,9 +144,45 @@ describe('the rollups refresh on every change that moves a number', () => {
       payload: { status: 'dismissed', reason: 'accepted for now' },
     });
     expect(dismissed.statusCode, dismissed.body).toBe(200);
-    expect(await t.runJobs()).toContain(REFRESH_REPOSITORY_ROLLUPS_JOB);
+    expect(await t.runJobs()).toContain(REFRESH_REPOSITORY_ROLLUPS.name);
     expect((await dashboard()).violations.open).toBe(1);
     expect((await today()).violationsOpen).toBe(1);
+  });
+
+  test("an advisory change's re-match refreshes them, outside any scan", async () => {
+    const before = await dashboard();
+    await importJsonl(t, [
+      osvRecord({
+        id: 'GHSA-frsh-0000-0002',
+        severity: MEDIUM,
+        affected: [npmRange('fresh-other', '0', '2.0.0')],
+      }),
+    ]);
+    const ran = await t.runJobs();
+    // The re-match's exposures.refreshed names no scan: it refreshes the rollups itself (its
+    // evaluation moved no violation, so nothing else does).
+    expect(times(ran, REFRESH_AFTER_MATCH.name)).toBe(1);
+    expect(refreshes(ran)).toBe(1);
+    const body = await dashboard();
+    expect(body.exposures.unresolved).toBe(before.exposures.unresolved + 1);
+    expect(body.exposures.bySeverity.medium).toBe(1);
+    expect((await today()).exposuresOpen).toBe(1);
+  });
+
+  test("a repository's deletion refreshes them: its numbers leave the dashboard", async () => {
+    expect((await dashboard()).dependencies.total).toBe(2);
+    const { items } = await get('/api/v1/repositories');
+    const deleted = await t.as(tenant.token, {
+      method: 'DELETE',
+      url: `/api/v1/repositories/${items[0].repositoryId}`,
+    });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    // Announced as repository.deleted, which the refresh subscribes to.
+    expect(times(await t.runJobs(), REFRESH_REPOSITORY_ROLLUPS.name)).toBe(1);
+    const body = await dashboard();
+    expect(body.dependencies.total).toBe(0);
+    expect(body.exposures.unresolved).toBe(0);
+    expect(await today()).toMatchObject({ exposuresOpen: 0, dependencies: 0 });
   });
 
   test('another tenant sees none of it', async () => {

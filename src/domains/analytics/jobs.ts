@@ -10,9 +10,9 @@ import { refreshTenantSummary } from './summary';
 
 /**
  * One repository's rollups and the tenant's sums for today, on every change that moves them:
- * subscribed to `exposures.status_changed`, `drift.updated` and `policy_violations.changed` (which
+ * subscribed to `exposures.status_changed`, `drift.updated`, `policy_violations.changed` (which
  * a scan's policy evaluation emits when it ends: a scan's refresh sees its exposures and
- * violations), queued by a repository's deletion (src/background-jobs.ts).
+ * violations) and `repository.deleted` (src/background-jobs.ts).
  */
 export const REFRESH_REPOSITORY_ROLLUPS = defineJob({
   name: 'analytics.refresh-repository',
@@ -20,10 +20,11 @@ export const REFRESH_REPOSITORY_ROLLUPS = defineJob({
   expireInSeconds: 600,
   retryLimit: 5,
 });
-export const REFRESH_REPOSITORY_ROLLUPS_JOB = REFRESH_REPOSITORY_ROLLUPS.name;
 /**
  * The same after `exposures.refreshed`, but only for an advisory change's re-match: a scan's
- * matching (the event names its scan) is passed over, its evaluation's event follows.
+ * matching (the event names its scan) starts no job, since its evaluation's
+ * `policy_violations.changed` refreshes the rollups at the end of the scan's chain. One refresh
+ * job per scan, not one more that would pass over it.
  */
 export const REFRESH_AFTER_MATCH = defineJob({
   name: 'analytics.refresh-after-match',
@@ -31,8 +32,8 @@ export const REFRESH_AFTER_MATCH = defineJob({
   payload: Type.Object({ repositoryId: Type.String(), scanId: Type.Optional(Type.String()) }),
   expireInSeconds: 600,
   retryLimit: 5,
+  accepts: (data) => data.scanId === undefined,
 });
-export const REFRESH_AFTER_MATCH_JOB = REFRESH_AFTER_MATCH.name;
 /** Every tenant: the whole current state again, then yesterday's and today's rows. */
 export const DAILY_ROLLUPS = defineJob({
   name: 'analytics.daily',
@@ -41,7 +42,6 @@ export const DAILY_ROLLUPS = defineJob({
   retryLimit: 3,
   schedule: '10 0 * * *',
 });
-export const DAILY_ROLLUPS_JOB = DAILY_ROLLUPS.name;
 
 export async function refreshRepositoryRollups(
   deps: JobDeps,
@@ -86,7 +86,7 @@ export function analyticsJobs(deps: JobDeps): JobDefinition[] {
       await refreshRepositoryRollups(deps, tenantId, data.repositoryId);
     }),
     jobDefinition(REFRESH_AFTER_MATCH, async ({ tenantId, data }) => {
-      if (!tenantId || typeof data.scanId === 'string') return;
+      if (!tenantId) return;
       await refreshRepositoryRollups(deps, tenantId, data.repositoryId);
     }),
     jobDefinition(DAILY_ROLLUPS, async () => {

@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../../db/schema';
-import { COUNTED_DEPENDENCY_SQL } from '../../ecosystems/dependency-list';
+import { COUNTED_DEPENDENCY_SQL } from '../repositories/counted-dependencies';
 import type { FixesBySeverity } from './tables';
 
 /** repository_id of the rows that sum every repository. */

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema';
-import { COUNTED_DEPENDENCY_SQL } from '../../ecosystems/dependency-list';
 import { EXPOSURE_STATUSES } from '../exposures/tables';
+import { COUNTED_DEPENDENCY_SQL } from '../repositories/counted-dependencies';
 import { REPOSITORY_ROW } from './rollups';
 
 /**

@@ -7,7 +7,8 @@ import { importJsonl, insertRepository, scanWith } from '../../../test/support/e
 import { npmRange, osvRecord } from '../../../test/support/osv-records';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { importKevFile } from '../cra/kev';
-import { GENERATE_PACK_JOB, START_CLOCKS_JOB } from './jobs';
+import { START_CLOCKS } from './jobs';
+import { GENERATE_PACK } from './packs/service';
 
 /**
  * From a scanned repository with a known-exploited vulnerability (the KEV list imported from a
@@ -47,7 +48,7 @@ describe('CRA reporting end to end', () => {
     const file = join(dir, 'kev.json');
     writeFileSync(file, JSON.stringify(kevCatalogue([kevEntry('CVE-2026-4242')])));
     await importKevFile(t.database, file);
-    expect(await t.runJobs()).toContain(START_CLOCKS_JOB);
+    expect(await t.runJobs()).toContain(START_CLOCKS.name);
 
     const clocks = await t.as(a.token, {
       method: 'GET',
@@ -77,7 +78,7 @@ describe('CRA reporting end to end', () => {
     });
     expect(queued.statusCode, queued.body).toBe(202);
     const { packId } = queued.json();
-    expect(await t.runJobs()).toContain(GENERATE_PACK_JOB);
+    expect(await t.runJobs()).toContain(GENERATE_PACK.name);
     const get = (format: string) =>
       t.as(a.token, { method: 'GET', url: `/api/v1/cra/reports/${packId}?format=${format}` });
 

@@ -37,12 +37,9 @@ export const SWEEP_CLOCKS = defineJob({
   retryLimit: 3,
   schedule: '* * * * *',
 });
-export const START_CLOCKS_JOB = START_CLOCKS.name;
-export const SWEEP_CLOCKS_JOB = SWEEP_CLOCKS.name;
-export const GENERATE_PACK_JOB = GENERATE_PACK.name;
 
 export function craReportingSubscriptions(): EventSubscriptions {
-  return { 'cra.actively_exploited': [START_CLOCKS_JOB] };
+  return { 'cra.actively_exploited': [START_CLOCKS.name] };
 }
 
 function tenantOf(envelope: JobEnvelope<unknown>): string {

@@ -9,9 +9,9 @@ import { createTestApp, type TestApp, type TestTenant } from '../../../test/supp
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
 import { parseKevCatalogue } from '../../intel/kev/catalogue';
-import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB } from '../exposures/jobs';
+import { MATCH_DEPENDENCIES, REMATCH } from '../exposures/jobs';
 import { markExploitationReported } from './exploitation';
-import { CRA_DETECT_EXPLOITED_JOB } from './jobs';
+import { CRA_DETECT_EXPLOITED } from './jobs';
 import { importKevCatalogue } from './kev';
 
 const addFormats =
@@ -49,7 +49,7 @@ describe('CRA findings and the known-exploited list', () => {
   let cloud: string;
   let gateway: string;
   let portal: string;
-  const jobs = [MATCH_DEPENDENCIES_JOB, REMATCH_JOB, CRA_DETECT_EXPLOITED_JOB];
+  const jobs = [MATCH_DEPENDENCIES.name, REMATCH.name, CRA_DETECT_EXPLOITED.name];
 
   const findings = async (token: string, query = '') => {
     const res = await t.as(token, { method: 'GET', url: `/api/v1/cra/findings${query}` });
@@ -196,7 +196,7 @@ describe('CRA findings and the known-exploited list', () => {
     });
     expect(patched.statusCode, patched.body).toBe(200);
     const ran = await scanWith(t, a.tenantId, edge, [{ name: 'late-pkg', version: '1.5.0' }], jobs);
-    expect(ran).toContain(CRA_DETECT_EXPLOITED_JOB);
+    expect(ran).toContain(CRA_DETECT_EXPLOITED.name);
     const after = await exploitations();
     expect(after).toHaveLength(before + 1);
     expect(after.at(-1)).toMatchObject({ product_id: gateway, cve_id: 'CVE-2026-3333' });

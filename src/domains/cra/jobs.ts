@@ -18,12 +18,11 @@ export const CRA_DETECT_EXPLOITED = defineJob({
   expireInSeconds: 300,
   retryLimit: 5,
 });
-export const CRA_DETECT_EXPLOITED_JOB = CRA_DETECT_EXPLOITED.name;
 
 export function craSubscriptions(): EventSubscriptions {
   return {
-    'exposures.opened': [CRA_DETECT_EXPLOITED_JOB],
-    'exposures.reopened': [CRA_DETECT_EXPLOITED_JOB],
+    'exposures.opened': [CRA_DETECT_EXPLOITED.name],
+    'exposures.reopened': [CRA_DETECT_EXPLOITED.name],
   };
 }
 

@@ -5,9 +5,9 @@ import { compositeKey } from '../../core/composite-key';
 import type { Database } from '../../db/connection';
 import type { DB } from '../../db/schema';
 import { withTenant } from '../../db/tenant-scope';
-import { COUNTED_DEPENDENCY_SQL } from '../../ecosystems/dependency-list';
 import { totalDrift } from '../../intel/drift/drift';
 import { emitEvent } from '../events';
+import { COUNTED_DEPENDENCY_SQL } from '../repositories/counted-dependencies';
 import { loadCatalogue } from './catalogue';
 import { emitDriftChanged } from './events';
 import {

@@ -9,7 +9,7 @@ import { importRecords } from '../../intel/advisory-store/import';
 import { type ReadResult, readRecordsFromPath } from '../../intel/advisory-store/read';
 import { AdvisoryIndex } from '../../intel/osv/match';
 import { storeScanDependencies } from '../scans/service';
-import { MATCH_DEPENDENCIES_JOB } from './jobs';
+import { MATCH_DEPENDENCIES } from './jobs';
 import { requestRematch } from './rematch-request';
 
 /**
@@ -91,8 +91,8 @@ describe.skipIf(!sharedDataDir)(
           }
         }
       }
-      const ran = await t.runJobs({ only: [MATCH_DEPENDENCIES_JOB] });
-      expect(ran.filter((name) => name === MATCH_DEPENDENCIES_JOB)).toHaveLength(TREES.length);
+      const ran = await t.runJobs({ only: [MATCH_DEPENDENCIES.name] });
+      expect(ran.filter((name) => name === MATCH_DEPENDENCIES.name)).toHaveLength(TREES.length);
 
       const { rows } = await t.database.pool.query<{
         repository_id: string;

@@ -4,7 +4,7 @@ import { npmRange, osvRecord } from '../../../test/support/osv-records';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { EVENT_SUBSCRIPTIONS, jobDefinitions } from '../../background-jobs';
 import { withTenant } from '../../db/tenant-scope';
-import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB, REOPEN_EXPIRED_JOB } from './jobs';
+import { MATCH_DEPENDENCIES, REMATCH, REOPEN_EXPIRED } from './jobs';
 
 interface ExposureBody {
   exposureId: string;
@@ -85,7 +85,7 @@ describe('vulnerability exposures', () => {
       { name: 'life-range', version: '^1.0.0', resolution: 'declared', file: 'package.json' },
       { name: 'life-safe', version: '1.0.0' },
     ]);
-    expect(ran).toEqual([MATCH_DEPENDENCIES_JOB]);
+    expect(ran).toEqual([MATCH_DEPENDENCIES.name]);
     const [exact] = await byPackage(a.token, 'life-pkg');
     expect(exact).toMatchObject({
       repositoryId: repo,
@@ -169,7 +169,7 @@ describe('vulnerability exposures', () => {
     // The re-match refreshed and opened exposures: every subscriber of both events ran after it.
     expect((await t.runJobs()).sort()).toEqual(
       [
-        REMATCH_JOB,
+        REMATCH.name,
         ...(EVENT_SUBSCRIPTIONS['exposures.refreshed'] ?? []),
         ...(EVENT_SUBSCRIPTIONS['exposures.opened'] ?? []),
       ].sort(),
@@ -284,7 +284,7 @@ describe('vulnerability exposures', () => {
     ]);
     // The exposures changed: the repository's policies are evaluated after the re-match.
     expect(await t.runJobs()).toEqual([
-      REMATCH_JOB,
+      REMATCH.name,
       ...(EVENT_SUBSCRIPTIONS['exposures.refreshed'] ?? []),
     ]);
     const after = await byPackage(a.token, 'merge-me');
@@ -425,7 +425,7 @@ describe('vulnerability exposures', () => {
       `UPDATE vulnerability_exposures SET accepted_until = now() - interval '1 minute' WHERE id = $1`,
       [id],
     );
-    const job = jobDefinitions(t.jobDeps).find((d) => d.name === REOPEN_EXPIRED_JOB);
+    const job = jobDefinitions(t.jobDeps).find((d) => d.name === REOPEN_EXPIRED.name);
     await job?.handle({ version: 1, tenantId: null, correlationId: null, data: {} });
     const { rows } = await t.database.pool.query(
       'SELECT status FROM vulnerability_exposures WHERE id = $1',

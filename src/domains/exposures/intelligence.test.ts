@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
 import { osvRecord } from '../../../test/support/osv-records';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
-import { REMATCH_JOB } from './jobs';
+import { REMATCH } from './jobs';
 
 /** Exposures of the project's own package (scope self) and of Go modules swapped out by replace. */
 
@@ -176,7 +176,7 @@ describe('exposures: malicious packages', () => {
       }),
     ]);
     expect(imported.tenantsNotified).toBe(1);
-    expect(await t.runJobs()).toContain(REMATCH_JOB);
+    expect(await t.runJobs()).toContain(REMATCH.name);
     // The record names every version: the declared range is affected too, not possibly.
     expect(await exposures(`?repositoryId=${repo}`)).toEqual([
       ['evil-colors', '1.4.44', 'malicious', 'critical', false, 'GHSA-xm4w-9v2c-7q3r'],

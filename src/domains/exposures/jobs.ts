@@ -6,7 +6,7 @@ import type { JobDefinition, JobEnvelope } from '../../jobs/queue';
 import { emitEvent } from '../events';
 import type { JobDeps } from '../job-deps';
 import { packageIdsOf, refreshExposures, repositoriesUsing } from './refresh';
-import { ADVISORY_CHANGES, REMATCH, REMATCH_JOB } from './rematch-request';
+import { ADVISORY_CHANGES, REMATCH } from './rematch-request';
 import { reopenExpiredAcceptances, tenantsWithExpiredAcceptances } from './store';
 
 /** Matches a repository's new dependencies against the store (subscribed to dependencies.changed). */
@@ -16,7 +16,6 @@ export const MATCH_DEPENDENCIES = defineJob({
   expireInSeconds: 600,
   retryLimit: 5,
 });
-export const MATCH_DEPENDENCIES_JOB = MATCH_DEPENDENCIES.name;
 /** The most package ids an `exposures.refreshed` event lists. */
 const MAX_EVENT_PACKAGES = 1000;
 /** Reopens accepted risks whose expiry passed, for every tenant that has one (schedule). */
@@ -27,7 +26,6 @@ export const REOPEN_EXPIRED = defineJob({
   retryLimit: 3,
   schedule: '*/10 * * * *',
 });
-export const REOPEN_EXPIRED_JOB = REOPEN_EXPIRED.name;
 /**
  * The scheduled OSV feed sync (src/intel/advisory-store/sync.ts does the work); its schedule is a
  * setting (OSV_SYNC_SCHEDULE).
@@ -38,9 +36,8 @@ export const OSV_SYNC = defineJob({
   expireInSeconds: 3600,
   retryLimit: 2,
 });
-export const OSV_SYNC_JOB = OSV_SYNC.name;
 
-export { REMATCH_JOB };
+export { REMATCH };
 
 function tenantOf(envelope: JobEnvelope<unknown>): string {
   if (!envelope.tenantId) throw new Error('this job needs a tenant');

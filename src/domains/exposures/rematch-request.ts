@@ -16,7 +16,6 @@ export const REMATCH = defineJob({
   expireInSeconds: 1800,
   retryLimit: 5,
 });
-export const REMATCH_JOB = REMATCH.name;
 
 export type RematchJob = PayloadOf<typeof REMATCH>;
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
 import { npmRange, osvRecord } from '../../../test/support/osv-records';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
-import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB } from '../exposures/jobs';
+import { MATCH_DEPENDENCIES, REMATCH } from '../exposures/jobs';
 
 const URL = '/api/v1/ide/verdicts:batch';
 const CRITICAL = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H';
@@ -72,7 +72,7 @@ describe('IDE verdicts', () => {
         { name: 'hole', version: '1.0.0' },
         { name: 'fine', version: '1.0.0' },
       ],
-      [MATCH_DEPENDENCIES_JOB, REMATCH_JOB],
+      [MATCH_DEPENDENCIES.name, REMATCH.name],
     );
     await sql`
       INSERT INTO package_health_snapshots (package_id, snapshot_date, computed_at, signals, default_score)

@@ -12,12 +12,7 @@ import {
   type JobQueue,
   type SqlExecutor,
 } from '../../jobs/queue';
-import {
-  DEPENDENCIES_CHANGED_JOB,
-  DRIFT_SNAPSHOT_DELAY_SECONDS,
-  DRIFT_SNAPSHOT_JOB,
-  ENRICH_JOB,
-} from './jobs';
+import { DEPENDENCIES_CHANGED, DRIFT_SNAPSHOT, DRIFT_SNAPSHOT_DELAY_SECONDS, ENRICH } from './jobs';
 
 /**
  * Enrichment scheduling between tenants (docs/package-intelligence.md#enrichment-scheduling): a
@@ -57,13 +52,13 @@ async function scanAndQueue(tenant: TestTenant, repo: string, names: string[]) {
   await storeScan(t, tenant, repo, deps, new Date(), false);
   const handlers = new Map(jobDefinitions(t.jobDeps).map((d) => [d.name, d]));
   for (const { name, envelope } of await takeOutbox(t.database, EVENT_SUBSCRIPTIONS)) {
-    if (name === DEPENDENCIES_CHANGED_JOB) await handlers.get(name)?.handle(envelope);
+    if (name === DEPENDENCIES_CHANGED.name) await handlers.get(name)?.handle(envelope);
   }
   while ((await relayOutbox(t.database, EVENT_SUBSCRIPTIONS, relay)) > 0) {}
 }
 
 const relay = (name: string, envelope: Omit<JobEnvelope<unknown>, 'version'>, db: SqlExecutor) =>
-  name === ENRICH_JOB ? queue.send(name, envelope, { db }) : Promise.resolve(null);
+  name === ENRICH.name ? queue.send(name, envelope, { db }) : Promise.resolve(null);
 
 async function fetchedCount(names: string[]): Promise<number> {
   const rows = await t.database.system
@@ -79,7 +74,7 @@ async function fetchedCount(names: string[]): Promise<number> {
 async function waitingChunks(tenantId: string): Promise<number> {
   const result = await sql<{ n: number }>`
     SELECT count(*)::int AS n FROM pgboss.job
-     WHERE name = ${ENRICH_JOB} AND state = 'created' AND data->>'tenantId' = ${tenantId}`.execute(
+     WHERE name = ${ENRICH.name} AND state = 'created' AND data->>'tenantId' = ${tenantId}`.execute(
     t.database.system,
   );
   return result.rows[0]?.n ?? 0;
@@ -94,14 +89,14 @@ describe('enrichment between tenants', () => {
     expect(await waitingChunks(big.tenantId)).toBe(40);
     expect(await waitingChunks(small.tenantId)).toBe(2);
 
-    const enrich = jobDefinitions(t.jobDeps).find((d) => d.name === ENRICH_JOB);
+    const enrich = jobDefinitions(t.jobDeps).find((d) => d.name === ENRICH.name);
     let handled = 0;
     // One chunk at a time, as a worker fetches them, until the small tenant's are all done.
     while ((await fetchedCount(smallNames)) < smallNames.length && handled < 50) {
-      const [job] = await queue.boss.fetch<JobEnvelope<unknown>>(ENRICH_JOB);
+      const [job] = await queue.boss.fetch<JobEnvelope<unknown>>(ENRICH.name);
       if (!job) break;
       await enrich?.handle(job.data);
-      await queue.boss.complete(ENRICH_JOB, job.id);
+      await queue.boss.complete(ENRICH.name, job.id);
       handled++;
     }
     expect(await fetchedCount(smallNames)).toBe(smallNames.length);
@@ -120,16 +115,16 @@ describe('enrichment between tenants', () => {
         scanId: '0190a0a0-0000-7000-8000-000000000002',
       },
     };
-    const first = await queue.send(DRIFT_SNAPSHOT_JOB, envelope);
-    const second = await queue.send(DRIFT_SNAPSHOT_JOB, envelope);
-    const other = await queue.send(DRIFT_SNAPSHOT_JOB, {
+    const first = await queue.send(DRIFT_SNAPSHOT.name, envelope);
+    const second = await queue.send(DRIFT_SNAPSHOT.name, envelope);
+    const other = await queue.send(DRIFT_SNAPSHOT.name, {
       ...envelope,
       data: { ...envelope.data, scanId: '0190a0a0-0000-7000-8000-000000000003' },
     });
     expect(first).toEqual(expect.any(String));
     expect(second).toBeNull();
     expect(other).toEqual(expect.any(String));
-    const job = await queue.boss.getJobById(DRIFT_SNAPSHOT_JOB, first as string);
+    const job = await queue.boss.getJobById(DRIFT_SNAPSHOT.name, first as string);
     const delay = ((job?.startAfter.getTime() ?? 0) - Date.now()) / 1000;
     expect(delay).toBeGreaterThan(DRIFT_SNAPSHOT_DELAY_SECONDS - 5);
   });

@@ -80,10 +80,6 @@ export const DRIFT_SNAPSHOT = defineJob({
     startAfterSeconds: DRIFT_SNAPSHOT_DELAY_SECONDS,
   }),
 });
-export const DEPENDENCIES_CHANGED_JOB = DEPENDENCIES_CHANGED.name;
-export const ENRICH_JOB = ENRICH.name;
-export const REFRESH_JOB = REFRESH.name;
-export const DRIFT_SNAPSHOT_JOB = DRIFT_SNAPSHOT.name;
 
 export type EnrichJobData = PayloadOf<typeof ENRICH>;
 export type DriftSnapshotJobData = PayloadOf<typeof DRIFT_SNAPSHOT>;
@@ -205,7 +201,7 @@ function dependenciesChangedJob(deps: JobDeps): JobDefinition {
 async function waitingChunks(system: Kysely<DB>, tenantId: string): Promise<number> {
   const result = await sql<{ n: number }>`
     SELECT count(*)::int AS n FROM pgboss.job
-     WHERE name = ${ENRICH_JOB} AND state IN ('created', 'retry')
+     WHERE name = ${ENRICH.name} AND state IN ('created', 'retry')
        AND data->>'tenantId' = ${tenantId}`
     .execute(system)
     .catch(() => ({ rows: [] as { n: number }[] }));

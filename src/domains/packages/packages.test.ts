@@ -11,7 +11,7 @@ import { loadConfig } from '../../config';
 import { newId } from '../../db/ids';
 import { getEcosystem } from '../../ecosystems/ecosystem-list';
 import type { Ecosystem } from '../../ecosystems/types';
-import { DRIFT_SNAPSHOT_JOB, REFRESH_JOB } from './jobs';
+import { DRIFT_SNAPSHOT, REFRESH } from './jobs';
 
 type Dep = ScannedDependency;
 
@@ -41,10 +41,10 @@ async function packageId(ecosystem: Ecosystem, name: string): Promise<string> {
 const get = (tenant: TestTenant, url: string) => t.as(tenant.token, { method: 'GET', url });
 
 async function refresh(): Promise<void> {
-  const definition = jobDefinitions(t.jobDeps).find((d) => d.name === REFRESH_JOB);
+  const definition = jobDefinitions(t.jobDeps).find((d) => d.name === REFRESH.name);
   await definition?.handle({ version: 1, tenantId: null, correlationId: null, data: {} });
   // The snapshots waiting for what it fetched are recomputed by the jobs it queued.
-  await t.runJobs({ only: [DRIFT_SNAPSHOT_JOB] });
+  await t.runJobs({ only: [DRIFT_SNAPSHOT.name] });
 }
 
 beforeAll(async () => {

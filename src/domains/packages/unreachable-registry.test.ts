@@ -7,7 +7,7 @@ import { createTestApp, type TestApp, type TestTenant } from '../../../test/supp
 import { jobDefinitions } from '../../background-jobs';
 import { loadConfig } from '../../config';
 import { readRegistryMetadata } from '../status/measurement/measurements';
-import { REFRESH_JOB } from './jobs';
+import { REFRESH } from './jobs';
 
 /** A registry that knows no package (404), on a port that can be closed and opened again. */
 function registry() {
@@ -47,7 +47,7 @@ describe('a registry that cannot be reached', () => {
       log: (message) => void infos.push(message),
       warn: (message) => void warnings.push(message),
     });
-    const job = definitions.find((d) => d.name === REFRESH_JOB);
+    const job = definitions.find((d) => d.name === REFRESH.name);
     refresh = async () => {
       await sql`UPDATE package_enrichment SET due_at = now() - interval '1 second'`.execute(
         t.database.system,

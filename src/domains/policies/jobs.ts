@@ -29,7 +29,7 @@ import { emitViolationsChanged, violationsMoved } from './violations/events';
  * - `policies.expire-exceptions` (every minute): exceptions past their expiry end, and what they
  *   covered reopens, each audited as the system's.
  */
-export const EVALUATE_REPOSITORY_JOB = EVALUATE_REPOSITORY.name;
+export { EVALUATE_REPOSITORY };
 export const EVALUATE_PACKAGE = defineJob({
   name: 'policies.evaluate-package',
   // The `package.health_changed` payload; only the package is read.
@@ -50,9 +50,6 @@ export const EXPIRE_EXCEPTIONS = defineJob({
   retryLimit: 3,
   schedule: '* * * * *',
 });
-export const EVALUATE_PACKAGE_JOB = EVALUATE_PACKAGE.name;
-export const EVALUATE_POLICY_JOB = EVALUATE_POLICY.name;
-export const EXPIRE_EXCEPTIONS_JOB = EXPIRE_EXCEPTIONS.name;
 
 function tenantOf(envelope: JobEnvelope<unknown>): string {
   if (!envelope.tenantId) throw new Error('this job needs a tenant');

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema';
-import { COUNTED_DEPENDENCY_SQL } from '../../ecosystems/dependency-list';
+import { COUNTED_DEPENDENCY_SQL } from './counted-dependencies';
 
 /**
  * The risk summary of a repository, computed from what is stored: its dependencies; its open

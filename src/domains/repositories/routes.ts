@@ -4,17 +4,15 @@ import { Type } from 'typebox';
 import type { Config } from '../../config';
 import { notFound } from '../../core/problem';
 import type { Database } from '../../db/connection';
-import { COUNTED_DEPENDENCY_SQL } from '../../ecosystems/dependency-list';
 import { ECOSYSTEMS } from '../../ecosystems/types';
 import { enumQuery, pageOf, parseEnum, TakeSkipQuery } from '../../http/query';
 import { requestScope } from '../../http/request-scope';
 import type { RouteApp } from '../../http/route-app';
 import { NoContent, TotalEstimatePage, Uuid, UuidParam, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
-import { enqueue } from '../../jobs/outbox';
 import type { SecretBox } from '../../security/secret-box';
-import { REFRESH_REPOSITORY_ROLLUPS } from '../analytics/jobs';
 import { findActiveScan } from '../scans/store';
+import { COUNTED_DEPENDENCY_SQL } from './counted-dependencies';
 import { buildGraph } from './graph';
 import { importRepositories } from './import';
 import { riskSummary } from './risk-summary';
@@ -30,11 +28,10 @@ import {
   RiskSummary,
   UpdateRepositoryRequest,
 } from './schemas';
-import { updateRepository } from './service';
+import { removeRepository, updateRepository } from './service';
 import {
   allDependencies,
   BUSINESS_CRITICALITIES,
-  deleteRepository,
   findRepository,
   LIFECYCLE_STATUSES,
   listDependencies,
@@ -258,15 +255,12 @@ function repositoryChangeRoutes(app: RouteApp): void {
     },
     async (request, reply) => {
       const { repositoryId } = request.params;
-      if (!(await deleteRepository(tenantDb(request), repositoryId))) {
-        throw notFound('The repository');
-      }
-      // The dashboard's summary drops the repository (docs/workspace.md#the-rollups).
-      await enqueue(tenantDb(request), REFRESH_REPOSITORY_ROLLUPS, {
+      const removed = await removeRepository(tenantDb(request), {
         tenantId: principalOf(request).tenantId,
-        data: { repositoryId },
+        repositoryId,
         correlationId: request.id,
       });
+      if (!removed) throw notFound('The repository');
       return reply.code(204).send();
     },
   );

@@ -2,8 +2,10 @@ import { type Kysely, sql } from 'kysely';
 import { FieldErrorCollector, notFound } from '../../core/problem';
 import type { DB } from '../../db/schema';
 import { isValidBranchName } from '../../sources/git';
+import { emitEvent } from '../events';
 import {
   BUSINESS_CRITICALITIES,
+  deleteRepository,
   findRepository,
   LIFECYCLE_STATUSES,
   type RepositoryRow,
@@ -96,4 +98,22 @@ export async function updateRepository(
     .executeTakeFirst();
   if (!updated) throw notFound('The repository');
   return updated;
+}
+
+/**
+ * Deletes a repository (its scans, dependencies and derived rows go with it) and announces it
+ * in the same transaction: `repository.deleted`, on which the dashboard's rollups drop it
+ * (docs/events.md). False when there was no such repository.
+ */
+export async function removeRepository(
+  db: Kysely<DB>,
+  input: { tenantId: string; repositoryId: string; correlationId: string | null },
+): Promise<boolean> {
+  if (!(await deleteRepository(db, input.repositoryId))) return false;
+  await emitEvent(db, 'repository.deleted', {
+    tenantId: input.tenantId,
+    data: { repositoryId: input.repositoryId },
+    correlationId: input.correlationId,
+  });
+  return true;
 }

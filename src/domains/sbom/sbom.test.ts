@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { insertRepository } from '../../../test/support/exposures';
+import { scanEndRecorder } from '../../../test/support/job-observer';
 import { cycloneDxValidator, schemaErrors } from '../../../test/support/sbom-schemas';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { EVENT_SUBSCRIPTIONS } from '../../background-jobs';
@@ -131,8 +132,13 @@ describe('POST /api/v1/repositories/{repositoryId}/sbom/import', () => {
     expect(record.document_sha256).toBe(createHash('sha256').update(body).digest('hex'));
     expect(record.document_bytes).toBe(Buffer.byteLength(body));
 
+    const { observer, ends } = scanEndRecorder();
+    t.jobDeps.observe = observer;
     const ran = await t.runJobs();
+    t.jobDeps.observe = undefined;
     expect(ran).toContain('sbom.import');
+    // The import that completed the scan reported it (docs/operations.md#metrics).
+    expect(ends).toEqual(['completed']);
     // Everything that follows a scan follows an import: each subscriber of the event ran.
     for (const subscriber of EVENT_SUBSCRIPTIONS['dependencies.changed'] ?? [])
       expect(ran).toContain(subscriber);
@@ -260,7 +266,12 @@ describe('POST /api/v1/repositories/{repositoryId}/sbom/import', () => {
       .set({ state: 'cancelled' })
       .where('id', '=', res.json().scanId)
       .execute();
+    const { observer, ends } = scanEndRecorder();
+    t.jobDeps.observe = observer;
     await runSbomJobs();
+    t.jobDeps.observe = undefined;
+    // The job ended nothing: the cancel did, before it ran.
+    expect(ends).toEqual([]);
     expect(await storedDependencies(repositoryId)).toEqual([]);
     expect((await scanOf(res.json().scanId)).state).toBe('cancelled');
   });

@@ -16,9 +16,17 @@ import { writeSpdx23 } from '../../sbom/spdx-write';
 import { toDependencies } from '../../sbom/to-dependencies';
 import { DEFAULT_SBOM_LIMITS, type SbomGraph } from '../../sbom/types';
 import type { JobDeps } from '../job-deps';
+import { reportScanEnd } from '../scans/lifecycle';
 import { ScanLogBuffer } from '../scans/scan-log';
 import { storeScanDependencies } from '../scans/service';
-import { claimScan, completeScan, failScan, insertQueuedScan, writeScanLogs } from '../scans/store';
+import {
+  claimScan,
+  completeScan,
+  failScan,
+  insertQueuedScan,
+  type ScanRow,
+  writeScanLogs,
+} from '../scans/store';
 import { readPackageJson } from '../system/build-info';
 import {
   claimExport,
@@ -45,8 +53,6 @@ export const SBOM_EXPORT = defineJob({
   expireInSeconds: 900,
   retryLimit: 3,
 });
-export const SBOM_IMPORT_JOB = SBOM_IMPORT.name;
-export const SBOM_EXPORT_JOB = SBOM_EXPORT.name;
 
 export type SbomImportJob = PayloadOf<typeof SBOM_IMPORT>;
 export type SbomExportJob = PayloadOf<typeof SBOM_EXPORT>;
@@ -123,14 +129,15 @@ export async function runSbomImportJob(
     deps.log('sbom import job without tenant or ids ignored', { data: envelope.data });
     return;
   }
+  let ended: ScanRow | undefined;
   try {
-    await withTenant(deps.database, tenantId, async (db) => {
+    ended = await withTenant(deps.database, tenantId, async (db) => {
       const claimed = await claimScan(db, scanId);
       if (!claimed) {
         deps.log('sbom import skipped: scan is not queued', { tenantId, scanId });
-        return;
+        return undefined;
       }
-      await importClaimed(db, {
+      return importClaimed(db, {
         tenantId,
         scanId,
         importId,
@@ -141,7 +148,7 @@ export async function runSbomImportJob(
   } catch (error) {
     const message = `sbom import failed: ${(error as Error).message ?? 'unknown error'}`;
     deps.log('sbom import failed', { tenantId, scanId, err: error });
-    await withTenant(deps.database, tenantId, async (db) => {
+    ended = await withTenant(deps.database, tenantId, async (db) => {
       // The claim rolled back with the failure: the scan is queued again, and fails from there.
       const failed = await failScan(db, scanId, message);
       if (failed) {
@@ -149,11 +156,14 @@ export async function runSbomImportJob(
           { level: 'error', step: 'sbom', message, at: new Date() },
         ]);
       }
+      return failed;
     });
   }
+  // Once committed: the import's end, from the row its final move returned.
+  reportScanEnd(deps.observe, ended);
 }
 
-/** The claimed import's work, in the job's transaction. */
+/** The claimed import's work, in the job's transaction; returns the completed scan. */
 async function importClaimed(
   db: Kysely<DB>,
   run: {
@@ -163,7 +173,7 @@ async function importClaimed(
     attempt: number;
     correlationId: string | null;
   },
-): Promise<void> {
+): Promise<ScanRow | undefined> {
   const lines = new ScanLogBuffer();
   const record = await findSbomImport(db, run.importId);
   if (!record?.graph) throw new Error('the import record has no document to process');
@@ -184,7 +194,7 @@ async function importClaimed(
     files: mapped.files,
     correlationId: run.correlationId,
   });
-  await completeScan(db, run, { commitSha: null, ...stored, fileCount: 1 });
+  const completed = await completeScan(db, run, { commitSha: null, ...stored, fileCount: 1 });
   await db
     .updateTable('sbom_imports')
     .set({ graph: null, processed_at: sql<Date>`clock_timestamp()` })
@@ -199,6 +209,7 @@ async function importClaimed(
     `stored ${stored.dependencyCount} dependencies${counts ? ` (${counts})` : ''} from ${mapped.mappedCount} of ${mapped.componentCount} components; scan completed`,
   );
   await writeScanLogs(db, run, lines.take());
+  return completed;
 }
 
 export async function requestSbomExport(

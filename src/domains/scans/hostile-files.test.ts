@@ -6,7 +6,7 @@ import { createGitRepository, type GitFixture } from '../../../test/support/git-
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
-import { queueScan, RUN_SCAN_JOB } from './service';
+import { queueScan, RUN_SCAN } from './service';
 
 /** A lockfile whose `evil` entry carries a NUL (the JSON escape) inside a string value. */
 const NUL_LOCK = JSON.stringify({
@@ -89,7 +89,7 @@ describe('a scan with hostile files', () => {
         })
       ).scan;
     });
-    expect(await t.runJobs()).toContain(RUN_SCAN_JOB);
+    expect(await t.runJobs()).toContain(RUN_SCAN.name);
 
     const { done, deps, logs } = await withTenant(t.database, tenant.tenantId, async (db) => ({
       done: await db

@@ -1,3 +1,4 @@
+import type { JobObserver } from '../job-deps';
 import type { ScanState } from './tables';
 
 /**
@@ -34,4 +35,32 @@ export function nextScanState(state: ScanState, event: ScanEvent): ScanState | n
 
 export function isFinal(state: ScanState): boolean {
   return FINAL_STATES.includes(state);
+}
+
+/** A scan row's times, as a move returns them. */
+export interface ScanTimes {
+  state: ScanState;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
+/**
+ * How a scan ended, from the row a move to a final state returned: its final state and the
+ * seconds from its claim (none for a scan never claimed, such as an import that failed before
+ * it began); null for a scan not finished.
+ */
+export function scanEnd(scan: ScanTimes): { outcome: ScanState; seconds: number } | null {
+  if (!isFinal(scan.state) || !scan.finished_at) return null;
+  const from = scan.started_at ?? scan.finished_at;
+  return { outcome: scan.state, seconds: (scan.finished_at.getTime() - from.getTime()) / 1000 };
+}
+
+/**
+ * Reports the scan a run ended to the job observer (docs/operations.md#metrics), from the row
+ * the run's own final move returned: no read of the scan only to report it. Nothing for a run
+ * that ended no scan (skipped, or left it queued for a retry).
+ */
+export function reportScanEnd(observe: JobObserver | undefined, scan: ScanTimes | undefined): void {
+  const end = scan ? scanEnd(scan) : null;
+  if (end) observe?.scanFinished(end.outcome, end.seconds);
 }

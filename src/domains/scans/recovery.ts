@@ -28,7 +28,6 @@ export const SWEEP_STALE_SCANS = defineJob({
   retryLimit: 1,
   schedule: '* * * * *',
 });
-export const SWEEP_STALE_SCANS_JOB = SWEEP_STALE_SCANS.name;
 
 /**
  * How often a worker process sweeps: half the heartbeat (or of the threshold, if smaller), at

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp, type TestTenant } from '../../../test/supp
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
 import { FLUSH_LINES, ScanLogBuffer } from './scan-log';
-import { queueScan, RUN_SCAN_JOB } from './service';
+import { queueScan, RUN_SCAN } from './service';
 
 describe('the scan log buffer', () => {
   it('asks for a flush once FLUSH_LINES lines have gathered, and hands them over in order', () => {
@@ -93,7 +93,7 @@ describe('a scan writes its log in a few statements', () => {
       });
       return queued.scan;
     });
-    expect(await t.runJobs()).toContain(RUN_SCAN_JOB);
+    expect(await t.runJobs()).toContain(RUN_SCAN.name);
 
     const logs = await withTenant(t.database, tenant.tenantId, (db) =>
       db.selectFrom('scan_logs').select('level').where('scan_id', '=', scan.id).execute(),

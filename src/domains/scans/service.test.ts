@@ -6,7 +6,7 @@ import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
 import type { ExtractedFile } from '../../ecosystems/extract-tree';
 import { takeOutbox } from '../../jobs/outbox';
-import { queueScan, RUN_SCAN_JOB, storeScanDependencies } from './service';
+import { queueScan, RUN_SCAN, storeScanDependencies } from './service';
 
 const insertRepository = (t: TestApp, tenantId: string, name: string) =>
   insertTestRepository(t, tenantId, name, { default_branch: 'trunk' });
@@ -62,7 +62,7 @@ describe('scan service', () => {
     );
     expect(second).toMatchObject({ created: false, scan: { id: first.scan.id } });
     const jobs = await takeOutbox(t.database, EVENT_SUBSCRIPTIONS);
-    expect(jobs.map((job) => job.name)).toEqual([RUN_SCAN_JOB]);
+    expect(jobs.map((job) => job.name)).toEqual([RUN_SCAN.name]);
     expect(jobs[0]?.envelope.data).toEqual({ scanId: first.scan.id, repositoryId });
     expect(jobs[0]?.envelope.correlationId).toBe('c1');
 

@@ -36,7 +36,6 @@ export const RUN_SCAN = defineJob({
   expireInSeconds: 900,
   retryLimit: 2,
 });
-export const RUN_SCAN_JOB = RUN_SCAN.name;
 
 export type RunScanJob = PayloadOf<typeof RUN_SCAN>;
 

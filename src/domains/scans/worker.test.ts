@@ -11,12 +11,13 @@ import {
   type GitFixture,
   POLYGLOT_FILES,
 } from '../../../test/support/git-fixtures';
+import { scanEndRecorder } from '../../../test/support/job-observer';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { EVENT_SUBSCRIPTIONS } from '../../background-jobs';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
 import { takeOutbox } from '../../jobs/outbox';
-import { queueScan, RUN_SCAN_JOB } from './service';
+import { queueScan, RUN_SCAN } from './service';
 import { removeAbandonedCheckouts, runScanJob, sweepStaleScans } from './worker';
 
 // Checkouts go under a directory of this test file's own, so "removed" can be checked.
@@ -39,9 +40,17 @@ describe('scan worker', () => {
     repo = createGitRepository(POLYGLOT_FILES);
     saved = defaults();
   });
+  /**
+   * The scan ends the runs reported to the job observer (docs/operations.md#metrics), per test:
+   * the run that ended a scan reports it once, from the row of its final move.
+   */
+  let ends: string[] = [];
   // A tenant per test: a clone URL is imported once per tenant.
   beforeEach(async () => {
     tenant = await t.createTenant();
+    const recorder = scanEndRecorder();
+    ends = recorder.ends;
+    t.jobDeps.observe = recorder.observer;
   });
   afterAll(async () => {
     repo.remove();
@@ -85,7 +94,7 @@ describe('scan worker', () => {
   it('checks out, extracts every ecosystem, stores the graph, logs each step and cleans up', async () => {
     const repositoryId = await addRepository(repo.url);
     const { scan } = await trigger(repositoryId);
-    expect(await t.runJobs()).toContain(RUN_SCAN_JOB);
+    expect(await t.runJobs()).toContain(RUN_SCAN.name);
     const done = await scanOf(scan.id);
     expect(done.state).toBe('completed');
     expect(done.attempt).toBe(1);
@@ -150,6 +159,8 @@ describe('scan worker', () => {
     });
     expect((await scanOf(scan.id)).attempt).toBe(1);
     expect((await logsOf(scan.id)).length).toBe(8);
+    // Reported once, by the run that completed it; the second delivery ended nothing.
+    expect(ends).toEqual(['completed']);
   });
 
   it("fails with git's reason when the branch does not exist, and removes the checkout", async () => {
@@ -164,6 +175,7 @@ describe('scan worker', () => {
     const logs = await logsOf(scan.id);
     expect(logs.some((l) => l.level === 'error' && l.step === 'checkout')).toBe(true);
     expect(checkoutsLeft()).toEqual([]);
+    expect(ends).toEqual(['failed']);
   });
 
   it('fails a checkout over the configured size with a clear line', async () => {
@@ -253,6 +265,8 @@ describe('scan worker', () => {
         const logs = await logsOf(scan.id);
         expect(logs.some((l) => l.level === 'warn' && /cancelled/.test(l.message))).toBe(true);
         expect(checkoutsLeft()).toEqual([]);
+        // The stopped run reports the cancel that ended its attempt.
+        expect(ends).toEqual(['cancelled']);
       } finally {
         t.config.scans = { ...saved };
       }
@@ -290,6 +304,8 @@ describe('scan worker', () => {
         expect(logs.some((l) => l.level === 'warn' && /taken over/.test(l.message))).toBe(true);
         expect(logs.filter((l) => l.step === 'store')).toHaveLength(1);
         expect(checkoutsLeft()).toEqual([]);
+        // The run taken over ended nothing; the new attempt's completion is reported once.
+        expect(ends).toEqual(['completed']);
       } finally {
         t.config.scans = { ...saved };
       }
@@ -317,7 +333,7 @@ describe('scan worker', () => {
     expect(await sweepStaleScans(t.jobDeps)).toEqual({ requeued: 1, failed: 0 });
     expect((await scanOf(scan.id)).state).toBe('queued');
     expect(await sweepStaleScans(t.jobDeps)).toEqual({ requeued: 0, failed: 0 });
-    expect((await t.runJobs()).filter((name) => name === RUN_SCAN_JOB)).toEqual([RUN_SCAN_JOB]);
+    expect((await t.runJobs()).filter((name) => name === RUN_SCAN.name)).toEqual([RUN_SCAN.name]);
     const recovered = await scanOf(scan.id);
     expect(recovered.state).toBe('completed');
     expect(recovered.attempt).toBe(2);

@@ -15,10 +15,11 @@ import { saveInventory } from '../quantum/store';
 import { cloneAccessFor } from '../source-control/clone-access';
 import { DEFAULT_EXTRACTION_LIMITS, extractInWorker } from './extraction';
 import { countDependencies, dropReplacedGeneration, stageGeneration } from './generations';
+import { reportScanEnd } from './lifecycle';
 import { computeReachability, stageReachability } from './reachability';
 import { CHECKOUT_PREFIX } from './recovery';
 import { ScanLogBuffer } from './scan-log';
-import { RUN_SCAN_JOB, type RunScanJob, switchToGeneration } from './service';
+import { type RunScanJob, switchToGeneration } from './service';
 import {
   beatHeartbeat,
   claimScan,
@@ -32,8 +33,8 @@ import {
 } from './store';
 import type { ScanFailureCause, ScanLogLevel } from './tables';
 
-export { removeAbandonedCheckouts, SWEEP_STALE_SCANS_JOB, sweepStaleScans } from './recovery';
-export { findScan, RUN_SCAN_JOB };
+export { removeAbandonedCheckouts, sweepStaleScans } from './recovery';
+export { findScan };
 
 /**
  * The scan worker (docs/repositories-and-scans.md): claims a queued scan, checks out the branch
@@ -264,7 +265,7 @@ async function takeInventory(
 /**
  * Stores the dependencies as a new generation in short chunked transactions, then switches to
  * it, completes the scan and writes the remaining log lines in one short transaction, then
- * deletes the replaced generation in chunks (./generations.ts).
+ * deletes the replaced generation in chunks (./generations.ts). Returns the completed scan.
  */
 async function store(
   deps: JobDeps,
@@ -274,7 +275,7 @@ async function store(
   extraction: TreeExtraction,
   reachability: readonly ReachabilityFact[] | null,
   inventory: QuantumInventory | null,
-): Promise<void> {
+): Promise<ScanRow | undefined> {
   run.step = 'store';
   const target = { tenantId: run.tenantId, repositoryId: repository.id, scanId: run.scanId };
   // Locked in each chunk: a cancel or a re-queue waits for the chunk, then the next one stops.
@@ -289,14 +290,14 @@ async function store(
     if (!(await fence(db))) return undefined;
     const previous = await switchToGeneration(db, { ...target, correlationId: run.correlationId });
     if (inventory) await saveInventory(db, target, inventory);
-    await completeScan(db, run, { commitSha: checkout.commitSha, ...result });
+    const completed = await completeScan(db, run, { commitSha: checkout.commitSha, ...result });
     run.logs.add(
       'info',
       run.step,
       `stored ${result.dependencyCount} dependencies from ${result.fileCount} files; scan completed`,
     );
     await writeScanLogs(db, run, run.logs.take());
-    return { previous };
+    return { previous, completed };
   });
   if (!switched)
     throw new ScanStopped('stopped before storing: the scan was cancelled or taken over');
@@ -309,6 +310,7 @@ async function store(
       }),
     );
   }
+  return switched.completed;
 }
 
 /**
@@ -322,8 +324,15 @@ function failureCause(error: unknown): ScanFailureCause {
   return error.message === HTTPS_UNAVAILABLE ? 'service' : 'input';
 }
 
-/** A run's error: a stop (cancelled, taken over) is logged; anything else fails the scan. */
-async function settleFailure(deps: JobDeps, run: Run, error: unknown): Promise<void> {
+/**
+ * A run's error: a stop (cancelled, taken over) is logged; anything else fails the scan. Returns
+ * the scan as it ended, when it ended in this run's attempt (failed here, or cancelled meanwhile).
+ */
+async function settleFailure(
+  deps: JobDeps,
+  run: Run,
+  error: unknown,
+): Promise<ScanRow | undefined> {
   const stopped =
     error instanceof ScanStopped ||
     (error instanceof GitCheckoutError && error.failure === 'cancelled') ||
@@ -332,7 +341,7 @@ async function settleFailure(deps: JobDeps, run: Run, error: unknown): Promise<v
     const reason =
       error instanceof ScanStopped ? error.reason : 'stopped: the scan was cancelled or taken over';
     run.logs.add('warn', run.step, reason);
-    return;
+    return endedMeanwhile(deps, run);
   }
   const message =
     error instanceof GitCheckoutError
@@ -349,17 +358,31 @@ async function settleFailure(deps: JobDeps, run: Run, error: unknown): Promise<v
   }
   run.logs.add('error', run.step, `scan failed: ${message}`);
   const lines = run.logs.take();
-  await withTenant(deps.database, run.tenantId, async (db) => {
+  return withTenant(deps.database, run.tenantId, async (db) => {
     // Only this run's attempt: a scan cancelled or re-queued meanwhile is not failed by it.
-    await failScan(db, run.scanId, message, run.attempt, failureCause(error));
+    const failed = await failScan(db, run.scanId, message, run.attempt, failureCause(error));
     await writeScanLogs(db, run, lines);
-  }).catch((failure) =>
+    return failed;
+  }).catch((failure) => {
     deps.log('could not record a failed scan', {
       tenantId: run.tenantId,
       scanId: run.scanId,
       err: failure,
-    }),
-  );
+    });
+    return undefined;
+  });
+}
+
+/**
+ * The scan of a stopped run, when something else ended it in this run's attempt (a cancel, the
+ * stale sweep's last failure): the one read of a stopped run, so that its end is reported too. A
+ * scan re-queued and run again is the new attempt's to report.
+ */
+async function endedMeanwhile(deps: JobDeps, run: Run): Promise<ScanRow | undefined> {
+  const scan = await withTenant(deps.database, run.tenantId, (db) =>
+    findScan(db, run.scanId),
+  ).catch(() => undefined);
+  return scan?.attempt === run.attempt ? scan : undefined;
 }
 
 /** Claims the job's scan; null (and a log line) when the job is malformed or not queued. */
@@ -408,6 +431,8 @@ export async function runScanJob(deps: JobDeps, envelope: JobEnvelope<RunScanJob
   const { run, claimed } = started;
   const heartbeat = startHeartbeat(deps, run);
   let workDirectory: string | null = null;
+  // The scan as this run's last move left it: reported once the run is over.
+  let ended: ScanRow | undefined;
   try {
     const repository = await loadRepository(deps, run, claimed);
     const branch = claimed.branch || repository.default_branch;
@@ -422,11 +447,12 @@ export async function runScanJob(deps: JobDeps, envelope: JobEnvelope<RunScanJob
     const extraction = await extract(deps, run, checkout);
     const reachability = await analyseImports(deps, run, checkout, extraction);
     const inventory = await takeInventory(deps, run, checkout, extraction);
-    await store(deps, run, repository, checkout, extraction, reachability, inventory);
+    ended = await store(deps, run, repository, checkout, extraction, reachability, inventory);
   } catch (error) {
-    await settleFailure(deps, run, error);
+    ended = await settleFailure(deps, run, error);
   } finally {
     clearInterval(heartbeat);
     await cleanUp(deps, run, workDirectory);
   }
+  reportScanEnd(deps.observe, ended);
 }

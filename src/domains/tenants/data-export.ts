@@ -26,7 +26,6 @@ export const EXPIRE_DATA_EXPORTS = defineJob({
   retryLimit: 3,
   schedule: '*/15 * * * *',
 });
-export const EXPIRE_DATA_EXPORTS_JOB = EXPIRE_DATA_EXPORTS.name;
 
 const FETCH_ROWS = 2000;
 

@@ -10,7 +10,7 @@ import { PLAN_DEFINITIONS } from '../../core/plans';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
 import { listTenantTables } from './catalogue';
-import { EXPIRE_DATA_EXPORTS_JOB } from './data-export';
+import { EXPIRE_DATA_EXPORTS } from './data-export';
 import { INLINE_PURGE_ROWS, requestTenantDeletion } from './deletion';
 
 let t: TestApp;
@@ -324,7 +324,7 @@ describe('POST /api/v1/tenants/current/data-export', () => {
       .execute();
     expect((await get(tenant.token, url)).statusCode).toBe(404);
     expect((await get(tenant.token, `${url}/download`)).statusCode).toBe(404);
-    const expire = jobDefinitions(t.jobDeps).find((j) => j.name === EXPIRE_DATA_EXPORTS_JOB);
+    const expire = jobDefinitions(t.jobDeps).find((j) => j.name === EXPIRE_DATA_EXPORTS.name);
     await expire?.handle({ version: 1, tenantId: null, correlationId: null, data: {} });
     const left = await t.database.system
       .selectFrom('tenant_data_exports')

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { PLAN_DEFINITIONS, type Plan } from '../../core/plans';
 import type { DB } from '../../db/schema';
-import { COUNTED_DEPENDENCY_SQL } from '../../ecosystems/dependency-list';
+import { COUNTED_DEPENDENCY_SQL } from '../repositories/counted-dependencies';
 import { listTenantTables } from './catalogue';
 
 export interface UsageFigure {

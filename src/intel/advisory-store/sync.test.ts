@@ -7,8 +7,8 @@ import { insertRepository, scanWith } from '../../../test/support/exposures';
 import { npmRange, osvRecord } from '../../../test/support/osv-records';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { EVENT_SUBSCRIPTIONS, jobDefinitions } from '../../background-jobs';
-import { OSV_SYNC_JOB } from '../../domains/exposures/jobs';
-import { REMATCH_JOB, requestRematch } from '../../domains/exposures/rematch-request';
+import { OSV_SYNC } from '../../domains/exposures/jobs';
+import { REMATCH, requestRematch } from '../../domains/exposures/rematch-request';
 import { FeedError, feedUrlFor, importFromUrl, syncOsvFeeds } from './sync';
 
 /** A local stand-in for an OSV export bucket: `/{ecosystem}/all.zip` with ETag/Last-Modified. */
@@ -136,7 +136,7 @@ describe('OSV feed sync', () => {
     feed.failing.add('/Go/all.zip');
 
     // Through the scheduled job's handler, as the worker runs it.
-    const job = jobDefinitions(t.jobDeps).find((d) => d.name === OSV_SYNC_JOB);
+    const job = jobDefinitions(t.jobDeps).find((d) => d.name === OSV_SYNC.name);
     expect(job?.schedule).toBe('23 * * * *');
     await job?.handle({ version: 1, tenantId: null, correlationId: null, data: {} });
     const state = await t.database.pool.query(
@@ -153,7 +153,7 @@ describe('OSV feed sync', () => {
     // The re-match refreshed and opened exposures: every subscriber of both events ran after it.
     expect((await t.runJobs()).sort()).toEqual(
       [
-        REMATCH_JOB,
+        REMATCH.name,
         ...(EVENT_SUBSCRIPTIONS['exposures.refreshed'] ?? []),
         ...(EVENT_SUBSCRIPTIONS['exposures.opened'] ?? []),
       ].sort(),

@@ -12,7 +12,7 @@ import { newId } from '../../../db/ids';
 import { withTenant } from '../../../db/tenant-scope';
 import { CRA_CATEGORIES } from '../../cra/classification';
 import { emitEvent } from '../../events';
-import { START_CLOCKS_JOB, SWEEP_CLOCKS_JOB } from '../jobs';
+import { START_CLOCKS, SWEEP_CLOCKS } from '../jobs';
 
 const HOUR = 3_600_000;
 
@@ -123,7 +123,7 @@ describe('CRA Article 14 clocks and incidents', () => {
           },
         }),
       );
-      expect(await t.runJobs()).toContain(START_CLOCKS_JOB);
+      expect(await t.runJobs()).toContain(START_CLOCKS.name);
     }
     const clocks = await productClocks(productA);
     expect(clocks.map((c) => [c.kind, c.trigger, c.state])).toEqual([
@@ -251,7 +251,7 @@ describe('CRA Article 14 clocks and incidents', () => {
   it('marks missed clocks in the sweep and raises cra_clock_due alerts', async () => {
     const rule = await post(a.token, '/api/v1/alert-rules', { name: 'cra', kind: 'cra_clock_due' });
     expect(rule.statusCode, rule.body).toBe(201);
-    const sweep = jobDefinitions(t.jobDeps).find((d) => d.name === SWEEP_CLOCKS_JOB);
+    const sweep = jobDefinitions(t.jobDeps).find((d) => d.name === SWEEP_CLOCKS.name);
     const run = () =>
       sweep?.handle({ data: {}, tenantId: null, correlationId: null, version: 1 } as never);
     await run();

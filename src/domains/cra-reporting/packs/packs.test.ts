@@ -19,7 +19,7 @@ import { newId } from '../../../db/ids';
 import { withTenant } from '../../../db/tenant-scope';
 import { CRA_CATEGORIES } from '../../cra/classification';
 import { ANNEX_I_REQUIREMENTS, CRA_DUTIES } from '../../cra/requirements';
-import { GENERATE_PACK_JOB } from '../jobs';
+import { GENERATE_PACK } from './service';
 
 const PDFTOPPM = '/usr/bin/pdftoppm';
 
@@ -141,7 +141,7 @@ describe('CRA report packs', () => {
     expect((await pack(a.token, newId(), 'json')).statusCode).toBe(404);
     expect((await pack(team.token, packId, 'json')).statusCode).toBe(403);
 
-    expect(await t.runJobs()).toContain(GENERATE_PACK_JOB);
+    expect(await t.runJobs()).toContain(GENERATE_PACK.name);
     expect((await pack(viewer, packId)).json().state).toBe('ready');
     const list = await t.as(viewer, {
       method: 'GET',

@@ -4,11 +4,16 @@ import { npmRange, osvRecord } from '../../../../test/support/osv-records';
 import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
 import { withTenant } from '../../../db/tenant-scope';
 import { eventsOfRow } from '../../../jobs/outbox';
-import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB } from '../../exposures/jobs';
-import { EVALUATE_POLICY_JOB, EVALUATE_REPOSITORY_JOB } from '../jobs';
+import { MATCH_DEPENDENCIES, REMATCH } from '../../exposures/jobs';
+import { EVALUATE_POLICY, EVALUATE_REPOSITORY } from '../jobs';
 import { evaluateRepository } from './evaluate';
 
-const JOBS = [MATCH_DEPENDENCIES_JOB, REMATCH_JOB, EVALUATE_REPOSITORY_JOB, EVALUATE_POLICY_JOB];
+const JOBS = [
+  MATCH_DEPENDENCIES.name,
+  REMATCH.name,
+  EVALUATE_REPOSITORY.name,
+  EVALUATE_POLICY.name,
+];
 const CRITICAL_WITH_FIX =
   'vulnerabilities.items.exists(v, v.severity == "critical" && v.fixAvailable)';
 

@@ -3,8 +3,8 @@ import { insertRepository, scanWith } from '../../../../test/support/exposures';
 import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
 import { newId } from '../../../db/ids';
 import { withTenant } from '../../../db/tenant-scope';
-import { MATCH_DEPENDENCIES_JOB } from '../../exposures/jobs';
-import { EVALUATE_REPOSITORY_JOB } from '../jobs';
+import { MATCH_DEPENDENCIES } from '../../exposures/jobs';
+import { EVALUATE_REPOSITORY } from '../jobs';
 import { insertPolicy } from '../store';
 import { evaluateRepository } from './evaluate';
 
@@ -19,7 +19,7 @@ describe('incremental evaluation after a scan', () => {
   let repo: string;
   let libPolicy: string;
 
-  const scan = (versions: Record<string, string>, jobs = [MATCH_DEPENDENCIES_JOB]) =>
+  const scan = (versions: Record<string, string>, jobs = [MATCH_DEPENDENCIES.name]) =>
     scanWith(
       t,
       a.tenantId,
@@ -77,8 +77,8 @@ describe('incremental evaluation after a scan', () => {
     await policy('Version two', 'dependency.version == "2.0.0"');
     // The scan's own evaluation (dependencies.changed) records what every policy saw.
     await scan({ 'lib-a': '1.0.0', 'lib-b': '1.0.0', 'lib-c': '1.0.0', other: '1.0.0' }, [
-      MATCH_DEPENDENCIES_JOB,
-      EVALUATE_REPOSITORY_JOB,
+      MATCH_DEPENDENCIES.name,
+      EVALUATE_REPOSITORY.name,
     ]);
   });
   afterAll(() => t.close());

@@ -7,8 +7,8 @@ import { withTenant } from '../../../db/tenant-scope';
 import { eventRowName } from '../../../jobs/outbox';
 import { snapshotRepositoryDrift } from '../../drift/service';
 import { emitEvent } from '../../events';
-import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB } from '../../exposures/jobs';
-import { EVALUATE_PACKAGE_JOB, EVALUATE_POLICY_JOB, EVALUATE_REPOSITORY_JOB } from '../jobs';
+import { MATCH_DEPENDENCIES, REMATCH } from '../../exposures/jobs';
+import { EVALUATE_PACKAGE, EVALUATE_POLICY, EVALUATE_REPOSITORY } from '../jobs';
 import { evaluateRepository } from './evaluate';
 import { POLICY_FACT_EVENTS } from './requests';
 
@@ -19,11 +19,11 @@ import { POLICY_FACT_EVENTS } from './requests';
  */
 
 const JOBS = [
-  MATCH_DEPENDENCIES_JOB,
-  REMATCH_JOB,
-  EVALUATE_REPOSITORY_JOB,
-  EVALUATE_POLICY_JOB,
-  EVALUATE_PACKAGE_JOB,
+  MATCH_DEPENDENCIES.name,
+  REMATCH.name,
+  EVALUATE_REPOSITORY.name,
+  EVALUATE_POLICY.name,
+  EVALUATE_PACKAGE.name,
 ];
 const FILLERS = Array.from({ length: 6 }, (_, i) => ({ name: `filler-${i}`, version: '1.0.0' }));
 

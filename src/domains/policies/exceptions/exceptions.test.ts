@@ -5,10 +5,15 @@ import { npmRange, osvRecord } from '../../../../test/support/osv-records';
 import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
 import { jobDefinitions } from '../../../background-jobs';
 import { eventsOfRow } from '../../../jobs/outbox';
-import { MATCH_DEPENDENCIES_JOB, REMATCH_JOB } from '../../exposures/jobs';
-import { EVALUATE_POLICY_JOB, EVALUATE_REPOSITORY_JOB, EXPIRE_EXCEPTIONS_JOB } from '../jobs';
+import { MATCH_DEPENDENCIES, REMATCH } from '../../exposures/jobs';
+import { EVALUATE_POLICY, EVALUATE_REPOSITORY, EXPIRE_EXCEPTIONS } from '../jobs';
 
-const JOBS = [MATCH_DEPENDENCIES_JOB, REMATCH_JOB, EVALUATE_REPOSITORY_JOB, EVALUATE_POLICY_JOB];
+const JOBS = [
+  MATCH_DEPENDENCIES.name,
+  REMATCH.name,
+  EVALUATE_REPOSITORY.name,
+  EVALUATE_POLICY.name,
+];
 const DAY_MS = 86_400_000;
 const inDays = (days: number) => new Date(Date.now() + days * DAY_MS).toISOString();
 
@@ -239,7 +244,7 @@ describe('policy exceptions and the dry run', () => {
       .set({ expires_at: new Date(Date.now() - 1000) })
       .where('id', '=', res.json().exceptionId)
       .execute();
-    const job = jobDefinitions(t.jobDeps).find((d) => d.name === EXPIRE_EXCEPTIONS_JOB);
+    const job = jobDefinitions(t.jobDeps).find((d) => d.name === EXPIRE_EXCEPTIONS.name);
     await job?.handle({ version: 1, tenantId: null, correlationId: null, data: {} });
     expect(await violationOf(api, 'hole-a')).toMatchObject({ status: 'open', exceptionId: null });
     const listed = await t.as(a.token, {
