@@ -23,6 +23,7 @@ import { integrationRoutes } from './domains/integrations/routes';
 import { onboardingRoutes } from './domains/onboarding/routes';
 import { packageRoutes } from './domains/packages/routes';
 import { policyRoutes } from './domains/policies/routes';
+import { quantumTlsRoutes } from './domains/quantum/tls/routes';
 import { repositoryRoutes } from './domains/repositories/routes';
 import type { DomainRoutes, RouteDeps } from './domains/route-deps';
 import { sbomRoutes } from './domains/sbom/routes';
@@ -210,6 +211,7 @@ const DOMAIN_ROUTES: readonly DomainRoutes[] = [
   craRoutes,
   analyticsExportRoutes,
   craReportingRoutes,
+  quantumTlsRoutes,
   statusRoutes,
 ];
 

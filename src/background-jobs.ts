@@ -18,6 +18,7 @@ import { outboundDeliveryJobs } from './domains/outbound-deliveries/jobs';
 import { DEPENDENCIES_CHANGED_JOB, packageJobs } from './domains/packages/jobs';
 import { POLICY_FACT_EVENTS } from './domains/policies/evaluation/requests';
 import { EVALUATE_PACKAGE_JOB, EVALUATE_REPOSITORY_JOB, policyJobs } from './domains/policies/jobs';
+import { quantumTlsJobs } from './domains/quantum/tls/jobs';
 import { sbomJobs } from './domains/sbom/jobs';
 import { SBOM_IMPORT_JOB } from './domains/sbom/service';
 import { scanJobs } from './domains/scans/jobs';
@@ -104,6 +105,7 @@ export function jobDefinitions(deps: JobDeps): JobDefinition[] {
     ...alertJobs(deps),
     ...craJobs(deps),
     ...craReportingJobs(deps),
+    ...quantumTlsJobs(deps),
     ...statusJobs(deps),
   ];
   const observe = deps.observe;
