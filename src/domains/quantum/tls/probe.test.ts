@@ -467,5 +467,13 @@ describe('the schedule', () => {
     });
     expect(endpoint.json().latestObservation).toMatchObject({ state: 'vulnerable' });
     expect(Date.parse(endpoint.json().nextProbeAtUtc)).toBeGreaterThan(Date.now() + 23 * hour);
+    // A shorter interval counts from the last probe.
+    const changed = await t.as(c.token, {
+      method: 'PATCH',
+      url: `/api/v1/quantum/tls-endpoints/${due}`,
+      payload: { intervalHours: 2 },
+    });
+    const { lastProbedAtUtc, nextProbeAtUtc } = changed.json();
+    expect(Date.parse(nextProbeAtUtc) - Date.parse(lastProbedAtUtc)).toBe(2 * hour);
   });
 });
