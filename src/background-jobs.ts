@@ -17,6 +17,7 @@ import { outboundDeliveryJobs } from './domains/outbound-deliveries/jobs';
 import { DEPENDENCIES_CHANGED, packageJobs } from './domains/packages/jobs';
 import { POLICY_FACT_EVENTS } from './domains/policies/evaluation/requests';
 import { EVALUATE_PACKAGE, EVALUATE_REPOSITORY, policyJobs } from './domains/policies/jobs';
+import { quantumTlsJobs } from './domains/quantum/tls/jobs';
 import { sbomJobs } from './domains/sbom/jobs';
 import { scanJobs } from './domains/scans/jobs';
 import { statusJobs } from './domains/status/jobs';
@@ -103,6 +104,7 @@ export function jobDefinitions(deps: JobDeps): JobDefinition[] {
     ...alertJobs(deps),
     ...craJobs(deps),
     ...craReportingJobs(deps),
+    ...quantumTlsJobs(deps),
     ...statusJobs(deps),
   ];
   const observe = deps.observe;

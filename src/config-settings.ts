@@ -148,10 +148,16 @@ export const SETTINGS = [
     "networks the public status page's webhook subscriptions may reach despite the guard (not OUTBOUND_ALLOW_WEBHOOK_CIDRS)",
   ],
   [
+    'OUTBOUND_ALLOW_TLS_PROBE_CIDRS',
+    '(none)',
+    'networks probes of watched TLS endpoints may reach despite the guard',
+  ],
+  [
     'OUTBOUND_TENANT_ALLOW_CIDRS',
     '(none)',
-    'per-tenant additions: <tenant-id>:<git|webhooks>=<cidr>,<cidr>;...',
+    'per-tenant additions: <tenant-id>:<git|webhooks|tls-probes>=<cidr>,<cidr>;...',
   ],
+  ['TLS_PROBE_TIMEOUT_MS', '10000', 'longest one connection of a TLS endpoint probe may take'],
   ['WEBHOOK_TIMEOUT_MS', '10000', 'longest a webhook delivery attempt may take'],
   [
     'WEBHOOK_MAX_ATTEMPTS',

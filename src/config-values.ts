@@ -9,7 +9,12 @@ import { TENANT_PLACEHOLDER } from './security/tenant-roots';
  */
 
 /** Tenant id → the networks its own outbound connections may reach besides the service's. */
-export type TenantAllowCidrs = Record<string, { git?: string[]; webhooks?: string[] }>;
+export type TenantAllowCidrs = Record<
+  string,
+  { git?: string[]; webhooks?: string[]; 'tls-probes'?: string[] }
+>;
+
+const TENANT_KINDS = ['git', 'webhooks', 'tls-probes'] as const;
 
 /** Long enough not to be guessed by the per-IP rate limit's allowance of tries. */
 export function operatorToken(raw: string | undefined, problems: string[]): string | null {
@@ -69,13 +74,15 @@ export function tenantCidrs(raw: string | undefined, problems: string[]): Tenant
     .split(';')
     .map((e) => e.trim())
     .filter(Boolean)) {
-    const match = /^([^:=\s]+):(git|webhooks)=(.+)$/.exec(entry);
-    if (!match || !isUuid(match[1] as string)) {
-      problems.push(`${name}: "${entry}" is not <tenant-id>:<git|webhooks>=<cidr>,<cidr>`);
+    const match = /^([^:=\s]+):([a-z-]+)=(.+)$/.exec(entry);
+    const kind = TENANT_KINDS.find((known) => known === match?.[2]);
+    if (!match || !kind || !isUuid(match[1] as string)) {
+      problems.push(
+        `${name}: "${entry}" is not <tenant-id>:<git|webhooks|tls-probes>=<cidr>,<cidr>`,
+      );
       continue;
     }
     const tenant = (match[1] as string).toLowerCase();
-    const kind = match[2] as 'git' | 'webhooks';
     const own = out[tenant] ?? {};
     own[kind] = [...(own[kind] ?? []), ...cidrList(name, match[3], problems)];
     out[tenant] = own;

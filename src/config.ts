@@ -118,6 +118,11 @@ export interface Config {
     /** Largest accepted IDE verdict batch body (413 above). */
     verdictBodyLimitBytes: number;
   };
+  /** Probes of the TLS endpoints tenants watch (docs/quantum.md#tls-observations). */
+  tlsProbes: {
+    /** Longest one connection of a probe may take (a probe makes up to three, in parallel). */
+    timeoutMs: number;
+  };
 }
 
 /** E-mail to status subscribers: SMTP, the sender, the links' base and the sending retries. */
@@ -163,8 +168,16 @@ export interface SourcesConfig {
  * and per tenant. Empty by default: everything internal is refused.
  */
 export interface OutboundConfig {
-  /** `status-webhooks`: anonymous status subscribers' targets (never a tenant's list). */
-  allow: { git: string[]; webhooks: string[]; 'status-webhooks'?: string[] };
+  /**
+   * `status-webhooks`: anonymous status subscribers' targets (never a tenant's list);
+   * `tls-probes`: the TLS endpoints tenants watch (docs/quantum.md).
+   */
+  allow: {
+    git: string[];
+    webhooks: string[];
+    'status-webhooks'?: string[];
+    'tls-probes'?: string[];
+  };
   tenantAllow: TenantAllowCidrs;
 }
 
@@ -445,6 +458,11 @@ function outboundSettings(env: Env, problems: string[]): Config['outbound'] {
         env.OUTBOUND_ALLOW_STATUS_WEBHOOK_CIDRS,
         problems,
       ),
+      'tls-probes': cidrList(
+        'OUTBOUND_ALLOW_TLS_PROBE_CIDRS',
+        env.OUTBOUND_ALLOW_TLS_PROBE_CIDRS,
+        problems,
+      ),
     },
     tenantAllow: tenantCidrs(env.OUTBOUND_TENANT_ALLOW_CIDRS, problems),
   };
@@ -567,6 +585,7 @@ export function loadConfig(
       verdictMaxPackages: int('IDE_VERDICTS_MAX_PACKAGES', 1, 10_000),
       verdictBodyLimitBytes: int('IDE_VERDICTS_BODY_LIMIT_BYTES', 1024, 64 * 1024 ** 2),
     },
+    tlsProbes: { timeoutMs: int('TLS_PROBE_TIMEOUT_MS', 100, 120_000) },
     // After `registries` and `osv`: their evaluation fills the origins in.
     origins: { registries: registryOrigins, osvFeed: osv.origin, warnings: machine.warnings },
   };

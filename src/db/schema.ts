@@ -13,6 +13,7 @@ import type { OutboundDeliveryTables } from '../domains/outbound-deliveries/tabl
 import type { PackageTables } from '../domains/packages/tables';
 import type { PolicyTables } from '../domains/policies/tables';
 import type { QuantumTables } from '../domains/quantum/tables';
+import type { QuantumTlsTables } from '../domains/quantum/tls/tables';
 import type { RepositoryTables } from '../domains/repositories/tables';
 import type { SbomTables } from '../domains/sbom/tables';
 import type { ScanTables } from '../domains/scans/tables';
@@ -54,4 +55,5 @@ export interface DB
     CraTables,
     CraReportingTables,
     QuantumTables,
+    QuantumTlsTables,
     TriageRuleTables {}

@@ -52,6 +52,10 @@ export interface EventPayloads {
   'cra.actively_exploited': CraActivelyExploited;
   /** An Article 14 clock falls due soon (`due_soon`) or passed its due time unmet (`missed`). */
   'cra.clock_due': CraClockDue;
+  /** A watched TLS endpoint's quantum verdict differs from its previous one. */
+  'quantum.tls_verdict_changed': QuantumTlsVerdictChanged;
+  /** A certificate of a watched endpoint's chain entered its last 30 days; once per endpoint. */
+  'quantum.tls_certificate_expiring': QuantumTlsCertificateExpiring;
 }
 
 export type EventName = keyof EventPayloads;
@@ -80,6 +84,37 @@ export interface CraClockDue {
   dueAt: string;
   vulnerabilityId: string | null;
   incidentId: string | null;
+}
+
+/** The watched TLS endpoint an event is about (docs/quantum.md#tls-observations). */
+export interface TlsEndpointRef {
+  endpointId: string;
+  host: string;
+  port: number;
+  serverName: string | null;
+}
+
+export type TlsVerdictState = 'vulnerable' | 'hybrid' | 'pq-kex' | 'quantum-safe';
+
+export interface QuantumTlsVerdictChanged extends TlsEndpointRef {
+  observationId: string;
+  previousState: TlsVerdictState;
+  state: TlsVerdictState;
+  hybridKexClassicalAuth: boolean;
+  verdictReason: string | null;
+  observedAt: string;
+}
+
+export interface QuantumTlsCertificateExpiring extends TlsEndpointRef {
+  observationId: string;
+  subject: string;
+  issuer: string;
+  serialNumber: string;
+  fingerprintSha256: string;
+  notAfter: string;
+  /** Whole days until notAfter, rounded down; negative once it has passed. */
+  daysLeft: number;
+  expired: boolean;
 }
 
 export interface ExposuresRefreshed {

@@ -39,6 +39,11 @@ export const OPENAPI_TAGS = [
     description:
       'EU Cyber Resilience Act: products, findings, duties, Annex I, clocks, report packs',
   },
+  {
+    name: 'Quantum',
+    description:
+      'Post-quantum readiness: the cryptography inventory, watched TLS endpoints and their observations',
+  },
 ] as const;
 
 export type OpenApiTag = (typeof OPENAPI_TAGS)[number]['name'];

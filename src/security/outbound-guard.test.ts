@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import ipaddr from 'ipaddr.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -134,6 +135,16 @@ describe('the address rules', () => {
     await refusal(checkHost('10.30.0.1', a));
     await checkHost('10.30.0.1', outboundPolicy(config, 'webhooks', tenantA));
     await refusal(checkHost('192.168.10.7', outboundPolicy(config, 'webhooks', tenantA)));
+    // TLS probes have lists of their own: neither git's nor webhooks' open them.
+    await refusal(checkHost('10.30.0.1', outboundPolicy(config, 'tls-probes', tenantA)));
+    const probes = loadConfig({
+      OUTBOUND_ALLOW_TLS_PROBE_CIDRS: '192.168.20.0/24',
+      OUTBOUND_TENANT_ALLOW_CIDRS: `${tenantB}:tls-probes=10.40.0.0/16`,
+    });
+    await checkHost('192.168.20.5', outboundPolicy(probes, 'tls-probes', tenantA));
+    await checkHost('10.40.1.2', outboundPolicy(probes, 'tls-probes', tenantB));
+    await refusal(checkHost('10.40.1.2', outboundPolicy(probes, 'tls-probes', tenantA)));
+    await refusal(checkHost('10.40.1.2', outboundPolicy(probes, 'git', tenantB)));
   });
 
   it('validates the settings once, naming each bad one', () => {
@@ -162,7 +173,15 @@ describe('the address rules', () => {
         .scans.fileUrlRoots,
     ).toEqual(['/srv/git/{tenantId}', '/srv/shared']);
     const defaults = loadConfig({});
-    expect(defaults.outbound.allow).toEqual({ git: [], webhooks: [], 'status-webhooks': [] });
+    expect(defaults.outbound.allow).toEqual({
+      git: [],
+      webhooks: [],
+      'status-webhooks': [],
+      'tls-probes': [],
+    });
+    expect(
+      problems({ OUTBOUND_TENANT_ALLOW_CIDRS: `${randomUUID()}:ftp=10.0.0.0/8` }),
+    ).toHaveLength(1);
     expect(problems({ OUTBOUND_ALLOW_STATUS_WEBHOOK_CIDRS: 'example.test' })[0]).toMatch(
       /OUTBOUND_ALLOW_STATUS_WEBHOOK_CIDRS/,
     );

@@ -13,19 +13,26 @@ import {
 
 /**
  * The one guard for every connection to a user-given address (docs/outbound-guard.md): clone
- * URLs (git over https and ssh), source-control API bases a tenant names, webhook targets.
+ * URLs (git over https and ssh), source-control API bases a tenant names, webhook targets, the
+ * TLS endpoints a tenant watches.
  * It resolves the name (every A/AAAA record), refuses internal addresses in any spelling, and
  * hands back the one checked address the connection must be pinned to, so a second lookup by
  * the connecting code (DNS rebinding) cannot change where it goes.
  */
-export type OutboundKind = 'git' | 'webhooks' | 'status-webhooks';
+export type OutboundKind = 'git' | 'webhooks' | 'status-webhooks' | 'tls-probes';
 
 /**
  * `status-webhooks`: the anonymous status subscribers' targets, which have an allow-list of
  * their own (none by default) and never a tenant's: the `webhooks` list is meant for tenants'
- * integrations, and anyone may create a status subscription.
+ * integrations, and anyone may create a status subscription. `tls-probes`: the TLS endpoints a
+ * tenant watches (docs/quantum.md), a list of their own because a probe connects to any port.
  */
-export const OUTBOUND_KINDS: readonly OutboundKind[] = ['git', 'webhooks', 'status-webhooks'];
+export const OUTBOUND_KINDS: readonly OutboundKind[] = [
+  'git',
+  'webhooks',
+  'status-webhooks',
+  'tls-probes',
+];
 
 /** What callers see: nothing about the host, its addresses or why exactly. */
 export const REFUSED_MESSAGE = 'the address is not allowed';

@@ -25,20 +25,22 @@ function newKeyArguments(keyType: TestKeyType): string[] {
 
 /**
  * A certificate for `commonName` that also covers `altNames` (`IP:127.0.0.2`, `DNS:x.test`),
- * valid for a day, written to a new directory below `parent` (default: the temporary directory).
+ * valid for a day (or `days`), written to a new directory below `parent` (default: the
+ * temporary directory).
  */
 export function selfSignedCertificate(
   commonName: string,
   altNames: string[],
   parent = tmpdir(),
-  options: { keyType?: TestKeyType } = {},
+  options: { keyType?: TestKeyType; days?: number } = {},
 ): SelfSignedCertificate {
   const dir = mkdtempSync(join(parent, 'driftwatch-tls-'));
   const keyFile = join(dir, 'key.pem');
   const certFile = join(dir, 'cert.pem');
   execFileSync(
     'openssl',
-    ['req', '-x509', ...newKeyArguments(options.keyType ?? 'rsa'), '-nodes', '-days', '1']
+    ['req', '-x509', ...newKeyArguments(options.keyType ?? 'rsa'), '-nodes']
+      .concat(['-days', String(options.days ?? 1)])
       .concat(['-subj', `/CN=${commonName}`])
       .concat(['-addext', `subjectAltName=${altNames.join(',')}`])
       .concat(['-keyout', keyFile, '-out', certFile]),

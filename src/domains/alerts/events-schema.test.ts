@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
 import { npmRange, osvRecord } from '../../../test/support/osv-records';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import { emitTlsObservationEvents } from '../../../test/support/tls-endpoints';
 import {
   receiverConfig,
   startWebhookReceiver,
@@ -55,6 +56,8 @@ const EVENTS: EventName[] = [
   'dependency_drift.changed',
   'repository.deleted',
   'integration.disabled',
+  'quantum.tls_verdict_changed',
+  'quantum.tls_certificate_expiring',
 ];
 
 function metadata(versions: string[], fields: Partial<PackageMetadata> = {}): PackageMetadata {
@@ -124,6 +127,9 @@ describe('docs/events.md', () => {
   });
 
   it('documents every event with a schema that the events the service emits satisfy', async () => {
+    // A watched TLS endpoint seen hybrid, then classical, with a one-day certificate (its jobs
+    // run before anything else is queued).
+    await emitTlsObservationEvents(t, tenant);
     // Alerts for every kind, delivered to a webhook that answers 410 once it has the first.
     const hook = await t.as(tenant.token, {
       method: 'POST',

@@ -27,8 +27,7 @@ import {
   RepositoryParam,
 } from './schemas';
 import { CERTIFICATE_PROVENANCES, QUANTUM_CLASSIFICATIONS } from './tables';
-
-export const QUANTUM_TAG = 'Quantum readiness';
+import { QUANTUM_TAG, quantumTlsRoutes } from './tls/routes';
 
 function findingRoutes(app: RouteApp): void {
   app.get(
@@ -161,4 +160,5 @@ export const quantumRoutes: DomainRoutes = (deps) => async (app) => {
   findingRoutes(app);
   certificateRoutes(app);
   cbomRoutes(app, deps.buildInfo);
+  await app.register(quantumTlsRoutes(deps));
 };

@@ -1,7 +1,8 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { CryptoPrimitive } from '../../cryptography/source/types';
 import type { TenantColumn } from '../../db/tenant-column';
 import type { ExposureStatus } from '../exposures/tables';
+import type { StoredCertificateFact } from './tls/tables';
 
 /** The quantum inventory's tables (migration 0052, docs/quantum.md). */
 
@@ -134,6 +135,10 @@ export interface QuantumTlsObservationTable {
   supported_group_codepoint: number | null;
   verdict_reason: string | null;
   problem: string | null;
+  /** Migration 0053: the address probed (null when refused before one was chosen). */
+  address: string | null;
+  /** Migration 0053: the chain read, leaf first (JSON text on insert). */
+  certificates: ColumnType<StoredCertificateFact[], string | undefined, string>;
 }
 
 export interface QuantumTables {

@@ -86,7 +86,6 @@ describe('GET /api/v1/feature-flags', () => {
     expect(onEnterprise.sbom_export).toBe(true);
     expect(onEnterprise.audit_log_export).toBe(true);
     // The plan has it, but no route of this service needs it: not listed at all.
-    expect(onEnterprise).not.toHaveProperty('quantum');
     expect(onEnterprise).not.toHaveProperty('compliance_evidence');
     // Routes exist but the plan lacks it: off.
     expect((await flagsOf(t, free.token)).sbom_export).toBe(false);
@@ -104,6 +103,7 @@ describe('GET /api/v1/feature-flags', () => {
       'cra',
       'integrations',
       'policies',
+      'quantum',
       'sbom_export',
       'warehouse_export',
     ]);
@@ -122,6 +122,7 @@ describe('GET /api/v1/feature-flags', () => {
         cra: (token) => t.as(token, { method: 'GET', url: '/api/v1/cra/clocks/due' }),
         integrations: (token) => t.as(token, { ...body, url: '/api/v1/integrations/webhooks' }),
         policies: (token) => t.as(token, { method: 'GET', url: '/api/v1/policies' }),
+        quantum: (token) => t.as(token, { method: 'GET', url: '/api/v1/quantum/tls-observations' }),
         sbom_export: (token) =>
           t.as(token, { method: 'GET', url: `/api/v1/repositories/${newId()}/sbom/exports` }),
         warehouse_export: (token) =>

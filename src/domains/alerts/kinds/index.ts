@@ -14,6 +14,7 @@ import {
   packageReleased,
   packageVersionsYanked,
 } from './packages';
+import { tlsCertificateExpiring, tlsVerdictChanged } from './quantum';
 import type { RegisteredKind } from './types';
 
 /**
@@ -35,6 +36,8 @@ export const ALERT_KINDS: readonly RegisteredKind[] = [
   scanFailed,
   integrationDisabled,
   craClockDue,
+  tlsVerdictChanged,
+  tlsCertificateExpiring,
 ];
 
 export const ALERT_KIND_NAMES: readonly string[] = ALERT_KINDS.map((k) => k.kind);
