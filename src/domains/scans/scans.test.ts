@@ -136,6 +136,7 @@ describe('scans API', () => {
       'policies',
       'cleanup',
       'store',
+      'quantum',
       'reachability',
       'extract',
       'checkout',

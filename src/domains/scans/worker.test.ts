@@ -112,6 +112,7 @@ describe('scan worker', () => {
       'checkout',
       'extract',
       'reachability',
+      'quantum',
       'store',
       'cleanup',
       // The policy evaluation after matching (the jobs ran): the line the CI gate waits for.
@@ -158,7 +159,7 @@ describe('scan worker', () => {
       data: { scanId: scan.id, repositoryId },
     });
     expect((await scanOf(scan.id)).attempt).toBe(1);
-    expect((await logsOf(scan.id)).length).toBe(8);
+    expect((await logsOf(scan.id)).length).toBe(9);
     // Reported once, by the run that completed it; the second delivery ended nothing.
     expect(ends).toEqual(['completed']);
   });
