@@ -76,4 +76,9 @@ export interface LanguageDetector {
   language: SourceLanguage;
   extensions: readonly string[];
   detect(path: string, text: string): Promise<SourceFileReport>;
+  /**
+   * A cheap keyword check on the raw text, true for every file the detector could find
+   * something in (a superset): the walk skips parsing files for which it is false.
+   */
+  prefilter?: (text: string) => boolean;
 }
