@@ -4,7 +4,7 @@
  * backtracking blow-up), so it scans at memory speed and skips most files of a repository.
  */
 
-function escape(word: string): string {
+function escapeRegExp(word: string): string {
   return word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
@@ -16,6 +16,6 @@ export function keywordPrefilter(
   const unique = [...new Set([...words].filter((word) => word.length > 0))];
   unique.sort((a, b) => b.length - a.length);
   if (unique.length === 0) return () => false;
-  const pattern = new RegExp(unique.map(escape).join('|'), options.ignoreCase ? 'i' : '');
+  const pattern = new RegExp(unique.map(escapeRegExp).join('|'), options.ignoreCase ? 'i' : '');
   return (text) => pattern.test(text);
 }

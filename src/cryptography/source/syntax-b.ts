@@ -58,13 +58,13 @@ export function literalContent(
   for (const child of node.namedChildren) {
     if (!child) continue;
     if (contentTypes.has(child.type)) text += child.text;
-    else if (child.type === 'escape_sequence') text += unescape(child.text);
+    else if (child.type === 'escape_sequence') text += unescapeSequence(child.text);
     else return undefined;
   }
   return text;
 }
 
-function unescape(sequence: string): string {
+function unescapeSequence(sequence: string): string {
   const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', '0': '\0' };
   const letter = sequence.slice(1);
   return simple[letter] ?? letter;
