@@ -37,6 +37,7 @@ const AGREEMENT_ONLY: ReadonlySet<string> = new Set(['DH', 'ECDH', 'X25519', 'X4
 interface Outcome {
   decision: Decision;
   returnsKey: boolean;
+  material?: boolean | undefined;
   consumed: SyntaxNode[];
 }
 
@@ -70,6 +71,7 @@ export class MatchEngine {
       const decided = outcome?.decision;
       if (outcome?.returnsKey && decided?.algorithm) {
         result = { kind: 'key', algorithm: decided.algorithm, curve: decided.curve };
+        if (outcome.material) result.material = true;
       }
     }
     this.callValues.set(site.node.id, result);
@@ -110,7 +112,7 @@ export class MatchEngine {
     const decision = this.readArgs(rule, rule.args ?? [], site, depth, consumed);
     if (!decision) return null;
     if (rule.records && !decision.algorithm) decision.record ??= rule.records;
-    return { decision, returnsKey: rule.returnsKey ?? false, consumed };
+    return { decision, returnsKey: rule.returnsKey ?? false, material: rule.material, consumed };
   }
 
   private applyMethod(
@@ -156,14 +158,24 @@ export class MatchEngine {
     };
     for (const rule of rules) {
       const node = argumentNode(site, rule.arg);
-      const meaning = node ? this.read(rule.read, this.value(node, depth)) : undefined;
+      const value = this.value(node, depth);
+      if (node && value.kind === 'key' && value.material && rule.read !== 'key') {
+        // A generator given existing key material (RSA.Create(parameters)) imports a key.
+        decision.primitive = 'key-material';
+        consumed.push(node);
+        continue;
+      }
+      const meaning = node ? this.read(rule.read, value) : undefined;
       if (!node || !meaning) {
         if (rule.required) return null;
         continue;
       }
       consumed.push(node);
       if (meaning.symmetric) return { record: meaning.symmetric };
-      mergeMeaning(decision, meaning);
+      // A Weierstrass curve says EC, not which EC scheme: the API's own family stays.
+      const keepFamily =
+        rule.read === 'curve' && meaning.algorithm === 'ECDSA' && decision.algorithm;
+      mergeMeaning(decision, keepFamily ? { ...meaning, algorithm: decision.algorithm } : meaning);
     }
     return decision;
   }

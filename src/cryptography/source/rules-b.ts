@@ -24,7 +24,13 @@ export type Value =
   /** A qualified name that is not bound in the file: a library constant or enum member. */
   | { kind: 'path'; segments: string[] }
   /** A key object (or a signer, cipher or agreement bound to one) of a public-key family. */
-  | { kind: 'key'; algorithm: PublicKeyAlgorithm; curve?: string | undefined }
+  | {
+      kind: 'key';
+      algorithm: PublicKeyAlgorithm;
+      curve?: string | undefined;
+      /** Existing key material (RSAParameters, a PEM) rather than a size or curve to generate. */
+      material?: boolean;
+    }
   /** Options given as a map (PHP arrays, Ruby hashes): keys to the value expressions. */
   | { kind: 'entries'; entries: Map<string, SyntaxNode> }
   | { kind: 'unknown' };
@@ -83,6 +89,8 @@ export interface ApiRule extends PathEntry, UseFields {
   records?: Recorded;
   /** The call returns a key object of the use's family, for methods called on it later. */
   returnsKey?: boolean;
+  /** What it returns is existing key material: a key factory given it imports, not generates. */
+  material?: boolean;
   /** For the few APIs whose meaning depends on the kind of argument (RSA.new(2048) or (pem)). */
   decide?: (site: CallSite, read: ArgReader) => Decision | null;
 }
@@ -110,6 +118,8 @@ export interface KnownValue extends PathEntry, NameMeaning {
 export interface KeyType extends PathEntry {
   algorithm: PublicKeyAlgorithm;
   curve?: string;
+  /** Values of the type are key material (RSAParameters), not key objects. */
+  material?: boolean;
 }
 
 export interface ApiTables {

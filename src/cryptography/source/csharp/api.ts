@@ -122,9 +122,17 @@ function symmetric(): ApiRule[] {
   return rules;
 }
 
-/** Other System.Security.Cryptography uses: certificate requests. */
+/** Other System.Security.Cryptography uses: certificate requests, key parameter structs. */
 function systemOther(): ApiRule[] {
+  const parameters: [string, PublicKeyAlgorithm][] = [
+    ['RSAParameters', 'RSA'],
+    ['ECParameters', 'ECDSA'],
+    ['DSAParameters', 'DSA'],
+  ];
   return [
+    ...parameters.map(([type, algorithm]) =>
+      api(SSC, `${type}.new`, { algorithm, returnsKey: true, material: true }),
+    ),
     api(`${SSC}.X509Certificates`, 'CertificateRequest.new', {
       primitive: 'signature',
       algorithm: 'ECDSA',
@@ -443,6 +451,9 @@ function keyTypes(): KeyType[] {
     [SSC, 'ECDiffieHellman', 'ECDH'],
     [SSC, 'ECDiffieHellmanCng', 'ECDH'],
     [SSC, 'ECDiffieHellmanPublicKey', 'ECDH'],
+    [SSC, 'RSAParameters', 'RSA'],
+    [SSC, 'ECParameters', 'ECDSA'],
+    [SSC, 'DSAParameters', 'DSA'],
     [TOKENS, 'RsaSecurityKey', 'RSA'],
     [TOKENS, 'ECDsaSecurityKey', 'ECDSA'],
     [`${BC}.Parameters`, 'RsaKeyParameters', 'RSA'],
@@ -450,11 +461,11 @@ function keyTypes(): KeyType[] {
     [`${BC}.Parameters`, 'ECPrivateKeyParameters', 'ECDSA'],
     [`${BC}.Parameters`, 'ECPublicKeyParameters', 'ECDSA'],
   ];
-  return types.map(([namespace, name, algorithm]) => ({
-    path: `${namespace}.${name}`,
-    bare: 1,
-    algorithm,
-  }));
+  return types.map(([namespace, name, algorithm]) => {
+    const type: KeyType = { path: `${namespace}.${name}`, bare: 1, algorithm };
+    if (namespace === SSC && name.endsWith('Parameters')) type.material = true;
+    return type;
+  });
 }
 
 export const CSHARP_TABLES: ApiTables = {

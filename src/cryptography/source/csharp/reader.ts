@@ -33,6 +33,8 @@ export const CSHARP_DECLARATIONS = [
   'record_declaration',
   'variable_declarator',
   'parameter',
+  'declaration_pattern',
+  'recursive_pattern',
   'property_declaration',
   'method_declaration',
   'assignment_expression',
@@ -88,6 +90,8 @@ export class CSharpReader implements LanguageReader {
       const value = namedChildrenOf(node).find((c) => c.id !== name.id && c.type !== 'modifier');
       const type = node.childForFieldName('type') ?? undefined;
       this.bindings.add(name.text, { at, value: value?.id === type?.id ? undefined : value, type });
+    } else if (node.type === 'declaration_pattern' || node.type === 'recursive_pattern') {
+      this.bindings.add(name.text, { at, type: node.childForFieldName('type') ?? undefined });
     } else if (node.type === 'property_declaration') {
       const type = node.childForFieldName('type') ?? undefined;
       this.bindings.add(name.text, { at, value: propertyValue(node), type });
@@ -135,13 +139,17 @@ export class CSharpReader implements LanguageReader {
         return this.evaluateName(node, again);
       case 'invocation_expression':
       case 'object_creation_expression': {
-        const own = this.ownMethodValue(node);
+        const own = this.ownMethodValue(node) ?? namedCurveArgument(node);
         if (own) return again(own);
         const site = this.siteOf(node);
         return site ? callValue(site) : UNKNOWN;
       }
       case 'cast_expression':
-        return again(node.childForFieldName('value'));
+      case 'as_expression': {
+        const type = node.childForFieldName(node.type === 'as_expression' ? 'right' : 'type');
+        const typed = type ? this.typeValue(type) : UNKNOWN;
+        return typed.kind === 'key' ? typed : again(node.childForFieldName('value'));
+      }
       case 'binary_expression':
         return foldBinary(node, again);
       default:
@@ -176,7 +184,10 @@ export class CSharpReader implements LanguageReader {
     const inner = type.type === 'nullable_type' ? type.namedChild(0) : type;
     const path = inner ? qualifiedName(inner) : null;
     const entry = path ? this.tables.types.lookup(path, this.expand(path)) : undefined;
-    return entry ? { kind: 'key', algorithm: entry.algorithm, curve: entry.curve } : UNKNOWN;
+    if (!entry) return UNKNOWN;
+    const value: Value = { kind: 'key', algorithm: entry.algorithm, curve: entry.curve };
+    if (entry.material) value.material = true;
+    return value;
   }
 
   /** The returned expression of a method of this file called by its bare or `this.` name. */
@@ -225,6 +236,19 @@ export class CSharpReader implements LanguageReader {
   pathOf(node: SyntaxNode): string[] | null {
     return qualifiedName(node);
   }
+}
+
+/** `ECCurve.CreateFromFriendlyName(name)` and `ECCurve.CreateFromValue(oid)` are their argument. */
+function namedCurveArgument(node: SyntaxNode): SyntaxNode | undefined {
+  const fn = node.childForFieldName('function');
+  const path = fn ? qualifiedName(fn) : null;
+  if (
+    path?.at(-2) !== 'ECCurve' ||
+    !/^CreateFrom(FriendlyName|Value|Oid)$/.test(path.at(-1) ?? '')
+  ) {
+    return undefined;
+  }
+  return argumentsOf(node.childForFieldName('arguments')).args[0];
 }
 
 function creationSite(node: SyntaxNode): CallSite | null {
