@@ -8,14 +8,22 @@ function escapeRegExp(word: string): string {
   return word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+export interface Prefilter {
+  (text: string): boolean;
+  /** The regular expression's source, to combine it with others. */
+  source: string;
+}
+
 /** A test that is true when `text` contains one of `words` (case-insensitively if asked). */
 export function keywordPrefilter(
   words: Iterable<string>,
   options: { ignoreCase?: boolean } = {},
-): (text: string) => boolean {
+): Prefilter {
   const unique = [...new Set([...words].filter((word) => word.length > 0))];
   unique.sort((a, b) => b.length - a.length);
-  if (unique.length === 0) return () => false;
-  const pattern = new RegExp(unique.map(escapeRegExp).join('|'), options.ignoreCase ? 'i' : '');
-  return (text) => pattern.test(text);
+  // Each word starts an identifier (or a path: `ring::`), so it must follow a word boundary.
+  const alternatives = unique.length > 0 ? unique.map(escapeRegExp).join('|') : '(?!)';
+  const source = `\\b(?:${alternatives})`;
+  const pattern = new RegExp(source, options.ignoreCase ? 'i' : '');
+  return Object.assign((text: string) => pattern.test(text), { source });
 }

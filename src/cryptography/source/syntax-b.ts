@@ -13,9 +13,14 @@ export function lineOf(node: SyntaxNode): number {
 }
 
 /** Every descendant of `root` (itself included) whose type is one of `types`, in source order. */
-export function nodesOfType(root: SyntaxNode, types: readonly string[]): SyntaxNode[] {
+export function nodesOfType(
+  root: SyntaxNode,
+  types: readonly string[],
+  from?: SyntaxNode['startPosition'],
+  to?: SyntaxNode['endPosition'],
+): SyntaxNode[] {
   const found: SyntaxNode[] = [];
-  for (const node of root.descendantsOfType([...types])) if (node) found.push(node);
+  for (const node of root.descendantsOfType([...types], from, to)) if (node) found.push(node);
   return found;
 }
 

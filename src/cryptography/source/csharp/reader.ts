@@ -107,10 +107,10 @@ export class CSharpReader implements LanguageReader {
     const right = node.childForFieldName('right') ?? undefined;
     if (!left || !right) return;
     if (left.type === 'identifier')
-      this.bindings.add(left.text, { at: node.startIndex, value: right });
+      this.bindings.add(left.text, { at: node.endIndex, value: right });
     const path = left.type === 'member_access_expression' ? qualifiedName(left) : null;
     if (path?.length === 2 && SELF.has(path[0] ?? '')) {
-      this.bindings.add(path[1] ?? '', { at: node.startIndex, value: right });
+      this.bindings.add(path[1] ?? '', { at: node.endIndex, value: right });
     }
   }
 
