@@ -99,7 +99,7 @@ describe('csharpDetector', () => {
     it(scenario, async () => {
       const uses = await usesOf(source);
       expect(uses).toHaveLength(expected.length);
-      expected.forEach((want, index) => expect(uses[index]).toMatchObject(want));
+      expect(uses).toMatchObject(expected);
     });
   }
 

@@ -71,7 +71,7 @@ describe('rustDetector', () => {
     it(scenario, async () => {
       const uses = await usesOf(source);
       expect(uses).toHaveLength(expected.length);
-      expected.forEach((want, index) => expect(uses[index]).toMatchObject(want));
+      expect(uses).toMatchObject(expected);
     });
   }
 

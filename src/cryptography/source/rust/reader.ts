@@ -282,7 +282,7 @@ function bindingName(node: SyntaxNode): string | undefined {
 
 /** The value a small function body gives: its tail expression or its first `return`. */
 function tailExpression(body: SyntaxNode | null): SyntaxNode | undefined {
-  if (!body || body.type !== 'block' || body.namedChildCount > 3) return undefined;
+  if (body?.type !== 'block' || body.namedChildCount > 3) return undefined;
   const last = body.lastNamedChild;
   if (!last) return undefined;
   if (last.type === 'expression_statement') {
