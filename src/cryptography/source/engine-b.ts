@@ -210,7 +210,7 @@ export class MatchEngine {
       const outcome = this.outcome(site, 0);
       if (!outcome) continue;
       for (const used of outcome.consumed) this.consumed.push([used.startIndex, used.endIndex]);
-      this.addDecision(site.nameNode, outcome.decision, apiText(site.callee));
+      this.addDecision(site.nameNode, outcome.decision, calleeText(site));
     }
   }
 
@@ -301,6 +301,11 @@ function readName(reading: Reading, text: string): NameMeaning | undefined {
       const hash = hashName(text);
       return hash ? { symmetric: { algorithm: hash, kind: 'hash' } } : undefined;
     }
+    case 'hmac': {
+      const hash = hashName(text);
+      const algorithm = hash ? `HMAC-${hash.replace('-', '')}` : undefined;
+      return algorithm ? { symmetric: { algorithm, kind: 'mac' } } : undefined;
+    }
     case 'cipher': {
       if (/^rsa(\/|$)/i.test(text.trim())) return { algorithm: 'RSA' };
       const cipher = cipherName(text);
@@ -321,7 +326,19 @@ function mergeMeaning(into: Decision, meaning: NameMeaning): void {
   if (meaning.keySize !== undefined) into.keySize = meaning.keySize;
 }
 
+/** The callee as written, from its first character to the end of the method's name. */
+function calleeText(site: CallSite): string {
+  const start = Math.min(site.callee.startIndex, site.nameNode.startIndex) - site.node.startIndex;
+  const end = site.nameNode.endIndex - site.node.startIndex;
+  if (start < 0 || end <= start || end - start > 400) return apiText(site.nameNode);
+  return tidy(site.node.text.slice(start, end));
+}
+
 function apiText(node: SyntaxNode): string {
-  const text = node.text.replace(/\s+/g, '');
+  return tidy(node.text);
+}
+
+function tidy(raw: string): string {
+  const text = raw.replace(/\s+/g, '');
   return text.length > MAX_API_TEXT ? `${text.slice(0, MAX_API_TEXT)}…` : text;
 }

@@ -53,8 +53,8 @@ export interface ArgSpec {
 
 /**
  * How an argument is read: a key size in bits, a curve name, a JWT `alg`, a signature scheme
- * (`SHA256withECDSA`), a key type (`RSA`, `EC`), a library constant, a key object, a hash or
- * a cipher name.
+ * (`SHA256withECDSA`), a key type (`RSA`, `EC`), a library constant, a key object, a hash, the
+ * hash of an HMAC, or a cipher name.
  */
 export type Reading =
   | 'key-size'
@@ -65,6 +65,7 @@ export type Reading =
   | 'known'
   | 'key'
   | 'hash'
+  | 'hmac'
   | 'cipher';
 
 export interface ArgRule {

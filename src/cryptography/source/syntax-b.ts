@@ -31,6 +31,14 @@ export function namedChildrenOf(node: SyntaxNode): SyntaxNode[] {
   return out;
 }
 
+/** The named children that are code: comments (`comment`, `line_comment`, ...) left out. */
+export function codeChildrenOf(node: SyntaxNode): SyntaxNode[] {
+  const out: SyntaxNode[] = [];
+  for (const child of node.namedChildren)
+    if (child && !child.type.endsWith('comment')) out.push(child);
+  return out;
+}
+
 /** The first named child of one of `types`. */
 export function childOfType(node: SyntaxNode, types: readonly string[]): SyntaxNode | null {
   for (const child of node.namedChildren) if (child && types.includes(child.type)) return child;
@@ -105,6 +113,8 @@ export interface Binding {
   at: number;
   value?: SyntaxNode | undefined;
   type?: SyntaxNode | undefined;
+  /** A parameter: its value is the argument at `index` where the file calls `method`. */
+  argumentOf?: { method: string; index: number } | undefined;
 }
 
 /**

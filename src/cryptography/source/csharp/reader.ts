@@ -14,6 +14,7 @@ import {
   type Value,
 } from '../rules-b.js';
 import {
+  codeChildrenOf,
   FileBindings,
   foldIntegers,
   integerLiteral,
@@ -355,8 +356,9 @@ function propertyValue(node: SyntaxNode): SyntaxNode | undefined {
 function returnedExpression(body: SyntaxNode | null): SyntaxNode | undefined {
   if (!body) return undefined;
   if (body.type === 'arrow_expression_clause') return body.namedChild(0) ?? undefined;
-  if (body.type !== 'block' || body.namedChildCount > 4) return undefined;
-  const statement = namedChildrenOf(body).find((child) => child.type === 'return_statement');
+  const statements = body.type === 'block' ? codeChildrenOf(body) : [];
+  if (statements.length > 4) return undefined;
+  const statement = statements.find((child) => child.type === 'return_statement');
   return statement?.namedChild(0) ?? undefined;
 }
 

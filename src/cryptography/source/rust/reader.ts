@@ -13,6 +13,7 @@ import {
   type Value,
 } from '../rules-b.js';
 import {
+  codeChildrenOf,
   FileBindings,
   foldIntegers,
   integerLiteral,
@@ -205,9 +206,7 @@ export class RustReader implements LanguageReader {
     if (node.type !== 'call_expression') return null;
     let callee = node.childForFieldName('function');
     if (!callee) return null;
-    const args = namedChildrenOf(node.childForFieldName('arguments') ?? node).filter(
-      (child) => child.type !== 'line_comment' && child.type !== 'block_comment',
-    );
+    const args = codeChildrenOf(node.childForFieldName('arguments') ?? node);
     const named = new Map<string, SyntaxNode>();
     if (callee.type === 'generic_function') callee = callee.childForFieldName('function') ?? callee;
     if (callee.type === 'field_expression') {
@@ -282,8 +281,9 @@ function bindingName(node: SyntaxNode): string | undefined {
 
 /** The value a small function body gives: its tail expression or its first `return`. */
 function tailExpression(body: SyntaxNode | null): SyntaxNode | undefined {
-  if (body?.type !== 'block' || body.namedChildCount > 3) return undefined;
-  const last = body.lastNamedChild;
+  const statements = body?.type === 'block' ? codeChildrenOf(body) : [];
+  if (statements.length > 3) return undefined;
+  const last = statements.at(-1);
   if (!last) return undefined;
   if (last.type === 'expression_statement') {
     const inner = last.namedChild(0);
