@@ -102,7 +102,7 @@ export class MatchEngine {
     const consumed: SyntaxNode[] = [];
     if (rule.decide) {
       const decision = rule.decide(site, (spec, reading) => {
-        const node = argumentNode(site, spec);
+        const node = this.argument(site, spec, depth);
         const meaning = node ? this.read(reading, this.value(node, depth)) : undefined;
         if (node && meaning) consumed.push(node);
         return meaning;
@@ -157,7 +157,7 @@ export class MatchEngine {
       keySize: base.keySize,
     };
     for (const rule of rules) {
-      const node = argumentNode(site, rule.arg);
+      const node = this.argument(site, rule.arg, depth);
       const value = this.value(node, depth);
       if (node && value.kind === 'key' && value.material && rule.read !== 'key') {
         // A generator given existing key material (RSA.Create(parameters)) imports a key.
@@ -178,6 +178,14 @@ export class MatchEngine {
       mergeMeaning(decision, keepFamily ? { ...meaning, algorithm: decision.algorithm } : meaning);
     }
     return decision;
+  }
+
+  /** The argument a spec names, looking into an option map for `option` specs. */
+  private argument(site: CallSite, spec: ArgSpec, depth: number): SyntaxNode | undefined {
+    if (spec.option === undefined) return argumentNode(site, spec);
+    const holder = argumentNode(site, { index: spec.index ?? 0, name: spec.name });
+    const options = this.value(holder, depth);
+    return options.kind === 'entries' ? options.entries.get(spec.option) : undefined;
   }
 
   /** Reads a value the way an argument rule says. */
@@ -244,12 +252,14 @@ export class MatchEngine {
         this.records.set(key, { line, language: this.reader.language, ...decision.record });
       }
     }
-    const { algorithm } = decision;
-    let { primitive } = decision;
+    let { primitive, algorithm } = decision;
     if (!primitive || !algorithm) return;
     // A key made only for key agreement (DH, ECDH, X25519) is reported as key agreement.
-    if (primitive === 'key-generation' && AGREEMENT_ONLY.has(algorithm))
+    if (primitive === 'key-generation' && AGREEMENT_ONLY.has(algorithm)) {
       primitive = 'key-agreement';
+    }
+    // An EC key used for key agreement is ECDH, whatever made the key.
+    if (primitive === 'key-agreement' && algorithm === 'ECDSA') algorithm = 'ECDH';
     const key = `${line} ${primitive} ${algorithm}`;
     const existing = this.uses.get(key);
     if (existing) {

@@ -49,6 +49,8 @@ export interface UseFields {
 export interface ArgSpec {
   index?: number;
   name?: string;
+  /** A key of the option map (PHP array, Ruby hash) given at `index` (default 0). */
+  option?: string;
 }
 
 /**
