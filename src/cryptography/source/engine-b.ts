@@ -52,6 +52,11 @@ export class MatchEngine {
     readonly reader: LanguageReader,
   ) {}
 
+  /** Whether some rule names a function or method so (a cheap test before reading a call). */
+  private named(name: string): boolean {
+    return this.tables.calls.lastSegments.has(name) || this.tables.methods.has(name);
+  }
+
   /** The value of an expression, following bindings up to MAX_DEPTH deep. */
   value(node: SyntaxNode | null | undefined, depth: number): Value {
     if (!node || depth > MAX_DEPTH) return UNKNOWN;
@@ -213,6 +218,8 @@ export class MatchEngine {
   /** Reports each call site that is a use (or records an algorithm). */
   reportCalls(nodes: readonly SyntaxNode[]): void {
     for (const node of nodes) {
+      const name = this.reader.calleeName(node);
+      if (name === undefined || !this.named(name)) continue;
       const site = this.reader.siteOf(node);
       if (!site) continue;
       const outcome = this.outcome(site, 0);

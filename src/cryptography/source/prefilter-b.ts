@@ -21,9 +21,23 @@ export function keywordPrefilter(
 ): Prefilter {
   const unique = [...new Set([...words].filter((word) => word.length > 0))];
   unique.sort((a, b) => b.length - a.length);
-  // Each word starts an identifier (or a path: `ring::`), so it must follow a word boundary.
-  const alternatives = unique.length > 0 ? unique.map(escapeRegExp).join('|') : '(?!)';
+  // Each word is a whole identifier (or a path, `ring::`, or a call, `hash(`): it starts at a
+  // word boundary and, when it ends in a word character, is not followed by one.
+  const alternatives = unique.length > 0 ? unique.map(wholeWord).join('|') : '(?!)';
   const source = `\\b(?:${alternatives})`;
   const pattern = new RegExp(source, options.ignoreCase ? 'i' : '');
   return Object.assign((text: string) => pattern.test(text), { source });
+}
+
+function wholeWord(word: string): string {
+  if (word.endsWith('(')) return `${escapeRegExp(word.slice(0, -1))}\\s*\\(`;
+  return /\w$/.test(word) ? `${escapeRegExp(word)}(?!\\w)` : escapeRegExp(word);
+}
+
+/** A global pattern matching any of `words` as a whole word, for finding them in a text. */
+export function wordsPattern(words: Iterable<string>): RegExp {
+  const unique = [...new Set([...words].filter((word) => word.length > 0))];
+  unique.sort((a, b) => b.length - a.length);
+  const alternatives = unique.length > 0 ? unique.map(escapeRegExp).join('|') : '(?!)';
+  return new RegExp(`\\b(?:${alternatives})\\b`, 'g');
 }

@@ -166,4 +166,6 @@ export interface LanguageReader {
   evaluate(node: SyntaxNode, depth: number, callValue: (site: CallSite) => Value): Value;
   /** The call site a call node makes, or null when it is not a call this reader knows. */
   siteOf(node: SyntaxNode): CallSite | null;
+  /** The called function's or method's name alone, cheaply: calls of no known name are skipped. */
+  calleeName(node: SyntaxNode): string | undefined;
 }

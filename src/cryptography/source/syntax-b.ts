@@ -24,6 +24,22 @@ export function nodesOfType(
   return found;
 }
 
+/**
+ * The named nodes that spell a match of `pattern` (global) exactly, found by searching the
+ * text rather than walking the tree: a match inside a comment or a string spans a larger node
+ * and is left out. Tree indices and string indices agree (both count UTF-16 units).
+ */
+export function nodesSpelling(root: SyntaxNode, text: string, pattern: RegExp): SyntaxNode[] {
+  const found: SyntaxNode[] = [];
+  for (const match of text.matchAll(pattern)) {
+    const start = match.index;
+    const end = start + match[0].length;
+    const node = root.namedDescendantForIndex(start, end);
+    if (node && node.startIndex === start && node.endIndex === end) found.push(node);
+  }
+  return found;
+}
+
 /** The named children of a node, without the nulls the binding's typing allows. */
 export function namedChildrenOf(node: SyntaxNode): SyntaxNode[] {
   const out: SyntaxNode[] = [];

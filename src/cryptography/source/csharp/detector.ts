@@ -3,16 +3,16 @@
  * uses of quantum-vulnerable public-key cryptography, read from the tree-sitter syntax tree.
  */
 import { MatchEngine } from '../engine-b.js';
-import { withSyntaxTree } from '../parser.js';
-import { keywordPrefilter } from '../prefilter-b.js';
-import { MAX_SOURCE_CHARS, nodesOfType } from '../syntax-b.js';
+import { type SyntaxNode, withSyntaxTree } from '../parser.js';
+import { keywordPrefilter, wordsPattern } from '../prefilter-b.js';
+import { MAX_SOURCE_CHARS, nodesOfType, nodesSpelling } from '../syntax-b.js';
 import type { LanguageDetector, SourceFileReport } from '../types.js';
 import { CSHARP_KEYWORDS, CSHARP_TABLES } from './api.js';
 import { CSHARP_DECLARATIONS, CSharpReader } from './reader.js';
 
 const CALLS = ['invocation_expression', 'object_creation_expression'];
-/** A library constant written on its own is a member access (`SecurityAlgorithms.RsaSha256`). */
-const CONSTANTS = ['member_access_expression'];
+/** Library constants are found by their names in the text: few, and no walk of the tree. */
+const CONSTANT_NAMES = wordsPattern(CSHARP_TABLES.known.lastSegments);
 /** Where a constant is the value of a name: the name's uses are followed instead. */
 const BINDING_PARENTS = new Set([
   'variable_declarator',
@@ -24,22 +24,27 @@ const BINDING_PARENTS = new Set([
 
 const prefilter = keywordPrefilter(CSHARP_KEYWORDS);
 
-function detectInTree(root: Parameters<typeof nodesOfType>[0]): SourceFileReport {
+/** A constant written on its own is a member access (`SecurityAlgorithms.RsaSha256`). */
+function standaloneConstant(name: SyntaxNode): SyntaxNode | null {
+  const access = name.parent;
+  if (access?.type !== 'member_access_expression') return null;
+  if (access.childForFieldName('name')?.id !== name.id) return null;
+  return BINDING_PARENTS.has(access.parent?.type ?? '') ? null : access;
+}
+
+function detectInTree(root: SyntaxNode, text: string): SourceFileReport {
   const reader = new CSharpReader(CSHARP_TABLES);
   const engine = new MatchEngine(CSHARP_TABLES, reader);
-  const nodes = nodesOfType(root, [...CSHARP_DECLARATIONS, ...CALLS, ...CONSTANTS]);
-  reader.index(nodes);
+  const nodes = nodesOfType(root, [...CSHARP_DECLARATIONS, ...CALLS]);
+  const declarations: readonly string[] = CSHARP_DECLARATIONS;
+  reader.index(nodes.filter((node) => declarations.includes(node.type)));
   const calls = nodes.filter(
     (node) => CALLS.includes(node.type) || node.type === 'assignment_expression',
   );
   engine.reportCalls(calls);
-  const standalone = CSHARP_TABLES.known.lastSegments;
-  const constants = nodes.filter(
-    (node) =>
-      node.type === 'member_access_expression' &&
-      standalone.has(node.childForFieldName('name')?.text ?? '') &&
-      !BINDING_PARENTS.has(node.parent?.type ?? ''),
-  );
+  const constants = nodesSpelling(root, text, CONSTANT_NAMES)
+    .map(standaloneConstant)
+    .filter((node) => node !== null);
   engine.reportConstants(constants, (node) => reader.pathOf(node));
   return engine.report();
 }
@@ -50,6 +55,6 @@ export const csharpDetector: LanguageDetector = {
   prefilter,
   async detect(_path: string, text: string): Promise<SourceFileReport> {
     if (text.length > MAX_SOURCE_CHARS || !prefilter(text)) return { uses: [], algorithms: [] };
-    return withSyntaxTree('c-sharp', text, (tree) => detectInTree(tree.rootNode));
+    return withSyntaxTree('c-sharp', text, (tree) => detectInTree(tree.rootNode, text));
   },
 };

@@ -233,6 +233,27 @@ export class CSharpReader implements LanguageReader {
     return { node, callee, nameNode, path, receiver, method: simpleName(nameNode), args, named };
   }
 
+  calleeName(node: SyntaxNode): string | undefined {
+    if (node.type === 'object_creation_expression') return 'new';
+    if (node.type === 'assignment_expression') {
+      const left = node.childForFieldName('left');
+      return left?.type === 'member_access_expression'
+        ? left.childForFieldName('name')?.text
+        : undefined;
+    }
+    let callee = node.childForFieldName('function');
+    if (callee?.type === 'conditional_access_expression') {
+      callee = callee.namedChildren.find((c) => c?.type === 'member_binding_expression') ?? null;
+    }
+    if (
+      callee?.type === 'member_access_expression' ||
+      callee?.type === 'member_binding_expression'
+    ) {
+      callee = callee.childForFieldName('name');
+    }
+    return callee ? simpleName(callee) : undefined;
+  }
+
   /** The qualified name of a node, exported for the detector's constant references. */
   pathOf(node: SyntaxNode): string[] | null {
     return qualifiedName(node);

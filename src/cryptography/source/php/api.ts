@@ -341,10 +341,15 @@ export const PHP_TABLES: ApiTables = {
   ]),
 };
 
-/** Words at least one of which a file must contain (PHP names are case-insensitive). */
+/**
+ * Words at least one of which a file must contain (PHP names are case-insensitive): the
+ * functions as calls (`hash(`), the classes and namespaces of the others.
+ */
 export const PHP_KEYWORDS: readonly string[] = [
   ...new Set(
-    CALLS.flatMap((rule) => rule.path.split('.').slice(0, rule.path.includes('.') ? 1 : undefined)),
+    CALLS.map((rule) =>
+      rule.path.includes('.') ? (rule.path.split('.')[0] ?? '') : `${rule.path}(`,
+    ),
   ),
   ...CALLS.filter((rule) => rule.bare !== undefined).map(
     (rule) => rule.path.split('.').at(-2) ?? '',

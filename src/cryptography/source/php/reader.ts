@@ -224,6 +224,14 @@ export class PhpReader implements LanguageReader {
     return callValue(site);
   }
 
+  calleeName(node: SyntaxNode): string | undefined {
+    if (node.type === 'object_creation_expression') return 'new';
+    if (node.type !== 'function_call_expression') return node.childForFieldName('name')?.text;
+    const callee = node.childForFieldName('function');
+    const name = callee?.type === 'qualified_name' ? callee.childForFieldName('name') : callee;
+    return name?.type === 'name' ? name.text.toLowerCase() : undefined;
+  }
+
   siteOf(node: SyntaxNode): CallSite | null {
     const { args, named } = argumentsOf(node.childForFieldName('arguments') ?? argumentList(node));
     switch (node.type) {

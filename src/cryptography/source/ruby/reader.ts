@@ -237,6 +237,10 @@ export class RubyReader implements LanguageReader {
     return { node, callee, nameNode, path, receiver, method: nameNode.text, args, named };
   }
 
+  calleeName(node: SyntaxNode): string | undefined {
+    return node.childForFieldName('method')?.text;
+  }
+
   pathOf(node: SyntaxNode): string[] | null {
     return constantPath(node);
   }

@@ -222,6 +222,14 @@ export class RustReader implements LanguageReader {
     return { node, callee, nameNode, path, receiver: null, method: nameNode.text, args, named };
   }
 
+  calleeName(node: SyntaxNode): string | undefined {
+    let callee = node.childForFieldName('function');
+    if (callee?.type === 'generic_function') callee = callee.childForFieldName('function');
+    if (callee?.type === 'field_expression') return callee.childForFieldName('field')?.text;
+    if (callee?.type === 'scoped_identifier') return callee.childForFieldName('name')?.text;
+    return callee?.type === 'identifier' ? callee.text : undefined;
+  }
+
   pathOf(node: SyntaxNode): string[] | null {
     return rustPath(node);
   }
