@@ -30,7 +30,9 @@ import { UNKNOWN } from './rules-b.js';
 import { lineOf } from './syntax-b.js';
 import type { SourceAlgorithmUse, SourceCryptoUse, SourceFileReport } from './types.js';
 
-const MAX_DEPTH = 12;
+const MAX_DEPTH = 24;
+/** Values computed per file at most: a hostile file of chained names cannot make it slow. */
+const MAX_EVALUATIONS = 200_000;
 const MAX_API_TEXT = 80;
 const AGREEMENT_ONLY: ReadonlySet<string> = new Set(['DH', 'ECDH', 'X25519', 'X448']);
 
@@ -46,6 +48,7 @@ export class MatchEngine {
   private readonly records = new Map<string, SourceAlgorithmUse>();
   private readonly consumed: [number, number][] = [];
   private readonly callValues = new Map<number, Value>();
+  private evaluations = 0;
 
   constructor(
     readonly tables: ApiTables,
@@ -59,8 +62,12 @@ export class MatchEngine {
 
   /** The value of an expression, following bindings up to MAX_DEPTH deep. */
   value(node: SyntaxNode | null | undefined, depth: number): Value {
-    if (!node || depth > MAX_DEPTH) return UNKNOWN;
-    return this.reader.evaluate(node, depth + 1, (site) => this.callValue(site, depth + 1));
+    if (!node || depth > MAX_DEPTH || this.evaluations >= MAX_EVALUATIONS) return UNKNOWN;
+    this.evaluations += 1;
+    return this.reader.evaluate(node, {
+      value: (next) => this.value(next, depth + 1),
+      call: (site) => this.callValue(site, depth + 1),
+    });
   }
 
   /** What a call returns: a key object for key-producing APIs, the receiver's for passthroughs. */
@@ -293,6 +300,11 @@ export class MatchEngine {
       algorithms: [...this.records.values()].sort(byLine),
     };
   }
+}
+
+/** The report of a file with nothing found. */
+export function emptyReport(): SourceFileReport {
+  return { uses: [], algorithms: [] };
 }
 
 /** The argument a spec names: by name first (named/keyword), else by position. */

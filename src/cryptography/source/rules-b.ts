@@ -157,13 +157,21 @@ export interface CallSite {
   named: Map<string, SyntaxNode>;
 }
 
+/** What a reader asks the engine while valuing an expression; bounded in depth and count. */
+export interface Evaluation {
+  /** The value of a sub-expression (unknown past the engine's depth or count bound). */
+  value(node: SyntaxNode | null | undefined): Value;
+  /** The value a call returns: a key object for key-producing APIs. */
+  call(site: CallSite): Value;
+}
+
 /** The language-specific half of a detector: names, values and call sites of one file. */
 export interface LanguageReader {
   language: SourceLanguage;
   /** The qualified names a written name may stand for, through the file's imports. */
   expand(path: readonly string[]): string[][];
-  /** The value of an expression; `callValue` gives the value a call returns. */
-  evaluate(node: SyntaxNode, depth: number, callValue: (site: CallSite) => Value): Value;
+  /** The value of an expression, its parts valued through `evaluation` (which bounds them). */
+  evaluate(node: SyntaxNode, evaluation: Evaluation): Value;
   /** The call site a call node makes, or null when it is not a call this reader knows. */
   siteOf(node: SyntaxNode): CallSite | null;
   /** The called function's or method's name alone, cheaply: calls of no known name are skipped. */

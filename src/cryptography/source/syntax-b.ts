@@ -140,10 +140,16 @@ export interface Binding {
 export class FileBindings {
   private readonly byName = new Map<string, Binding[]>();
 
+  /** Adds a binding, keeping each name's list ordered by position (mostly an append). */
   add(name: string, binding: Binding): void {
     const list = this.byName.get(name);
-    if (list) list.push(binding);
-    else this.byName.set(name, [binding]);
+    if (!list) {
+      this.byName.set(name, [binding]);
+      return;
+    }
+    let index = list.length;
+    while (index > 0 && (list[index - 1]?.at ?? 0) > binding.at) index -= 1;
+    list.splice(index, 0, binding);
   }
 
   has(name: string): boolean {
@@ -153,10 +159,17 @@ export class FileBindings {
   resolve(name: string, at: number): Binding | undefined {
     const list = this.byName.get(name);
     if (!list) return undefined;
-    let best: Binding | undefined;
-    for (const binding of list) {
-      if (binding.at <= at && (!best || binding.at > best.at)) best = binding;
+    // Binary search for the last binding at or before the use.
+    let low = 0;
+    let high = list.length - 1;
+    let best = -1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      if ((list[middle]?.at ?? 0) <= at) {
+        best = middle;
+        low = middle + 1;
+      } else high = middle - 1;
     }
-    return best ?? list[0];
+    return list[best] ?? list[0];
   }
 }

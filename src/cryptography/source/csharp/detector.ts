@@ -2,7 +2,7 @@
  * C# detector: System.Security.Cryptography, BouncyCastle and Microsoft.IdentityModel.Tokens
  * uses of quantum-vulnerable public-key cryptography, read from the tree-sitter syntax tree.
  */
-import { MatchEngine } from '../engine-b.js';
+import { emptyReport, MatchEngine } from '../engine-b.js';
 import { type SyntaxNode, withSyntaxTree } from '../parser.js';
 import { keywordPrefilter, wordsPattern } from '../prefilter-b.js';
 import { MAX_SOURCE_CHARS, nodesOfType, nodesSpelling } from '../syntax-b.js';
@@ -54,7 +54,12 @@ export const csharpDetector: LanguageDetector = {
   extensions: ['.cs'],
   prefilter,
   async detect(_path: string, text: string): Promise<SourceFileReport> {
-    if (text.length > MAX_SOURCE_CHARS || !prefilter(text)) return { uses: [], algorithms: [] };
-    return withSyntaxTree('c-sharp', text, (tree) => detectInTree(tree.rootNode, text));
+    if (text.length > MAX_SOURCE_CHARS || !prefilter(text)) return emptyReport();
+    try {
+      return await withSyntaxTree('c-sharp', text, (tree) => detectInTree(tree.rootNode, text));
+    } catch {
+      // A file that breaks the reader (a tree too deep for the stack) yields no uses.
+      return emptyReport();
+    }
   },
 };

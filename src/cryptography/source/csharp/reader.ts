@@ -9,6 +9,7 @@ import { ImportScope } from '../path-table-b.js';
 import {
   type ApiTables,
   type CallSite,
+  type Evaluation,
   type LanguageReader,
   UNKNOWN,
   type Value,
@@ -119,9 +120,9 @@ export class CSharpReader implements LanguageReader {
     return this.imports.expand(path);
   }
 
-  evaluate(node: SyntaxNode, depth: number, callValue: (site: CallSite) => Value): Value {
-    const again = (next: SyntaxNode | null | undefined): Value =>
-      next && depth < 14 ? this.evaluate(next, depth + 1, callValue) : UNKNOWN;
+  evaluate(node: SyntaxNode, evaluation: Evaluation): Value {
+    const again = (next: SyntaxNode | null | undefined): Value => evaluation.value(next);
+    const callValue = (site: CallSite): Value => evaluation.call(site);
     switch (node.type) {
       case 'string_literal': {
         const text = literalContent(node, STRING_CONTENT);

@@ -2,7 +2,7 @@
  * PHP detector: ext/openssl, ext/sodium, phpseclib and the JWT libraries' uses of
  * quantum-vulnerable public-key cryptography, read from the tree-sitter syntax tree.
  */
-import { MatchEngine } from '../engine-b.js';
+import { emptyReport, MatchEngine } from '../engine-b.js';
 import { type SyntaxNode, withSyntaxTree } from '../parser.js';
 import { keywordPrefilter } from '../prefilter-b.js';
 import { MAX_SOURCE_CHARS, nodesOfType } from '../syntax-b.js';
@@ -39,7 +39,12 @@ export const phpDetector: LanguageDetector = {
   extensions: ['.php', '.phtml', '.inc'],
   prefilter,
   async detect(_path: string, text: string): Promise<SourceFileReport> {
-    if (text.length > MAX_SOURCE_CHARS || !prefilter(text)) return { uses: [], algorithms: [] };
-    return withSyntaxTree('php', text, (tree) => detectInTree(tree.rootNode));
+    if (text.length > MAX_SOURCE_CHARS || !prefilter(text)) return emptyReport();
+    try {
+      return await withSyntaxTree('php', text, (tree) => detectInTree(tree.rootNode));
+    } catch {
+      // A file that breaks the reader (a tree too deep for the stack) yields no uses.
+      return emptyReport();
+    }
   },
 };

@@ -2,7 +2,7 @@
  * Ruby detector: OpenSSL::PKey, the ed25519 and rbnacl gems, jwt and sshkey uses of
  * quantum-vulnerable public-key cryptography, read from the tree-sitter syntax tree.
  */
-import { MatchEngine } from '../engine-b.js';
+import { emptyReport, MatchEngine } from '../engine-b.js';
 import { type SyntaxNode, withSyntaxTree } from '../parser.js';
 import { keywordPrefilter } from '../prefilter-b.js';
 import { MAX_SOURCE_CHARS, nodesOfType } from '../syntax-b.js';
@@ -26,7 +26,12 @@ export const rubyDetector: LanguageDetector = {
   extensions: ['.rb', '.rake', '.gemspec', '.ru'],
   prefilter,
   async detect(_path: string, text: string): Promise<SourceFileReport> {
-    if (text.length > MAX_SOURCE_CHARS || !prefilter(text)) return { uses: [], algorithms: [] };
-    return withSyntaxTree('ruby', text, (tree) => detectInTree(tree.rootNode));
+    if (text.length > MAX_SOURCE_CHARS || !prefilter(text)) return emptyReport();
+    try {
+      return await withSyntaxTree('ruby', text, (tree) => detectInTree(tree.rootNode));
+    } catch {
+      // A file that breaks the reader (a tree too deep for the stack) yields no uses.
+      return emptyReport();
+    }
   },
 };

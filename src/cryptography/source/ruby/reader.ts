@@ -6,7 +6,13 @@
  */
 import type { SyntaxNode } from '../parser.js';
 import { ImportScope } from '../path-table-b.js';
-import { type CallSite, type LanguageReader, UNKNOWN, type Value } from '../rules-b.js';
+import {
+  type CallSite,
+  type Evaluation,
+  type LanguageReader,
+  UNKNOWN,
+  type Value,
+} from '../rules-b.js';
 import {
   codeChildrenOf,
   FileBindings,
@@ -137,9 +143,9 @@ export class RubyReader implements LanguageReader {
     return this.imports.expand(path);
   }
 
-  evaluate(node: SyntaxNode, depth: number, callValue: (site: CallSite) => Value): Value {
-    const again = (next: SyntaxNode | null | undefined): Value =>
-      next && depth < 14 ? this.evaluate(next, depth + 1, callValue) : UNKNOWN;
+  evaluate(node: SyntaxNode, evaluation: Evaluation): Value {
+    const again = (next: SyntaxNode | null | undefined): Value => evaluation.value(next);
+    const callValue = (site: CallSite): Value => evaluation.call(site);
     switch (node.type) {
       case 'string':
       case 'delimited_symbol': {
