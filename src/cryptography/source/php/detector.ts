@@ -36,7 +36,7 @@ function detectInTree(root: SyntaxNode): SourceFileReport {
 
 export const phpDetector: LanguageDetector = {
   language: 'php',
-  extensions: ['.php', '.phtml', '.inc'],
+  extensions: ['.php', '.phtml'],
   prefilter,
   async detect(_path: string, text: string): Promise<SourceFileReport> {
     if (text.length > MAX_SOURCE_CHARS || !prefilter(text)) return emptyReport();

@@ -240,7 +240,7 @@ const METHODS: MethodRule[] = [
     algorithm: 'ECDH',
     anyReceiver: true,
   }),
-  ...methods(['compute_key'], { primitive: 'key-agreement', algorithm: 'DH', anyReceiver: true }),
+  ...methods(['compute_key'], { primitive: 'key-agreement', families: ['DH'] }),
   ...methods(['derive'], { primitive: 'key-agreement', families: ['ECDSA'], algorithm: 'ECDH' }),
   ...methods(['derive'], {
     primitive: 'key-agreement',
@@ -265,7 +265,9 @@ export const RUBY_TABLES: ApiTables = {
 
 /** Words at least one of which a file must contain for the detector to find anything. */
 export const RUBY_KEYWORDS: readonly string[] = [
-  ...new Set(CALLS.flatMap((rule) => rule.path.split('.').slice(0, -1))),
+  // The class a rule calls on: `RSA` for OpenSSL::PKey::RSA.new, which an include or an
+  // alias (`RSA = OpenSSL::PKey::RSA`) still spells out.
+  ...new Set(CALLS.map((rule) => rule.path.split('.').at(-2) ?? rule.path)),
   ...METHODS.filter((rule) => rule.anyReceiver && rule.method !== 'sign').map(
     (rule) => rule.method,
   ),

@@ -23,7 +23,7 @@ function detectInTree(root: SyntaxNode): SourceFileReport {
 
 export const rubyDetector: LanguageDetector = {
   language: 'ruby',
-  extensions: ['.rb', '.rake', '.gemspec', '.ru'],
+  extensions: ['.rb', '.rake', '.ru'],
   prefilter,
   async detect(_path: string, text: string): Promise<SourceFileReport> {
     if (text.length > MAX_SOURCE_CHARS || !prefilter(text)) return emptyReport();
