@@ -46,11 +46,6 @@ function squash(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
-/** A curve name as written by any library (`prime256v1`, `nistP256`, `P-256`) or undefined. */
-export function curveName(name: string): string | undefined {
-  return CURVES[squash(name)];
-}
-
 /** A curve name with the family it implies: Ed25519 is EdDSA, X25519 key agreement. */
 export function curveMeaning(name: string): NameMeaning | undefined {
   const squashed = squash(name);

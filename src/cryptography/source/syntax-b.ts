@@ -55,12 +55,6 @@ export function codeChildrenOf(node: SyntaxNode): SyntaxNode[] {
   return out;
 }
 
-/** The first named child of one of `types`. */
-export function childOfType(node: SyntaxNode, types: readonly string[]): SyntaxNode | null {
-  for (const child of node.namedChildren) if (child && types.includes(child.type)) return child;
-  return null;
-}
-
 /** The nearest ancestor of one of `types`, stopping after `limit` steps. */
 export function ancestorOfType(
   node: SyntaxNode,
