@@ -2,10 +2,14 @@
  * The source detectors, one per language, and which file extensions each reads. The scan
  * (scan.ts) dispatches every first-party file to the detector of its extension.
  */
+import { csharpDetector } from './csharp/detector.js';
 import { goDetector } from './go/detector.js';
 import { javaDetector } from './java/detector.js';
 import { javascriptDetector } from './javascript/detector.js';
+import { phpDetector } from './php/detector.js';
 import { pythonDetector } from './python/detector.js';
+import { rubyDetector } from './ruby/detector.js';
+import { rustDetector } from './rust/detector.js';
 import type { LanguageDetector } from './types.js';
 
 export const SOURCE_DETECTORS: readonly LanguageDetector[] = [
@@ -13,6 +17,10 @@ export const SOURCE_DETECTORS: readonly LanguageDetector[] = [
   pythonDetector,
   goDetector,
   javaDetector,
+  csharpDetector,
+  rustDetector,
+  rubyDetector,
+  phpDetector,
 ];
 
 /** Extension (lower case, with the dot) to detector; the first detector listing one wins. */

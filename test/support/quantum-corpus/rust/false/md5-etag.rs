@@ -1,0 +1,3 @@
+pub fn etag(body: &[u8]) -> String {
+    format!("\"{:x}\"", md5::compute(body))
+}
