@@ -38,7 +38,7 @@ function callSite(call: SyntaxNode, ev: GoEvaluator): Site | undefined {
   }
   const operand = callee.childForFieldName('operand');
   const field = callee.childForFieldName('field');
-  if (!operand || !field) return undefined;
+  if (!operand || !field || !CALLS.names.has(field.text)) return undefined;
   if (isPackage(operand, ev)) {
     return { ...base, path: `${ev.packagePath(operand.text)}.${field.text}`, line: lineOf(field) };
   }

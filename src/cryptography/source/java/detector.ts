@@ -41,6 +41,7 @@ function invocationSite(call: SyntaxNode, ev: JavaEvaluator): Site | undefined {
   const object = call.childForFieldName('object');
   const name = call.childForFieldName('name');
   if (!name || object?.type === 'this' || object?.type === 'super') return undefined;
+  if (!CALLS.names.has(name.text) && !LATE.names.has(name.text)) return undefined;
   const base = { node: call, args: argumentsOf(call), keywords: NO_KEYWORDS, line: lineOf(name) };
   if (!object) {
     if (!ev.staticImports.has(name.text)) return undefined;

@@ -67,7 +67,27 @@ export function returnedExpression(fn: SyntaxNode): SyntaxNode | undefined {
   return undefined;
 }
 
-export function javascriptEvaluator(root: SyntaxNode): JavaScriptEvaluator {
+/**
+ * The node types the evaluator binds names from. The detector collects them in the same walk of
+ * the tree as the calls (one `descendantsOfType`, the walk is a large part of the cost).
+ */
+export const BINDING_TYPES: readonly string[] = [
+  'import_statement',
+  'variable_declarator',
+  'assignment_expression',
+  'function_declaration',
+  'generator_function_declaration',
+  'public_field_definition',
+  'field_definition',
+  'method_definition',
+  'class_declaration',
+  'required_parameter',
+  'optional_parameter',
+  'assignment_pattern',
+];
+
+/** An evaluator over one file, given the file's BINDING_TYPES nodes in document order. */
+export function javascriptEvaluator(declarations: readonly SyntaxNode[]): JavaScriptEvaluator {
   const names = bindings();
   const classes = new Set<string>();
   const modules = new Set<string>();
@@ -230,7 +250,7 @@ export function javascriptEvaluator(root: SyntaxNode): JavaScriptEvaluator {
     }
   }
 
-  collectBindings(root, names, classes, modules, evaluator);
+  collectBindings(declarations, names, classes, modules, evaluator);
   return evaluator;
 }
 
@@ -351,27 +371,13 @@ function bindDeclaration(node: SyntaxNode, names: Bindings, ev: JavaScriptEvalua
 }
 
 function collectBindings(
-  root: SyntaxNode,
+  declarations: readonly SyntaxNode[],
   names: Bindings,
   classes: Set<string>,
   modules: Set<string>,
   ev: JavaScriptEvaluator,
 ): void {
-  const types = [
-    'import_statement',
-    'variable_declarator',
-    'assignment_expression',
-    'function_declaration',
-    'generator_function_declaration',
-    'public_field_definition',
-    'field_definition',
-    'method_definition',
-    'class_declaration',
-    'required_parameter',
-    'optional_parameter',
-    'assignment_pattern',
-  ];
-  for (const node of descendants(root, types)) {
+  for (const node of declarations) {
     if (node.type === 'import_statement') bindImport(node, names, modules);
     else if (node.type === 'class_declaration') {
       const name = node.childForFieldName('name');

@@ -40,19 +40,22 @@ function argumentsOf(call: SyntaxNode, ev: PythonEvaluator) {
 function siteOf(call: SyntaxNode, ev: PythonEvaluator): Site | undefined {
   const callee = call.childForFieldName('function');
   if (!callee) return undefined;
-  const base = { node: call, api: apiText(callee), ...argumentsOf(call, ev) };
+  let located: Pick<Site, 'path' | 'line' | 'receiver' | 'receiverNode'>;
   if (callee.type === 'attribute') {
     const object = callee.childForFieldName('object');
     const attribute = callee.childForFieldName('attribute');
-    if (!object || !attribute) return undefined;
+    if (!object || !attribute || !RULES.names.has(attribute.text)) return undefined;
     const receiver = ev.value(object);
     const target = canonicalMember(receiver, attribute.text);
     const path = target.kind === 'api' ? target.path : `*.${attribute.text}`;
-    return { ...base, path, line: lineOf(attribute), receiver, receiverNode: object };
+    located = { path, line: lineOf(attribute), receiver, receiverNode: object };
+  } else {
+    const target = ev.value(callee);
+    if (target.kind !== 'api') return undefined;
+    located = { path: target.path, line: lineOf(callee) };
   }
-  const target = ev.value(callee);
-  if (target.kind !== 'api') return undefined;
-  return { ...base, path: target.path, line: lineOf(callee) };
+  if (RULES.match(located.path).length === 0) return undefined;
+  return { ...located, node: call, api: apiText(callee), ...argumentsOf(call, ev) };
 }
 
 function detectIn(root: SyntaxNode): SourceFileReport {
