@@ -69,6 +69,7 @@ export function javaEvaluator(root: SyntaxNode): JavaEvaluator {
   const names = bindings();
   const classes = new Map<string, string>();
   const localClasses = new Set<string>();
+  const enums = new Set<string>();
   const packages = new Set<string>();
   const staticImports = new Set<string>();
   const value = memoised((node) => evaluate(node));
@@ -108,12 +109,23 @@ export function javaEvaluator(root: SyntaxNode): JavaEvaluator {
     return member(value(object), field.text);
   };
 
+  /** `KeyAlgorithm.RSA.name()` on an enum of the file is the string "RSA". */
+  const enumConstant = (object: SyntaxNode | null, method: string): string | undefined => {
+    if (object?.type !== 'field_access' || (method !== 'name' && method !== 'toString'))
+      return undefined;
+    const owner = object.childForFieldName('object');
+    const field = object.childForFieldName('field');
+    return owner && field && enums.has(owner.text) ? field.text : undefined;
+  };
+
   const invocation = (node: SyntaxNode): Value => {
     const object = node.childForFieldName('object');
     const name = node.childForFieldName('name');
     const args = node.childForFieldName('arguments');
     const list = args ? namedChildren(args).filter((n) => n.type !== 'comment') : [];
     if (!name) return UNKNOWN;
+    const constant = enumConstant(object, name.text);
+    if (constant !== undefined) return { kind: 'string', value: constant };
     let target: Value;
     if (!object || object.type === 'this') {
       target =
@@ -162,6 +174,14 @@ export function javaEvaluator(root: SyntaxNode): JavaEvaluator {
         const initializer = node.childForFieldName('value');
         return initializer ? value(initializer) : UNKNOWN;
       }
+      case 'ternary_expression': {
+        // Either branch may run: a name argument reads both (`fast ? "EC" : "RSA"`).
+        const branches = [
+          node.childForFieldName('consequence'),
+          node.childForFieldName('alternative'),
+        ];
+        return { kind: 'list', items: branches.filter((n): n is SyntaxNode => n !== null) };
+      }
       case 'binary_expression': {
         const left = node.childForFieldName('left');
         const right = node.childForFieldName('right');
@@ -184,6 +204,10 @@ export function javaEvaluator(root: SyntaxNode): JavaEvaluator {
 
   collectImports(root, classes, packages, staticImports, names);
   collectBindings(root, names, localClasses, value);
+  for (const declaration of descendants(root, 'enum_declaration')) {
+    const name = declaration.childForFieldName('name');
+    if (name) enums.add(name.text);
+  }
   return evaluator;
 }
 

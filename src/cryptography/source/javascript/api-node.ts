@@ -92,10 +92,11 @@ export function keyFamily(
 ): PublicKeyAlgorithm | undefined {
   if (!value) return undefined;
   if (value.kind === 'object') {
-    if (value.entries.has('padding') || value.entries.has('saltLength')) return 'RSA';
-    if (value.entries.has('dsaEncoding')) return 'ECDSA';
     const key = propertyValue(value, 'key', ctx);
-    return key ? keyFamily(key, ctx) : undefined;
+    const family = key ? keyFamily(key, ctx) : undefined;
+    if (family) return family;
+    if (value.entries.has('padding') || value.entries.has('saltLength')) return 'RSA';
+    return value.entries.has('dsaEncoding') ? 'ECDSA' : undefined;
   }
   if (value.kind !== 'api' || !/^crypto\.generateKeyPair(Sync)?\(\)/.test(value.path))
     return undefined;

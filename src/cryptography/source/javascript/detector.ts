@@ -77,7 +77,7 @@ function detectIn(root: SyntaxNode, language: SourceLanguage): SourceFileReport 
   const declarations: SyntaxNode[] = [];
   for (const node of descendants(root, WALKED))
     (CALL_TYPES.has(node.type) ? calls : declarations).push(node);
-  const ev = javascriptEvaluator(declarations);
+  const ev = javascriptEvaluator(declarations, calls);
   const consumed = new Set<number>();
   const sites: Site[] = [];
   for (const call of calls) {

@@ -17,6 +17,7 @@ import {
   type Value,
 } from '../values.js';
 import { canonicalModule, GLOBALS, memberPath } from './modules.js';
+import { argumentsForParameter } from './parameters.js';
 
 export interface JavaScriptEvaluator {
   value(node: SyntaxNode): Value;
@@ -87,7 +88,10 @@ export const BINDING_TYPES: readonly string[] = [
 ];
 
 /** An evaluator over one file, given the file's BINDING_TYPES nodes in document order. */
-export function javascriptEvaluator(declarations: readonly SyntaxNode[]): JavaScriptEvaluator {
+export function javascriptEvaluator(
+  declarations: readonly SyntaxNode[],
+  calls: readonly SyntaxNode[] = [],
+): JavaScriptEvaluator {
   const names = bindings();
   const classes = new Set<string>();
   const modules = new Set<string>();
@@ -104,9 +108,13 @@ export function javascriptEvaluator(declarations: readonly SyntaxNode[]): JavaSc
     imports: (module) => modules.has(module),
   };
 
-  const identifier = (name: string, at: number): Value => {
-    const bound = names.lookup(name, at);
+  const identifier = (node: SyntaxNode): Value => {
+    const name = node.text;
+    const bound = names.lookup(name, node.startIndex);
     if (bound) return bound;
+    const passed = argumentsForParameter(node, calls);
+    if (passed.length === 1 && passed[0]) return evaluator.value(passed[0]);
+    if (passed.length > 1) return { kind: 'list', items: passed };
     const global = GLOBALS[name];
     if (global !== undefined) {
       modules.add(global.split('.')[0] ?? global);
@@ -154,6 +162,9 @@ export function javascriptEvaluator(declarations: readonly SyntaxNode[]): JavaSc
       target.kind === 'api' &&
       /^(JSON\.stringify|Object\.freeze|Number|parseInt|String)$/.test(target.path)
     ) {
+      return first ? evaluator.value(first) : UNKNOWN;
+    }
+    if (target.kind === 'api' && /^module:(node:)?util\.promisify$/.test(target.path)) {
       return first ? evaluator.value(first) : UNKNOWN;
     }
     if (target.kind === 'function') {
@@ -226,7 +237,7 @@ export function javascriptEvaluator(declarations: readonly SyntaxNode[]): JavaSc
         return NULL;
       case 'identifier':
       case 'shorthand_property_identifier':
-        return identifier(node.text, node.startIndex);
+        return identifier(node);
       case 'member_expression':
       case 'subscript_expression':
         return memberOf(node);
@@ -238,6 +249,14 @@ export function javascriptEvaluator(declarations: readonly SyntaxNode[]): JavaSc
         return objectOf(node);
       case 'array':
         return { kind: 'list', items: namedChildren(node).filter((n) => n.type !== 'comment') };
+      case 'ternary_expression': {
+        // Either branch may run: a name argument reads both (`useEc ? 'ec' : 'rsa'`).
+        const branches = [
+          node.childForFieldName('consequence'),
+          node.childForFieldName('alternative'),
+        ];
+        return { kind: 'list', items: branches.filter((n): n is SyntaxNode => n !== null) };
+      }
       case 'binary_expression':
         return binaryOf(node);
       case 'arrow_function':

@@ -197,6 +197,14 @@ export function pythonEvaluator(root: SyntaxNode): PythonEvaluator {
       case 'tuple':
       case 'set':
         return { kind: 'list', items: namedChildren(node).filter((n) => n.type !== 'comment') };
+      case 'conditional_expression': {
+        // `'ec' if compact else 'rsa'`: either branch may run, a name argument reads both.
+        const [body, , alternative] = namedChildren(node);
+        return {
+          kind: 'list',
+          items: [body, alternative].filter((n): n is SyntaxNode => n !== undefined),
+        };
+      }
       case 'binary_operator':
       case 'boolean_operator':
         return operatorOf(node);
