@@ -193,7 +193,10 @@ function bindImport(spec: SyntaxNode, packages: Map<string, string>): void {
   packages.set(alias ? alias.text : defaultPackageName(path), canonicalImport(path));
 }
 
-/** `a, b := f()` binds `a` to f's result; `a, b := x, y` binds pairwise. */
+/**
+ * `pub, priv, err := ed25519.GenerateKey(r)` binds every name to the call (its results share the
+ * call's family); `a, b := x, y` binds pairwise.
+ */
 function bindList(
   left: SyntaxNode[],
   right: SyntaxNode[],
@@ -202,7 +205,7 @@ function bindList(
   value: (node: SyntaxNode) => Value,
 ): void {
   left.forEach((target, index) => {
-    const source = right.length === 1 ? (index === 0 ? right[0] : undefined) : right[index];
+    const source = right.length === 1 ? right[0] : right[index];
     if (!source) return;
     if (target.type === 'identifier') names.add(target.text, start, () => value(source));
     else if (target.type === 'selector_expression') {
