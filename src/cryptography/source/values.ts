@@ -92,3 +92,11 @@ export function arithmetic(operator: string, left: Value, right: Value): Value {
   if (operator === '<<' && b < 32) return { kind: 'number', value: a * 2 ** b };
   return UNKNOWN;
 }
+
+/**
+ * A table lookup by a name read from the file: only the table's own keys, never an inherited
+ * property (`constructor`, `toString`, `__proto__` are ordinary identifiers in source code).
+ */
+export function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}

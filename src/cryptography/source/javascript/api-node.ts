@@ -19,7 +19,7 @@ import {
 } from '../rules.js';
 import { namedChildren } from '../scope.js';
 import type { PublicKeyAlgorithm } from '../types.js';
-import { stringOf, type Value } from '../values.js';
+import { own, stringOf, type Value } from '../values.js';
 
 /** The key types of `generateKeyPair` and `KeyObject.asymmetricKeyType`. */
 export function nodeKeyType(name: string): NameMeaning | undefined {
@@ -71,7 +71,7 @@ const WEBCRYPTO: Readonly<Record<string, NameMeaning>> = {
 
 /** WebCrypto algorithm names (`RSA-OAEP`, `ECDSA`, `Ed25519`, `AES-GCM`, `SHA-256`). */
 export function webCryptoAlgorithm(name: string): NameMeaning | undefined {
-  const known = WEBCRYPTO[name.trim().toUpperCase()];
+  const known = own(WEBCRYPTO, name.trim().toUpperCase());
   if (known) return known;
   const hash = hashName(name);
   return hash ? { symmetric: { algorithm: hash, kind: 'hash' } } : undefined;

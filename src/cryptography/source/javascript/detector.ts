@@ -9,6 +9,7 @@ import { reportBuilder } from '../report.js';
 import { applyRules, ruleSet, type Site } from '../rules.js';
 import { apiText, descendants, lineOf, namedChildren } from '../scope.js';
 import type { LanguageDetector, SourceFileReport, SourceLanguage } from '../types.js';
+import { own } from '../values.js';
 import { LIBRARY_RULES } from './api-libraries.js';
 import { NODE_CRYPTO_RULES } from './api-node.js';
 import { BINDING_TYPES, type JavaScriptEvaluator, javascriptEvaluator } from './evaluate.js';
@@ -101,7 +102,7 @@ export const javascriptDetector: LanguageDetector = {
   mayContain: (text) => TOKENS.test(text),
   async detect(path, text) {
     const extension = extname(path).toLowerCase();
-    const grammar = GRAMMAR[extension] ?? 'javascript';
+    const grammar = own(GRAMMAR, extension) ?? 'javascript';
     const language: SourceLanguage = grammar === 'javascript' ? 'javascript' : 'typescript';
     return withSyntaxTree(grammar, text, (tree) => detectIn(tree.rootNode, language));
   },

@@ -11,6 +11,7 @@ import {
   called,
   NULL,
   numberLiteral,
+  own,
   plus,
   stringOf,
   UNKNOWN,
@@ -115,7 +116,7 @@ export function javascriptEvaluator(
     const passed = argumentsForParameter(node, calls);
     if (passed.length === 1 && passed[0]) return evaluator.value(passed[0]);
     if (passed.length > 1) return { kind: 'list', items: passed };
-    const global = GLOBALS[name];
+    const global = own(GLOBALS, name);
     if (global !== undefined) {
       modules.add(global.split('.')[0] ?? global);
       return api(global);
