@@ -5,7 +5,7 @@
  * crypto type (`key *rsa.PrivateKey`), flag defaults and small functions.
  */
 import type { SyntaxNode } from '../parser.js';
-import { type Bindings, bindings, descendants, memoised, namedChildren } from '../scope.js';
+import { type Bindings, bindings, memoised, type NodesByType, namedChildren } from '../scope.js';
 import {
   api,
   arithmetic,
@@ -176,10 +176,10 @@ function evaluate(s: EvaluationState, node: SyntaxNode): Value {
   }
 }
 
-export function goEvaluator(root: SyntaxNode): GoEvaluator {
+export function goEvaluator(nodes: NodesByType): GoEvaluator {
   const state: EvaluationState = { names: bindings(), packages: new Map(), value: () => UNKNOWN };
   state.value = memoised((node) => evaluate(state, node));
-  collectBindings(root, state.names, state.packages, state.value);
+  collectBindings(nodes, state.names, state.packages, state.value);
   return {
     value: state.value,
     imports: (module) => [...state.packages.values()].includes(module),
@@ -235,24 +235,28 @@ function bindTyped(
   }
 }
 
+const DECLARATION_TYPES = [
+  'const_spec',
+  'var_spec',
+  'short_var_declaration',
+  'assignment_statement',
+  'function_declaration',
+  'method_declaration',
+  'parameter_declaration',
+  'field_declaration',
+];
+
+/** The node types the evaluator binds names from (walked once with the detector's own). */
+export const GO_BINDING_TYPES: readonly string[] = ['import_spec', ...DECLARATION_TYPES];
+
 function collectBindings(
-  root: SyntaxNode,
+  nodes: NodesByType,
   names: Bindings,
   packages: Map<string, string>,
   value: (node: SyntaxNode) => Value,
 ): void {
-  for (const spec of descendants(root, 'import_spec')) bindImport(spec, packages);
-  const types = [
-    'const_spec',
-    'var_spec',
-    'short_var_declaration',
-    'assignment_statement',
-    'function_declaration',
-    'method_declaration',
-    'parameter_declaration',
-    'field_declaration',
-  ];
-  for (const node of descendants(root, types)) {
+  for (const spec of nodes.of('import_spec')) bindImport(spec, packages);
+  for (const node of nodes.of(...DECLARATION_TYPES)) {
     const start = node.startIndex;
     if (node.type === 'const_spec' || node.type === 'var_spec') {
       const targets = node.childrenForFieldName('name').filter((n): n is SyntaxNode => n !== null);

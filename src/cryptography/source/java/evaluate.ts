@@ -6,7 +6,7 @@
  * crypto package keeps its full name, so `com.acme.Signature.getInstance` is no JCA call.
  */
 import type { SyntaxNode } from '../parser.js';
-import { type Bindings, bindings, descendants, memoised, namedChildren } from '../scope.js';
+import { type Bindings, bindings, memoised, type NodesByType, namedChildren } from '../scope.js';
 import {
   api,
   arithmetic,
@@ -200,7 +200,7 @@ function evaluate(s: EvaluationState, node: SyntaxNode): Value {
   }
 }
 
-export function javaEvaluator(root: SyntaxNode): JavaEvaluator {
+export function javaEvaluator(nodes: NodesByType): JavaEvaluator {
   const state: EvaluationState = {
     names: bindings(),
     classes: new Map(),
@@ -211,9 +211,9 @@ export function javaEvaluator(root: SyntaxNode): JavaEvaluator {
   state.value = memoised((node) => evaluate(state, node));
   const packages = new Set<string>();
   const staticImports = new Set<string>();
-  collectImports(root, state.classes, packages, staticImports, state.names);
-  collectBindings(root, state.names, state.localClasses, state.value);
-  for (const declaration of descendants(root, 'enum_declaration')) {
+  collectImports(nodes, state.classes, packages, staticImports, state.names);
+  collectBindings(nodes, state.names, state.localClasses, state.value);
+  for (const declaration of nodes.of('enum_declaration')) {
     const name = declaration.childForFieldName('name');
     if (name) state.enums.add(name.text);
   }
@@ -225,13 +225,13 @@ export function javaEvaluator(root: SyntaxNode): JavaEvaluator {
 }
 
 function collectImports(
-  root: SyntaxNode,
+  nodes: NodesByType,
   classes: Map<string, string>,
   packages: Set<string>,
   staticImports: Set<string>,
   names: Bindings,
 ): void {
-  for (const declaration of descendants(root, 'import_declaration')) {
+  for (const declaration of nodes.of('import_declaration')) {
     const path = namedChildren(declaration).find(
       (child) => child.type === 'scoped_identifier',
     )?.text;
@@ -269,24 +269,28 @@ function bindDeclarators(
   }
 }
 
+const DECLARATION_TYPES = [
+  'field_declaration',
+  'constant_declaration',
+  'local_variable_declaration',
+  'assignment_expression',
+  'method_declaration',
+  'class_declaration',
+  'enum_declaration',
+  'interface_declaration',
+  'record_declaration',
+];
+
+/** The node types the evaluator reads (walked once with the detector's own). */
+export const JAVA_BINDING_TYPES: readonly string[] = ['import_declaration', ...DECLARATION_TYPES];
+
 function collectBindings(
-  root: SyntaxNode,
+  nodes: NodesByType,
   names: Bindings,
   localClasses: Set<string>,
   value: (node: SyntaxNode) => Value,
 ): void {
-  const types = [
-    'field_declaration',
-    'constant_declaration',
-    'local_variable_declaration',
-    'assignment_expression',
-    'method_declaration',
-    'class_declaration',
-    'enum_declaration',
-    'interface_declaration',
-    'record_declaration',
-  ];
-  for (const node of descendants(root, types)) {
+  for (const node of nodes.of(...DECLARATION_TYPES)) {
     if (node.type === 'field_declaration' || node.type === 'constant_declaration') {
       bindDeclarators(node, names, value, true);
     } else if (node.type === 'local_variable_declaration')

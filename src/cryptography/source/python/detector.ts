@@ -6,11 +6,16 @@
 import { type SyntaxNode, withSyntaxTree } from '../parser.js';
 import { reportBuilder } from '../report.js';
 import { applyRules, ruleSet, type Site } from '../rules.js';
-import { apiText, descendants, lineOf, namedChildren } from '../scope.js';
+import { apiText, lineOf, namedChildren, nodesByType } from '../scope.js';
 import type { LanguageDetector, SourceFileReport } from '../types.js';
 import { PYTHON_LIBRARY_RULES } from './api-libraries.js';
 import { PYCA_RULES } from './api-pyca.js';
-import { canonicalMember, type PythonEvaluator, pythonEvaluator } from './evaluate.js';
+import {
+  canonicalMember,
+  PYTHON_BINDING_TYPES,
+  type PythonEvaluator,
+  pythonEvaluator,
+} from './evaluate.js';
 
 const RULES = ruleSet([...PYCA_RULES, ...PYTHON_LIBRARY_RULES]);
 
@@ -59,10 +64,11 @@ function siteOf(call: SyntaxNode, ev: PythonEvaluator): Site | undefined {
 }
 
 function detectIn(root: SyntaxNode): SourceFileReport {
-  const ev = pythonEvaluator(root);
+  const nodes = nodesByType(root, [...PYTHON_BINDING_TYPES, 'call']);
+  const ev = pythonEvaluator(nodes);
   const consumed = new Set<number>();
   const sites: Site[] = [];
-  for (const call of descendants(root, 'call')) {
+  for (const call of nodes.of('call')) {
     const site = siteOf(call, ev);
     if (site) sites.push(site);
   }

@@ -5,7 +5,14 @@
  * small functions.
  */
 import type { SyntaxNode } from '../parser.js';
-import { type Bindings, bindings, descendants, memoised, namedChildren } from '../scope.js';
+import {
+  type Bindings,
+  bindings,
+  descendants,
+  memoised,
+  type NodesByType,
+  namedChildren,
+} from '../scope.js';
 import {
   api,
   arithmetic,
@@ -216,11 +223,11 @@ function evaluate(s: EvaluationState, node: SyntaxNode): Value {
   }
 }
 
-export function pythonEvaluator(root: SyntaxNode): PythonEvaluator {
+export function pythonEvaluator(nodes: NodesByType): PythonEvaluator {
   const modules = new Set<string>();
   const state: EvaluationState = { names: bindings(), classes: new Set(), value: () => UNKNOWN };
   state.value = memoised((node) => evaluate(state, node));
-  collectBindings(root, state.names, state.classes, modules, state.value);
+  collectBindings(nodes, state.names, state.classes, modules, state.value);
   return { value: state.value, imports: (module) => modules.has(module) };
 }
 
@@ -304,21 +311,23 @@ function bindFunction(node: SyntaxNode, names: Bindings, value: (node: SyntaxNod
   }
 }
 
+/** The node types the evaluator binds names from (walked once with the detector's own). */
+export const PYTHON_BINDING_TYPES: readonly string[] = [
+  'import_statement',
+  'import_from_statement',
+  'assignment',
+  'function_definition',
+  'class_definition',
+];
+
 function collectBindings(
-  root: SyntaxNode,
+  nodes: NodesByType,
   names: Bindings,
   classes: Set<string>,
   modules: Set<string>,
   value: (node: SyntaxNode) => Value,
 ): void {
-  const types = [
-    'import_statement',
-    'import_from_statement',
-    'assignment',
-    'function_definition',
-    'class_definition',
-  ];
-  for (const node of descendants(root, types)) {
+  for (const node of nodes.of(...PYTHON_BINDING_TYPES)) {
     if (node.type === 'assignment') bindAssignment(node, names, value);
     else if (node.type === 'function_definition') bindFunction(node, names, value);
     else if (node.type === 'class_definition') {
