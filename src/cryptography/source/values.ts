@@ -24,6 +24,8 @@ export type Value =
   | { kind: 'unknown' };
 
 export const UNKNOWN: Value = { kind: 'unknown' };
+
+const MAX_STRING = 4096;
 export const NULL: Value = { kind: 'null' };
 
 export function api(path: string, calls: readonly SyntaxNode[] = []): Value {
@@ -79,7 +81,8 @@ export function plus(left: Value, right: Value): Value {
   }
   const a = stringOf(left);
   const b = stringOf(right);
-  if (a === undefined || b === undefined) return UNKNOWN;
+  // Names are short; a concatenation that keeps doubling (`a2 = a1 + a1`) is no name.
+  if (a === undefined || b === undefined || a.length + b.length > MAX_STRING) return UNKNOWN;
   return { kind: 'string', value: a + b };
 }
 

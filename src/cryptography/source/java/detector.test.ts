@@ -91,3 +91,17 @@ describe('javaDetector', () => {
     expect(javaDetector.mayContain?.('import javax.crypto.Cipher;')).toBe(true);
   });
 });
+
+describe('javaDetector on hostile input', () => {
+  it('does not build huge strings from doubling concatenations', async () => {
+    const steps = Array.from(
+      { length: 40 },
+      (_, i) => `static final String A${i + 1} = A${i} + A${i};`,
+    );
+    const code = `import java.security.*;
+class A { static final String A0 = "RSA"; ${steps.join(' ')}
+  Object f() throws Exception { return KeyPairGenerator.getInstance(A40); } }`;
+    const report = await javaDetector.detect('A.java', code);
+    expect(report.uses).toEqual([]);
+  });
+});
