@@ -6,6 +6,7 @@
  * quantum findings).
  */
 import type { CryptoPrimitive, PublicKeyAlgorithm, SourceAlgorithmUse } from './types.js';
+import { own } from './values.js';
 
 export type UsePrimitive = Exclude<CryptoPrimitive, 'library'>;
 
@@ -69,8 +70,8 @@ const JWS_CURVE: Readonly<Record<string, string>> = {
 export function joseAlgorithm(name: string): NameMeaning | undefined {
   const upper = name.trim().toUpperCase();
   if (/^(RS|PS)(256|384|512)$/.test(upper)) return { algorithm: 'RSA', primitive: 'signature' };
-  if (JWS_CURVE[upper])
-    return { algorithm: 'ECDSA', primitive: 'signature', curve: JWS_CURVE[upper] };
+  const jwsCurve = own(JWS_CURVE, upper);
+  if (jwsCurve) return { algorithm: 'ECDSA', primitive: 'signature', curve: jwsCurve };
   if (upper === 'EDDSA') return { algorithm: 'EdDSA', primitive: 'signature' };
   if (upper === 'ED25519' || upper === 'ED448') {
     return {
@@ -166,5 +167,5 @@ export function modpBits(name: string): number | undefined {
     ffdhe6144: 6144,
     ffdhe8192: 8192,
   };
-  return bits[name.trim().toLowerCase()];
+  return own(bits, name.trim().toLowerCase());
 }

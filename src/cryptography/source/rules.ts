@@ -291,19 +291,27 @@ export function refineReceiver(options: {
 /** Exact paths in a map, patterns indexed by the last name of the paths they may match. */
 export interface RuleSet {
   match(path: string): Rule[];
+  /**
+   * The last names of every path a rule can match (`generateKeyPairSync`, `getInstance`): a
+   * call whose method name is not here needs no evaluation at all, which is most calls.
+   */
+  names: ReadonlySet<string>;
 }
 
 export function ruleSet(rules: readonly Rule[]): RuleSet {
   const exact = new Map<string, Rule[]>();
   const byMethod = new Map<string, Rule[]>();
+  const names = new Set<string>();
   for (const rule of rules) {
     const key = typeof rule.path === 'string' ? rule.path : (rule.method ?? '');
+    names.add(typeof rule.path === 'string' ? lastName(rule.path) : key);
     const map = typeof rule.path === 'string' ? exact : byMethod;
     const list = map.get(key) ?? [];
     list.push(rule);
     map.set(key, list);
   }
   return {
+    names,
     match(path) {
       const hits = exact.get(path) ?? [];
       const candidates = byMethod.get(lastName(path));

@@ -108,3 +108,29 @@ export function apiText(node: SyntaxNode): string {
 export function lineOf(node: SyntaxNode): number {
   return node.startPosition.row + 1;
 }
+
+/** The nodes of one walk of a tree, by type. */
+export interface NodesByType {
+  /** The nodes of the given types, in document order. */
+  of(...types: string[]): SyntaxNode[];
+}
+
+/**
+ * Walks the tree once for every node type a detector reads (each walk of a large tree costs about
+ * as much as a fifth of its parse) and groups the nodes by type.
+ */
+export function nodesByType(root: SyntaxNode, types: readonly string[]): NodesByType {
+  const groups = new Map<string, SyntaxNode[]>();
+  for (const node of descendants(root, [...types])) {
+    const group = groups.get(node.type);
+    if (group) group.push(node);
+    else groups.set(node.type, [node]);
+  }
+  return {
+    of(...wanted) {
+      if (wanted.length === 1) return groups.get(wanted[0] ?? '') ?? [];
+      const merged = wanted.flatMap((type) => groups.get(type) ?? []);
+      return merged.sort((a, b) => a.startIndex - b.startIndex);
+    },
+  };
+}

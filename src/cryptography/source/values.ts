@@ -24,6 +24,8 @@ export type Value =
   | { kind: 'unknown' };
 
 export const UNKNOWN: Value = { kind: 'unknown' };
+
+const MAX_STRING = 4096;
 export const NULL: Value = { kind: 'null' };
 
 export function api(path: string, calls: readonly SyntaxNode[] = []): Value {
@@ -79,7 +81,8 @@ export function plus(left: Value, right: Value): Value {
   }
   const a = stringOf(left);
   const b = stringOf(right);
-  if (a === undefined || b === undefined) return UNKNOWN;
+  // Names are short; a concatenation that keeps doubling (`a2 = a1 + a1`) is no name.
+  if (a === undefined || b === undefined || a.length + b.length > MAX_STRING) return UNKNOWN;
   return { kind: 'string', value: a + b };
 }
 
@@ -91,4 +94,12 @@ export function arithmetic(operator: string, left: Value, right: Value): Value {
   if (operator === '*') return { kind: 'number', value: a * b };
   if (operator === '<<' && b < 32) return { kind: 'number', value: a * 2 ** b };
   return UNKNOWN;
+}
+
+/**
+ * A table lookup by a name read from the file: only the table's own keys, never an inherited
+ * property (`constructor`, `toString`, `__proto__` are ordinary identifiers in source code).
+ */
+export function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
 }

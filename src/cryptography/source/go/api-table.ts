@@ -7,7 +7,7 @@
 import { joseAlgorithm, knownCurve, type NameMeaning, signatureName } from '../names.js';
 import { argValue, at, emissionsOf, fixed, named, type Rule, type RuleRead } from '../rules.js';
 import type { PublicKeyAlgorithm } from '../types.js';
-import { lastName, type Value } from '../values.js';
+import { lastName, own, type Value } from '../values.js';
 
 function paths(pkg: string, names: readonly string[], read: RuleRead): Rule[] {
   return names.map((name) => ({ path: `${pkg}.${name}`, read }));
@@ -25,7 +25,7 @@ const DSA_SIZES: Readonly<Record<string, number>> = {
 };
 
 function dsaSize(value: Value): number | undefined {
-  return value.kind === 'api' ? DSA_SIZES[lastName(value.path)] : undefined;
+  return value.kind === 'api' ? own(DSA_SIZES, lastName(value.path)) : undefined;
 }
 
 /** `ecdh.P256().GenerateKey(rand.Reader)`: the curve is in the path. */
@@ -239,7 +239,7 @@ const JWT_TYPES: Readonly<Record<string, PublicKeyAlgorithm>> = {
 
 const jwtMethod: RuleRead = (site) => {
   const name = lastName(site.path);
-  const family = JWT_TYPES[name];
+  const family = own(JWT_TYPES, name);
   if (family) return [{ use: { primitive: 'signature', algorithm: family } }];
   if (name === 'SigningMethodHMAC') return [{ symmetric: { algorithm: 'HMAC', kind: 'mac' } }];
   return emissionsOf(joseAlgorithm(name.replace(/^SigningMethod/, '')), 'signature');

@@ -7,12 +7,12 @@
 import { type SyntaxNode, withSyntaxTree } from '../parser.js';
 import { reportBuilder } from '../report.js';
 import { applyRules, ruleSet, type Site } from '../rules.js';
-import { apiText, descendants, lineOf, namedChildren } from '../scope.js';
+import { apiText, lineOf, type NodesByType, namedChildren, nodesByType } from '../scope.js';
 import type { LanguageDetector, SourceFileReport } from '../types.js';
 import { member } from '../values.js';
 import { GO_SYMMETRIC_RULES } from './api-symmetric.js';
 import { GO_CALL_RULES, GO_REFERENCE_RULES } from './api-table.js';
-import { type GoEvaluator, goEvaluator, qualifiedType } from './evaluate.js';
+import { GO_BINDING_TYPES, type GoEvaluator, goEvaluator, qualifiedType } from './evaluate.js';
 
 const CALLS = ruleSet([...GO_CALL_RULES, ...GO_SYMMETRIC_RULES]);
 const REFERENCES = ruleSet(GO_REFERENCE_RULES);
@@ -38,7 +38,7 @@ function callSite(call: SyntaxNode, ev: GoEvaluator): Site | undefined {
   }
   const operand = callee.childForFieldName('operand');
   const field = callee.childForFieldName('field');
-  if (!operand || !field) return undefined;
+  if (!operand || !field || !CALLS.names.has(field.text)) return undefined;
   if (isPackage(operand, ev)) {
     return { ...base, path: `${ev.packagePath(operand.text)}.${field.text}`, line: lineOf(field) };
   }
@@ -73,9 +73,11 @@ function literalSite(literal: SyntaxNode, ev: GoEvaluator): Site | undefined {
   };
 }
 
-function referenceSites(root: SyntaxNode, ev: GoEvaluator): Site[] {
+function referenceSites(nodes: NodesByType, ev: GoEvaluator): Site[] {
   const sites: Site[] = [];
-  for (const selector of descendants(root, 'selector_expression')) {
+  for (const selector of nodes.of('selector_expression')) {
+    const field = selector.childForFieldName('field');
+    if (!field || !REFERENCES.names.has(field.text)) continue;
     const parent = selector.parent;
     if (
       parent?.type === 'call_expression' &&
@@ -83,8 +85,7 @@ function referenceSites(root: SyntaxNode, ev: GoEvaluator): Site[] {
     )
       continue;
     const operand = selector.childForFieldName('operand');
-    const field = selector.childForFieldName('field');
-    if (!operand || !field || !isPackage(operand, ev)) continue;
+    if (!operand || !isPackage(operand, ev)) continue;
     const path = `${ev.packagePath(operand.text)}.${field.text}`;
     sites.push({
       node: selector,
@@ -95,7 +96,7 @@ function referenceSites(root: SyntaxNode, ev: GoEvaluator): Site[] {
       keywords: NO_KEYWORDS,
     });
   }
-  for (const type of descendants(root, 'qualified_type')) {
+  for (const type of nodes.of('qualified_type')) {
     const holder = type.parent?.type === 'pointer_type' ? type.parent.parent : type.parent;
     if (!holder || !/^(type_assertion_expression|type_case)$/.test(holder.type)) continue;
     const qualified = qualifiedType(type);
@@ -113,11 +114,20 @@ function referenceSites(root: SyntaxNode, ev: GoEvaluator): Site[] {
   return sites;
 }
 
+const WALKED = [
+  ...GO_BINDING_TYPES,
+  'call_expression',
+  'composite_literal',
+  'selector_expression',
+  'qualified_type',
+];
+
 function detectIn(root: SyntaxNode): SourceFileReport {
-  const ev = goEvaluator(root);
+  const nodes = nodesByType(root, WALKED);
+  const ev = goEvaluator(nodes);
   const consumed = new Set<number>();
   const sites: Site[] = [];
-  for (const node of descendants(root, ['call_expression', 'composite_literal'])) {
+  for (const node of nodes.of('call_expression', 'composite_literal')) {
     const site = node.type === 'call_expression' ? callSite(node, ev) : literalSite(node, ev);
     if (site) sites.push(site);
   }
@@ -129,7 +139,7 @@ function detectIn(root: SyntaxNode): SourceFileReport {
     consumed,
   };
   applyRules(sites, [], CALLS, ctx, report);
-  applyRules([], referenceSites(root, ev), REFERENCES, ctx, report);
+  applyRules([], referenceSites(nodes, ev), REFERENCES, ctx, report);
   return report.build();
 }
 

@@ -5,7 +5,7 @@
  * crypto type (`key *rsa.PrivateKey`), flag defaults and small functions.
  */
 import type { SyntaxNode } from '../parser.js';
-import { type Bindings, bindings, descendants, memoised, namedChildren } from '../scope.js';
+import { type Bindings, bindings, memoised, type NodesByType, namedChildren } from '../scope.js';
 import {
   api,
   arithmetic,
@@ -85,103 +85,106 @@ export function qualifiedType(type: SyntaxNode | null): { pkg: string; name: str
   return pkg && name ? { pkg: pkg.text, name: name.text } : undefined;
 }
 
-export function goEvaluator(root: SyntaxNode): GoEvaluator {
-  const names = bindings();
-  const packages = new Map<string, string>();
-  const value = memoised((node) => evaluate(node));
-  const evaluator: GoEvaluator = {
-    value,
-    imports: (module) => [...packages.values()].includes(module),
-    packagePath: (name) => packages.get(name),
-  };
+interface EvaluationState {
+  names: Bindings;
+  packages: Map<string, string>;
+  value: (node: SyntaxNode) => Value;
+}
 
-  const selectorOf = (node: SyntaxNode): Value => {
-    const operand = node.childForFieldName('operand');
-    const field = node.childForFieldName('field');
-    if (!operand || !field) return UNKNOWN;
-    if (operand.type === 'identifier' && packages.has(operand.text) && !names.has(operand.text)) {
-      return api(`${packages.get(operand.text)}.${field.text}`);
-    }
-    const of = value(operand);
-    if (of.kind === 'api') return member(of, field.text);
-    return names.lookup(`this.${field.text}`, node.startIndex) ?? UNKNOWN;
-  };
-
-  const callOf = (node: SyntaxNode): Value => {
-    const callee = node.childForFieldName('function');
-    const args = node.childForFieldName('arguments');
-    const list = args ? namedChildren(args).filter((n) => n.type !== 'comment') : [];
-    if (!callee) return UNKNOWN;
-    if (CONVERSIONS.test(callee.text) && !names.has(callee.text))
-      return list[0] ? value(list[0]) : UNKNOWN;
-    const target = value(callee);
-    if (target.kind === 'api' && FLAGS.has(target.path)) return list[1] ? value(list[1]) : UNKNOWN;
-    if (target.kind === 'function') {
-      const returned = returnedExpression(target.node);
-      return returned ? value(returned) : UNKNOWN;
-    }
-    return called(target, node);
-  };
-
-  const compositeOf = (node: SyntaxNode): Value => {
-    const type = node.childForFieldName('type');
-    const body = node.childForFieldName('body');
-    const qualified = qualifiedType(type);
-    if (qualified) {
-      const path = packages.get(qualified.pkg);
-      return path ? called(api(`${path}.${qualified.name}`), node, true) : UNKNOWN;
-    }
-    if (!body || !type || !/^(slice_type|array_type|implicit_length_array_type)$/.test(type.type))
-      return UNKNOWN;
-    const items = namedChildren(body)
-      .filter((child) => child.type === 'literal_element')
-      .map((child) => child.firstNamedChild)
-      .filter((child): child is SyntaxNode => child !== null);
-    return { kind: 'list', items };
-  };
-
-  function evaluate(node: SyntaxNode): Value {
-    switch (node.type) {
-      case 'interpreted_string_literal':
-      case 'raw_string_literal':
-        return stringLiteral(node);
-      case 'int_literal': {
-        const number = numberLiteral(node.text);
-        return number === undefined ? UNKNOWN : { kind: 'number', value: number };
-      }
-      case 'nil':
-        return NULL;
-      case 'identifier':
-        return names.lookup(node.text, node.startIndex) ?? UNKNOWN;
-      case 'selector_expression':
-        return selectorOf(node);
-      case 'call_expression':
-        return callOf(node);
-      case 'composite_literal':
-        return compositeOf(node);
-      case 'unary_expression':
-      case 'parenthesized_expression': {
-        const inner = node.childForFieldName('operand') ?? node.firstNamedChild;
-        return inner ? value(inner) : UNKNOWN;
-      }
-      case 'binary_expression': {
-        const left = node.childForFieldName('left');
-        const right = node.childForFieldName('right');
-        const operator = node.childForFieldName('operator')?.text ?? '';
-        if (!left || !right) return UNKNOWN;
-        return operator === '+'
-          ? plus(value(left), value(right))
-          : arithmetic(operator, value(left), value(right));
-      }
-      case 'func_literal':
-        return { kind: 'function', node };
-      default:
-        return UNKNOWN;
-    }
+function selectorOf(s: EvaluationState, node: SyntaxNode): Value {
+  const operand = node.childForFieldName('operand');
+  const field = node.childForFieldName('field');
+  if (!operand || !field) return UNKNOWN;
+  if (operand.type === 'identifier' && s.packages.has(operand.text) && !s.names.has(operand.text)) {
+    return api(`${s.packages.get(operand.text)}.${field.text}`);
   }
+  const of = s.value(operand);
+  if (of.kind === 'api') return member(of, field.text);
+  return s.names.lookup(`this.${field.text}`, node.startIndex) ?? UNKNOWN;
+}
 
-  collectBindings(root, names, packages, value);
-  return evaluator;
+function callOf(s: EvaluationState, node: SyntaxNode): Value {
+  const callee = node.childForFieldName('function');
+  const args = node.childForFieldName('arguments');
+  const list = args ? namedChildren(args).filter((n) => n.type !== 'comment') : [];
+  if (!callee) return UNKNOWN;
+  if (CONVERSIONS.test(callee.text) && !s.names.has(callee.text))
+    return list[0] ? s.value(list[0]) : UNKNOWN;
+  const target = s.value(callee);
+  if (target.kind === 'api' && FLAGS.has(target.path)) return list[1] ? s.value(list[1]) : UNKNOWN;
+  if (target.kind === 'function') {
+    const returned = returnedExpression(target.node);
+    return returned ? s.value(returned) : UNKNOWN;
+  }
+  return called(target, node);
+}
+
+function compositeOf(s: EvaluationState, node: SyntaxNode): Value {
+  const type = node.childForFieldName('type');
+  const body = node.childForFieldName('body');
+  const qualified = qualifiedType(type);
+  if (qualified) {
+    const path = s.packages.get(qualified.pkg);
+    return path ? called(api(`${path}.${qualified.name}`), node, true) : UNKNOWN;
+  }
+  if (!body || !type || !/^(slice_type|array_type|implicit_length_array_type)$/.test(type.type))
+    return UNKNOWN;
+  const items = namedChildren(body)
+    .filter((child) => child.type === 'literal_element')
+    .map((child) => child.firstNamedChild)
+    .filter((child): child is SyntaxNode => child !== null);
+  return { kind: 'list', items };
+}
+
+function evaluate(s: EvaluationState, node: SyntaxNode): Value {
+  switch (node.type) {
+    case 'interpreted_string_literal':
+    case 'raw_string_literal':
+      return stringLiteral(node);
+    case 'int_literal': {
+      const number = numberLiteral(node.text);
+      return number === undefined ? UNKNOWN : { kind: 'number', value: number };
+    }
+    case 'nil':
+      return NULL;
+    case 'identifier':
+      return s.names.lookup(node.text, node.startIndex) ?? UNKNOWN;
+    case 'selector_expression':
+      return selectorOf(s, node);
+    case 'call_expression':
+      return callOf(s, node);
+    case 'composite_literal':
+      return compositeOf(s, node);
+    case 'unary_expression':
+    case 'parenthesized_expression': {
+      const inner = node.childForFieldName('operand') ?? node.firstNamedChild;
+      return inner ? s.value(inner) : UNKNOWN;
+    }
+    case 'binary_expression': {
+      const left = node.childForFieldName('left');
+      const right = node.childForFieldName('right');
+      const operator = node.childForFieldName('operator')?.text ?? '';
+      if (!left || !right) return UNKNOWN;
+      return operator === '+'
+        ? plus(s.value(left), s.value(right))
+        : arithmetic(operator, s.value(left), s.value(right));
+    }
+    case 'func_literal':
+      return { kind: 'function', node };
+    default:
+      return UNKNOWN;
+  }
+}
+
+export function goEvaluator(nodes: NodesByType): GoEvaluator {
+  const state: EvaluationState = { names: bindings(), packages: new Map(), value: () => UNKNOWN };
+  state.value = memoised((node) => evaluate(state, node));
+  collectBindings(nodes, state.names, state.packages, state.value);
+  return {
+    value: state.value,
+    imports: (module) => [...state.packages.values()].includes(module),
+    packagePath: (name) => state.packages.get(name),
+  };
 }
 
 function bindImport(spec: SyntaxNode, packages: Map<string, string>): void {
@@ -193,7 +196,10 @@ function bindImport(spec: SyntaxNode, packages: Map<string, string>): void {
   packages.set(alias ? alias.text : defaultPackageName(path), canonicalImport(path));
 }
 
-/** `a, b := f()` binds `a` to f's result; `a, b := x, y` binds pairwise. */
+/**
+ * `pub, priv, err := ed25519.GenerateKey(r)` binds every name to the call (its results share the
+ * call's family); `a, b := x, y` binds pairwise.
+ */
 function bindList(
   left: SyntaxNode[],
   right: SyntaxNode[],
@@ -202,7 +208,7 @@ function bindList(
   value: (node: SyntaxNode) => Value,
 ): void {
   left.forEach((target, index) => {
-    const source = right.length === 1 ? (index === 0 ? right[0] : undefined) : right[index];
+    const source = right.length === 1 ? right[0] : right[index];
     if (!source) return;
     if (target.type === 'identifier') names.add(target.text, start, () => value(source));
     else if (target.type === 'selector_expression') {
@@ -229,24 +235,28 @@ function bindTyped(
   }
 }
 
+const DECLARATION_TYPES = [
+  'const_spec',
+  'var_spec',
+  'short_var_declaration',
+  'assignment_statement',
+  'function_declaration',
+  'method_declaration',
+  'parameter_declaration',
+  'field_declaration',
+];
+
+/** The node types the evaluator binds names from (walked once with the detector's own). */
+export const GO_BINDING_TYPES: readonly string[] = ['import_spec', ...DECLARATION_TYPES];
+
 function collectBindings(
-  root: SyntaxNode,
+  nodes: NodesByType,
   names: Bindings,
   packages: Map<string, string>,
   value: (node: SyntaxNode) => Value,
 ): void {
-  for (const spec of descendants(root, 'import_spec')) bindImport(spec, packages);
-  const types = [
-    'const_spec',
-    'var_spec',
-    'short_var_declaration',
-    'assignment_statement',
-    'function_declaration',
-    'method_declaration',
-    'parameter_declaration',
-    'field_declaration',
-  ];
-  for (const node of descendants(root, types)) {
+  for (const spec of nodes.of('import_spec')) bindImport(spec, packages);
+  for (const node of nodes.of(...DECLARATION_TYPES)) {
     const start = node.startIndex;
     if (node.type === 'const_spec' || node.type === 'var_spec') {
       const targets = node.childrenForFieldName('name').filter((n): n is SyntaxNode => n !== null);

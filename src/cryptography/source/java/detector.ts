@@ -7,12 +7,19 @@
 import { type SyntaxNode, withSyntaxTree } from '../parser.js';
 import { reportBuilder } from '../report.js';
 import { applyRules, ruleSet, type Site } from '../rules.js';
-import { apiText, descendants, lineOf, namedChildren } from '../scope.js';
+import {
+  apiText,
+  descendants,
+  lineOf,
+  type NodesByType,
+  namedChildren,
+  nodesByType,
+} from '../scope.js';
 import type { LanguageDetector, SourceFileReport } from '../types.js';
 import { member } from '../values.js';
 import { JCA_LATE_RULES, JCA_RULES } from './api-jca.js';
 import { JAVA_LIBRARY_RULES, JAVA_REFERENCE_RULES } from './api-libraries.js';
-import { type JavaEvaluator, javaEvaluator } from './evaluate.js';
+import { JAVA_BINDING_TYPES, type JavaEvaluator, javaEvaluator, typeName } from './evaluate.js';
 
 const CALLS = ruleSet([...JCA_RULES, ...JAVA_LIBRARY_RULES]);
 const LATE = ruleSet([...JCA_LATE_RULES, ...JAVA_REFERENCE_RULES]);
@@ -41,6 +48,7 @@ function invocationSite(call: SyntaxNode, ev: JavaEvaluator): Site | undefined {
   const object = call.childForFieldName('object');
   const name = call.childForFieldName('name');
   if (!name || object?.type === 'this' || object?.type === 'super') return undefined;
+  if (!CALLS.names.has(name.text) && !LATE.names.has(name.text)) return undefined;
   const base = { node: call, args: argumentsOf(call), keywords: NO_KEYWORDS, line: lineOf(name) };
   if (!object) {
     if (!ev.staticImports.has(name.text)) return undefined;
@@ -61,8 +69,10 @@ function invocationSite(call: SyntaxNode, ev: JavaEvaluator): Site | undefined {
 
 function creationSite(creation: SyntaxNode, ev: JavaEvaluator): Site | undefined {
   const type = creation.childForFieldName('type');
+  const name = typeName(type);
+  if (!type || !name || (!CALLS.names.has(name) && !LATE.names.has(name))) return undefined;
   const created = ev.value(creation);
-  if (!type || created.kind !== 'api' || !created.path.endsWith('()')) return undefined;
+  if (created.kind !== 'api' || !created.path.endsWith('()')) return undefined;
   const path = created.path.slice(0, -2);
   return {
     node: creation,
@@ -74,7 +84,7 @@ function creationSite(creation: SyntaxNode, ev: JavaEvaluator): Site | undefined
   };
 }
 
-function referenceSites(root: SyntaxNode, ev: JavaEvaluator): Site[] {
+function referenceSites(root: SyntaxNode, nodes: NodesByType, ev: JavaEvaluator): Site[] {
   const sites: Site[] = [];
   const reference = (node: SyntaxNode, nameNode: SyntaxNode) => {
     const value = ev.value(node);
@@ -88,9 +98,9 @@ function referenceSites(root: SyntaxNode, ev: JavaEvaluator): Site[] {
       keywords: NO_KEYWORDS,
     });
   };
-  for (const access of descendants(root, 'field_access')) {
+  for (const access of nodes.of('field_access')) {
     const field = access.childForFieldName('field');
-    if (field) reference(access, field);
+    if (field && LATE.names.has(field.text)) reference(access, field);
   }
   if (ev.staticImports.size > 0) {
     for (const identifier of descendants(root, 'identifier')) {
@@ -104,12 +114,20 @@ function referenceSites(root: SyntaxNode, ev: JavaEvaluator): Site[] {
   return sites;
 }
 
+const WALKED = [
+  ...JAVA_BINDING_TYPES,
+  'method_invocation',
+  'object_creation_expression',
+  'field_access',
+];
+
 function detectIn(root: SyntaxNode): SourceFileReport {
-  const ev = javaEvaluator(root);
+  const nodes = nodesByType(root, WALKED);
+  const ev = javaEvaluator(nodes);
   const consumed = new Set<number>();
   const calls: Site[] = [];
   const late: Site[] = [];
-  for (const node of descendants(root, ['method_invocation', 'object_creation_expression'])) {
+  for (const node of nodes.of('method_invocation', 'object_creation_expression')) {
     const site =
       node.type === 'method_invocation' ? invocationSite(node, ev) : creationSite(node, ev);
     if (!site) continue;
@@ -123,7 +141,7 @@ function detectIn(root: SyntaxNode): SourceFileReport {
     consumed,
   };
   applyRules(calls, [], CALLS, ctx, report);
-  applyRules([], [...late, ...referenceSites(root, ev)], LATE, ctx, report);
+  applyRules([], [...late, ...referenceSites(root, nodes, ev)], LATE, ctx, report);
   return report.build();
 }
 

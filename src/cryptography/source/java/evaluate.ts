@@ -6,7 +6,7 @@
  * crypto package keeps its full name, so `com.acme.Signature.getInstance` is no JCA call.
  */
 import type { SyntaxNode } from '../parser.js';
-import { type Bindings, bindings, descendants, memoised, namedChildren } from '../scope.js';
+import { type Bindings, bindings, memoised, type NodesByType, namedChildren } from '../scope.js';
 import {
   api,
   arithmetic,
@@ -65,136 +65,173 @@ function returnedExpression(method: SyntaxNode): SyntaxNode | undefined {
 
 const PACKAGE_NAME = /^[a-z_][\w]*(\.[a-z_][\w]*)*$/;
 
-export function javaEvaluator(root: SyntaxNode): JavaEvaluator {
-  const names = bindings();
-  const classes = new Map<string, string>();
-  const localClasses = new Set<string>();
+interface EvaluationState {
+  names: Bindings;
+  classes: Map<string, string>;
+  localClasses: Set<string>;
+  enums: Set<string>;
+  value: (node: SyntaxNode) => Value;
+}
+
+function classRef(s: EvaluationState, name: string): Value {
+  const mapped = s.classes.get(name);
+  if (mapped !== undefined) return api(mapped);
+  return /^[A-Z]/.test(name) && !s.localClasses.has(name) ? api(name) : UNKNOWN;
+}
+
+function identifier(s: EvaluationState, node: SyntaxNode): Value {
+  const bound = s.names.lookup(node.text, node.startIndex);
+  if (bound) return bound;
+  return classRef(s, node.text);
+}
+
+function fieldAccess(s: EvaluationState, node: SyntaxNode): Value {
+  const object = node.childForFieldName('object');
+  const field = node.childForFieldName('field');
+  if (!object || !field) return UNKNOWN;
+  if (object.type === 'this' || (object.type === 'identifier' && s.localClasses.has(object.text))) {
+    return s.names.lookup(`this.${field.text}`, node.startIndex) ?? UNKNOWN;
+  }
+  // `java.security.KeyPairGenerator`: a package-qualified class is its simple name.
+  if (
+    PACKAGE_NAME.test(object.text) &&
+    /^[A-Z]/.test(field.text) &&
+    !s.names.has(object.text.split('.')[0] ?? '')
+  ) {
+    return classRef(s, field.text);
+  }
+  return member(s.value(object), field.text);
+}
+
+/** `KeyAlgorithm.RSA.name()` on an enum of the file is the string "RSA". */
+function enumConstant(
+  s: EvaluationState,
+  object: SyntaxNode | null,
+  method: string,
+): string | undefined {
+  if (object?.type !== 'field_access' || (method !== 'name' && method !== 'toString'))
+    return undefined;
+  const owner = object.childForFieldName('object');
+  const field = object.childForFieldName('field');
+  return owner && field && s.enums.has(owner.text) ? field.text : undefined;
+}
+
+function invocation(s: EvaluationState, node: SyntaxNode): Value {
+  const object = node.childForFieldName('object');
+  const name = node.childForFieldName('name');
+  const args = node.childForFieldName('arguments');
+  const list = args ? namedChildren(args).filter((n) => n.type !== 'comment') : [];
+  if (!name) return UNKNOWN;
+  const constant = enumConstant(s, object, name.text);
+  if (constant !== undefined) return { kind: 'string', value: constant };
+  let target: Value;
+  if (!object || object.type === 'this') {
+    target =
+      s.names.lookup(`this.${name.text}`, node.startIndex) ??
+      s.names.lookup(name.text, node.startIndex) ??
+      UNKNOWN;
+  } else target = member(s.value(object), name.text);
+  if (target.kind === 'function') {
+    const returned = returnedExpression(target.node);
+    return returned ? s.value(returned) : UNKNOWN;
+  }
+  if (target.kind === 'api' && PASS_THROUGH.has(target.path))
+    return list[0] ? s.value(list[0]) : UNKNOWN;
+  if (target.kind === 'api' && target.path === 'System.getProperty')
+    return list[1] ? s.value(list[1]) : UNKNOWN;
+  if (target.kind === 'api' && LISTS.has(target.path)) return { kind: 'list', items: list };
+  return called(target, node);
+}
+
+function evaluate(s: EvaluationState, node: SyntaxNode): Value {
+  switch (node.type) {
+    case 'string_literal':
+      return stringLiteral(node);
+    case 'decimal_integer_literal':
+    case 'hex_integer_literal':
+    case 'octal_integer_literal':
+    case 'binary_integer_literal': {
+      const number = numberLiteral(node.text);
+      return number === undefined ? UNKNOWN : { kind: 'number', value: number };
+    }
+    case 'null_literal':
+      return NULL;
+    case 'identifier':
+      return identifier(s, node);
+    case 'field_access':
+      return fieldAccess(s, node);
+    case 'method_invocation':
+      return invocation(s, node);
+    case 'object_creation_expression': {
+      const name = typeName(node.childForFieldName('type'));
+      return name ? called(classRef(s, name), node, true) : UNKNOWN;
+    }
+    case 'array_initializer':
+      return { kind: 'list', items: namedChildren(node).filter((n) => n.type !== 'comment') };
+    case 'array_creation_expression': {
+      const initializer = node.childForFieldName('value');
+      return initializer ? s.value(initializer) : UNKNOWN;
+    }
+    case 'ternary_expression': {
+      // Either branch may run: a name argument reads both (`fast ? "EC" : "RSA"`).
+      const branches = [
+        node.childForFieldName('consequence'),
+        node.childForFieldName('alternative'),
+      ];
+      return { kind: 'list', items: branches.filter((n): n is SyntaxNode => n !== null) };
+    }
+    case 'binary_expression': {
+      const left = node.childForFieldName('left');
+      const right = node.childForFieldName('right');
+      const operator = node.childForFieldName('operator')?.text ?? '';
+      if (!left || !right) return UNKNOWN;
+      return operator === '+'
+        ? plus(s.value(left), s.value(right))
+        : arithmetic(operator, s.value(left), s.value(right));
+    }
+    case 'parenthesized_expression':
+      return node.firstNamedChild ? s.value(node.firstNamedChild) : UNKNOWN;
+    case 'cast_expression': {
+      const inner = node.childForFieldName('value');
+      return inner ? s.value(inner) : UNKNOWN;
+    }
+    default:
+      return UNKNOWN;
+  }
+}
+
+export function javaEvaluator(nodes: NodesByType): JavaEvaluator {
+  const state: EvaluationState = {
+    names: bindings(),
+    classes: new Map(),
+    localClasses: new Set(),
+    enums: new Set(),
+    value: () => UNKNOWN,
+  };
+  state.value = memoised((node) => evaluate(state, node));
   const packages = new Set<string>();
   const staticImports = new Set<string>();
-  const value = memoised((node) => evaluate(node));
-  const evaluator: JavaEvaluator = {
-    value,
+  collectImports(nodes, state.classes, packages, staticImports, state.names);
+  collectBindings(nodes, state.names, state.localClasses, state.value);
+  for (const declaration of nodes.of('enum_declaration')) {
+    const name = declaration.childForFieldName('name');
+    if (name) state.enums.add(name.text);
+  }
+  return {
+    value: state.value,
     imports: (module) => [...packages].some((name) => name.startsWith(module)),
     staticImports,
   };
-
-  const classRef = (name: string): Value => {
-    const mapped = classes.get(name);
-    if (mapped !== undefined) return api(mapped);
-    return /^[A-Z]/.test(name) && !localClasses.has(name) ? api(name) : UNKNOWN;
-  };
-
-  const identifier = (node: SyntaxNode): Value => {
-    const bound = names.lookup(node.text, node.startIndex);
-    if (bound) return bound;
-    return classRef(node.text);
-  };
-
-  const fieldAccess = (node: SyntaxNode): Value => {
-    const object = node.childForFieldName('object');
-    const field = node.childForFieldName('field');
-    if (!object || !field) return UNKNOWN;
-    if (object.type === 'this' || (object.type === 'identifier' && localClasses.has(object.text))) {
-      return names.lookup(`this.${field.text}`, node.startIndex) ?? UNKNOWN;
-    }
-    // `java.security.KeyPairGenerator`: a package-qualified class is its simple name.
-    if (
-      PACKAGE_NAME.test(object.text) &&
-      /^[A-Z]/.test(field.text) &&
-      !names.has(object.text.split('.')[0] ?? '')
-    ) {
-      return classRef(field.text);
-    }
-    return member(value(object), field.text);
-  };
-
-  const invocation = (node: SyntaxNode): Value => {
-    const object = node.childForFieldName('object');
-    const name = node.childForFieldName('name');
-    const args = node.childForFieldName('arguments');
-    const list = args ? namedChildren(args).filter((n) => n.type !== 'comment') : [];
-    if (!name) return UNKNOWN;
-    let target: Value;
-    if (!object || object.type === 'this') {
-      target =
-        names.lookup(`this.${name.text}`, node.startIndex) ??
-        names.lookup(name.text, node.startIndex) ??
-        UNKNOWN;
-    } else target = member(value(object), name.text);
-    if (target.kind === 'function') {
-      const returned = returnedExpression(target.node);
-      return returned ? value(returned) : UNKNOWN;
-    }
-    if (target.kind === 'api' && PASS_THROUGH.has(target.path))
-      return list[0] ? value(list[0]) : UNKNOWN;
-    if (target.kind === 'api' && target.path === 'System.getProperty')
-      return list[1] ? value(list[1]) : UNKNOWN;
-    if (target.kind === 'api' && LISTS.has(target.path)) return { kind: 'list', items: list };
-    return called(target, node);
-  };
-
-  function evaluate(node: SyntaxNode): Value {
-    switch (node.type) {
-      case 'string_literal':
-        return stringLiteral(node);
-      case 'decimal_integer_literal':
-      case 'hex_integer_literal':
-      case 'octal_integer_literal':
-      case 'binary_integer_literal': {
-        const number = numberLiteral(node.text);
-        return number === undefined ? UNKNOWN : { kind: 'number', value: number };
-      }
-      case 'null_literal':
-        return NULL;
-      case 'identifier':
-        return identifier(node);
-      case 'field_access':
-        return fieldAccess(node);
-      case 'method_invocation':
-        return invocation(node);
-      case 'object_creation_expression': {
-        const name = typeName(node.childForFieldName('type'));
-        return name ? called(classRef(name), node, true) : UNKNOWN;
-      }
-      case 'array_initializer':
-        return { kind: 'list', items: namedChildren(node).filter((n) => n.type !== 'comment') };
-      case 'array_creation_expression': {
-        const initializer = node.childForFieldName('value');
-        return initializer ? value(initializer) : UNKNOWN;
-      }
-      case 'binary_expression': {
-        const left = node.childForFieldName('left');
-        const right = node.childForFieldName('right');
-        const operator = node.childForFieldName('operator')?.text ?? '';
-        if (!left || !right) return UNKNOWN;
-        return operator === '+'
-          ? plus(value(left), value(right))
-          : arithmetic(operator, value(left), value(right));
-      }
-      case 'parenthesized_expression':
-        return node.firstNamedChild ? value(node.firstNamedChild) : UNKNOWN;
-      case 'cast_expression': {
-        const inner = node.childForFieldName('value');
-        return inner ? value(inner) : UNKNOWN;
-      }
-      default:
-        return UNKNOWN;
-    }
-  }
-
-  collectImports(root, classes, packages, staticImports, names);
-  collectBindings(root, names, localClasses, value);
-  return evaluator;
 }
 
 function collectImports(
-  root: SyntaxNode,
+  nodes: NodesByType,
   classes: Map<string, string>,
   packages: Set<string>,
   staticImports: Set<string>,
   names: Bindings,
 ): void {
-  for (const declaration of descendants(root, 'import_declaration')) {
+  for (const declaration of nodes.of('import_declaration')) {
     const path = namedChildren(declaration).find(
       (child) => child.type === 'scoped_identifier',
     )?.text;
@@ -232,24 +269,28 @@ function bindDeclarators(
   }
 }
 
+const DECLARATION_TYPES = [
+  'field_declaration',
+  'constant_declaration',
+  'local_variable_declaration',
+  'assignment_expression',
+  'method_declaration',
+  'class_declaration',
+  'enum_declaration',
+  'interface_declaration',
+  'record_declaration',
+];
+
+/** The node types the evaluator reads (walked once with the detector's own). */
+export const JAVA_BINDING_TYPES: readonly string[] = ['import_declaration', ...DECLARATION_TYPES];
+
 function collectBindings(
-  root: SyntaxNode,
+  nodes: NodesByType,
   names: Bindings,
   localClasses: Set<string>,
   value: (node: SyntaxNode) => Value,
 ): void {
-  const types = [
-    'field_declaration',
-    'constant_declaration',
-    'local_variable_declaration',
-    'assignment_expression',
-    'method_declaration',
-    'class_declaration',
-    'enum_declaration',
-    'interface_declaration',
-    'record_declaration',
-  ];
-  for (const node of descendants(root, types)) {
+  for (const node of nodes.of(...DECLARATION_TYPES)) {
     if (node.type === 'field_declaration' || node.type === 'constant_declaration') {
       bindDeclarators(node, names, value, true);
     } else if (node.type === 'local_variable_declaration')

@@ -28,7 +28,7 @@ import {
 } from '../rules.js';
 import { namedChildren } from '../scope.js';
 import type { PublicKeyAlgorithm } from '../types.js';
-import { stringOf, type Value } from '../values.js';
+import { own, stringOf, type Value } from '../values.js';
 
 function paths(names: readonly string[], read: RuleRead): Rule[] {
   return names.map((path) => ({ path, read }));
@@ -318,7 +318,7 @@ const nobleCall: RuleRead = (site) => {
   const curveKey =
     match[2] ??
     (match[1] === '-ed25519' ? 'ed25519' : match[1] === '-secp256k1' ? 'secp256k1' : '');
-  const family = NOBLE_FAMILY[curveKey];
+  const family = own(NOBLE_FAMILY, curveKey);
   if (!family) return [];
   const [signing, agreement, curve] = family;
   const method = match[3] ?? '';

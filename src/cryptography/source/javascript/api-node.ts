@@ -19,7 +19,7 @@ import {
 } from '../rules.js';
 import { namedChildren } from '../scope.js';
 import type { PublicKeyAlgorithm } from '../types.js';
-import { stringOf, type Value } from '../values.js';
+import { own, stringOf, type Value } from '../values.js';
 
 /** The key types of `generateKeyPair` and `KeyObject.asymmetricKeyType`. */
 export function nodeKeyType(name: string): NameMeaning | undefined {
@@ -71,7 +71,7 @@ const WEBCRYPTO: Readonly<Record<string, NameMeaning>> = {
 
 /** WebCrypto algorithm names (`RSA-OAEP`, `ECDSA`, `Ed25519`, `AES-GCM`, `SHA-256`). */
 export function webCryptoAlgorithm(name: string): NameMeaning | undefined {
-  const known = WEBCRYPTO[name.trim().toUpperCase()];
+  const known = own(WEBCRYPTO, name.trim().toUpperCase());
   if (known) return known;
   const hash = hashName(name);
   return hash ? { symmetric: { algorithm: hash, kind: 'hash' } } : undefined;
@@ -92,10 +92,11 @@ export function keyFamily(
 ): PublicKeyAlgorithm | undefined {
   if (!value) return undefined;
   if (value.kind === 'object') {
-    if (value.entries.has('padding') || value.entries.has('saltLength')) return 'RSA';
-    if (value.entries.has('dsaEncoding')) return 'ECDSA';
     const key = propertyValue(value, 'key', ctx);
-    return key ? keyFamily(key, ctx) : undefined;
+    const family = key ? keyFamily(key, ctx) : undefined;
+    if (family) return family;
+    if (value.entries.has('padding') || value.entries.has('saltLength')) return 'RSA';
+    return value.entries.has('dsaEncoding') ? 'ECDSA' : undefined;
   }
   if (value.kind !== 'api' || !/^crypto\.generateKeyPair(Sync)?\(\)/.test(value.path))
     return undefined;

@@ -9,9 +9,10 @@ import { reportBuilder } from '../report.js';
 import { applyRules, ruleSet, type Site } from '../rules.js';
 import { apiText, descendants, lineOf, namedChildren } from '../scope.js';
 import type { LanguageDetector, SourceFileReport, SourceLanguage } from '../types.js';
+import { own } from '../values.js';
 import { LIBRARY_RULES } from './api-libraries.js';
 import { NODE_CRYPTO_RULES } from './api-node.js';
-import { type JavaScriptEvaluator, javascriptEvaluator } from './evaluate.js';
+import { BINDING_TYPES, type JavaScriptEvaluator, javascriptEvaluator } from './evaluate.js';
 import { memberPath } from './modules.js';
 
 const RULES = ruleSet([...NODE_CRYPTO_RULES, ...LIBRARY_RULES]);
@@ -37,33 +38,50 @@ function argumentsOf(call: SyntaxNode): SyntaxNode[] {
   return namedChildren(args).filter((node) => node.type !== 'comment');
 }
 
-/** A call or `new` with the canonical path of its callee, or nothing for unknown callees. */
+const NO_KEYWORDS: ReadonlyMap<string, SyntaxNode> = new Map();
+
+/** A call or `new` with the canonical path of its callee, or nothing when no rule can match. */
 function siteOf(call: SyntaxNode, ev: JavaScriptEvaluator): Site | undefined {
   const isNew = call.type === 'new_expression';
   const callee = call.childForFieldName(isNew ? 'constructor' : 'function');
   if (!callee) return undefined;
-  const args = argumentsOf(call);
-  const base = { node: call, args, keywords: new Map<string, SyntaxNode>(), api: apiText(callee) };
   const prefix = isNew ? 'new ' : '';
+  let located: Pick<Site, 'path' | 'line' | 'receiver' | 'receiverNode'>;
   if (callee.type === 'member_expression') {
     const object = callee.childForFieldName('object');
     const property = callee.childForFieldName('property');
-    if (!object || !property) return undefined;
+    if (!object || !property || !RULES.names.has(property.text)) return undefined;
     const receiver = ev.value(object);
     const target = memberPath(receiver, property.text);
-    const path = target.kind === 'api' ? target.path : `*.${property.text}`;
-    return { ...base, path: prefix + path, line: lineOf(property), receiver, receiverNode: object };
+    const path = prefix + (target.kind === 'api' ? target.path : `*.${property.text}`);
+    located = { path, line: lineOf(property), receiver, receiverNode: object };
+  } else {
+    const target = ev.value(callee);
+    if (target.kind !== 'api' || target.path === '') return undefined;
+    located = { path: prefix + target.path, line: lineOf(callee) };
   }
-  const target = ev.value(callee);
-  if (target.kind !== 'api' || target.path === '') return undefined;
-  return { ...base, path: prefix + target.path, line: lineOf(callee) };
+  if (RULES.match(located.path).length === 0) return undefined;
+  return {
+    ...located,
+    node: call,
+    args: argumentsOf(call),
+    keywords: NO_KEYWORDS,
+    api: apiText(callee),
+  };
 }
 
+const CALL_TYPES = new Set(['call_expression', 'new_expression']);
+const WALKED = [...CALL_TYPES, ...BINDING_TYPES];
+
 function detectIn(root: SyntaxNode, language: SourceLanguage): SourceFileReport {
-  const ev = javascriptEvaluator(root);
+  const calls: SyntaxNode[] = [];
+  const declarations: SyntaxNode[] = [];
+  for (const node of descendants(root, WALKED))
+    (CALL_TYPES.has(node.type) ? calls : declarations).push(node);
+  const ev = javascriptEvaluator(declarations, calls);
   const consumed = new Set<number>();
   const sites: Site[] = [];
-  for (const call of descendants(root, ['call_expression', 'new_expression'])) {
+  for (const call of calls) {
     const site = siteOf(call, ev);
     if (site) sites.push(site);
   }
@@ -84,7 +102,7 @@ export const javascriptDetector: LanguageDetector = {
   mayContain: (text) => TOKENS.test(text),
   async detect(path, text) {
     const extension = extname(path).toLowerCase();
-    const grammar = GRAMMAR[extension] ?? 'javascript';
+    const grammar = own(GRAMMAR, extension) ?? 'javascript';
     const language: SourceLanguage = grammar === 'javascript' ? 'javascript' : 'typescript';
     return withSyntaxTree(grammar, text, (tree) => detectIn(tree.rootNode, language));
   },

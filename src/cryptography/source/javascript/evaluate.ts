@@ -11,12 +11,14 @@ import {
   called,
   NULL,
   numberLiteral,
+  own,
   plus,
   stringOf,
   UNKNOWN,
   type Value,
 } from '../values.js';
 import { canonicalModule, GLOBALS, memberPath } from './modules.js';
+import { argumentsForParameter } from './parameters.js';
 
 export interface JavaScriptEvaluator {
   value(node: SyntaxNode): Value;
@@ -67,170 +69,221 @@ export function returnedExpression(fn: SyntaxNode): SyntaxNode | undefined {
   return undefined;
 }
 
-export function javascriptEvaluator(root: SyntaxNode): JavaScriptEvaluator {
-  const names = bindings();
-  const classes = new Set<string>();
-  const modules = new Set<string>();
-  const evaluator: JavaScriptEvaluator = {
-    value: memoised((node) => evaluate(node)),
-    property(of, name) {
-      if (of.kind === 'object') {
-        const entry = of.entries.get(name);
-        return entry ? evaluator.value(entry) : UNKNOWN;
-      }
-      if (of.kind === 'api') return memberPath(of, name);
-      return UNKNOWN;
-    },
-    imports: (module) => modules.has(module),
-  };
+/**
+ * The node types the evaluator binds names from. The detector collects them in the same walk of
+ * the tree as the calls (one `descendantsOfType`, the walk is a large part of the cost).
+ */
+export const BINDING_TYPES: readonly string[] = [
+  'import_statement',
+  'variable_declarator',
+  'assignment_expression',
+  'function_declaration',
+  'generator_function_declaration',
+  'public_field_definition',
+  'field_definition',
+  'method_definition',
+  'class_declaration',
+  'required_parameter',
+  'optional_parameter',
+  'assignment_pattern',
+];
 
-  const identifier = (name: string, at: number): Value => {
-    const bound = names.lookup(name, at);
-    if (bound) return bound;
-    const global = GLOBALS[name];
-    if (global !== undefined) {
-      modules.add(global.split('.')[0] ?? global);
-      return api(global);
-    }
-    return name === 'undefined' ? NULL : UNKNOWN;
-  };
+interface EvaluationState {
+  names: Bindings;
+  classes: Set<string>;
+  modules: Set<string>;
+  calls: readonly SyntaxNode[];
+  value: (node: SyntaxNode) => Value;
+}
 
-  const memberOf = (node: SyntaxNode): Value => {
-    const object = node.childForFieldName('object');
-    const property = node.childForFieldName('property') ?? node.childForFieldName('index');
-    if (!object || !property) return UNKNOWN;
-    const name =
-      node.type === 'subscript_expression' ? stringOf(evaluator.value(property)) : property.text;
-    if (name === undefined) return UNKNOWN;
-    const inner = unwrap(object);
-    if (inner.type === 'this' || (inner.type === 'identifier' && classes.has(inner.text))) {
-      return names.lookup(`this.${name}`, node.startIndex) ?? UNKNOWN;
-    }
-    const of = evaluator.value(inner);
-    if (of.kind === 'list' && /^\d+$/.test(name)) {
-      const item = of.items[Number(name)];
-      return item ? evaluator.value(item) : UNKNOWN;
-    }
-    return evaluator.property(of, name);
-  };
+function propertyOf(s: EvaluationState, of: Value, name: string): Value {
+  if (of.kind === 'object') {
+    const entry = of.entries.get(name);
+    return entry ? s.value(entry) : UNKNOWN;
+  }
+  if (of.kind === 'api') return memberPath(of, name);
+  return UNKNOWN;
+}
 
-  const callOf = (node: SyntaxNode, isNew: boolean): Value => {
-    const callee = node.childForFieldName(isNew ? 'constructor' : 'function');
-    const args = node.childForFieldName('arguments');
-    if (!callee) return UNKNOWN;
-    const first = args?.firstNamedChild;
-    if (
-      callee.type === 'import' ||
-      (callee.type === 'identifier' && callee.text === 'require' && !names.has('require'))
-    ) {
-      const source = first ? stringOf(evaluator.value(first)) : undefined;
-      if (source === undefined) return UNKNOWN;
-      const module = canonicalModule(source);
-      modules.add(module);
-      return api(module);
-    }
-    const target = evaluator.value(callee);
-    if (
-      target.kind === 'api' &&
-      /^(JSON\.stringify|Object\.freeze|Number|parseInt|String)$/.test(target.path)
-    ) {
-      return first ? evaluator.value(first) : UNKNOWN;
-    }
-    if (target.kind === 'function') {
-      const returned = returnedExpression(target.node);
-      return returned ? evaluator.value(returned) : UNKNOWN;
-    }
-    return called(target, node, isNew);
-  };
+function identifier(s: EvaluationState, node: SyntaxNode): Value {
+  const name = node.text;
+  const bound = s.names.lookup(name, node.startIndex);
+  if (bound) return bound;
+  const passed = argumentsForParameter(node, s.calls);
+  if (passed.length === 1 && passed[0]) return s.value(passed[0]);
+  if (passed.length > 1) return { kind: 'list', items: passed };
+  const global = own(GLOBALS, name);
+  if (global !== undefined) {
+    s.modules.add(global.split('.')[0] ?? global);
+    return api(global);
+  }
+  return name === 'undefined' ? NULL : UNKNOWN;
+}
 
-  const objectOf = (node: SyntaxNode): Value => {
-    const entries = new Map<string, SyntaxNode>();
-    for (const child of namedChildren(node)) {
-      if (child.type === 'pair') {
-        const key = child.childForFieldName('key');
-        const value = child.childForFieldName('value');
-        const name = key ? propertyName(key, evaluator.value) : undefined;
-        if (name !== undefined && value) entries.set(name, value);
-      } else if (child.type === 'shorthand_property_identifier') {
-        entries.set(child.text, child);
-      } else if (child.type === 'method_definition') {
-        const key = child.childForFieldName('name');
-        if (key) entries.set(key.text, child);
-      } else if (child.type === 'spread_element' && child.firstNamedChild) {
-        const spread = evaluator.value(child.firstNamedChild);
-        if (spread.kind === 'object') for (const [k, v] of spread.entries) entries.set(k, v);
-      }
-    }
-    return { kind: 'object', entries };
-  };
+function memberOf(s: EvaluationState, node: SyntaxNode): Value {
+  const object = node.childForFieldName('object');
+  const property = node.childForFieldName('property') ?? node.childForFieldName('index');
+  if (!object || !property) return UNKNOWN;
+  const name = node.type === 'subscript_expression' ? stringOf(s.value(property)) : property.text;
+  if (name === undefined) return UNKNOWN;
+  const inner = unwrap(object);
+  if (inner.type === 'this' || (inner.type === 'identifier' && s.classes.has(inner.text))) {
+    return s.names.lookup(`this.${name}`, node.startIndex) ?? UNKNOWN;
+  }
+  const of = s.value(inner);
+  if (of.kind === 'list' && /^\d+$/.test(name)) {
+    const item = of.items[Number(name)];
+    return item ? s.value(item) : UNKNOWN;
+  }
+  return propertyOf(s, of, name);
+}
 
-  const templateOf = (node: SyntaxNode): Value => {
-    let text = '';
-    for (const child of namedChildren(node)) {
-      if (child.type === 'string_fragment') text += child.text;
-      else if (child.type === 'template_substitution' && child.firstNamedChild) {
-        const part = stringOf(evaluator.value(child.firstNamedChild));
-        if (part === undefined) return UNKNOWN;
-        text += part;
-      } else if (child.type !== 'escape_sequence') return UNKNOWN;
-    }
-    return { kind: 'string', value: text };
-  };
+function callOf(s: EvaluationState, node: SyntaxNode, isNew: boolean): Value {
+  const callee = node.childForFieldName(isNew ? 'constructor' : 'function');
+  const args = node.childForFieldName('arguments');
+  if (!callee) return UNKNOWN;
+  const first = args?.firstNamedChild;
+  if (
+    callee.type === 'import' ||
+    (callee.type === 'identifier' && callee.text === 'require' && !s.names.has('require'))
+  ) {
+    const source = first ? stringOf(s.value(first)) : undefined;
+    if (source === undefined) return UNKNOWN;
+    const module = canonicalModule(source);
+    s.modules.add(module);
+    return api(module);
+  }
+  const target = s.value(callee);
+  if (
+    target.kind === 'api' &&
+    /^(JSON\.stringify|Object\.freeze|Number|parseInt|String)$/.test(target.path)
+  ) {
+    return first ? s.value(first) : UNKNOWN;
+  }
+  if (target.kind === 'api' && /^module:(node:)?util\.promisify$/.test(target.path)) {
+    return first ? s.value(first) : UNKNOWN;
+  }
+  if (target.kind === 'function') {
+    const returned = returnedExpression(target.node);
+    return returned ? s.value(returned) : UNKNOWN;
+  }
+  return called(target, node, isNew);
+}
 
-  const binaryOf = (node: SyntaxNode): Value => {
-    const left = node.childForFieldName('left');
-    const right = node.childForFieldName('right');
-    const operator = node.childForFieldName('operator')?.text ?? '';
-    if (!left || !right) return UNKNOWN;
-    const a = evaluator.value(left);
-    if (operator === '||' || operator === '??') {
-      return a.kind === 'unknown' || a.kind === 'null' ? evaluator.value(right) : a;
-    }
-    const b = evaluator.value(right);
-    return operator === '+' ? plus(a, b) : arithmetic(operator, a, b);
-  };
-
-  function evaluate(raw: SyntaxNode): Value {
-    const node = unwrap(raw);
-    switch (node.type) {
-      case 'string':
-        return { kind: 'string', value: node.text.slice(1, -1) };
-      case 'template_string':
-        return templateOf(node);
-      case 'number': {
-        const value = numberLiteral(node.text);
-        return value === undefined ? UNKNOWN : { kind: 'number', value };
-      }
-      case 'null':
-      case 'undefined':
-        return NULL;
-      case 'identifier':
-      case 'shorthand_property_identifier':
-        return identifier(node.text, node.startIndex);
-      case 'member_expression':
-      case 'subscript_expression':
-        return memberOf(node);
-      case 'call_expression':
-        return callOf(node, false);
-      case 'new_expression':
-        return callOf(node, true);
-      case 'object':
-        return objectOf(node);
-      case 'array':
-        return { kind: 'list', items: namedChildren(node).filter((n) => n.type !== 'comment') };
-      case 'binary_expression':
-        return binaryOf(node);
-      case 'arrow_function':
-      case 'function_expression':
-      case 'function':
-      case 'method_definition':
-        return { kind: 'function', node };
-      default:
-        return UNKNOWN;
+function objectOf(s: EvaluationState, node: SyntaxNode): Value {
+  const entries = new Map<string, SyntaxNode>();
+  for (const child of namedChildren(node)) {
+    if (child.type === 'pair') {
+      const key = child.childForFieldName('key');
+      const value = child.childForFieldName('value');
+      const name = key ? propertyName(key, s.value) : undefined;
+      if (name !== undefined && value) entries.set(name, value);
+    } else if (child.type === 'shorthand_property_identifier') {
+      entries.set(child.text, child);
+    } else if (child.type === 'method_definition') {
+      const key = child.childForFieldName('name');
+      if (key) entries.set(key.text, child);
+    } else if (child.type === 'spread_element' && child.firstNamedChild) {
+      const spread = s.value(child.firstNamedChild);
+      if (spread.kind === 'object') for (const [k, v] of spread.entries) entries.set(k, v);
     }
   }
+  return { kind: 'object', entries };
+}
 
-  collectBindings(root, names, classes, modules, evaluator);
+function templateOf(s: EvaluationState, node: SyntaxNode): Value {
+  let text = '';
+  for (const child of namedChildren(node)) {
+    if (child.type === 'string_fragment') text += child.text;
+    else if (child.type === 'template_substitution' && child.firstNamedChild) {
+      const part = stringOf(s.value(child.firstNamedChild));
+      if (part === undefined) return UNKNOWN;
+      text += part;
+    } else if (child.type !== 'escape_sequence') return UNKNOWN;
+  }
+  return { kind: 'string', value: text };
+}
+
+function binaryOf(s: EvaluationState, node: SyntaxNode): Value {
+  const left = node.childForFieldName('left');
+  const right = node.childForFieldName('right');
+  const operator = node.childForFieldName('operator')?.text ?? '';
+  if (!left || !right) return UNKNOWN;
+  const a = s.value(left);
+  if (operator === '||' || operator === '??') {
+    return a.kind === 'unknown' || a.kind === 'null' ? s.value(right) : a;
+  }
+  const b = s.value(right);
+  return operator === '+' ? plus(a, b) : arithmetic(operator, a, b);
+}
+
+function evaluate(s: EvaluationState, raw: SyntaxNode): Value {
+  const node = unwrap(raw);
+  switch (node.type) {
+    case 'string':
+      return { kind: 'string', value: node.text.slice(1, -1) };
+    case 'template_string':
+      return templateOf(s, node);
+    case 'number': {
+      const value = numberLiteral(node.text);
+      return value === undefined ? UNKNOWN : { kind: 'number', value };
+    }
+    case 'null':
+    case 'undefined':
+      return NULL;
+    case 'identifier':
+    case 'shorthand_property_identifier':
+      return identifier(s, node);
+    case 'member_expression':
+    case 'subscript_expression':
+      return memberOf(s, node);
+    case 'call_expression':
+      return callOf(s, node, false);
+    case 'new_expression':
+      return callOf(s, node, true);
+    case 'object':
+      return objectOf(s, node);
+    case 'array':
+      return { kind: 'list', items: namedChildren(node).filter((n) => n.type !== 'comment') };
+    case 'ternary_expression': {
+      // Either branch may run: a name argument reads both (`useEc ? 'ec' : 'rsa'`).
+      const branches = [
+        node.childForFieldName('consequence'),
+        node.childForFieldName('alternative'),
+      ];
+      return { kind: 'list', items: branches.filter((n): n is SyntaxNode => n !== null) };
+    }
+    case 'binary_expression':
+      return binaryOf(s, node);
+    case 'arrow_function':
+    case 'function_expression':
+    case 'function':
+    case 'method_definition':
+      return { kind: 'function', node };
+    default:
+      return UNKNOWN;
+  }
+}
+
+/** An evaluator over one file, given the file's BINDING_TYPES nodes (and its calls) in document order. */
+export function javascriptEvaluator(
+  declarations: readonly SyntaxNode[],
+  calls: readonly SyntaxNode[] = [],
+): JavaScriptEvaluator {
+  const state: EvaluationState = {
+    names: bindings(),
+    classes: new Set(),
+    modules: new Set(),
+    calls,
+    value: () => UNKNOWN,
+  };
+  state.value = memoised((node) => evaluate(state, node));
+  const evaluator: JavaScriptEvaluator = {
+    value: state.value,
+    property: (of, name) => propertyOf(state, of, name),
+    imports: (module) => state.modules.has(module),
+  };
+  collectBindings(declarations, state.names, state.classes, state.modules, evaluator);
   return evaluator;
 }
 
@@ -351,27 +404,13 @@ function bindDeclaration(node: SyntaxNode, names: Bindings, ev: JavaScriptEvalua
 }
 
 function collectBindings(
-  root: SyntaxNode,
+  declarations: readonly SyntaxNode[],
   names: Bindings,
   classes: Set<string>,
   modules: Set<string>,
   ev: JavaScriptEvaluator,
 ): void {
-  const types = [
-    'import_statement',
-    'variable_declarator',
-    'assignment_expression',
-    'function_declaration',
-    'generator_function_declaration',
-    'public_field_definition',
-    'field_definition',
-    'method_definition',
-    'class_declaration',
-    'required_parameter',
-    'optional_parameter',
-    'assignment_pattern',
-  ];
-  for (const node of descendants(root, types)) {
+  for (const node of declarations) {
     if (node.type === 'import_statement') bindImport(node, names, modules);
     else if (node.type === 'class_declaration') {
       const name = node.childForFieldName('name');

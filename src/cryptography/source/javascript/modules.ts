@@ -2,7 +2,7 @@
  * The npm modules the JavaScript rules know, by the canonical name the API tables use, and
  * the globals a browser or Node script may use without importing anything.
  */
-import { api, member, type Value } from '../values.js';
+import { api, member, own, type Value } from '../values.js';
 
 const MODULES: Readonly<Record<string, string>> = {
   crypto: 'crypto',
@@ -31,7 +31,7 @@ const MODULES: Readonly<Record<string, string>> = {
 
 /** The canonical name of an imported module; modules no rule reads keep a `module:` prefix. */
 export function canonicalModule(source: string): string {
-  const known = MODULES[source] ?? MODULES[source.replace(/\.js$/, '')];
+  const known = own(MODULES, source) ?? own(MODULES, source.replace(/\.js$/, ''));
   return known ?? `module:${source}`;
 }
 
@@ -68,6 +68,6 @@ const SAME: Readonly<Record<string, string>> = {
 export function memberPath(of: Value, name: string): Value {
   const next = member(of, name);
   if (next.kind !== 'api') return next;
-  const same = SAME[next.path];
+  const same = own(SAME, next.path);
   return same === undefined ? next : api(same, next.calls);
 }

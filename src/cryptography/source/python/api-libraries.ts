@@ -28,11 +28,17 @@ function typed(methods: readonly string[], path: RegExp, read: RuleRead): Rule[]
 /** `ECC.generate(curve='P-256')`; Ed25519 and Curve25519 keys are EdDSA and X25519. */
 function eccCurve(primitive: 'key-generation' | 'key-material'): RuleRead {
   return (site, ctx) => {
-    const curve = curveOf(argValue(site, ctx, kw('curve')));
-    let algorithm: PublicKeyAlgorithm = 'ECDSA';
-    if (curve === 'Ed25519' || curve === 'Ed448') algorithm = 'EdDSA';
-    else if (curve === 'X25519' || curve === 'X448') algorithm = curve;
-    return [{ use: { primitive, algorithm, ...(curve ? { curve } : {}) } }];
+    const value = argValue(site, ctx, kw('curve'));
+    const curves =
+      value?.kind === 'list'
+        ? value.items.map((item) => curveOf(ctx.value(item)))
+        : [curveOf(value)];
+    return curves.map((curve) => {
+      let algorithm: PublicKeyAlgorithm = 'ECDSA';
+      if (curve === 'Ed25519' || curve === 'Ed448') algorithm = 'EdDSA';
+      else if (curve === 'X25519' || curve === 'X448') algorithm = curve;
+      return { use: { primitive, algorithm, ...(curve ? { curve } : {}) } };
+    });
   };
 }
 

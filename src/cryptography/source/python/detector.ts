@@ -6,11 +6,16 @@
 import { type SyntaxNode, withSyntaxTree } from '../parser.js';
 import { reportBuilder } from '../report.js';
 import { applyRules, ruleSet, type Site } from '../rules.js';
-import { apiText, descendants, lineOf, namedChildren } from '../scope.js';
+import { apiText, lineOf, namedChildren, nodesByType } from '../scope.js';
 import type { LanguageDetector, SourceFileReport } from '../types.js';
 import { PYTHON_LIBRARY_RULES } from './api-libraries.js';
 import { PYCA_RULES } from './api-pyca.js';
-import { canonicalMember, type PythonEvaluator, pythonEvaluator } from './evaluate.js';
+import {
+  canonicalMember,
+  PYTHON_BINDING_TYPES,
+  type PythonEvaluator,
+  pythonEvaluator,
+} from './evaluate.js';
 
 const RULES = ruleSet([...PYCA_RULES, ...PYTHON_LIBRARY_RULES]);
 
@@ -40,26 +45,30 @@ function argumentsOf(call: SyntaxNode, ev: PythonEvaluator) {
 function siteOf(call: SyntaxNode, ev: PythonEvaluator): Site | undefined {
   const callee = call.childForFieldName('function');
   if (!callee) return undefined;
-  const base = { node: call, api: apiText(callee), ...argumentsOf(call, ev) };
+  let located: Pick<Site, 'path' | 'line' | 'receiver' | 'receiverNode'>;
   if (callee.type === 'attribute') {
     const object = callee.childForFieldName('object');
     const attribute = callee.childForFieldName('attribute');
-    if (!object || !attribute) return undefined;
+    if (!object || !attribute || !RULES.names.has(attribute.text)) return undefined;
     const receiver = ev.value(object);
     const target = canonicalMember(receiver, attribute.text);
     const path = target.kind === 'api' ? target.path : `*.${attribute.text}`;
-    return { ...base, path, line: lineOf(attribute), receiver, receiverNode: object };
+    located = { path, line: lineOf(attribute), receiver, receiverNode: object };
+  } else {
+    const target = ev.value(callee);
+    if (target.kind !== 'api') return undefined;
+    located = { path: target.path, line: lineOf(callee) };
   }
-  const target = ev.value(callee);
-  if (target.kind !== 'api') return undefined;
-  return { ...base, path: target.path, line: lineOf(callee) };
+  if (RULES.match(located.path).length === 0) return undefined;
+  return { ...located, node: call, api: apiText(callee), ...argumentsOf(call, ev) };
 }
 
 function detectIn(root: SyntaxNode): SourceFileReport {
-  const ev = pythonEvaluator(root);
+  const nodes = nodesByType(root, [...PYTHON_BINDING_TYPES, 'call']);
+  const ev = pythonEvaluator(nodes);
   const consumed = new Set<number>();
   const sites: Site[] = [];
-  for (const call of descendants(root, 'call')) {
+  for (const call of nodes.of('call')) {
     const site = siteOf(call, ev);
     if (site) sites.push(site);
   }

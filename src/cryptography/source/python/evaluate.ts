@@ -5,7 +5,14 @@
  * small functions.
  */
 import type { SyntaxNode } from '../parser.js';
-import { type Bindings, bindings, descendants, memoised, namedChildren } from '../scope.js';
+import {
+  type Bindings,
+  bindings,
+  descendants,
+  memoised,
+  type NodesByType,
+  namedChildren,
+} from '../scope.js';
 import {
   api,
   arithmetic,
@@ -81,137 +88,147 @@ function returnedExpression(fn: SyntaxNode): SyntaxNode | undefined {
   return undefined;
 }
 
-export function pythonEvaluator(root: SyntaxNode): PythonEvaluator {
-  const names = bindings();
-  const classes = new Set<string>();
-  const modules = new Set<string>();
-  const value = memoised((node) => evaluate(node));
-  const evaluator: PythonEvaluator = { value, imports: (module) => modules.has(module) };
+interface EvaluationState {
+  names: Bindings;
+  classes: Set<string>;
+  value: (node: SyntaxNode) => Value;
+}
 
-  const attributeOf = (node: SyntaxNode): Value => {
-    const object = node.childForFieldName('object');
-    const attribute = node.childForFieldName('attribute');
-    if (!object || !attribute) return UNKNOWN;
-    if (
-      object.type === 'identifier' &&
-      (/^(self|cls)$/.test(object.text) || classes.has(object.text))
-    ) {
-      return names.lookup(`this.${attribute.text}`, node.startIndex) ?? UNKNOWN;
-    }
-    return canonicalMember(value(object), attribute.text);
-  };
-
-  const subscriptOf = (node: SyntaxNode): Value => {
-    const object = node.childForFieldName('value');
-    const index = node.childForFieldName('subscript');
-    if (!object || !index) return UNKNOWN;
-    const of = value(object);
-    const key = stringOf(value(index));
-    if (of.kind === 'object' && key !== undefined) {
-      const entry = of.entries.get(key);
-      return entry ? value(entry) : UNKNOWN;
-    }
-    if (of.kind === 'list' && key !== undefined && /^\d+$/.test(key)) {
-      const item = of.items[Number(key)];
-      return item ? value(item) : UNKNOWN;
-    }
-    return UNKNOWN;
-  };
-
-  const callOf = (node: SyntaxNode): Value => {
-    const callee = node.childForFieldName('function');
-    const args = node.childForFieldName('arguments');
-    if (!callee) return UNKNOWN;
-    const positional = args
-      ? namedChildren(args).filter(
-          (n) => !/^(keyword_argument|comment|list_splat|dictionary_splat)$/.test(n.type),
-        )
-      : [];
-    if (callee.type === 'identifier' && CONVERSIONS.has(callee.text) && !names.has(callee.text)) {
-      return positional[0] ? value(positional[0]) : UNKNOWN;
-    }
-    if (callee.type === 'identifier' && callee.text === 'dict' && args) return dictOf(args);
-    const target = value(callee);
-    if (target.kind === 'api' && ENVIRONMENT.has(target.path)) {
-      return positional[1] ? value(positional[1]) : UNKNOWN;
-    }
-    if (target.kind === 'function') {
-      const returned = returnedExpression(target.node);
-      return returned ? value(returned) : UNKNOWN;
-    }
-    return called(target, node);
-  };
-
-  /** `{"alg": "RS256"}` and `dict(alg="RS256")`. */
-  const dictOf = (node: SyntaxNode): Value => {
-    const entries = new Map<string, SyntaxNode>();
-    for (const child of namedChildren(node)) {
-      const key = child.childForFieldName(child.type === 'pair' ? 'key' : 'name');
-      const entry = child.childForFieldName('value');
-      if (!key || !entry || !/^(pair|keyword_argument)$/.test(child.type)) continue;
-      const name = child.type === 'pair' ? stringOf(value(key)) : key.text;
-      if (name !== undefined) entries.set(name, entry);
-    }
-    return { kind: 'object', entries };
-  };
-
-  const operatorOf = (node: SyntaxNode): Value => {
-    const left = node.childForFieldName('left');
-    const right = node.childForFieldName('right');
-    const operator = node.childForFieldName('operator')?.text ?? '';
-    if (!left || !right) return UNKNOWN;
-    const a = value(left);
-    if (node.type === 'boolean_operator') {
-      return a.kind === 'unknown' || a.kind === 'null' ? value(right) : a;
-    }
-    const b = value(right);
-    return operator === '+' ? plus(a, b) : arithmetic(operator, a, b);
-  };
-
-  function evaluate(node: SyntaxNode): Value {
-    switch (node.type) {
-      case 'string':
-        return stringLiteral(node);
-      case 'concatenated_string':
-        return namedChildren(node).reduce<Value>((text, part) => plus(text, value(part)), {
-          kind: 'string',
-          value: '',
-        });
-      case 'integer': {
-        const number = numberLiteral(node.text);
-        return number === undefined ? UNKNOWN : { kind: 'number', value: number };
-      }
-      case 'none':
-        return NULL;
-      case 'identifier':
-        return names.lookup(node.text, node.startIndex) ?? UNKNOWN;
-      case 'attribute':
-        return attributeOf(node);
-      case 'subscript':
-        return subscriptOf(node);
-      case 'call':
-        return callOf(node);
-      case 'dictionary':
-        return dictOf(node);
-      case 'list':
-      case 'tuple':
-      case 'set':
-        return { kind: 'list', items: namedChildren(node).filter((n) => n.type !== 'comment') };
-      case 'binary_operator':
-      case 'boolean_operator':
-        return operatorOf(node);
-      case 'parenthesized_expression':
-      case 'await':
-        return node.firstNamedChild ? value(node.firstNamedChild) : UNKNOWN;
-      case 'lambda':
-        return { kind: 'function', node };
-      default:
-        return UNKNOWN;
-    }
+function attributeOf(s: EvaluationState, node: SyntaxNode): Value {
+  const object = node.childForFieldName('object');
+  const attribute = node.childForFieldName('attribute');
+  if (!object || !attribute) return UNKNOWN;
+  if (
+    object.type === 'identifier' &&
+    (/^(self|cls)$/.test(object.text) || s.classes.has(object.text))
+  ) {
+    return s.names.lookup(`this.${attribute.text}`, node.startIndex) ?? UNKNOWN;
   }
+  return canonicalMember(s.value(object), attribute.text);
+}
 
-  collectBindings(root, names, classes, modules, value);
-  return evaluator;
+function subscriptOf(s: EvaluationState, node: SyntaxNode): Value {
+  const object = node.childForFieldName('value');
+  const index = node.childForFieldName('subscript');
+  if (!object || !index) return UNKNOWN;
+  const of = s.value(object);
+  const key = stringOf(s.value(index));
+  if (of.kind === 'object' && key !== undefined) {
+    const entry = of.entries.get(key);
+    return entry ? s.value(entry) : UNKNOWN;
+  }
+  if (of.kind === 'list' && key !== undefined && /^\d+$/.test(key)) {
+    const item = of.items[Number(key)];
+    return item ? s.value(item) : UNKNOWN;
+  }
+  return UNKNOWN;
+}
+
+function callOf(s: EvaluationState, node: SyntaxNode): Value {
+  const callee = node.childForFieldName('function');
+  const args = node.childForFieldName('arguments');
+  if (!callee) return UNKNOWN;
+  const positional = args
+    ? namedChildren(args).filter(
+        (n) => !/^(keyword_argument|comment|list_splat|dictionary_splat)$/.test(n.type),
+      )
+    : [];
+  if (callee.type === 'identifier' && CONVERSIONS.has(callee.text) && !s.names.has(callee.text)) {
+    return positional[0] ? s.value(positional[0]) : UNKNOWN;
+  }
+  if (callee.type === 'identifier' && callee.text === 'dict' && args) return dictOf(s, args);
+  const target = s.value(callee);
+  if (target.kind === 'api' && ENVIRONMENT.has(target.path)) {
+    return positional[1] ? s.value(positional[1]) : UNKNOWN;
+  }
+  if (target.kind === 'function') {
+    const returned = returnedExpression(target.node);
+    return returned ? s.value(returned) : UNKNOWN;
+  }
+  return called(target, node);
+}
+
+function dictOf(s: EvaluationState, node: SyntaxNode): Value {
+  const entries = new Map<string, SyntaxNode>();
+  for (const child of namedChildren(node)) {
+    const key = child.childForFieldName(child.type === 'pair' ? 'key' : 'name');
+    const entry = child.childForFieldName('value');
+    if (!key || !entry || !/^(pair|keyword_argument)$/.test(child.type)) continue;
+    const name = child.type === 'pair' ? stringOf(s.value(key)) : key.text;
+    if (name !== undefined) entries.set(name, entry);
+  }
+  return { kind: 'object', entries };
+}
+
+function operatorOf(s: EvaluationState, node: SyntaxNode): Value {
+  const left = node.childForFieldName('left');
+  const right = node.childForFieldName('right');
+  const operator = node.childForFieldName('operator')?.text ?? '';
+  if (!left || !right) return UNKNOWN;
+  const a = s.value(left);
+  if (node.type === 'boolean_operator') {
+    return a.kind === 'unknown' || a.kind === 'null' ? s.value(right) : a;
+  }
+  const b = s.value(right);
+  return operator === '+' ? plus(a, b) : arithmetic(operator, a, b);
+}
+
+function evaluate(s: EvaluationState, node: SyntaxNode): Value {
+  switch (node.type) {
+    case 'string':
+      return stringLiteral(node);
+    case 'concatenated_string':
+      return namedChildren(node).reduce<Value>((text, part) => plus(text, s.value(part)), {
+        kind: 'string',
+        value: '',
+      });
+    case 'integer': {
+      const number = numberLiteral(node.text);
+      return number === undefined ? UNKNOWN : { kind: 'number', value: number };
+    }
+    case 'none':
+      return NULL;
+    case 'identifier':
+      return s.names.lookup(node.text, node.startIndex) ?? UNKNOWN;
+    case 'attribute':
+      return attributeOf(s, node);
+    case 'subscript':
+      return subscriptOf(s, node);
+    case 'call':
+      return callOf(s, node);
+    case 'dictionary':
+      return dictOf(s, node);
+    case 'list':
+    case 'tuple':
+    case 'set':
+      return { kind: 'list', items: namedChildren(node).filter((n) => n.type !== 'comment') };
+    case 'conditional_expression': {
+      // `'ec' if compact else 'rsa'`: either branch may run, a name argument reads both.
+      const [body, , alternative] = namedChildren(node);
+      return {
+        kind: 'list',
+        items: [body, alternative].filter((n): n is SyntaxNode => n !== undefined),
+      };
+    }
+    case 'binary_operator':
+    case 'boolean_operator':
+      return operatorOf(s, node);
+    case 'parenthesized_expression':
+    case 'await':
+      return node.firstNamedChild ? s.value(node.firstNamedChild) : UNKNOWN;
+    case 'lambda':
+      return { kind: 'function', node };
+    default:
+      return UNKNOWN;
+  }
+}
+
+export function pythonEvaluator(nodes: NodesByType): PythonEvaluator {
+  const modules = new Set<string>();
+  const state: EvaluationState = { names: bindings(), classes: new Set(), value: () => UNKNOWN };
+  state.value = memoised((node) => evaluate(state, node));
+  collectBindings(nodes, state.names, state.classes, modules, state.value);
+  return { value: state.value, imports: (module) => modules.has(module) };
 }
 
 function dottedText(node: SyntaxNode): string {
@@ -294,21 +311,23 @@ function bindFunction(node: SyntaxNode, names: Bindings, value: (node: SyntaxNod
   }
 }
 
+/** The node types the evaluator binds names from (walked once with the detector's own). */
+export const PYTHON_BINDING_TYPES: readonly string[] = [
+  'import_statement',
+  'import_from_statement',
+  'assignment',
+  'function_definition',
+  'class_definition',
+];
+
 function collectBindings(
-  root: SyntaxNode,
+  nodes: NodesByType,
   names: Bindings,
   classes: Set<string>,
   modules: Set<string>,
   value: (node: SyntaxNode) => Value,
 ): void {
-  const types = [
-    'import_statement',
-    'import_from_statement',
-    'assignment',
-    'function_definition',
-    'class_definition',
-  ];
-  for (const node of descendants(root, types)) {
+  for (const node of nodes.of(...PYTHON_BINDING_TYPES)) {
     if (node.type === 'assignment') bindAssignment(node, names, value);
     else if (node.type === 'function_definition') bindFunction(node, names, value);
     else if (node.type === 'class_definition') {
