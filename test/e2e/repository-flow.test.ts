@@ -128,6 +128,7 @@ describe('repository flow over HTTP', () => {
       'policies',
       'cleanup',
       'store',
+      'quantum',
       'reachability',
       'extract',
       'checkout',

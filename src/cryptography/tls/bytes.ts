@@ -1,5 +1,5 @@
 /**
- * Bounds-checked reading and length-prefixed writing of TLS wire structures (RFC 8446 §3).
+ * Bounds-checked reading and length-prefixed writing of TLS wire structures (RFC 8446 section 3).
  * The reader throws `MalformedBytes` on any read past its end; every decoder in this folder
  * catches it at its top and returns a parse problem, so hostile bytes never escape as an
  * exception and every loop advances by at least one byte or stops.

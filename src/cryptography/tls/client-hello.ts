@@ -1,5 +1,5 @@
 /**
- * A TLS 1.3 ClientHello built byte by byte from RFC 8446 §4.1.2, for one purpose: to learn
+ * A TLS 1.3 ClientHello built byte by byte from RFC 8446 section 4.1.2, for one purpose: to learn
  * which key-exchange group a server picks when it is offered the hybrid ML-KEM groups first.
  * Node 20's OpenSSL 3.0 cannot negotiate those groups, so the probe writes the hello itself
  * and reads only the server's first answer (server-hello.ts); no handshake is ever completed,
@@ -76,7 +76,7 @@ export const PROBE_CIPHER_SUITES: readonly number[] = [
 ];
 
 /**
- * Signature schemes (RFC 8446 §4.2.3 plus ML-DSA, draft-ietf-tls-mldsa): the server picks its
+ * Signature schemes (RFC 8446 section 4.2.3 plus ML-DSA, draft-ietf-tls-mldsa): the server picks its
  * certificate before it answers, so offering everything keeps it from refusing the hello.
  */
 export const PROBE_SIGNATURE_SCHEMES: readonly number[] = [
@@ -154,7 +154,7 @@ export function encodeClientHello(options: ClientHelloOptions): Buffer {
     withLength(2, ...clientExtensions(options)),
   ]);
   const handshake = Buffer.concat([uint(HANDSHAKE_TYPE.clientHello, 1), withLength(3, body)]);
-  // legacy_record_version 0x0301 in the first record, as RFC 8446 §5.1 advises.
+  // legacy_record_version 0x0301 in the first record, as RFC 8446 section 5.1 advises.
   return Buffer.concat([
     uint(CONTENT_TYPE.handshake, 1),
     uint(TLS_VERSION.tls10, 2),

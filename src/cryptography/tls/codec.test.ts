@@ -38,7 +38,7 @@ function serverHello(...parts: string[]): Buffer {
 }
 
 describe('encodeClientHello', () => {
-  it('lays out the record, handshake header and fixed fields as RFC 8446 §4.1.2 says', () => {
+  it('lays out the record, handshake header and fixed fields as RFC 8446 section 4.1.2 says', () => {
     const random = Buffer.alloc(32, 0xab);
     const bytes = encodeClientHello({ keyShares: [], random, sessionId: SESSION });
     expect([...bytes.subarray(0, 3)]).toEqual([0x16, 0x03, 0x01]); // handshake record, 0x0301
@@ -141,7 +141,7 @@ describe('decodeServerAnswer', () => {
     ).toBe(true);
   });
 
-  // A HelloRetryRequest written out by hand from RFC 8446 §4.1.3/§4.1.4: TLS_AES_256_GCM_SHA384,
+  // A HelloRetryRequest written out by hand from RFC 8446 section 4.1.3/section 4.1.4: TLS_AES_256_GCM_SHA384,
   // supported_versions 0x0304, key_share selected_group secp256r1, empty session id.
   const handWrittenHrr = [
     ['16', '0303', '0038'], // record: handshake, TLS 1.2, 56 bytes

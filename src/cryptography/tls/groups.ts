@@ -9,7 +9,7 @@
 export type GroupKind = 'classical' | 'hybrid' | 'pq' | 'draft' | 'unknown';
 
 export interface NamedGroup {
-  /** The IANA name (`x25519`, `secp256r1`, `X25519MLKEM768`), or `0x…` when unlisted. */
+  /** The IANA name (`x25519`, `secp256r1`, `X25519MLKEM768`), or `0x...` when unlisted. */
   name: string;
   codepoint: number;
   kind: GroupKind;

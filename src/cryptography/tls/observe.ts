@@ -188,7 +188,7 @@ function fieldOf(value: unknown, key: string): unknown {
 /**
  * The key exchange from getEphemeralKeyInfo(): `{type:'ECDH', name, size}` for ECDHE and X25519
  * (TLS 1.2 and 1.3), `{type:'DH', size}` for finite-field DHE, `{}` for RSA key transport (and,
- * on newer Node with OpenSSL ≥ 3.5, for hybrid groups before nodejs/node#64119, which reports
+ * on newer Node with OpenSSL >= 3.5, for hybrid groups before nodejs/node#64119, which reports
  * `{type:'TLSGroup', name}`).
  */
 export function keyExchangeFacts(

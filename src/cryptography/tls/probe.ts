@@ -9,7 +9,7 @@
  * Some TLS stacks (Go's crypto/tls, rustls) prefer a group the client already sent a share
  * for, to save a round trip, so they answer the X25519 share on x25519 even when they support
  * a hybrid. When the first answer is a TLS 1.3 ServerHello on a classical group, the probe
- * therefore asks once more with no key share at all (RFC 8446 §4.2.8 allows an empty list),
+ * therefore asks once more with no key share at all (RFC 8446 section 4.2.8 allows an empty list),
  * which makes any TLS 1.3 server name the group it prefers in a HelloRetryRequest.
  *
  * The address is an IP literal the caller has already checked with the outbound guard; the
@@ -58,7 +58,7 @@ export interface HybridProbeResult {
   attempts: number;
   /** Why the probe learnt nothing (or less than it asked), in a fixed sentence. */
   problem?: string;
-  /** A socket error code (ECONNREFUSED, ETIMEDOUT, …), for the server log. */
+  /** A socket error code (ECONNREFUSED, ETIMEDOUT, ...), for the server log. */
   errorCode?: string;
 }
 

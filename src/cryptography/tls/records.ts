@@ -1,5 +1,5 @@
 /**
- * The TLS record layer as far as the first handshake message (RFC 8446 §5.1): reassembles
+ * The TLS record layer as far as the first handshake message (RFC 8446 section 5.1): reassembles
  * TLSPlaintext records that arrive split across reads and a handshake message split across
  * records, and stops at the first complete handshake message or alert. Every record is looked
  * at once and bytes are copied a bounded number of times, so a server trickling one byte per
@@ -127,7 +127,7 @@ function fromRecord(
       if (fragment.length < 2) return { kind: 'malformed', problem: 'a truncated alert' };
       return { kind: 'alert', level: fragment[0]!, description: fragment[1]! };
     case CONTENT_TYPE.changeCipherSpec:
-      return null; // middlebox compatibility (RFC 8446 §D.4): carries nothing
+      return null; // middlebox compatibility (RFC 8446 section D.4): carries nothing
     case CONTENT_TYPE.applicationData:
       return { kind: 'malformed', problem: 'encrypted records before the first handshake message' };
     default:

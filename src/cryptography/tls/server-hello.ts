@@ -1,5 +1,5 @@
 /**
- * The server's first answer to the probe's ClientHello (RFC 8446 §4.1.3, §4.1.4, §6): a
+ * The server's first answer to the probe's ClientHello (RFC 8446 section 4.1.3, section 4.1.4, section 6): a
  * ServerHello, a HelloRetryRequest (a ServerHello whose random is SHA-256 of
  * "HelloRetryRequest"), or an alert. Only the fields that say which version and which
  * key-exchange group the server chose are read; anything malformed is a parse problem.
@@ -14,7 +14,7 @@ import {
   HANDSHAKE_TYPE,
 } from './records.js';
 
-/** SHA-256("HelloRetryRequest"), the random of every HelloRetryRequest (RFC 8446 §4.1.3). */
+/** SHA-256("HelloRetryRequest"), the random of every HelloRetryRequest (RFC 8446 section 4.1.3). */
 export const HELLO_RETRY_REQUEST_RANDOM = Buffer.from(
   'CF21AD74E59A6111BE1D8C021E65B891C2A211167ABB8C5E079E09E2C8A8339C',
   'hex',
@@ -22,7 +22,7 @@ export const HELLO_RETRY_REQUEST_RANDOM = Buffer.from(
 
 export interface ServerHelloFacts {
   legacyVersion: number;
-  /** supported_versions' selected_version; the legacy version when it is absent (TLS ≤ 1.2). */
+  /** supported_versions' selected_version; the legacy version when it is absent (TLS <= 1.2). */
   version: number;
   cipherSuite: number;
   /** HelloRetryRequest: the selected_group; ServerHello: its key share's group; else null. */

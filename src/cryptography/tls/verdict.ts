@@ -3,8 +3,8 @@
  * to use and whether its certificate chain authenticates with post-quantum signatures.
  *
  * - vulnerable: the best key exchange seen is classical (ECDHE, X25519, FFDHE, RSA key
- *   transport), which includes every TLS ≤ 1.2 connection.
- * - hybrid: a hybrid group (X25519MLKEM768, SecP256r1MLKEM768, SecP384r1MLKEM1024, …).
+ *   transport), which includes every TLS <= 1.2 connection.
+ * - hybrid: a hybrid group (X25519MLKEM768, SecP256r1MLKEM768, SecP384r1MLKEM1024, ...).
  * - pq-kex: a pure ML-KEM group.
  * - quantum-safe: hybrid or pure post-quantum key exchange AND a post-quantum (ML-DSA or
  *   composite) certificate chain. Rare, so "post-quantum key exchange, classical authentication"
@@ -12,7 +12,7 @@
  *
  * "Seen to use" counts the raw probe too: a server that picks a hybrid group when offered one is
  * `hybrid`, even though Node 20 (OpenSSL 3.0) negotiated a classical group with it, because the
- * verdict describes the server, and every current browser and OpenSSL ≥ 3.5 client gets the
+ * verdict describes the server, and every current browser and OpenSSL >= 3.5 client gets the
  * hybrid exchange from it.
  */
 
