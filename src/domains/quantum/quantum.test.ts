@@ -175,6 +175,20 @@ describe('quantum inventory of a scanned repository', () => {
     const url = `/api/v1/repositories/${repositoryId}/quantum/findings/${source?.findingId}`;
     const refused = await t.as(a.token, { method: 'PATCH', url, payload: { status: 'fixed' } });
     expect(refused.statusCode, refused.body).toBe(422);
+    // Malformed input is a problem body, and changes nothing.
+    for (const payload of [{}, { status: 'open', expiresAtUtc: 'soon' }, { status: 'nonsense' }]) {
+      const bad = await t.as(a.token, { method: 'PATCH', url, payload });
+      expect(bad.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(bad.headers['content-type']).toMatch(/application\/problem\+json/);
+    }
+    const badFilter = await t.as(a.token, {
+      method: 'GET',
+      url: `/api/v1/repositories/${repositoryId}/quantum/findings?severity=dire`,
+    });
+    expect(badFilter.statusCode).toBe(400);
+    expect((await findings()).items.find((f) => f.findingId === source?.findingId)?.status).toBe(
+      'open',
+    );
     const patched = await t.as(a.token, {
       method: 'PATCH',
       url,
