@@ -5,7 +5,12 @@ import {
   type SimulatedEvent,
 } from '../../../test/support/billing-provider-simulator';
 import { insertRepository } from '../../../test/support/exposures';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  createTestApp,
+  openTestDatabase,
+  type TestApp,
+  type TestTenant,
+} from '../../../test/support/test-app';
 import { jobDefinitions } from '../../background-jobs';
 import { withTenant } from '../../db/tenant-scope';
 import { GRACE_EXPIRED } from './jobs';
@@ -115,7 +120,10 @@ describe('billing', () => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp({ operatorToken: OPERATOR_TOKEN });
+    // The embedded database gets one connection, as the service opens it (src/service.ts):
+    // PGlite is one session, and concurrent transactions on several connections would interleave.
+    const database = await openTestDatabase(process.env.TEST_DATABASE_URL ? 10 : 1);
+    t = await createTestApp({ operatorToken: OPERATOR_TOKEN }, { database });
     a = await t.createTenant('free', 'A');
     b = await t.createTenant('free', 'B');
     sim = new BillingProviderSimulator(
@@ -256,8 +264,13 @@ describe('billing', () => {
     let repositoryIds: string[] = [];
 
     it('a created and updated subscription sets the plan, its features and limits at once', async () => {
+      const policies = async () =>
+        (await t.as(b.token, { method: 'GET', url: '/api/v1/policies' })).statusCode;
+      expect(await policies()).toBe(403);
       const created = subscriptionEvent('subscription.created', b, 'cus_b', { plan: 'team' });
       expect((await accepted(created)).outcome).toBe('applied');
+      // The very next request sees the new plan: a gated route opens.
+      expect(await policies()).toBe(200);
       expect(await flags(b)).toMatchObject({ plan: 'team' });
       expect((await flags(b)).enabled).toContain('integrations');
       expect((await flags(b)).enabled).not.toContain('cra');
@@ -296,6 +309,23 @@ describe('billing', () => {
       expect(await planOf(b.tenantId)).toBe('business');
       expect(await count('billing_events')).toBe(events + 1);
       expect(await count('audit_log')).toBe(audit + 2); // the event and its plan change
+    });
+
+    it('the same event delivered twice at once is applied once', async () => {
+      const events = await count('billing_events');
+      const event = subscriptionEvent('subscription.updated', b, 'cus_b', { plan: 'business' });
+      const answers = await Promise.all([
+        sim.deliver(event),
+        sim.deliver(event),
+        sim.deliver(event),
+      ]);
+      expect(answers.map((r) => r.statusCode)).toEqual([202, 202, 202]);
+      expect(answers.map((r) => JSON.parse(r.body).outcome).sort()).toEqual([
+        'applied',
+        'duplicate',
+        'duplicate',
+      ]);
+      expect(await count('billing_events')).toBe(events + 1);
     });
 
     it('a failed payment starts the grace period; its end lowers the plan; payment restores it', async () => {
@@ -573,6 +603,12 @@ describe('billing', () => {
         }
       }
       for (const role of ['admin', 'owner']) {
+        const view = await t.as(roleTokens[role] ?? '', {
+          method: 'GET',
+          url: '/api/v1/billing/subscription',
+        });
+        expect(view.statusCode, role).toBe(200);
+        expect(view.json()).toMatchObject({ plan: 'business', customerId: 'cus_a' });
         const one = await t.as(roleTokens[role] ?? '', {
           method: 'GET',
           url: `/api/v1/billing/invoices/${invoiceId}`,
