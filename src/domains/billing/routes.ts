@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { badRequest, unauthorized } from '../../core/problem';
+import { badRequest, ProblemError, unauthorized } from '../../core/problem';
+import { DatabaseBusyError } from '../../db/connection';
 import { pageOf } from '../../http/query';
 import type { RouteApp } from '../../http/route-app';
 import { NoContent, withErrors } from '../../http/schemas';
@@ -109,7 +110,14 @@ function webhookRoute(deps: RouteDeps): FastifyPluginAsyncTypebox {
             warn: (message) => request.log.warn(message),
           },
           { headers: request.headers, raw, ip: request.ip, correlationId: request.id },
-        );
+        ).catch((error: unknown) => {
+          // The contract gives this route 202, 400 and 500: a busy database (elsewhere a 503)
+          // is an event not stored, which the provider retries.
+          if (error instanceof DatabaseBusyError) {
+            throw new ProblemError(500, 'The event could not be stored now; retry later.');
+          }
+          throw error;
+        });
         return reply.code(202).send({ accepted: true, ...result });
       },
     );
