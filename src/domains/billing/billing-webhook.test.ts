@@ -98,6 +98,9 @@ describe('billing provider webhook', () => {
 
     it('accepts a good signature, and several during a rotation on either side', async () => {
       expect((await accepted(event())).outcome).toBe('applied');
+      // Delayed in transit but signed within five minutes, either way: accepted.
+      expect((await sim.deliver(event(), { skewSeconds: -290 })).statusCode).toBe(202);
+      expect((await sim.deliver(event(), { skewSeconds: 290 })).statusCode).toBe(202);
       // The provider rotates first: it signs with the old and the new secret.
       expect(
         (await sim.deliver(event(), { secrets: ['whsec_new_provider_side', SECRET] })).statusCode,
