@@ -5,6 +5,7 @@ import {
   REFRESH_REPOSITORY_ROLLUPS,
 } from './domains/analytics/jobs';
 import { analyticsExportJobs } from './domains/analytics-export/jobs';
+import { billingJobs } from './domains/billing/jobs';
 import { craJobs, craSubscriptions } from './domains/cra/jobs';
 import { craReportingJobs, craReportingSubscriptions } from './domains/cra-reporting/jobs';
 import type { EventName, EventSubscriptions } from './domains/events';
@@ -106,6 +107,7 @@ export function jobDefinitions(deps: JobDeps): JobDefinition[] {
     ...craReportingJobs(deps),
     ...quantumTlsJobs(deps),
     ...statusJobs(deps),
+    ...billingJobs(deps),
   ];
   const observe = deps.observe;
   return observe ? definitions.map((d) => observed(observe, d)) : definitions;

@@ -44,6 +44,11 @@ export const OPENAPI_TAGS = [
     description:
       'Post-quantum readiness: the cryptography inventory, watched TLS endpoints and their observations',
   },
+  {
+    name: 'Billing',
+    description:
+      "The billing provider's signed events, the tenant's subscription, plan changes and invoices",
+  },
 ] as const;
 
 export type OpenApiTag = (typeof OPENAPI_TAGS)[number]['name'];
