@@ -21,9 +21,9 @@ describe('who writes exposures and the audit log', () => {
   });
 
   it('the owners do write them (the patterns match real code)', () => {
-    expect(writesIn('domains/exposures/automatic/system-status.ts', ['vulnerability_exposures'])).not.toEqual(
-      [],
-    );
+    expect(
+      writesIn('domains/exposures/automatic/system-status.ts', ['vulnerability_exposures']),
+    ).not.toEqual([]);
     expect(writesIn('domains/exposures/automatic/system-status.ts', ['audit_log'])).not.toEqual([]);
     expect(writesIn('domains/audit-log/store.ts', ['audit_log'])).not.toEqual([]);
   });
