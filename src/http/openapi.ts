@@ -44,6 +44,11 @@ export const OPENAPI_TAGS = [
     description:
       'Post-quantum readiness: the cryptography inventory, watched TLS endpoints and their observations',
   },
+  {
+    name: 'Compliance',
+    description:
+      'Compliance control evidence for auditors (SOC 2, ISO/IEC 27001:2022, CRA Annex I Part II) and signed evidence archives',
+  },
 ] as const;
 
 export type OpenApiTag = (typeof OPENAPI_TAGS)[number]['name'];

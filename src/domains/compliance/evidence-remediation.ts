@@ -45,28 +45,26 @@ interface SeverityFigures {
   openPastTarget: number;
 }
 
+interface Bucket {
+  target: number;
+  found: number;
+  times: number[];
+  within: number;
+  overdue: number;
+}
+
 function bucketOf(severity: string | null): string {
   return severity && (TARGET_SEVERITIES as readonly string[]).includes(severity)
     ? severity
     : 'unrated';
 }
 
-/**
- * Exposures found and fixed in the period, times to fix by severity against the tenant's
- * targets (medians and the share within target), and those left open past their target.
- */
-export function remediationEvidence(
-  context: EvidenceContext,
-  exposures: ExposureRecord[],
-  targets: RemediationTargets,
-  /** Completed scans in the period: without one, nothing could have been found. */
-  scansCompleted: number,
-): ItemDraft {
-  const buckets = new Map<
-    string,
-    { target: number; found: number; times: number[]; within: number; overdue: number }
-  >();
-  const bucket = (e: ExposureRecord) => {
+/** Sorts each exposure into its severity's bucket: found, fixed (in time or not), overdue. */
+function tally(context: EvidenceContext, exposures: ExposureRecord[], targets: RemediationTargets) {
+  const buckets = new Map<string, Bucket>();
+  const gaps: string[] = [];
+  const records: RecordRef[] = [];
+  for (const e of exposures) {
     const key = bucketOf(e.severity);
     const b = buckets.get(key) ?? {
       target: targetFor(targets, e.severity),
@@ -76,15 +74,11 @@ export function remediationEvidence(
       overdue: 0,
     };
     buckets.set(key, b);
-    return b;
-  };
-  const gaps: string[] = [];
-  const records: RecordRef[] = [];
-  for (const e of exposures) {
-    const b = bucket(e);
-    if (inPeriod(e.firstSeenAt, context.period)) b.found += 1;
+    const found = inPeriod(e.firstSeenAt, context.period);
+    if (found) b.found += 1;
     if (isRemediation(e) && inPeriod(e.fixedAt, context.period)) {
-      const taken = days((e.fixedAt as Date).getTime() - e.firstSeenAt.getTime());
+      const fixedAt = e.fixedAt as Date;
+      const taken = days(fixedAt.getTime() - e.firstSeenAt.getTime());
       b.times.push(taken);
       if (taken <= b.target) b.within += 1;
       else
@@ -94,34 +88,28 @@ export function remediationEvidence(
       records.push(
         exposureRef(
           e,
-          `found ${iso(e.firstSeenAt)}, fixed ${iso(e.fixedAt as Date)}: ${taken} days (target ${b.target})`,
+          `found ${iso(e.firstSeenAt)}, fixed ${iso(fixedAt)}: ${taken} days (target ${b.target})`,
         ),
       );
     } else if (openAtEnd(e, context)) {
       const age = days(context.until.getTime() - e.firstSeenAt.getTime());
+      const note = `found ${iso(e.firstSeenAt)}, open ${age} days at ${iso(context.until)} (target ${b.target})`;
       if (age > b.target) {
         b.overdue += 1;
         gaps.push(
           `${label(e, context)} was still open ${age} days after detection at the end of the period, over the ${b.target}-day target`,
         );
-        records.push(
-          exposureRef(
-            e,
-            `found ${iso(e.firstSeenAt)}, open ${age} days at ${iso(context.until)} (target ${b.target})`,
-          ),
-        );
-      } else if (inPeriod(e.firstSeenAt, context.period)) {
-        records.push(
-          exposureRef(
-            e,
-            `found ${iso(e.firstSeenAt)}, open ${age} days, within target ${b.target}`,
-          ),
-        );
-      }
-    } else if (inPeriod(e.firstSeenAt, context.period)) {
-      records.push(exposureRef(e, `found ${iso(e.firstSeenAt)}, now ${e.status}`));
-    }
+        records.push(exposureRef(e, note));
+      } else if (found) records.push(exposureRef(e, note));
+    } else if (found) records.push(exposureRef(e, `found ${iso(e.firstSeenAt)}, now ${e.status}`));
   }
+  return { buckets, gaps, records };
+}
+
+function severityFigures(
+  buckets: Map<string, Bucket>,
+  targets: RemediationTargets,
+): Record<string, SeverityFigures> {
   const bySeverity: Record<string, SeverityFigures> = {};
   for (const key of [...TARGET_SEVERITIES, 'unrated']) {
     const b = buckets.get(key);
@@ -143,25 +131,35 @@ export function remediationEvidence(
       openPastTarget: x.overdue,
     };
   }
-  const totals = Object.values(bySeverity).reduce(
-    (t, f) => ({
-      found: t.found + f.found,
-      fixed: t.fixed + f.fixed,
-      within: t.within + f.fixedWithinTarget,
-      overdue: t.overdue + f.openPastTarget,
-    }),
-    { found: 0, fixed: 0, within: 0, overdue: 0 },
-  );
+  return bySeverity;
+}
+
+/**
+ * Exposures found and fixed in the period, times to fix by severity against the tenant's
+ * targets (medians and the share within target), and those left open past their target.
+ */
+export function remediationEvidence(
+  context: EvidenceContext,
+  exposures: ExposureRecord[],
+  targets: RemediationTargets,
+  /** Completed scans in the period: without one, nothing could have been found. */
+  scansCompleted: number,
+): ItemDraft {
+  const { buckets, gaps, records } = tally(context, exposures, targets);
+  const bySeverity = severityFigures(buckets, targets);
+  const totals = { found: 0, fixed: 0, within: 0, overdue: 0 };
+  for (const f of Object.values(bySeverity)) {
+    totals.found += f.found;
+    totals.fixed += f.fixed;
+    totals.within += f.fixedWithinTarget;
+    totals.overdue += f.openPastTarget;
+  }
+  const blind = exposures.length === 0 && scansCompleted === 0;
   return {
     kind: 'vulnerability_remediation',
     title: 'Vulnerability exposures found and fixed, against remediation targets',
     source: 'vulnerability_exposures, vulnerabilities, compliance_settings',
-    status:
-      gaps.length > 0
-        ? 'failing'
-        : exposures.length === 0 && scansCompleted === 0
-          ? 'no_evidence'
-          : 'passing',
+    status: gaps.length > 0 ? 'failing' : blind ? 'no_evidence' : 'passing',
     summary: `${totals.found} exposures found and ${totals.fixed} fixed in the period; ${totals.within} of ${totals.fixed} fixes within target; ${totals.overdue} open past target at the end`,
     figures: {
       found: totals.found,
@@ -172,10 +170,9 @@ export function remediationEvidence(
       targets,
       bySeverity,
     },
-    gaps:
-      exposures.length === 0 && scansCompleted === 0
-        ? ['no completed scan in the period, so no exposure could be found or fixed']
-        : gaps,
+    gaps: blind
+      ? ['no completed scan in the period, so no exposure could be found or fixed']
+      : gaps,
     records,
   };
 }

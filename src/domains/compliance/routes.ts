@@ -233,9 +233,11 @@ function signingKeyRoute(app: RouteApp, database: Database, box: SecretBox): voi
         operationId: 'getComplianceSigningKey',
         summary:
           "The service's Ed25519 public key evidence archives are signed with (PEM, SubjectPublicKeyInfo); no token needed",
-        response: {
-          200: Type.String({ description: 'PEM public key; X-Signing-Key-Id carries its id' }),
-        },
+        response: withErrors(
+          { 200: Type.String({ description: 'PEM public key; X-Signing-Key-Id carries its id' }) },
+          [],
+          { authenticated: false },
+        ),
       },
       config: { auth: false },
     },
