@@ -293,6 +293,13 @@ describe('evidence archives', () => {
     expect(zip.statusCode).toBe(200);
     expect(zip.headers['content-type']).toBe('application/zip');
     expect(zip.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    const audited = await t.as(tenant.token, {
+      method: 'GET',
+      url: '/api/v1/audit-log?action=compliance_archive.download',
+    });
+    expect(audited.json().items).toContainEqual(
+      expect.objectContaining({ resourceId: archive.archiveId, statusCode: 200 }),
+    );
     const list = await t.as(tokens.admin as string, {
       method: 'GET',
       url: '/api/v1/compliance/evidence-archives',

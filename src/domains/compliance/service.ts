@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { notFound } from '../../core/problem';
 import type { DB } from '../../db/schema';
-import { annexIStatus } from '../cra/assessments';
+import { type AssessedItem, annexIStatus } from '../cra/assessments';
 import { CONTROLS, type ControlDefinition, type EvidenceKind, findControl } from './controls';
 import { sbomEvidence, scanCoverage } from './evidence-coverage';
 import { auditEvidence, craItemEvidence, policyGatesEvidence } from './evidence-gates';
@@ -10,6 +10,7 @@ import {
   type EvidenceItem,
   finishItem,
   type ItemDraft,
+  inPeriod,
 } from './evidence-model';
 import { exceptionsEvidence, remediationEvidence } from './evidence-remediation';
 import type { Period } from './period';
@@ -38,66 +39,95 @@ export interface ControlEvidence {
 /** The records gathered once for every control asked about (one request, or one archive). */
 interface Gathered {
   context: EvidenceContext;
-  build: (kind: Exclude<EvidenceKind, 'audit_log' | 'cra_annex_i'>) => ItemDraft;
-  craItems: () => Promise<Awaited<ReturnType<typeof annexIStatus>>>;
+  build: (kind: Exclude<EvidenceKind, 'audit_log' | 'cra_annex_i'>) => Promise<ItemDraft>;
+  craItems: () => Promise<AssessedItem[]>;
 }
 
+/** Runs `load` on first use only, then hands out the same answer (a control reads what it needs). */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () => {
+    loaded ??= load();
+    return loaded;
+  };
+}
+
+/** The loaders of the period's records; the queries run in sequence, on the one transaction. */
+function loaders(db: Kysely<DB>, period: Period) {
+  const scans = once(() => store.scansOfPeriod(db, period));
+  const exposures = once(() => store.exposuresOfPeriod(db, period));
+  const exceptions = once(() => store.exceptionsOfPeriod(db, period));
+  return {
+    repositories: once(() => store.activeRepositories(db, period.end)),
+    scans,
+    exposures,
+    exceptions,
+    tokens: once(async () => {
+      const ids = [
+        ...(await exceptions()).flatMap((x) => (x.createdByTokenId ? [x.createdByTokenId] : [])),
+        ...(await exposures()).flatMap((e) =>
+          e.statusChangedByTokenId ? [e.statusChangedByTokenId] : [],
+        ),
+      ];
+      return store.tokenNames(db, ids);
+    }),
+    gates: once(async () => {
+      const periodScans = await scans();
+      return {
+        policies: await store.enabledPolicies(db),
+        scans: periodScans,
+        evaluations: await store.evaluationsOf(
+          db,
+          periodScans.map((s) => s.id),
+        ),
+        violations: await store.violationsOfPeriod(db, period),
+      };
+    }),
+    sboms: once(() => store.sbomsOfPeriod(db, period)),
+    targets: once(async () => (await readTargets(db)).targets),
+    cra: once(() => annexIStatus(db)),
+  };
+}
+
+const completedIn = (scans: store.ScanRecord[], period: Period) =>
+  scans.filter((s) => s.state === 'completed' && inPeriod(s.finishedAt, period)).length;
+
 async function gather(db: Kysely<DB>, period: Period, now: Date): Promise<Gathered> {
-  const until = new Date(Math.min(period.end.getTime(), now.getTime()));
-  const repositories = await store.activeRepositories(db, period.end);
   const names = await db.selectFrom('repositories').select(['id', 'full_name']).execute();
   const context: EvidenceContext = {
     period,
-    until,
+    until: new Date(Math.min(period.end.getTime(), now.getTime())),
     collectedAt: now,
     repositoryNames: new Map(names.map((r) => [r.id, r.full_name])),
   };
-  const scans = await store.scansOfPeriod(db, period);
-  const completedScans = scans.filter(
-    (s) =>
-      s.state === 'completed' &&
-      s.finishedAt &&
-      s.finishedAt >= period.start &&
-      s.finishedAt < period.end,
-  ).length;
-  const exposures = await store.exposuresOfPeriod(db, period);
-  const exceptions = await store.exceptionsOfPeriod(db, period);
-  const tokens = await store.tokenNames(db, [
-    ...exceptions.flatMap((x) => (x.createdByTokenId ? [x.createdByTokenId] : [])),
-    ...exposures.flatMap((e) => (e.statusChangedByTokenId ? [e.statusChangedByTokenId] : [])),
-  ]);
-  const gates = {
-    policies: await store.enabledPolicies(db),
-    scans,
-    evaluations: await store.evaluationsOf(
-      db,
-      scans.map((s) => s.id),
-    ),
-    violations: await store.violationsOfPeriod(db, period),
-  };
-  const sboms = await store.sbomsOfPeriod(db, period);
-  const { targets } = await readTargets(db);
-  let cra: Awaited<ReturnType<typeof annexIStatus>> | undefined;
+  const load = loaders(db, period);
   return {
     context,
-    build: (kind) => {
+    build: async (kind) => {
       switch (kind) {
         case 'scan_coverage':
-          return scanCoverage(context, repositories, scans);
+          return scanCoverage(context, await load.repositories(), await load.scans());
         case 'vulnerability_remediation':
-          return remediationEvidence(context, exposures, targets, completedScans);
+          return remediationEvidence(
+            context,
+            await load.exposures(),
+            await load.targets(),
+            completedIn(await load.scans(), period),
+          );
         case 'exceptions':
-          return exceptionsEvidence(context, exceptions, exposures, tokens);
+          return exceptionsEvidence(
+            context,
+            await load.exceptions(),
+            await load.exposures(),
+            await load.tokens(),
+          );
         case 'policy_gates':
-          return policyGatesEvidence(context, gates);
+          return policyGatesEvidence(context, await load.gates());
         case 'sbom':
-          return sbomEvidence(context, repositories, sboms);
+          return sbomEvidence(context, await load.repositories(), await load.sboms());
       }
     },
-    craItems: async () => {
-      cra ??= await annexIStatus(db);
-      return cra;
-    },
+    craItems: load.cra,
   };
 }
 
@@ -131,7 +161,7 @@ async function evidenceOf(
       drafts.push(auditEvidence(context, control.auditActions, excerpt));
     } else if (kind === 'cra_annex_i') {
       drafts.push(craItemEvidence(control.craItemId ?? '', await gathered.craItems()));
-    } else drafts.push(gathered.build(kind));
+    } else drafts.push(await gathered.build(kind));
   }
   const evidence = drafts.map((d) => finishItem(d, context));
   const result = resultOf(evidence);
