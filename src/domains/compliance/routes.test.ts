@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tokenWithRole } from '../../../test/support/cra';
+import { createCraProduct, tokenWithRole } from '../../../test/support/cra';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { GENERATE_ARCHIVE } from './archives';
 
@@ -371,5 +371,37 @@ describe('evidence archives', () => {
     const again = await t.app.inject({ method: 'GET', url: '/api/v1/compliance/signing-key' });
     expect(again.body).toBe(res.body);
     expect(again.headers['x-signing-key-id']).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('CRA Annex I Part II controls', () => {
+  it("carry the CRA module's status of the item per product", async () => {
+    const productId = await createCraProduct(t, tenant.token, {
+      cvdPolicyUrl: 'https://acme.example/security/cvd',
+    });
+    const cvd = await t.as(tokens.admin as string, {
+      method: 'GET',
+      url: evidenceUrl('cra-ii-5', Q1),
+    });
+    const item = cvd.json().evidence.find((i: { kind: string }) => i.kind === 'cra_annex_i');
+    expect(item).toMatchObject({
+      status: 'passing',
+      figures: { products: 1, met: 1, partly_met: 0, not_met: 0, not_assessed: 0 },
+      records: [
+        {
+          type: 'cra_annex_i_item',
+          id: productId,
+          path: `/api/v1/cra/annex-i?productId=${productId}`,
+          note: 'met (computed): CVD policy published at https://acme.example/security/cvd',
+        },
+      ],
+    });
+    const disclosure = await t.as(tokens.admin as string, {
+      method: 'GET',
+      url: evidenceUrl('cra-ii-4', Q1),
+    });
+    expect(disclosure.json().gaps).toContain(
+      `II-4 of product ${productId} is not assessed (nobody recorded an assessment)`,
+    );
   });
 });
