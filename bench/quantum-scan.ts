@@ -13,8 +13,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { collectInventory } from '../src/domains/quantum/inventory';
-import { DEFAULT_EXTRACTION_LIMITS, extractInWorker } from '../src/domains/scans/extraction';
-import { computeReachability } from '../src/domains/scans/reachability';
+import {
+  DEFAULT_EXTRACTION_LIMITS,
+  extractInWorker,
+} from '../src/domains/scans/dependencies/extraction';
+import { computeReachability } from '../src/domains/scans/run/reachability';
 import { median } from './report';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);

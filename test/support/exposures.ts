@@ -4,7 +4,7 @@ import { newId } from '../../src/db/ids';
 import type { DB } from '../../src/db/schema';
 import { withTenant } from '../../src/db/tenant-scope';
 import { MATCH_DEPENDENCIES, REMATCH } from '../../src/domains/exposures/jobs';
-import { ADVISORY_CHANGES } from '../../src/domains/exposures/rematch-request';
+import { ADVISORY_CHANGES } from '../../src/domains/exposures/matching/rematch-request';
 import { storeScanDependencies } from '../../src/domains/scans/service';
 import { getEcosystem } from '../../src/ecosystems/ecosystem-list';
 import type { ExtractedFile } from '../../src/ecosystems/extract-tree';

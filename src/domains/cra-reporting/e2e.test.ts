@@ -6,7 +6,7 @@ import { createCraProduct, kevCatalogue, kevEntry } from '../../../test/support/
 import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
 import { npmRange, osvRecord } from '../../../test/support/osv-records';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
-import { importKevFile } from '../cra/kev';
+import { importKevFile } from '../cra/findings/kev';
 import { START_CLOCKS } from './jobs';
 import { GENERATE_PACK } from './packs/service';
 

@@ -7,7 +7,7 @@ import { jsonl, npmRange, osvRecord } from '../../../test/support/osv-records';
 import { SHARED_DATA_MISSING, sharedDataDir, sharedPath } from '../../../test/support/shared-data';
 import { openTestDatabase } from '../../../test/support/test-app';
 import type { Database } from '../../db/connection';
-import { requestRematch } from '../../domains/exposures/rematch-request';
+import { requestRematch } from '../../domains/exposures/matching/rematch-request';
 import { importPath, importRecords } from './import';
 import {
   emptyReadResult,

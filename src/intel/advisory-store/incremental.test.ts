@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertRepository, scanWith } from '../../../test/support/exposures';
 import { npmRange, osvRecord } from '../../../test/support/osv-records';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
-import { requestRematch } from '../../domains/exposures/rematch-request';
+import { requestRematch } from '../../domains/exposures/matching/rematch-request';
 import { modifiedIndexUrl, parseModifiedIndex, recordUrl } from './incremental';
 import { syncOsvFeeds } from './sync';
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { npmRange, osvRecord } from '../../../test/support/osv-records';
 import { openTestDatabase } from '../../../test/support/test-app';
 import type { Database } from '../../db/connection';
-import { requestRematch } from '../../domains/exposures/rematch-request';
+import { requestRematch } from '../../domains/exposures/matching/rematch-request';
 import { loadAdvisories } from '../osv/load';
 import { notAnOsvRecord, splitOsvText } from '../osv/parse';
 import { importPath } from './import';

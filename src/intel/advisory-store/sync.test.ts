@@ -8,7 +8,7 @@ import { npmRange, osvRecord } from '../../../test/support/osv-records';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { EVENT_SUBSCRIPTIONS, jobDefinitions } from '../../background-jobs';
 import { OSV_SYNC } from '../../domains/exposures/jobs';
-import { REMATCH, requestRematch } from '../../domains/exposures/rematch-request';
+import { REMATCH, requestRematch } from '../../domains/exposures/matching/rematch-request';
 import { FeedError, feedUrlFor, importFromUrl, syncOsvFeeds } from './sync';
 
 /** A local stand-in for an OSV export bucket: `/{ecosystem}/all.zip` with ETag/Last-Modified. */

@@ -10,7 +10,7 @@ import { createTestApp, type TestApp, type TestTenant } from '../../../../test/s
 import { jobDefinitions } from '../../../background-jobs';
 import { newId } from '../../../db/ids';
 import { withTenant } from '../../../db/tenant-scope';
-import { CRA_CATEGORIES } from '../../cra/classification';
+import { CRA_CATEGORIES } from '../../cra/products/classification';
 import { emitEvent } from '../../events';
 import { START_CLOCKS, SWEEP_CLOCKS } from '../jobs';
 

@@ -17,8 +17,8 @@ import { insertRepository, scanWith } from '../../../../test/support/exposures';
 import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
 import { newId } from '../../../db/ids';
 import { withTenant } from '../../../db/tenant-scope';
-import { CRA_CATEGORIES } from '../../cra/classification';
-import { ANNEX_I_REQUIREMENTS, CRA_DUTIES } from '../../cra/requirements';
+import { ANNEX_I_REQUIREMENTS, CRA_DUTIES } from '../../cra/annex-i/requirements';
+import { CRA_CATEGORIES } from '../../cra/products/classification';
 import { GENERATE_PACK } from './service';
 
 const PDFTOPPM = '/usr/bin/pdftoppm';
