@@ -1,4 +1,4 @@
-import { ANNEX_I_REQUIREMENTS } from '../cra/requirements';
+import { ANNEX_I_REQUIREMENTS } from '../cra/annex-i/requirements';
 
 /**
  * The kinds of evidence the service computes from its own records (docs/compliance.md#evidence).

@@ -1,4 +1,4 @@
-import type { AssessedItem } from '../cra/assessments';
+import type { AssessedItem } from '../cra/annex-i/assessments';
 import {
   type EvidenceContext,
   type ItemDraft,

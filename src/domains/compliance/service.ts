@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { notFound } from '../../core/problem';
 import type { DB } from '../../db/schema';
-import { type AssessedItem, annexIStatus } from '../cra/assessments';
+import { type AssessedItem, annexIStatus } from '../cra/annex-i/assessments';
 import { CONTROLS, type ControlDefinition, type EvidenceKind, findControl } from './controls';
 import { sbomEvidence, scanCoverage } from './evidence-coverage';
 import { auditEvidence, craItemEvidence, policyGatesEvidence } from './evidence-gates';
