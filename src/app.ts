@@ -15,6 +15,7 @@ import type { TokenUsageTracker } from './domains/api-tokens/usage-tracker';
 import { auditLogRoutes } from './domains/audit-log/routes';
 import { insertAuditEntry, outcomeFor } from './domains/audit-log/store';
 import { billingRoutes } from './domains/billing/routes';
+import { complianceRoutes } from './domains/compliance/routes';
 import { craRoutes } from './domains/cra/routes';
 import { craReportingRoutes } from './domains/cra-reporting/routes';
 import { driftRoutes } from './domains/drift/routes';
@@ -215,6 +216,7 @@ const DOMAIN_ROUTES: readonly DomainRoutes[] = [
   craReportingRoutes,
   statusRoutes,
   quantumRoutes,
+  complianceRoutes,
 ];
 
 async function registerDomainRoutes(

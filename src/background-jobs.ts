@@ -6,6 +6,7 @@ import {
 } from './domains/analytics/jobs';
 import { analyticsExportJobs } from './domains/analytics-export/jobs';
 import { billingJobs } from './domains/billing/jobs';
+import { complianceJobs } from './domains/compliance/jobs';
 import { craJobs, craSubscriptions } from './domains/cra/jobs';
 import { craReportingJobs, craReportingSubscriptions } from './domains/cra-reporting/jobs';
 import type { EventName, EventSubscriptions } from './domains/events';
@@ -106,6 +107,7 @@ export function jobDefinitions(deps: JobDeps): JobDefinition[] {
     ...craJobs(deps),
     ...craReportingJobs(deps),
     ...quantumTlsJobs(deps),
+    ...complianceJobs(deps),
     ...statusJobs(deps),
     ...billingJobs(deps),
   ];

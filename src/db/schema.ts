@@ -4,6 +4,7 @@ import type { AnalyticsExportTables } from '../domains/analytics-export/tables';
 import type { ApiTokenTables } from '../domains/api-tokens/tables';
 import type { AuditLogTables } from '../domains/audit-log/tables';
 import type { BillingTables } from '../domains/billing/tables';
+import type { ComplianceTables } from '../domains/compliance/tables';
 import type { CraTables } from '../domains/cra/tables';
 import type { CraReportingTables } from '../domains/cra-reporting/tables';
 import type { DriftTables } from '../domains/drift/tables';
@@ -58,4 +59,5 @@ export interface DB
     QuantumTables,
     QuantumTlsTables,
     TriageRuleTables,
-    BillingTables {}
+    BillingTables,
+    ComplianceTables {}

@@ -49,6 +49,11 @@ export const OPENAPI_TAGS = [
     description:
       "The billing provider's signed events, the tenant's subscription, plan changes and invoices",
   },
+  {
+    name: 'Compliance',
+    description:
+      'Compliance control evidence for auditors (SOC 2, ISO/IEC 27001:2022, CRA Annex I Part II) and signed evidence archives',
+  },
 ] as const;
 
 export type OpenApiTag = (typeof OPENAPI_TAGS)[number]['name'];
