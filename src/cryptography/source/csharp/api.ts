@@ -3,9 +3,16 @@
  * C# light-weight API, and Microsoft.IdentityModel.Tokens (JWT). Paths are fully qualified;
  * `bare` says how many trailing segments name the API without its namespace (`RSA.Create`).
  */
-import { PathTable } from '../path-table-b.js';
-import type { ApiRule, ApiTables, KeyType, KnownValue, MethodRule, Recorded } from '../rules-b.js';
-import { methodsByName } from '../rules-b.js';
+import { PathTable } from '../engine/path-table.js';
+import type {
+  ApiRule,
+  ApiTables,
+  KeyType,
+  KnownValue,
+  MethodRule,
+  Recorded,
+} from '../engine/tables.js';
+import { methodsByName } from '../engine/tables.js';
 import type { PublicKeyAlgorithm } from '../types.js';
 
 const SSC = 'System.Security.Cryptography';

@@ -2,10 +2,10 @@
  * C# detector: System.Security.Cryptography, BouncyCastle and Microsoft.IdentityModel.Tokens
  * uses of quantum-vulnerable public-key cryptography, read from the tree-sitter syntax tree.
  */
-import { emptyReport, MatchEngine } from '../engine-b.js';
+import { emptyReport, MatchEngine } from '../engine/engine.js';
+import { keywordPrefilter, wordsPattern } from '../engine/prefilter.js';
+import { descendants, MAX_SOURCE_CHARS, nodesSpelling } from '../engine/syntax.js';
 import { type SyntaxNode, withSyntaxTree } from '../parser.js';
-import { keywordPrefilter, wordsPattern } from '../prefilter-b.js';
-import { MAX_SOURCE_CHARS, nodesOfType, nodesSpelling } from '../syntax-b.js';
 import type { LanguageDetector, SourceFileReport } from '../types.js';
 import { CSHARP_KEYWORDS, CSHARP_TABLES } from './api.js';
 import { CSHARP_DECLARATIONS, CSharpReader } from './reader.js';
@@ -35,7 +35,7 @@ function standaloneConstant(name: SyntaxNode): SyntaxNode | null {
 function detectInTree(root: SyntaxNode, text: string): SourceFileReport {
   const reader = new CSharpReader(CSHARP_TABLES);
   const engine = new MatchEngine(CSHARP_TABLES, reader);
-  const nodes = nodesOfType(root, [...CSHARP_DECLARATIONS, ...CALLS]);
+  const nodes = descendants(root, [...CSHARP_DECLARATIONS, ...CALLS]);
   const declarations: readonly string[] = CSHARP_DECLARATIONS;
   reader.index(nodes.filter((node) => declarations.includes(node.type)));
   const calls = nodes.filter(

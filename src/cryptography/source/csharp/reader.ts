@@ -4,24 +4,13 @@
  * methods), the value of an expression, and call sites (invocations, `new`, and property
  * assignments such as `rsa.KeySize = 1024`, read as a call of the property).
  */
+
+import { ImportScope } from '../engine/path-table.js';
+import { FileBindings, type NodeBinding } from '../engine/scope.js';
+import { codeChildren, literalContent, namedChildren } from '../engine/syntax.js';
+import type { ApiTables, CallSite, Evaluation, LanguageReader } from '../engine/tables.js';
+import { binaryExpression, numberLiteral, UNKNOWN, type Value } from '../engine/values.js';
 import type { SyntaxNode } from '../parser.js';
-import { ImportScope } from '../path-table-b.js';
-import {
-  type ApiTables,
-  type CallSite,
-  type Evaluation,
-  type LanguageReader,
-  UNKNOWN,
-  type Value,
-} from '../rules-b.js';
-import {
-  codeChildrenOf,
-  FileBindings,
-  foldIntegers,
-  integerLiteral,
-  literalContent,
-  namedChildrenOf,
-} from '../syntax-b.js';
 
 const STRING_CONTENT = new Set(['string_literal_content', 'string_literal_fragment']);
 const WRAPPERS = new Set(['parenthesized_expression', 'await_expression', 'checked_expression']);
@@ -45,7 +34,7 @@ export const CSHARP_DECLARATIONS = [
 export class CSharpReader implements LanguageReader {
   readonly language = 'csharp' as const;
   private readonly imports = new ImportScope();
-  private readonly bindings = new FileBindings();
+  private readonly bindings = new FileBindings<NodeBinding>();
   private readonly classes = new Set<string>();
 
   constructor(private readonly tables: ApiTables) {}
@@ -74,7 +63,7 @@ export class CSharpReader implements LanguageReader {
 
   private addUsing(node: SyntaxNode): void {
     const alias = node.childForFieldName('name');
-    const target = namedChildrenOf(node).find((child) => child.id !== alias?.id);
+    const target = namedChildren(node).find((child) => child.id !== alias?.id);
     const path = target ? qualifiedName(target) : null;
     if (!path) return;
     if (alias) this.imports.alias(alias.text, path);
@@ -89,7 +78,7 @@ export class CSharpReader implements LanguageReader {
       const type = node.parent?.childForFieldName('type') ?? undefined;
       this.bindings.add(name.text, { at, value: declaratorValue(node, name), type });
     } else if (node.type === 'parameter') {
-      const value = namedChildrenOf(node).find((c) => c.id !== name.id && c.type !== 'modifier');
+      const value = namedChildren(node).find((c) => c.id !== name.id && c.type !== 'modifier');
       const type = node.childForFieldName('type') ?? undefined;
       this.bindings.add(name.text, { at, value: value?.id === type?.id ? undefined : value, type });
     } else if (node.type === 'declaration_pattern' || node.type === 'recursive_pattern') {
@@ -126,14 +115,14 @@ export class CSharpReader implements LanguageReader {
     switch (node.type) {
       case 'string_literal': {
         const text = literalContent(node, STRING_CONTENT);
-        return text === undefined ? UNKNOWN : { kind: 'string', text };
+        return text === undefined ? UNKNOWN : { kind: 'string', value: text };
       }
       case 'verbatim_string_literal':
-        return { kind: 'string', text: node.text.slice(2, -1).replaceAll('""', '"') };
+        return { kind: 'string', value: node.text.slice(2, -1).replaceAll('""', '"') };
       case 'raw_string_literal':
-        return { kind: 'string', text: node.text.replace(/^"+|"+$/g, '') };
+        return { kind: 'string', value: node.text.replace(/^"+|"+$/g, '') };
       case 'integer_literal': {
-        const value = integerLiteral(node.text);
+        const value = numberLiteral(node.text);
         return value === undefined ? UNKNOWN : { kind: 'number', value };
       }
       case 'identifier':
@@ -153,7 +142,7 @@ export class CSharpReader implements LanguageReader {
         return typed.kind === 'key' ? typed : again(node.childForFieldName('value'));
       }
       case 'binary_expression':
-        return foldBinary(node, again);
+        return binaryExpression(node, again);
       default:
         return WRAPPERS.has(node.type) ? again(node.namedChild(0)) : UNKNOWN;
     }
@@ -311,7 +300,7 @@ function argumentsOf(list: SyntaxNode | null): {
 } {
   const args: SyntaxNode[] = [];
   const named = new Map<string, SyntaxNode>();
-  for (const argument of list ? namedChildrenOf(list) : []) {
+  for (const argument of list ? namedChildren(list) : []) {
     if (argument.type !== 'argument') continue;
     const name = argument.childForFieldName('name');
     const value = argument.lastNamedChild;
@@ -367,7 +356,7 @@ function propertyValue(node: SyntaxNode): SyntaxNode | undefined {
   if (value?.type === 'arrow_expression_clause') return value.namedChild(0) ?? undefined;
   if (value) return value;
   const accessors = node.childForFieldName('accessors');
-  for (const accessor of accessors ? namedChildrenOf(accessors) : []) {
+  for (const accessor of accessors ? namedChildren(accessors) : []) {
     if (accessor.childForFieldName('name')?.text !== 'get') continue;
     return returnedExpression(accessor.childForFieldName('body'));
   }
@@ -378,23 +367,8 @@ function propertyValue(node: SyntaxNode): SyntaxNode | undefined {
 function returnedExpression(body: SyntaxNode | null): SyntaxNode | undefined {
   if (!body) return undefined;
   if (body.type === 'arrow_expression_clause') return body.namedChild(0) ?? undefined;
-  const statements = body.type === 'block' ? codeChildrenOf(body) : [];
+  const statements = body.type === 'block' ? codeChildren(body) : [];
   if (statements.length > 4) return undefined;
   const statement = statements.find((child) => child.type === 'return_statement');
   return statement?.namedChild(0) ?? undefined;
-}
-
-function foldBinary(node: SyntaxNode, again: (next: SyntaxNode) => Value): Value {
-  const left = node.childForFieldName('left');
-  const right = node.childForFieldName('right');
-  const operator = node.childForFieldName('operator')?.text ?? '';
-  if (!left || !right) return UNKNOWN;
-  const a = again(left);
-  const b = again(right);
-  if (a.kind === 'string' && b.kind === 'string' && operator === '+') {
-    return { kind: 'string', text: a.text + b.text };
-  }
-  if (a.kind !== 'number' || b.kind !== 'number') return UNKNOWN;
-  const value = foldIntegers(operator, a.value, b.value);
-  return value === undefined ? UNKNOWN : { kind: 'number', value };
 }

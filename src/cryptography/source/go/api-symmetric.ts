@@ -1,8 +1,8 @@
 /**
  * Go hashes, MACs, ciphers and KDFs: recorded as algorithms for the CBOM, never findings.
  */
-import { hashName } from '../names.js';
-import { argValue, at, type Rule, type RuleRead, symmetricFixed } from '../rules.js';
+import { hashName } from '../engine/names.js';
+import { argValue, at, type Rule, type RuleRead, symmetricFixed } from '../engine/rules.js';
 
 const HASH_FUNCTIONS: ReadonlyArray<[string, readonly string[]]> = [
   ['crypto/md5', ['New', 'Sum']],

@@ -4,12 +4,13 @@
  * (`jwt.SigningMethodRS256`, `ssh.KeyAlgoED25519`) and type assertions to their types count
  * where they are referenced.
  */
+
+import { reportBuilder } from '../engine/report.js';
+import { applyRules, ruleSet, type Site } from '../engine/rules.js';
+import { apiText, lineOf, type NodesByType, namedChildren, nodesByType } from '../engine/syntax.js';
+import { member } from '../engine/values.js';
 import { type SyntaxNode, withSyntaxTree } from '../parser.js';
-import { reportBuilder } from '../report.js';
-import { applyRules, ruleSet, type Site } from '../rules.js';
-import { apiText, lineOf, type NodesByType, namedChildren, nodesByType } from '../scope.js';
 import type { LanguageDetector, SourceFileReport } from '../types.js';
-import { member } from '../values.js';
 import { GO_SYMMETRIC_RULES } from './api-symmetric.js';
 import { GO_CALL_RULES, GO_REFERENCE_RULES } from './api-table.js';
 import { GO_BINDING_TYPES, type GoEvaluator, goEvaluator, qualifiedType } from './evaluate.js';

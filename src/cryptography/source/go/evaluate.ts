@@ -4,8 +4,9 @@
  * (`const bits = 4096`, `curve := ecdh.P256()`), struct fields and parameters whose type is a
  * crypto type (`key *rsa.PrivateKey`), flag defaults and small functions.
  */
-import type { SyntaxNode } from '../parser.js';
-import { type Bindings, bindings, memoised, type NodesByType, namedChildren } from '../scope.js';
+
+import { type Bindings, bindings, memoised } from '../engine/scope.js';
+import { type NodesByType, namedChildren } from '../engine/syntax.js';
 import {
   api,
   arithmetic,
@@ -16,7 +17,8 @@ import {
   plus,
   UNKNOWN,
   type Value,
-} from '../values.js';
+} from '../engine/values.js';
+import type { SyntaxNode } from '../parser.js';
 
 export interface GoEvaluator {
   value(node: SyntaxNode): Value;

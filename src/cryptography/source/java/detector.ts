@@ -4,9 +4,9 @@
  * name or key size in a constant, field, local or small method of the file is followed, and a
  * generator's `initialize(2048)` sets the size on the generator's finding.
  */
-import { type SyntaxNode, withSyntaxTree } from '../parser.js';
-import { reportBuilder } from '../report.js';
-import { applyRules, ruleSet, type Site } from '../rules.js';
+
+import { reportBuilder } from '../engine/report.js';
+import { applyRules, ruleSet, type Site } from '../engine/rules.js';
 import {
   apiText,
   descendants,
@@ -14,9 +14,10 @@ import {
   type NodesByType,
   namedChildren,
   nodesByType,
-} from '../scope.js';
+} from '../engine/syntax.js';
+import { member } from '../engine/values.js';
+import { type SyntaxNode, withSyntaxTree } from '../parser.js';
 import type { LanguageDetector, SourceFileReport } from '../types.js';
-import { member } from '../values.js';
 import { JCA_LATE_RULES, JCA_RULES } from './api-jca.js';
 import { JAVA_LIBRARY_RULES, JAVA_REFERENCE_RULES } from './api-libraries.js';
 import { JAVA_BINDING_TYPES, type JavaEvaluator, javaEvaluator, typeName } from './evaluate.js';

@@ -5,8 +5,9 @@
  * imports and small methods returning a literal. A class imported from a package that is not a
  * crypto package keeps its full name, so `com.acme.Signature.getInstance` is no JCA call.
  */
-import type { SyntaxNode } from '../parser.js';
-import { type Bindings, bindings, memoised, type NodesByType, namedChildren } from '../scope.js';
+
+import { type Bindings, bindings, memoised } from '../engine/scope.js';
+import { type NodesByType, namedChildren } from '../engine/syntax.js';
 import {
   api,
   arithmetic,
@@ -17,7 +18,8 @@ import {
   plus,
   UNKNOWN,
   type Value,
-} from '../values.js';
+} from '../engine/values.js';
+import type { SyntaxNode } from '../parser.js';
 
 export interface JavaEvaluator {
   value(node: SyntaxNode): Value;

@@ -10,8 +10,7 @@ import {
   joseAlgorithm,
   type NameMeaning,
   signatureName,
-} from '../names.js';
-import type { SyntaxNode } from '../parser.js';
+} from '../engine/names.js';
 import {
   argValue,
   at,
@@ -25,10 +24,11 @@ import {
   type RuleRead,
   symmetricFixed,
   symmetricNamed,
-} from '../rules.js';
-import { namedChildren } from '../scope.js';
+} from '../engine/rules.js';
+import { namedChildren } from '../engine/syntax.js';
+import { own, stringOf, type Value } from '../engine/values.js';
+import type { SyntaxNode } from '../parser.js';
 import type { PublicKeyAlgorithm } from '../types.js';
-import { own, stringOf, type Value } from '../values.js';
 
 function paths(names: readonly string[], read: RuleRead): Rule[] {
   return names.map((path) => ({ path, read }));

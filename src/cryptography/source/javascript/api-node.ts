@@ -3,8 +3,7 @@
  * `require('crypto').webcrypto.subtle`), as data: which call means which primitive and family,
  * and where the key type, key size and curve are written.
  */
-import { cipherName, hashName, modpBits, type NameMeaning } from '../names.js';
-import type { SyntaxNode } from '../parser.js';
+import { cipherName, hashName, modpBits, type NameMeaning } from '../engine/names.js';
 import {
   argValue,
   at,
@@ -16,10 +15,11 @@ import {
   type RuleRead,
   symmetricFixed,
   symmetricNamed,
-} from '../rules.js';
-import { namedChildren } from '../scope.js';
+} from '../engine/rules.js';
+import { namedChildren } from '../engine/syntax.js';
+import { own, stringOf, type Value } from '../engine/values.js';
+import type { SyntaxNode } from '../parser.js';
 import type { PublicKeyAlgorithm } from '../types.js';
-import { own, stringOf, type Value } from '../values.js';
 
 /** The key types of `generateKeyPair` and `KeyObject.asymmetricKeyType`. */
 export function nodeKeyType(name: string): NameMeaning | undefined {

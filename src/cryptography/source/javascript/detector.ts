@@ -4,12 +4,12 @@
  * the file's imports and bindings to a canonical path the API tables know.
  */
 import { extname } from 'node:path';
+import { reportBuilder } from '../engine/report.js';
+import { applyRules, ruleSet, type Site } from '../engine/rules.js';
+import { apiText, descendants, lineOf, namedChildren } from '../engine/syntax.js';
+import { own } from '../engine/values.js';
 import { type Grammar, type SyntaxNode, withSyntaxTree } from '../parser.js';
-import { reportBuilder } from '../report.js';
-import { applyRules, ruleSet, type Site } from '../rules.js';
-import { apiText, descendants, lineOf, namedChildren } from '../scope.js';
 import type { LanguageDetector, SourceFileReport, SourceLanguage } from '../types.js';
-import { own } from '../values.js';
 import { LIBRARY_RULES } from './api-libraries.js';
 import { NODE_CRYPTO_RULES } from './api-node.js';
 import { BINDING_TYPES, type JavaScriptEvaluator, javascriptEvaluator } from './evaluate.js';

@@ -3,8 +3,9 @@
  * read: literals, object literals, and references to crypto modules followed through imports,
  * `require`, destructuring, aliases, `this.` fields, class fields and small functions.
  */
-import type { SyntaxNode } from '../parser.js';
-import { type Bindings, bindings, descendants, memoised, namedChildren } from '../scope.js';
+
+import { type Bindings, bindings, memoised } from '../engine/scope.js';
+import { descendants, namedChildren } from '../engine/syntax.js';
 import {
   api,
   arithmetic,
@@ -16,7 +17,8 @@ import {
   stringOf,
   UNKNOWN,
   type Value,
-} from '../values.js';
+} from '../engine/values.js';
+import type { SyntaxNode } from '../parser.js';
 import { canonicalModule, GLOBALS, memberPath } from './modules.js';
 import { argumentsForParameter } from './parameters.js';
 

@@ -3,7 +3,7 @@
  * options, signing, public-key encryption, derivation), ext/sodium, phpseclib 2 and 3,
  * firebase/php-jwt and lcobucci/jwt, and the hashes and ciphers recorded as algorithms.
  */
-import { PathTable } from '../path-table-b.js';
+import { PathTable } from '../engine/path-table.js';
 import type {
   ApiRule,
   ApiTables,
@@ -14,8 +14,8 @@ import type {
   KnownValue,
   MethodRule,
   Recorded,
-} from '../rules-b.js';
-import { methodsByName } from '../rules-b.js';
+} from '../engine/tables.js';
+import { methodsByName } from '../engine/tables.js';
 import type { PublicKeyAlgorithm } from '../types.js';
 
 type Fields = Omit<ApiRule, 'path' | 'bare'>;
@@ -79,7 +79,7 @@ function openssl(): ApiRule[] {
 
 function sodium(): ApiRule[] {
   const ed: Fields = { primitive: 'signature', algorithm: 'EdDSA', curve: 'Ed25519' };
-  const x: Fields = { primitive: 'key-agreement', algorithm: 'X25519', curve: 'Curve25519' };
+  const x: Fields = { primitive: 'key-agreement', algorithm: 'X25519', curve: 'X25519' };
   const record = (members: string[], records: Recorded) => each('', members, { records });
   return [
     ...each('', ['sodium_crypto_sign_keypair', 'sodium_crypto_sign_seed_keypair'], {

@@ -2,10 +2,10 @@
  * PHP detector: ext/openssl, ext/sodium, phpseclib and the JWT libraries' uses of
  * quantum-vulnerable public-key cryptography, read from the tree-sitter syntax tree.
  */
-import { emptyReport, MatchEngine } from '../engine-b.js';
+import { emptyReport, MatchEngine } from '../engine/engine.js';
+import { keywordPrefilter } from '../engine/prefilter.js';
+import { descendants, MAX_SOURCE_CHARS } from '../engine/syntax.js';
 import { type SyntaxNode, withSyntaxTree } from '../parser.js';
-import { keywordPrefilter } from '../prefilter-b.js';
-import { MAX_SOURCE_CHARS, nodesOfType } from '../syntax-b.js';
 import type { LanguageDetector, SourceFileReport } from '../types.js';
 import { PHP_KEYWORDS, PHP_TABLES } from './api.js';
 import { PHP_DECLARATIONS, PhpReader } from './reader.js';
@@ -23,7 +23,7 @@ const prefilter = keywordPrefilter(PHP_KEYWORDS, { ignoreCase: true });
 function detectInTree(root: SyntaxNode): SourceFileReport {
   const reader = new PhpReader(PHP_TABLES);
   const engine = new MatchEngine(PHP_TABLES, reader);
-  const nodes = nodesOfType(root, [...PHP_DECLARATIONS, ...CALLS]);
+  const nodes = descendants(root, [...PHP_DECLARATIONS, ...CALLS]);
   const declarations: readonly string[] = PHP_DECLARATIONS;
   reader.index(
     nodes.filter(

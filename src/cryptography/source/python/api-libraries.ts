@@ -2,7 +2,7 @@
  * Python crypto libraries besides pyca/cryptography, as data: PyCryptodome (`Crypto.` and
  * `Cryptodome.`), ecdsa, paramiko, PyJWT and python-jose, python-rsa and PyNaCl.
  */
-import { cipherName, hashName, joseAlgorithm, knownCurve } from '../names.js';
+import { cipherName, hashName, joseAlgorithm, knownCurve } from '../engine/names.js';
 import {
   argValue,
   curveOf,
@@ -13,9 +13,9 @@ import {
   type Rule,
   type RuleRead,
   symmetricFixed,
-} from '../rules.js';
+} from '../engine/rules.js';
+import { lastName, numberOf, stringOf } from '../engine/values.js';
 import type { PublicKeyAlgorithm } from '../types.js';
-import { lastName, numberOf, stringOf } from '../values.js';
 
 function paths(names: readonly string[], read: RuleRead): Rule[] {
   return names.map((path) => ({ path, read }));

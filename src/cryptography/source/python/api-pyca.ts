@@ -4,7 +4,7 @@
  * `exchange` are findings when the key came from a generator in the file, or when the padding
  * or algorithm object passed says the family (`padding.OAEP`, `ec.ECDSA`, `ec.ECDH`).
  */
-import { hashName } from '../names.js';
+import { hashName } from '../engine/names.js';
 import {
   argValue,
   fixed,
@@ -14,9 +14,9 @@ import {
   type Site,
   symmetricFixed,
   symmetricNamed,
-} from '../rules.js';
+} from '../engine/rules.js';
+import { lastName, type Value } from '../engine/values.js';
 import type { PublicKeyAlgorithm } from '../types.js';
-import { lastName, type Value } from '../values.js';
 
 function paths(names: readonly string[], read: RuleRead): Rule[] {
   return names.map((path) => ({ path, read }));

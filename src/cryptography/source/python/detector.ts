@@ -3,10 +3,11 @@
  * reading the syntax tree (tree-sitter), resolving each call's callee through the file's
  * imports and bindings to a canonical path the API tables know.
  */
+
+import { reportBuilder } from '../engine/report.js';
+import { applyRules, ruleSet, type Site } from '../engine/rules.js';
+import { apiText, lineOf, namedChildren, nodesByType } from '../engine/syntax.js';
 import { type SyntaxNode, withSyntaxTree } from '../parser.js';
-import { reportBuilder } from '../report.js';
-import { applyRules, ruleSet, type Site } from '../rules.js';
-import { apiText, lineOf, namedChildren, nodesByType } from '../scope.js';
 import type { LanguageDetector, SourceFileReport } from '../types.js';
 import { PYTHON_LIBRARY_RULES } from './api-libraries.js';
 import { PYCA_RULES } from './api-pyca.js';

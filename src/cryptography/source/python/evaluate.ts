@@ -4,15 +4,9 @@
  * module constants, class attributes (`self.KEY_SIZE`), parameter defaults, properties and
  * small functions.
  */
-import type { SyntaxNode } from '../parser.js';
-import {
-  type Bindings,
-  bindings,
-  descendants,
-  memoised,
-  type NodesByType,
-  namedChildren,
-} from '../scope.js';
+
+import { type Bindings, bindings, memoised } from '../engine/scope.js';
+import { descendants, type NodesByType, namedChildren } from '../engine/syntax.js';
 import {
   api,
   arithmetic,
@@ -24,7 +18,8 @@ import {
   stringOf,
   UNKNOWN,
   type Value,
-} from '../values.js';
+} from '../engine/values.js';
+import type { SyntaxNode } from '../parser.js';
 
 export interface PythonEvaluator {
   value(node: SyntaxNode): Value;

@@ -3,8 +3,8 @@
  * generate_key), the ed25519 and rbnacl gems, the jwt gem, sshkey, and the hashes, HMACs and
  * ciphers of Digest, OpenSSL and ActiveSupport recorded as algorithms.
  */
-import { argumentNode } from '../engine-b.js';
-import { PathTable } from '../path-table-b.js';
+import { argumentNode } from '../engine/engine.js';
+import { PathTable } from '../engine/path-table.js';
 import type {
   ApiRule,
   ApiTables,
@@ -13,8 +13,8 @@ import type {
   KnownValue,
   MethodRule,
   Recorded,
-} from '../rules-b.js';
-import { methodsByName } from '../rules-b.js';
+} from '../engine/tables.js';
+import { methodsByName } from '../engine/tables.js';
 import type { PublicKeyAlgorithm } from '../types.js';
 
 type Fields = Omit<ApiRule, 'path' | 'bare'>;
@@ -115,7 +115,7 @@ function gems(): ApiRule[] {
   const box: Fields = {
     primitive: 'key-agreement',
     algorithm: 'X25519',
-    curve: 'Curve25519',
+    curve: 'X25519',
     returnsKey: true,
   };
   return [

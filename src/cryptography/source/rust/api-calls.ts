@@ -4,7 +4,7 @@
  * x25519-dalek, openssl, jsonwebtoken, and the hashes and AEADs recorded as algorithms. Paths
  * are crate-qualified, as `use` declarations expand them.
  */
-import type { ApiRule, ArgRule, Primitive, Recorded } from '../rules-b.js';
+import type { ApiRule, ArgRule, Primitive, Recorded } from '../engine/tables.js';
 import type { PublicKeyAlgorithm } from '../types.js';
 
 type Fields = Omit<ApiRule, 'path' | 'bare'>;
@@ -187,7 +187,7 @@ function dalek(): ApiRule[] {
   const x = (primitive: Primitive): Fields => ({
     primitive,
     algorithm: 'X25519',
-    curve: 'Curve25519',
+    curve: 'X25519',
     returnsKey: true,
   });
   const random = ['generate', 'random', 'random_from_rng', 'new'];
@@ -216,7 +216,7 @@ function dalek(): ApiRule[] {
     rule('x25519_dalek.x25519', {
       primitive: 'key-agreement',
       algorithm: 'X25519',
-      curve: 'Curve25519',
+      curve: 'X25519',
     }),
   ];
 }

@@ -2,9 +2,9 @@
  * The Rust tables: call rules (api-calls.ts), methods on key objects, library constants
  * (ring's algorithm statics, jsonwebtoken's Algorithm, openssl's Nid), and key types.
  */
-import { PathTable } from '../path-table-b.js';
-import type { ApiTables, KeyType, KnownValue, MethodRule } from '../rules-b.js';
-import { methodsByName } from '../rules-b.js';
+import { PathTable } from '../engine/path-table.js';
+import type { ApiTables, KeyType, KnownValue, MethodRule } from '../engine/tables.js';
+import { methodsByName } from '../engine/tables.js';
 import type { PublicKeyAlgorithm } from '../types.js';
 import { EC_CRATES, RUST_CALLS } from './api-calls.js';
 
@@ -109,7 +109,7 @@ function ringOthers(): KnownValue[] {
       path: 'ring.agreement.X25519',
       bare: 2,
       algorithm: 'X25519',
-      curve: 'Curve25519',
+      curve: 'X25519',
       standalone: 'key-agreement',
     },
     {
@@ -227,8 +227,8 @@ function keyTypes(): KeyType[] {
     { path: 'ed25519_dalek.SigningKey', algorithm: 'EdDSA', curve: 'Ed25519' },
     { path: 'ed25519_dalek.VerifyingKey', algorithm: 'EdDSA', curve: 'Ed25519' },
     { path: 'ed25519_dalek.Keypair', algorithm: 'EdDSA', curve: 'Ed25519' },
-    { path: 'x25519_dalek.StaticSecret', algorithm: 'X25519', curve: 'Curve25519' },
-    { path: 'x25519_dalek.EphemeralSecret', algorithm: 'X25519', curve: 'Curve25519' },
+    { path: 'x25519_dalek.StaticSecret', algorithm: 'X25519', curve: 'X25519' },
+    { path: 'x25519_dalek.EphemeralSecret', algorithm: 'X25519', curve: 'X25519' },
     { path: 'openssl.rsa.Rsa', algorithm: 'RSA' },
     { path: 'openssl.ec.EcKey', algorithm: 'ECDSA' },
   ];

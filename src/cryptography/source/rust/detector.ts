@@ -2,10 +2,10 @@
  * Rust detector: the rsa, p256/p384/k256, ring, dalek, openssl and jsonwebtoken crates' uses
  * of quantum-vulnerable public-key cryptography, read from the tree-sitter syntax tree.
  */
-import { emptyReport, MatchEngine } from '../engine-b.js';
+import { emptyReport, MatchEngine } from '../engine/engine.js';
+import { keywordPrefilter, wordsPattern } from '../engine/prefilter.js';
+import { ancestorOfType, descendants, MAX_SOURCE_CHARS, nodesSpelling } from '../engine/syntax.js';
 import { parserFor, type SyntaxNode, withSyntaxTree } from '../parser.js';
-import { keywordPrefilter, wordsPattern } from '../prefilter-b.js';
-import { ancestorOfType, MAX_SOURCE_CHARS, nodesOfType, nodesSpelling } from '../syntax-b.js';
 import type { LanguageDetector, SourceFileReport } from '../types.js';
 import { RUST_KEYWORDS, RUST_TABLES } from './api.js';
 import { RUST_DECLARATIONS, RustReader } from './reader.js';
@@ -97,7 +97,7 @@ function reportInMacros(
   if (!reparsed) return;
   try {
     const calls = macros.flatMap((macro) =>
-      nodesOfType(reparsed.rootNode, CALLS, macro.startPosition, macro.endPosition),
+      descendants(reparsed.rootNode, CALLS, macro.startPosition, macro.endPosition),
     );
     engine.reportCalls(calls);
     const inMacro = (node: SyntaxNode) =>
@@ -117,7 +117,7 @@ function reportInMacros(
 function detectInTree(root: SyntaxNode, text: string, parser: Parser): SourceFileReport {
   const reader = new RustReader(RUST_TABLES);
   const engine = new MatchEngine(RUST_TABLES, reader);
-  const nodes = nodesOfType(root, [...RUST_DECLARATIONS, ...CALLS, 'macro_invocation']);
+  const nodes = descendants(root, [...RUST_DECLARATIONS, ...CALLS, 'macro_invocation']);
   const declarations: readonly string[] = RUST_DECLARATIONS;
   reader.index(nodes.filter((node) => declarations.includes(node.type)));
   engine.reportCalls(nodes.filter((node) => CALLS.includes(node.type)));

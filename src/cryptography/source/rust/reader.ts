@@ -3,24 +3,13 @@
  * `as` aliases, globs), the names bound in the file (const and static items, `let`, parameters,
  * struct fields read through `self`, functions whose body is a literal), values and call sites.
  */
+
+import { ImportScope } from '../engine/path-table.js';
+import { FileBindings, type NodeBinding } from '../engine/scope.js';
+import { codeChildren, literalContent, namedChildren } from '../engine/syntax.js';
+import type { ApiTables, CallSite, Evaluation, LanguageReader } from '../engine/tables.js';
+import { binaryExpression, numberLiteral, UNKNOWN, type Value } from '../engine/values.js';
 import type { SyntaxNode } from '../parser.js';
-import { ImportScope } from '../path-table-b.js';
-import {
-  type ApiTables,
-  type CallSite,
-  type Evaluation,
-  type LanguageReader,
-  UNKNOWN,
-  type Value,
-} from '../rules-b.js';
-import {
-  codeChildrenOf,
-  FileBindings,
-  foldIntegers,
-  integerLiteral,
-  literalContent,
-  namedChildrenOf,
-} from '../syntax-b.js';
 
 const STRING_CONTENT = new Set(['string_content']);
 const WRAPPERS = new Set([
@@ -49,7 +38,7 @@ export const RUST_DECLARATIONS = [
 export class RustReader implements LanguageReader {
   readonly language = 'rust' as const;
   private readonly imports = new ImportScope();
-  private readonly bindings = new FileBindings();
+  private readonly bindings = new FileBindings<NodeBinding>();
   /** Types declared in the file (`struct`, `impl` targets): `Type::f()` may be their function. */
   private readonly types = new Set<string>();
 
@@ -102,7 +91,7 @@ export class RustReader implements LanguageReader {
         const path = node.childForFieldName('path');
         const inner = [...prefix, ...((path && rustPath(path)) ?? [])];
         const list = node.type === 'use_list' ? node : node.childForFieldName('list');
-        for (const child of list ? namedChildrenOf(list) : []) this.addUse(child, inner);
+        for (const child of list ? namedChildren(list) : []) this.addUse(child, inner);
         break;
       }
     }
@@ -141,10 +130,10 @@ export class RustReader implements LanguageReader {
       case 'string_literal':
       case 'raw_string_literal': {
         const text = literalContent(node, STRING_CONTENT);
-        return text === undefined ? UNKNOWN : { kind: 'string', text };
+        return text === undefined ? UNKNOWN : { kind: 'string', value: text };
       }
       case 'integer_literal': {
-        const value = integerLiteral(node.text);
+        const value = numberLiteral(node.text);
         return value === undefined ? UNKNOWN : { kind: 'number', value };
       }
       case 'identifier':
@@ -158,7 +147,7 @@ export class RustReader implements LanguageReader {
         return site ? callValue(site) : UNKNOWN;
       }
       case 'binary_expression':
-        return foldBinary(node, again);
+        return binaryExpression(node, again);
       default:
         return WRAPPERS.has(node.type)
           ? again(node.childForFieldName('value') ?? node.namedChild(0))
@@ -207,7 +196,7 @@ export class RustReader implements LanguageReader {
     if (node.type !== 'call_expression') return null;
     let callee = node.childForFieldName('function');
     if (!callee) return null;
-    const args = codeChildrenOf(node.childForFieldName('arguments') ?? node);
+    const args = codeChildren(node.childForFieldName('arguments') ?? node);
     const named = new Map<string, SyntaxNode>();
     if (callee.type === 'generic_function') callee = callee.childForFieldName('function') ?? callee;
     if (callee.type === 'field_expression') {
@@ -290,7 +279,7 @@ function bindingName(node: SyntaxNode): string | undefined {
 
 /** The value a small function body gives: its tail expression or its first `return`. */
 function tailExpression(body: SyntaxNode | null): SyntaxNode | undefined {
-  const statements = body?.type === 'block' ? codeChildrenOf(body) : [];
+  const statements = body?.type === 'block' ? codeChildren(body) : [];
   if (statements.length > 3) return undefined;
   const last = statements.at(-1);
   if (!last) return undefined;
@@ -299,16 +288,4 @@ function tailExpression(body: SyntaxNode | null): SyntaxNode | undefined {
     return inner?.type === 'return_expression' ? (inner.namedChild(0) ?? undefined) : undefined;
   }
   return last.type === 'return_expression' ? (last.namedChild(0) ?? undefined) : last;
-}
-
-function foldBinary(node: SyntaxNode, again: (next: SyntaxNode) => Value): Value {
-  const left = node.childForFieldName('left');
-  const right = node.childForFieldName('right');
-  const operator = node.childForFieldName('operator')?.text ?? '';
-  if (!left || !right) return UNKNOWN;
-  const a = again(left);
-  const b = again(right);
-  if (a.kind !== 'number' || b.kind !== 'number') return UNKNOWN;
-  const value = foldIntegers(operator, a.value, b.value);
-  return value === undefined ? UNKNOWN : { kind: 'number', value };
 }

@@ -4,38 +4,20 @@
  * is. Each language supplies its tables (data) and a reader that turns its syntax tree into
  * call sites and values; engine-b.ts matches the two.
  */
-import type { NameMeaning } from './names-b.js';
-import type { SyntaxNode } from './parser.js';
-import type { PathEntry, PathTable } from './path-table-b.js';
+
+import type { SyntaxNode } from '../parser.js';
 import type {
   CryptoPrimitive,
   PublicKeyAlgorithm,
   SourceAlgorithmUse,
   SourceLanguage,
-} from './types.js';
+} from '../types.js';
+import type { NameMeaning } from './names.js';
+import type { PathEntry, PathTable } from './path-table.js';
+import type { Value } from './values.js';
 
 export type Primitive = Exclude<CryptoPrimitive, 'library'>;
 export type Recorded = Pick<SourceAlgorithmUse, 'algorithm' | 'kind'>;
-
-/** What an expression is known to hold after following the names bound in the file. */
-export type Value =
-  | { kind: 'string'; text: string }
-  | { kind: 'number'; value: number }
-  /** A qualified name that is not bound in the file: a library constant or enum member. */
-  | { kind: 'path'; segments: string[] }
-  /** A key object (or a signer, cipher or agreement bound to one) of a public-key family. */
-  | {
-      kind: 'key';
-      algorithm: PublicKeyAlgorithm;
-      curve?: string | undefined;
-      /** Existing key material (RSAParameters, a PEM) rather than a size or curve to generate. */
-      material?: boolean;
-    }
-  /** Options given as a map (PHP arrays, Ruby hashes): keys to the value expressions. */
-  | { kind: 'entries'; entries: Map<string, SyntaxNode> }
-  | { kind: 'unknown' };
-
-export const UNKNOWN: Value = { kind: 'unknown' };
 
 /** The fields of a use a rule fixes or an argument fills in. */
 export interface UseFields {

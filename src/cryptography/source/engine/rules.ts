@@ -5,10 +5,11 @@
  * (`jwt.SigningMethodRS256`), and says what it means: a fixed family, or a family read from an
  * argument through a name table, with the key size and curve read from arguments.
  */
+
+import type { SyntaxNode } from '../parser.js';
+import type { PublicKeyAlgorithm, SourceAlgorithmUse } from '../types.js';
 import { curveName, knownCurve, type NameMeaning, type UsePrimitive } from './names.js';
-import type { SyntaxNode } from './parser.js';
 import type { Refinement, ReportBuilder, UseFields } from './report.js';
-import type { PublicKeyAlgorithm, SourceAlgorithmUse } from './types.js';
 import { lastName, numberOf, stringOf, type Value } from './values.js';
 
 /** A call, constructor call or constant reference whose path the evaluator resolved. */

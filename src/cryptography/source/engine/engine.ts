@@ -3,16 +3,19 @@
  * (rules-b.ts) and collects the uses and algorithms found. Pure and bounded: values are
  * followed at most MAX_DEPTH names deep, so cyclic bindings end.
  */
+
+import type { SyntaxNode } from '../parser.js';
+import type { SourceAlgorithmUse, SourceCryptoUse, SourceFileReport } from '../types.js';
 import {
   cipherName,
   curveMeaning,
   hashName,
-  jwtAlgorithm,
+  joseAlgorithm,
   keyTypeName,
   type NameMeaning,
-  signatureScheme,
-} from './names-b.js';
-import type { SyntaxNode } from './parser.js';
+  signatureName,
+} from './names.js';
+import { lineOf } from './syntax.js';
 import type {
   ApiRule,
   ApiTables,
@@ -24,11 +27,8 @@ import type {
   MethodRule,
   Reading,
   UseFields,
-  Value,
-} from './rules-b.js';
-import { UNKNOWN } from './rules-b.js';
-import { lineOf } from './syntax-b.js';
-import type { SourceAlgorithmUse, SourceCryptoUse, SourceFileReport } from './types.js';
+} from './tables.js';
+import { UNKNOWN, type Value } from './values.js';
 
 const MAX_DEPTH = 24;
 /** Values computed per file at most: a hostile file of chained names cannot make it slow. */
@@ -197,7 +197,7 @@ export class MatchEngine {
     if (spec.option === undefined) return argumentNode(site, spec);
     const holder = argumentNode(site, { index: spec.index ?? 0, name: spec.name });
     const options = this.value(holder, depth);
-    return options.kind === 'entries' ? options.entries.get(spec.option) : undefined;
+    return options.kind === 'object' ? options.entries.get(spec.option) : undefined;
   }
 
   /** Reads a value the way an argument rule says. */
@@ -211,10 +211,10 @@ export class MatchEngine {
       return reading === 'key-size' ? { keySize: value.value } : undefined;
     if (value.kind === 'path') return this.readPath(reading, value.segments);
     if (value.kind !== 'string') return undefined;
-    return readName(reading, value.text);
+    return readName(reading, value.value);
   }
 
-  private readPath(reading: Reading, segments: string[]): NameMeaning | undefined {
+  private readPath(reading: Reading, segments: readonly string[]): NameMeaning | undefined {
     if (reading === 'key-size' || reading === 'key') return undefined;
     const known = this.tables.known.lookup(segments, this.reader.expand(segments));
     if (known) return known;
@@ -321,9 +321,9 @@ function readName(reading: Reading, text: string): NameMeaning | undefined {
     case 'curve':
       return curveMeaning(text);
     case 'jwt':
-      return jwtAlgorithm(text);
+      return joseAlgorithm(text);
     case 'signature':
-      return signatureScheme(text);
+      return signatureName(text);
     case 'key-type':
       return keyTypeName(text);
     case 'hash': {
