@@ -11,8 +11,8 @@ import type {
   KnownValue,
   MethodRule,
   Recorded,
-} from '../engine/tables.js';
-import { methodsByName } from '../engine/tables.js';
+} from '../engine/rules.js';
+import { methodsByName } from '../engine/rules.js';
 import type { PublicKeyAlgorithm } from '../types.js';
 
 const SSC = 'System.Security.Cryptography';
@@ -23,8 +23,8 @@ function api(namespace: string, name: string, rule: Omit<ApiRule, 'path' | 'bare
   return { path: `${namespace}.${name}`, bare: name.split('.').length, ...rule };
 }
 
-const SIZE0 = [{ arg: { index: 0, name: 'keySizeInBits' }, read: 'key-size' }] as const;
-const CURVE0 = [{ arg: { index: 0, name: 'curve' }, read: 'curve' }] as const;
+const SIZE0 = [{ arg: { index: 0, keyword: 'keySizeInBits' }, read: 'key-size' }] as const;
+const CURVE0 = [{ arg: { index: 0, keyword: 'curve' }, read: 'curve' }] as const;
 
 /** Key objects: created by a factory or constructor, sized by the first argument. */
 function keyFactories(): ApiRule[] {
@@ -144,8 +144,8 @@ function systemOther(): ApiRule[] {
       primitive: 'signature',
       algorithm: 'ECDSA',
       args: [
-        { arg: { index: 1, name: 'key' }, read: 'key' },
-        { arg: { index: 3, name: 'padding' }, read: 'known' },
+        { arg: { index: 1, keyword: 'key' }, read: 'key' },
+        { arg: { index: 3, keyword: 'padding' }, read: 'known' },
       ],
     }),
   ];

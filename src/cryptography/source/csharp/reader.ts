@@ -6,9 +6,9 @@
  */
 
 import { ImportScope } from '../engine/path-table.js';
+import type { ApiTables, Evaluation, LanguageReader, TableSite } from '../engine/rules.js';
 import { FileBindings, type NodeBinding } from '../engine/scope.js';
 import { codeChildren, literalContent, namedChildren } from '../engine/syntax.js';
-import type { ApiTables, CallSite, Evaluation, LanguageReader } from '../engine/tables.js';
 import { binaryExpression, numberLiteral, UNKNOWN, type Value } from '../engine/values.js';
 import type { SyntaxNode } from '../parser.js';
 
@@ -111,7 +111,7 @@ export class CSharpReader implements LanguageReader {
 
   evaluate(node: SyntaxNode, evaluation: Evaluation): Value {
     const again = (next: SyntaxNode | null | undefined): Value => evaluation.value(next);
-    const callValue = (site: CallSite): Value => evaluation.call(site);
+    const callValue = (site: TableSite): Value => evaluation.call(site);
     switch (node.type) {
       case 'string_literal': {
         const text = literalContent(node, STRING_CONTENT);
@@ -191,7 +191,7 @@ export class CSharpReader implements LanguageReader {
     return this.bindings.resolve(`${name}()`, node.startIndex)?.value;
   }
 
-  siteOf(node: SyntaxNode): CallSite | null {
+  siteOf(node: SyntaxNode): TableSite | null {
     if (node.type === 'object_creation_expression') return creationSite(node);
     if (node.type === 'assignment_expression') return propertySite(node);
     if (node.type !== 'invocation_expression') return null;
@@ -207,11 +207,11 @@ export class CSharpReader implements LanguageReader {
         node,
         callee,
         nameNode,
-        path: null,
+        segments: null,
         receiver,
         method: simpleName(nameNode),
         args,
-        named,
+        keywords: named,
       };
     }
     const nameNode =
@@ -220,7 +220,16 @@ export class CSharpReader implements LanguageReader {
     const receiver =
       callee.type === 'member_access_expression' ? callee.childForFieldName('expression') : null;
     const path = qualifiedName(callee);
-    return { node, callee, nameNode, path, receiver, method: simpleName(nameNode), args, named };
+    return {
+      node,
+      callee,
+      nameNode,
+      segments: path,
+      receiver,
+      method: simpleName(nameNode),
+      args,
+      keywords: named,
+    };
   }
 
   calleeName(node: SyntaxNode): string | undefined {
@@ -263,18 +272,27 @@ function namedCurveArgument(node: SyntaxNode): SyntaxNode | undefined {
   return argumentsOf(node.childForFieldName('arguments')).args[0];
 }
 
-function creationSite(node: SyntaxNode): CallSite | null {
+function creationSite(node: SyntaxNode): TableSite | null {
   const type = node.childForFieldName('type');
   const written = type ? qualifiedName(type) : null;
   if (!type || !written) return null;
   const nameNode = type.type === 'qualified_name' ? (type.childForFieldName('name') ?? type) : type;
   const { named, args } = argumentsOf(node.childForFieldName('arguments'));
   const path = [...written, 'new'];
-  return { node, callee: type, nameNode, path, receiver: null, method: 'new', args, named };
+  return {
+    node,
+    callee: type,
+    nameNode,
+    segments: path,
+    receiver: null,
+    method: 'new',
+    args,
+    keywords: named,
+  };
 }
 
 /** `x.KeySize = 1024` as a call of the property `KeySize` on `x` with one argument. */
-function propertySite(node: SyntaxNode): CallSite | null {
+function propertySite(node: SyntaxNode): TableSite | null {
   const left = node.childForFieldName('left');
   const right = node.childForFieldName('right');
   if (left?.type !== 'member_access_expression' || !right) return null;
@@ -286,11 +304,11 @@ function propertySite(node: SyntaxNode): CallSite | null {
     node,
     callee: left,
     nameNode,
-    path: null,
+    segments: null,
     receiver,
     method,
     args: [right],
-    named: new Map(),
+    keywords: new Map(),
   };
 }
 

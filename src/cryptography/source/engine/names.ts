@@ -10,6 +10,9 @@ import { own } from './values.js';
 
 export type UsePrimitive = Exclude<CryptoPrimitive, 'library'>;
 
+/** A symmetric cipher, hash, MAC or KDF: recorded in the CBOM as an algorithm, no finding. */
+export type Recorded = Pick<SourceAlgorithmUse, 'algorithm' | 'kind'>;
+
 /** What an algorithm name says: a public-key family (with curve or size), or a symmetric one. */
 export interface NameMeaning {
   algorithm?: PublicKeyAlgorithm;
@@ -19,7 +22,7 @@ export interface NameMeaning {
   keySize?: number;
   /** True when the name leaves the family open and this is the usual one (JCA `XDH`). */
   assumed?: boolean;
-  symmetric?: { algorithm: string; kind: SourceAlgorithmUse['kind'] };
+  symmetric?: Recorded;
 }
 
 const CURVES: ReadonlyArray<[string, readonly string[]]> = [
@@ -170,7 +173,7 @@ const BLOCK =
   /^(AES|DES|DESEDE|DES-EDE3|3DES|TRIPLEDES|BLOWFISH|BF|CAMELLIA|SM4|ARIA|CAST5|CAST|IDEA|SEED|RC2)/;
 
 /** A symmetric cipher name (`aes-256-gcm`, `AES/GCM/NoPadding`, `chacha20-poly1305`, `AES`). */
-export function cipherName(name: string): NameMeaning['symmetric'] | undefined {
+export function cipherName(name: string): Recorded | undefined {
   const upper = name.trim().toUpperCase();
   if (upper === '' || upper.length > 60) return undefined;
   const parts = upper.split('/');

@@ -5,8 +5,9 @@
  * where they are referenced.
  */
 
+import { applyRules } from '../engine/engine.js';
 import { reportBuilder } from '../engine/report.js';
-import { applyRules, ruleSet, type Site } from '../engine/rules.js';
+import { ruleSet, type Site } from '../engine/rules.js';
 import { apiText, lineOf, type NodesByType, namedChildren, nodesByType } from '../engine/syntax.js';
 import { member } from '../engine/values.js';
 import { type SyntaxNode, withSyntaxTree } from '../parser.js';
@@ -46,7 +47,7 @@ function callSite(call: SyntaxNode, ev: GoEvaluator): Site | undefined {
   const receiver = ev.value(operand);
   const target = member(receiver, field.text);
   const path = target.kind === 'api' ? target.path : `*.${field.text}`;
-  return { ...base, path, line: lineOf(field), receiver, receiverNode: operand };
+  return { ...base, path, line: lineOf(field), receiverValue: receiver, receiver: operand };
 }
 
 /** `&rsa.PublicKey{N: n, E: e}` is a constructor call with keyword arguments. */

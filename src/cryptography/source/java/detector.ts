@@ -5,8 +5,9 @@
  * generator's `initialize(2048)` sets the size on the generator's finding.
  */
 
+import { applyRules } from '../engine/engine.js';
 import { reportBuilder } from '../engine/report.js';
-import { applyRules, ruleSet, type Site } from '../engine/rules.js';
+import { ruleSet, type Site } from '../engine/rules.js';
 import {
   apiText,
   descendants,
@@ -63,8 +64,8 @@ function invocationSite(call: SyntaxNode, ev: JavaEvaluator): Site | undefined {
     ...base,
     path,
     api: apiText(object).concat('.', name.text),
-    receiver,
-    receiverNode: object,
+    receiverValue: receiver,
+    receiver: object,
   };
 }
 

@@ -66,8 +66,11 @@ function firstArgument(call: SyntaxNode | undefined): SyntaxNode | undefined {
 }
 
 /** The curve given to `new EC('secp256k1')` for a call on the instance or one of its keys. */
-function instanceCurve(site: { receiver?: Value }, ctx: RuleContext): string | undefined {
-  const receiver = site.receiver;
+function instanceCurve(
+  site: { receiverValue?: Value | undefined },
+  ctx: RuleContext,
+): string | undefined {
+  const receiver = site.receiverValue;
   if (receiver?.kind !== 'api') return undefined;
   const curve = firstArgument(receiver.calls[0]);
   const name = curve ? stringOf(ctx.value(curve)) : undefined;

@@ -119,7 +119,7 @@ const signerFromName: RuleRead = (site, ctx) => {
 
 /** `signer.sign(key)`: the key's family replaces the family `createSign` assumed. */
 const signerKey: RuleRead = (site, ctx) => {
-  const receiver = site.receiver;
+  const receiver = site.receiverValue;
   const producer = receiver?.kind === 'api' ? receiver.calls[0] : undefined;
   const algorithm = keyFamily(argValue(site, ctx, at(0)), ctx);
   return producer && algorithm ? [{ refine: producer, with: { algorithm } }] : [];

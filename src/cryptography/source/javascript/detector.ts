@@ -4,8 +4,9 @@
  * the file's imports and bindings to a canonical path the API tables know.
  */
 import { extname } from 'node:path';
+import { applyRules } from '../engine/engine.js';
 import { reportBuilder } from '../engine/report.js';
-import { applyRules, ruleSet, type Site } from '../engine/rules.js';
+import { ruleSet, type Site } from '../engine/rules.js';
 import { apiText, descendants, lineOf, namedChildren } from '../engine/syntax.js';
 import { own } from '../engine/values.js';
 import { type Grammar, type SyntaxNode, withSyntaxTree } from '../parser.js';
@@ -46,7 +47,7 @@ function siteOf(call: SyntaxNode, ev: JavaScriptEvaluator): Site | undefined {
   const callee = call.childForFieldName(isNew ? 'constructor' : 'function');
   if (!callee) return undefined;
   const prefix = isNew ? 'new ' : '';
-  let located: Pick<Site, 'path' | 'line' | 'receiver' | 'receiverNode'>;
+  let located: Pick<Site, 'path' | 'line' | 'receiverValue' | 'receiver'>;
   if (callee.type === 'member_expression') {
     const object = callee.childForFieldName('object');
     const property = callee.childForFieldName('property');
@@ -54,7 +55,7 @@ function siteOf(call: SyntaxNode, ev: JavaScriptEvaluator): Site | undefined {
     const receiver = ev.value(object);
     const target = memberPath(receiver, property.text);
     const path = prefix + (target.kind === 'api' ? target.path : `*.${property.text}`);
-    located = { path, line: lineOf(property), receiver, receiverNode: object };
+    located = { path, line: lineOf(property), receiverValue: receiver, receiver: object };
   } else {
     const target = ev.value(callee);
     if (target.kind !== 'api' || target.path === '') return undefined;

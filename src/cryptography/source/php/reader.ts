@@ -7,9 +7,9 @@
  */
 
 import { ImportScope } from '../engine/path-table.js';
+import type { ApiTables, Evaluation, LanguageReader, TableSite } from '../engine/rules.js';
 import { FileBindings, type NodeBinding } from '../engine/scope.js';
 import { codeChildren, literalContent, namedChildren } from '../engine/syntax.js';
-import type { ApiTables, CallSite, Evaluation, LanguageReader } from '../engine/tables.js';
 import { binaryExpression, numberLiteral, UNKNOWN, type Value } from '../engine/values.js';
 import type { SyntaxNode } from '../parser.js';
 
@@ -120,7 +120,7 @@ export class PhpReader implements LanguageReader {
 
   evaluate(node: SyntaxNode, evaluation: Evaluation): Value {
     const again = (next: SyntaxNode | null | undefined): Value => evaluation.value(next);
-    const callValue = (site: CallSite): Value => evaluation.call(site);
+    const callValue = (site: TableSite): Value => evaluation.call(site);
     switch (node.type) {
       case 'string':
       case 'encapsed_string': {
@@ -196,7 +196,7 @@ export class PhpReader implements LanguageReader {
   private evaluateCall(
     node: SyntaxNode,
     again: (next: SyntaxNode) => Value,
-    callValue: (site: CallSite) => Value,
+    callValue: (site: TableSite) => Value,
   ): Value {
     const site = this.siteOf(node);
     if (!site) return UNKNOWN;
@@ -204,7 +204,7 @@ export class PhpReader implements LanguageReader {
     const scope =
       node.type === 'scoped_call_expression' ? node.childForFieldName('scope')?.text : undefined;
     const own =
-      (node.type === 'function_call_expression' && site.path?.length === 1) ||
+      (node.type === 'function_call_expression' && site.segments?.length === 1) ||
       receiver === '$this' ||
       (scope !== undefined && (SELF_SCOPES.has(scope) || this.classes.has(scope)));
     const body = own
@@ -222,7 +222,7 @@ export class PhpReader implements LanguageReader {
     return name?.type === 'name' ? name.text.toLowerCase() : undefined;
   }
 
-  siteOf(node: SyntaxNode): CallSite | null {
+  siteOf(node: SyntaxNode): TableSite | null {
     const { args, named } = argumentsOf(node.childForFieldName('arguments') ?? argumentList(node));
     switch (node.type) {
       case 'function_call_expression': {
@@ -236,11 +236,11 @@ export class PhpReader implements LanguageReader {
           node,
           callee,
           nameNode,
-          path: lower,
+          segments: lower,
           receiver: null,
           method: lower.at(-1) ?? '',
           args,
-          named,
+          keywords: named,
         };
       }
       case 'scoped_call_expression': {
@@ -253,11 +253,11 @@ export class PhpReader implements LanguageReader {
           node,
           callee: scope,
           nameNode,
-          path,
+          segments: path,
           receiver: null,
           method: nameNode.text,
           args,
-          named,
+          keywords: named,
         };
       }
       case 'object_creation_expression': {
@@ -272,11 +272,11 @@ export class PhpReader implements LanguageReader {
           node,
           callee: type,
           nameNode,
-          path: [...path, 'new'],
+          segments: [...path, 'new'],
           receiver: null,
           method: 'new',
           args,
-          named,
+          keywords: named,
         };
       }
       default: {
@@ -287,11 +287,11 @@ export class PhpReader implements LanguageReader {
           node,
           callee: receiver,
           nameNode,
-          path: null,
+          segments: null,
           receiver,
           method: nameNode.text,
           args,
-          named,
+          keywords: named,
         };
       }
     }

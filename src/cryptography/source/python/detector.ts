@@ -4,8 +4,9 @@
  * imports and bindings to a canonical path the API tables know.
  */
 
+import { applyRules } from '../engine/engine.js';
 import { reportBuilder } from '../engine/report.js';
-import { applyRules, ruleSet, type Site } from '../engine/rules.js';
+import { ruleSet, type Site } from '../engine/rules.js';
 import { apiText, lineOf, namedChildren, nodesByType } from '../engine/syntax.js';
 import { type SyntaxNode, withSyntaxTree } from '../parser.js';
 import type { LanguageDetector, SourceFileReport } from '../types.js';
@@ -46,7 +47,7 @@ function argumentsOf(call: SyntaxNode, ev: PythonEvaluator) {
 function siteOf(call: SyntaxNode, ev: PythonEvaluator): Site | undefined {
   const callee = call.childForFieldName('function');
   if (!callee) return undefined;
-  let located: Pick<Site, 'path' | 'line' | 'receiver' | 'receiverNode'>;
+  let located: Pick<Site, 'path' | 'line' | 'receiverValue' | 'receiver'>;
   if (callee.type === 'attribute') {
     const object = callee.childForFieldName('object');
     const attribute = callee.childForFieldName('attribute');
@@ -54,7 +55,7 @@ function siteOf(call: SyntaxNode, ev: PythonEvaluator): Site | undefined {
     const receiver = ev.value(object);
     const target = canonicalMember(receiver, attribute.text);
     const path = target.kind === 'api' ? target.path : `*.${attribute.text}`;
-    located = { path, line: lineOf(attribute), receiver, receiverNode: object };
+    located = { path, line: lineOf(attribute), receiverValue: receiver, receiver: object };
   } else {
     const target = ev.value(callee);
     if (target.kind !== 'api') return undefined;

@@ -6,9 +6,9 @@
  */
 
 import { ImportScope } from '../engine/path-table.js';
+import type { Evaluation, LanguageReader, TableSite } from '../engine/rules.js';
 import { FileBindings, type NodeBinding } from '../engine/scope.js';
 import { codeChildren, literalContent, namedChildren } from '../engine/syntax.js';
-import type { CallSite, Evaluation, LanguageReader } from '../engine/tables.js';
 import { binaryExpression, numberLiteral, UNKNOWN, type Value } from '../engine/values.js';
 import type { SyntaxNode } from '../parser.js';
 
@@ -135,7 +135,7 @@ export class RubyReader implements LanguageReader {
 
   evaluate(node: SyntaxNode, evaluation: Evaluation): Value {
     const again = (next: SyntaxNode | null | undefined): Value => evaluation.value(next);
-    const callValue = (site: CallSite): Value => evaluation.call(site);
+    const callValue = (site: TableSite): Value => evaluation.call(site);
     switch (node.type) {
       case 'string':
       case 'delimited_symbol': {
@@ -202,7 +202,7 @@ export class RubyReader implements LanguageReader {
   private evaluateCall(
     node: SyntaxNode,
     again: (next: SyntaxNode) => Value,
-    callValue: (site: CallSite) => Value,
+    callValue: (site: TableSite) => Value,
   ): Value {
     const receiver = node.childForFieldName('receiver');
     const method = node.childForFieldName('method')?.text ?? '';
@@ -217,7 +217,7 @@ export class RubyReader implements LanguageReader {
     return site ? callValue(site) : UNKNOWN;
   }
 
-  siteOf(node: SyntaxNode): CallSite | null {
+  siteOf(node: SyntaxNode): TableSite | null {
     if (node.type !== 'call') return null;
     const nameNode = node.childForFieldName('method');
     if (!nameNode) return null;
@@ -230,7 +230,16 @@ export class RubyReader implements LanguageReader {
         : [nameNode.text];
     const { args, named } = argumentsOf(node.childForFieldName('arguments'));
     const callee = receiver ?? nameNode;
-    return { node, callee, nameNode, path, receiver, method: nameNode.text, args, named };
+    return {
+      node,
+      callee,
+      nameNode,
+      segments: path,
+      receiver,
+      method: nameNode.text,
+      args,
+      keywords: named,
+    };
   }
 
   calleeName(node: SyntaxNode): string | undefined {

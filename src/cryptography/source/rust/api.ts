@@ -3,8 +3,8 @@
  * (ring's algorithm statics, jsonwebtoken's Algorithm, openssl's Nid), and key types.
  */
 import { PathTable } from '../engine/path-table.js';
-import type { ApiTables, KeyType, KnownValue, MethodRule } from '../engine/tables.js';
-import { methodsByName } from '../engine/tables.js';
+import type { ApiTables, KeyType, KnownValue, MethodRule } from '../engine/rules.js';
+import { methodsByName } from '../engine/rules.js';
 import type { PublicKeyAlgorithm } from '../types.js';
 import { EC_CRATES, RUST_CALLS } from './api-calls.js';
 

@@ -5,9 +5,9 @@
  */
 
 import { ImportScope } from '../engine/path-table.js';
+import type { ApiTables, Evaluation, LanguageReader, TableSite } from '../engine/rules.js';
 import { FileBindings, type NodeBinding } from '../engine/scope.js';
 import { codeChildren, literalContent, namedChildren } from '../engine/syntax.js';
-import type { ApiTables, CallSite, Evaluation, LanguageReader } from '../engine/tables.js';
 import { binaryExpression, numberLiteral, UNKNOWN, type Value } from '../engine/values.js';
 import type { SyntaxNode } from '../parser.js';
 
@@ -125,7 +125,7 @@ export class RustReader implements LanguageReader {
 
   evaluate(node: SyntaxNode, evaluation: Evaluation): Value {
     const again = (next: SyntaxNode | null | undefined): Value => evaluation.value(next);
-    const callValue = (site: CallSite): Value => evaluation.call(site);
+    const callValue = (site: TableSite): Value => evaluation.call(site);
     switch (node.type) {
       case 'string_literal':
       case 'raw_string_literal': {
@@ -192,7 +192,7 @@ export class RustReader implements LanguageReader {
     return this.bindings.resolve(`${bare}()`, node.startIndex)?.value;
   }
 
-  siteOf(node: SyntaxNode): CallSite | null {
+  siteOf(node: SyntaxNode): TableSite | null {
     if (node.type !== 'call_expression') return null;
     let callee = node.childForFieldName('function');
     if (!callee) return null;
@@ -203,13 +203,31 @@ export class RustReader implements LanguageReader {
       const nameNode = callee.childForFieldName('field');
       const receiver = callee.childForFieldName('value');
       if (!nameNode) return null;
-      return { node, callee, nameNode, path: null, receiver, method: nameNode.text, args, named };
+      return {
+        node,
+        callee,
+        nameNode,
+        segments: null,
+        receiver,
+        method: nameNode.text,
+        args,
+        keywords: named,
+      };
     }
     const path = rustPath(callee);
     const nameNode =
       callee.type === 'scoped_identifier' ? callee.childForFieldName('name') : callee;
     if (!path || !nameNode) return null;
-    return { node, callee, nameNode, path, receiver: null, method: nameNode.text, args, named };
+    return {
+      node,
+      callee,
+      nameNode,
+      segments: path,
+      receiver: null,
+      method: nameNode.text,
+      args,
+      keywords: named,
+    };
   }
 
   calleeName(node: SyntaxNode): string | undefined {
