@@ -9,7 +9,7 @@
  * MAX_DEPTH names deep, so cyclic bindings end.
  */
 import type { SyntaxNode } from '../parser.js';
-import type { SourceFileReport } from '../types.js';
+import type { SourceFileReport, SourceLanguage } from '../types.js';
 import {
   cipherName,
   curveMeaning,
@@ -289,11 +289,6 @@ export class MatchEngine {
   }
 }
 
-/** The report of a file with nothing found. */
-export function emptyReport(): SourceFileReport {
-  return { uses: [], algorithms: [] };
-}
-
 function readName(reading: Reading, text: string): NameMeaning | undefined {
   switch (reading) {
     case 'curve':
@@ -343,6 +338,30 @@ function calleeText(site: TableSite): string {
 
 function apiText(node: SyntaxNode): string {
   return tidyApi(node.text);
+}
+
+/** Path-rule matching of one file: call sites and references, into one report. */
+export interface PathMatcher {
+  apply(calls: readonly Site[], references: readonly Site[], rules: RuleSet): void;
+  report(): SourceFileReport;
+}
+
+export function pathMatcher(
+  language: SourceLanguage,
+  evaluator: Pick<RuleContext, 'value' | 'imports'>,
+): PathMatcher {
+  const consumed = new Set<number>();
+  const report = reportBuilder(language);
+  const ctx = {
+    value: evaluator.value,
+    consume: (node: SyntaxNode) => consumed.add(node.id),
+    imports: evaluator.imports,
+    consumed,
+  };
+  return {
+    apply: (calls, references, rules) => applyRules(calls, references, rules, ctx, report),
+    report: () => report.build(),
+  };
 }
 
 /** Runs the rules over a file's calls, then over its constant references, into `report`. */

@@ -5,22 +5,54 @@
  * where they are referenced.
  */
 
-import { applyRules } from '../engine/engine.js';
-import { reportBuilder } from '../engine/report.js';
+import { treeDetector } from '../engine/detector.js';
+import { pathMatcher } from '../engine/engine.js';
+import {
+  allOf,
+  anyOf,
+  apiNamePrefilter,
+  keywordPrefilter,
+  patternPrefilter,
+} from '../engine/prefilter.js';
 import { ruleSet, type Site } from '../engine/rules.js';
 import { apiText, lineOf, type NodesByType, namedChildren, nodesByType } from '../engine/syntax.js';
 import { member } from '../engine/values.js';
-import { type SyntaxNode, withSyntaxTree } from '../parser.js';
-import type { LanguageDetector, SourceFileReport } from '../types.js';
+import type { SyntaxNode } from '../parser.js';
+import type { SourceFileReport } from '../types.js';
 import { GO_SYMMETRIC_RULES } from './api-symmetric.js';
 import { GO_CALL_RULES, GO_REFERENCE_RULES } from './api-table.js';
-import { GO_BINDING_TYPES, type GoEvaluator, goEvaluator, qualifiedType } from './evaluate.js';
+import { GO_BINDING_TYPES, type GoEvaluator, goEvaluator, qualifiedType } from './reader.js';
 
 const CALLS = ruleSet([...GO_CALL_RULES, ...GO_SYMMETRIC_RULES]);
 const REFERENCES = ruleSet(GO_REFERENCE_RULES);
 
 /** Every rule starts from an import of a crypto package or a JOSE library. */
-const TOKENS = /"crypto\/|golang\.org\/x\/crypto|jwt|jose|jwx/;
+const MODULES = /"crypto\/|golang\.org\/x\/crypto|jwt|jose|jwx/;
+
+/** Packages that hold nothing but public-key cryptography: importing one is enough in Go. */
+const PUBLIC_KEY_PACKAGES = [
+  'crypto/rsa',
+  'crypto/ecdsa',
+  'crypto/ecdh',
+  'crypto/ed25519',
+  'crypto/dsa',
+  'crypto/elliptic',
+  'crypto/mlkem',
+  'x/crypto/ssh',
+  'x/crypto/curve25519',
+  'x/crypto/ed25519',
+  'nacl/box',
+  'nacl/sign',
+];
+
+/** A crypto package, and a public-key package or API (not only hashes or ciphers). */
+const prefilter = allOf(
+  patternPrefilter(MODULES),
+  anyOf(
+    apiNamePrefilter(ruleSet([...GO_CALL_RULES, ...GO_REFERENCE_RULES]).publicKeyNames),
+    keywordPrefilter(PUBLIC_KEY_PACKAGES),
+  ),
+);
 
 const NO_KEYWORDS: ReadonlyMap<string, SyntaxNode> = new Map();
 
@@ -127,29 +159,21 @@ const WALKED = [
 function detectIn(root: SyntaxNode): SourceFileReport {
   const nodes = nodesByType(root, WALKED);
   const ev = goEvaluator(nodes);
-  const consumed = new Set<number>();
   const sites: Site[] = [];
   for (const node of nodes.of('call_expression', 'composite_literal')) {
     const site = node.type === 'call_expression' ? callSite(node, ev) : literalSite(node, ev);
     if (site) sites.push(site);
   }
-  const report = reportBuilder('go');
-  const ctx = {
-    value: ev.value,
-    consume: (node: SyntaxNode) => consumed.add(node.id),
-    imports: ev.imports,
-    consumed,
-  };
-  applyRules(sites, [], CALLS, ctx, report);
-  applyRules([], referenceSites(nodes, ev), REFERENCES, ctx, report);
-  return report.build();
+  const matcher = pathMatcher('go', ev);
+  matcher.apply(sites, [], CALLS);
+  matcher.apply([], referenceSites(nodes, ev), REFERENCES);
+  return matcher.report();
 }
 
-export const goDetector: LanguageDetector = {
+export const goDetector = treeDetector({
   language: 'go',
   extensions: ['.go'],
-  mayContain: (text) => TOKENS.test(text),
-  async detect(_path, text) {
-    return withSyntaxTree('go', text, (tree) => detectIn(tree.rootNode));
-  },
-};
+  grammar: 'go',
+  mayContain: prefilter,
+  read: (root) => detectIn(root),
+});

@@ -18,7 +18,7 @@ import {
 import { lastName, numberOf, type Value } from '../engine/values.js';
 import type { PublicKeyAlgorithm } from '../types.js';
 import { javaCurve } from './api-jca.js';
-import { typeName } from './evaluate.js';
+import { typeName } from './reader.js';
 
 type Fixed = [readonly string[], Parameters<typeof fixed>[0], PublicKeyAlgorithm, string?];
 

@@ -13,6 +13,7 @@ import {
   type Rule,
   type RuleContext,
   type RuleRead,
+  recordsOnly,
   symmetricFixed,
   symmetricNamed,
 } from '../engine/rules.js';
@@ -244,7 +245,11 @@ export const NODE_CRYPTO_RULES: readonly Rule[] = [
   webCrypto('decrypt', 'encryption', 0),
   webCrypto('deriveKey', 'key-agreement', 0),
   webCrypto('deriveBits', 'key-agreement', 0),
-  webCrypto('digest', 'key-agreement', 0),
+  // `subtle.digest` takes only hashes: it records them and lets no file through the prefilter.
+  {
+    ...webCrypto('digest', 'key-agreement', 0),
+    read: recordsOnly(webCrypto('digest', 'key-agreement', 0).read),
+  },
 ];
 
 function groupBits(value: Value): number | undefined {

@@ -4,12 +4,19 @@
  * imports and bindings to a canonical path the API tables know.
  */
 
-import { applyRules } from '../engine/engine.js';
-import { reportBuilder } from '../engine/report.js';
+import { treeDetector } from '../engine/detector.js';
+import { pathMatcher } from '../engine/engine.js';
+import {
+  allOf,
+  anyOf,
+  apiNamePrefilter,
+  keywordPrefilter,
+  patternPrefilter,
+} from '../engine/prefilter.js';
 import { ruleSet, type Site } from '../engine/rules.js';
 import { apiText, lineOf, namedChildren, nodesByType } from '../engine/syntax.js';
-import { type SyntaxNode, withSyntaxTree } from '../parser.js';
-import type { LanguageDetector, SourceFileReport } from '../types.js';
+import type { SyntaxNode } from '../parser.js';
+import type { SourceFileReport } from '../types.js';
 import { PYTHON_LIBRARY_RULES } from './api-libraries.js';
 import { PYCA_RULES } from './api-pyca.js';
 import {
@@ -17,12 +24,21 @@ import {
   PYTHON_BINDING_TYPES,
   type PythonEvaluator,
   pythonEvaluator,
-} from './evaluate.js';
+} from './reader.js';
 
 const RULES = ruleSet([...PYCA_RULES, ...PYTHON_LIBRARY_RULES]);
 
 /** Every rule starts from an import of one of these modules. */
-const TOKENS = /cryptography|Crypto|ecdsa|paramiko|jwt|jose|jws|hashlib|hmac|nacl|rsa/;
+const MODULES = /cryptography|Crypto|ecdsa|paramiko|jwt|jose|jws|hashlib|hmac|nacl|rsa/;
+
+/** Modules that hold nothing but public-key cryptography: importing one is enough. */
+const PUBLIC_KEY_MODULES = ['asymmetric', 'PublicKey', 'Signature', 'PKCS1_OAEP', 'PKCS1_v1_5'];
+
+/** A crypto module, and a public-key API or module of it (not only hashes or ciphers). */
+const prefilter = allOf(
+  patternPrefilter(MODULES),
+  anyOf(apiNamePrefilter(RULES.publicKeyNames), keywordPrefilter(PUBLIC_KEY_MODULES)),
+);
 
 function argumentsOf(call: SyntaxNode, ev: PythonEvaluator) {
   const args: SyntaxNode[] = [];
@@ -68,28 +84,20 @@ function siteOf(call: SyntaxNode, ev: PythonEvaluator): Site | undefined {
 function detectIn(root: SyntaxNode): SourceFileReport {
   const nodes = nodesByType(root, [...PYTHON_BINDING_TYPES, 'call']);
   const ev = pythonEvaluator(nodes);
-  const consumed = new Set<number>();
   const sites: Site[] = [];
   for (const call of nodes.of('call')) {
     const site = siteOf(call, ev);
     if (site) sites.push(site);
   }
-  const report = reportBuilder('python');
-  const ctx = {
-    value: ev.value,
-    consume: (node: SyntaxNode) => consumed.add(node.id),
-    imports: ev.imports,
-    consumed,
-  };
-  applyRules(sites, [], RULES, ctx, report);
-  return report.build();
+  const matcher = pathMatcher('python', ev);
+  matcher.apply(sites, [], RULES);
+  return matcher.report();
 }
 
-export const pythonDetector: LanguageDetector = {
+export const pythonDetector = treeDetector({
   language: 'python',
   extensions: ['.py', '.pyw'],
-  mayContain: (text) => TOKENS.test(text),
-  async detect(_path, text) {
-    return withSyntaxTree('python', text, (tree) => detectIn(tree.rootNode));
-  },
-};
+  grammar: 'python',
+  mayContain: prefilter,
+  read: (root) => detectIn(root),
+});
