@@ -9,7 +9,7 @@ import { ImportScope } from '../engine/path-table.js';
 import type { ApiTables, Evaluation, LanguageReader, TableSite } from '../engine/rules.js';
 import { FileBindings, type NodeBinding } from '../engine/scope.js';
 import { codeChildren, literalContent, namedChildren } from '../engine/syntax.js';
-import { binaryExpression, numberLiteral, UNKNOWN, type Value } from '../engine/values.js';
+import { binaryExpression, numberValue, UNKNOWN, type Value } from '../engine/values.js';
 import type { SyntaxNode } from '../parser.js';
 
 const STRING_CONTENT = new Set(['string_literal_content', 'string_literal_fragment']);
@@ -121,10 +121,8 @@ export class CSharpReader implements LanguageReader {
         return { kind: 'string', value: node.text.slice(2, -1).replaceAll('""', '"') };
       case 'raw_string_literal':
         return { kind: 'string', value: node.text.replace(/^"+|"+$/g, '') };
-      case 'integer_literal': {
-        const value = numberLiteral(node.text);
-        return value === undefined ? UNKNOWN : { kind: 'number', value };
-      }
+      case 'integer_literal':
+        return numberValue(node.text);
       case 'identifier':
       case 'member_access_expression':
         return this.evaluateName(node, again);

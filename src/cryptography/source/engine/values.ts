@@ -84,6 +84,12 @@ export function numberLiteral(text: string): number | undefined {
   return Number.isFinite(value) ? value : undefined;
 }
 
+/** A number literal's value (`2048`, `0x800`, `2048u32`), or unknown. */
+export function numberValue(text: string): Value {
+  const value = numberLiteral(text);
+  return value === undefined ? UNKNOWN : { kind: 'number', value };
+}
+
 /** The last name of an API path, without call parentheses: `pyca.ec.SECP256R1()` → `SECP256R1`. */
 export function lastName(path: string): string {
   const trimmed = path.endsWith('()') ? path.slice(0, -2) : path;

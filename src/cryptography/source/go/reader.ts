@@ -13,7 +13,7 @@ import {
   called,
   member,
   NULL,
-  numberLiteral,
+  numberValue,
   plus,
   UNKNOWN,
   type Value,
@@ -143,10 +143,8 @@ function evaluate(s: EvaluationState, node: SyntaxNode): Value {
     case 'interpreted_string_literal':
     case 'raw_string_literal':
       return stringLiteral(node);
-    case 'int_literal': {
-      const number = numberLiteral(node.text);
-      return number === undefined ? UNKNOWN : { kind: 'number', value: number };
-    }
+    case 'int_literal':
+      return numberValue(node.text);
     case 'nil':
       return NULL;
     case 'identifier':

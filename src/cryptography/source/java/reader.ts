@@ -14,7 +14,7 @@ import {
   called,
   member,
   NULL,
-  numberLiteral,
+  numberValue,
   plus,
   UNKNOWN,
   type Value,
@@ -152,10 +152,8 @@ function evaluate(s: EvaluationState, node: SyntaxNode): Value {
     case 'decimal_integer_literal':
     case 'hex_integer_literal':
     case 'octal_integer_literal':
-    case 'binary_integer_literal': {
-      const number = numberLiteral(node.text);
-      return number === undefined ? UNKNOWN : { kind: 'number', value: number };
-    }
+    case 'binary_integer_literal':
+      return numberValue(node.text);
     case 'null_literal':
       return NULL;
     case 'identifier':

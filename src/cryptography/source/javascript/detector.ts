@@ -14,8 +14,8 @@ import type { Grammar, SyntaxNode } from '../parser.js';
 import type { SourceFileReport, SourceLanguage } from '../types.js';
 import { LIBRARY_RULES } from './api-libraries.js';
 import { NODE_CRYPTO_RULES } from './api-node.js';
-import { BINDING_TYPES, type JavaScriptEvaluator, javascriptEvaluator } from './reader.js';
 import { memberPath } from './modules.js';
+import { BINDING_TYPES, type JavaScriptEvaluator, javascriptEvaluator } from './reader.js';
 
 const RULES = ruleSet([...NODE_CRYPTO_RULES, ...LIBRARY_RULES]);
 

@@ -11,7 +11,7 @@ import {
   arithmetic,
   called,
   NULL,
-  numberLiteral,
+  numberValue,
   own,
   plus,
   stringOf,
@@ -226,10 +226,8 @@ function evaluate(s: EvaluationState, raw: SyntaxNode): Value {
       return { kind: 'string', value: node.text.slice(1, -1) };
     case 'template_string':
       return templateOf(s, node);
-    case 'number': {
-      const value = numberLiteral(node.text);
-      return value === undefined ? UNKNOWN : { kind: 'number', value };
-    }
+    case 'number':
+      return numberValue(node.text);
     case 'null':
     case 'undefined':
       return NULL;

@@ -5,7 +5,7 @@
 import { treeDetector } from '../engine/detector.js';
 import { MatchEngine } from '../engine/engine.js';
 import { keywordPrefilter } from '../engine/prefilter.js';
-import { descendants, MAX_SOURCE_CHARS } from '../engine/syntax.js';
+import { descendants } from '../engine/syntax.js';
 import type { SyntaxNode } from '../parser.js';
 import type { SourceFileReport } from '../types.js';
 import { PHP_KEYWORDS, PHP_TABLES } from './api.js';

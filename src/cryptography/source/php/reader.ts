@@ -10,7 +10,7 @@ import { ImportScope } from '../engine/path-table.js';
 import type { ApiTables, Evaluation, LanguageReader, TableSite } from '../engine/rules.js';
 import { FileBindings, type NodeBinding } from '../engine/scope.js';
 import { codeChildren, literalContent, namedChildren } from '../engine/syntax.js';
-import { binaryExpression, numberLiteral, UNKNOWN, type Value } from '../engine/values.js';
+import { binaryExpression, numberValue, UNKNOWN, type Value } from '../engine/values.js';
 import type { SyntaxNode } from '../parser.js';
 
 const STRING_CONTENT = new Set(['string_content', 'string_value']);
@@ -127,10 +127,8 @@ export class PhpReader implements LanguageReader {
         const text = literalContent(node, STRING_CONTENT);
         return text === undefined ? UNKNOWN : { kind: 'string', value: text };
       }
-      case 'integer': {
-        const value = numberLiteral(node.text);
-        return value === undefined ? UNKNOWN : { kind: 'number', value };
-      }
+      case 'integer':
+        return numberValue(node.text);
       case 'array_creation_expression':
         return { kind: 'object', entries: arrayEntries(node) };
       case 'parenthesized_expression':

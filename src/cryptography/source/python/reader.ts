@@ -13,7 +13,7 @@ import {
   called,
   member,
   NULL,
-  numberLiteral,
+  numberValue,
   plus,
   stringOf,
   UNKNOWN,
@@ -177,10 +177,8 @@ function evaluate(s: EvaluationState, node: SyntaxNode): Value {
         kind: 'string',
         value: '',
       });
-    case 'integer': {
-      const number = numberLiteral(node.text);
-      return number === undefined ? UNKNOWN : { kind: 'number', value: number };
-    }
+    case 'integer':
+      return numberValue(node.text);
     case 'none':
       return NULL;
     case 'identifier':

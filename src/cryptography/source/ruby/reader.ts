@@ -9,7 +9,7 @@ import { ImportScope } from '../engine/path-table.js';
 import type { Evaluation, LanguageReader, TableSite } from '../engine/rules.js';
 import { FileBindings, type NodeBinding } from '../engine/scope.js';
 import { codeChildren, literalContent, namedChildren } from '../engine/syntax.js';
-import { binaryExpression, numberLiteral, UNKNOWN, type Value } from '../engine/values.js';
+import { binaryExpression, numberValue, UNKNOWN, type Value } from '../engine/values.js';
 import type { SyntaxNode } from '../parser.js';
 
 const STRING_CONTENT = new Set(['string_content']);
@@ -144,10 +144,8 @@ export class RubyReader implements LanguageReader {
       }
       case 'simple_symbol':
         return { kind: 'string', value: node.text.slice(1) };
-      case 'integer': {
-        const value = numberLiteral(node.text);
-        return value === undefined ? UNKNOWN : { kind: 'number', value };
-      }
+      case 'integer':
+        return numberValue(node.text);
       case 'array':
         return again(node.namedChild(0));
       case 'parenthesized_statements':
