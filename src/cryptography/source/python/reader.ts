@@ -4,27 +4,22 @@
  * module constants, class attributes (`self.KEY_SIZE`), parameter defaults, properties and
  * small functions.
  */
-import type { SyntaxNode } from '../parser.js';
-import {
-  type Bindings,
-  bindings,
-  descendants,
-  memoised,
-  type NodesByType,
-  namedChildren,
-} from '../scope.js';
+
+import { type Bindings, bindings, memoised } from '../engine/scope.js';
+import { descendants, type NodesByType, namedChildren } from '../engine/syntax.js';
 import {
   api,
   arithmetic,
   called,
   member,
   NULL,
-  numberLiteral,
+  numberValue,
   plus,
   stringOf,
   UNKNOWN,
   type Value,
-} from '../values.js';
+} from '../engine/values.js';
+import type { SyntaxNode } from '../parser.js';
 
 export interface PythonEvaluator {
   value(node: SyntaxNode): Value;
@@ -182,10 +177,8 @@ function evaluate(s: EvaluationState, node: SyntaxNode): Value {
         kind: 'string',
         value: '',
       });
-    case 'integer': {
-      const number = numberLiteral(node.text);
-      return number === undefined ? UNKNOWN : { kind: 'number', value: number };
-    }
+    case 'integer':
+      return numberValue(node.text);
     case 'none':
       return NULL;
     case 'identifier':

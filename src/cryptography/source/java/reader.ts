@@ -5,19 +5,21 @@
  * imports and small methods returning a literal. A class imported from a package that is not a
  * crypto package keeps its full name, so `com.acme.Signature.getInstance` is no JCA call.
  */
-import type { SyntaxNode } from '../parser.js';
-import { type Bindings, bindings, memoised, type NodesByType, namedChildren } from '../scope.js';
+
+import { type Bindings, bindings, memoised } from '../engine/scope.js';
+import { type NodesByType, namedChildren } from '../engine/syntax.js';
 import {
   api,
   arithmetic,
   called,
   member,
   NULL,
-  numberLiteral,
+  numberValue,
   plus,
   UNKNOWN,
   type Value,
-} from '../values.js';
+} from '../engine/values.js';
+import type { SyntaxNode } from '../parser.js';
 
 export interface JavaEvaluator {
   value(node: SyntaxNode): Value;
@@ -150,10 +152,8 @@ function evaluate(s: EvaluationState, node: SyntaxNode): Value {
     case 'decimal_integer_literal':
     case 'hex_integer_literal':
     case 'octal_integer_literal':
-    case 'binary_integer_literal': {
-      const number = numberLiteral(node.text);
-      return number === undefined ? UNKNOWN : { kind: 'number', value: number };
-    }
+    case 'binary_integer_literal':
+      return numberValue(node.text);
     case 'null_literal':
       return NULL;
     case 'identifier':

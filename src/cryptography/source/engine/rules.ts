@@ -1,30 +1,52 @@
 /**
- * The shape every language's API table takes, and the small readers the tables are written
- * with. A rule matches the canonical path of a call (`crypto.generateKeyPairSync`,
- * `pyca.rsa.generate_private_key`, `KeyPairGenerator.getInstance`) or of a referenced constant
- * (`jwt.SigningMethodRS256`), and says what it means: a fixed family, or a family read from an
- * argument through a name table, with the key size and curve read from arguments.
+ * The one vocabulary every language's API tables are written in (engine.ts matches them).
+ *
+ * A call site is a call, constructor call or constant reference with its arguments. A language
+ * reader either resolves its callee to a canonical path (`crypto.generateKeyPairSync`,
+ * `pyca.rsa.generate_private_key`, `KeyPairGenerator.getInstance`) matched by path rules, or
+ * hands it over as a qualified name as written (`RSA.Create`, `OpenSSL::PKey::RSA.new`) looked
+ * up in API tables with the file's imports. Either way a rule says what the call means: a fixed
+ * family, or a family read from an argument through a name table, with the key size and curve
+ * read from arguments; and methods on the key objects a call returns are uses of its family.
  */
-import { curveName, knownCurve, type NameMeaning, type UsePrimitive } from './names.js';
-import type { SyntaxNode } from './parser.js';
-import type { Refinement, ReportBuilder, UseFields } from './report.js';
-import type { PublicKeyAlgorithm, SourceAlgorithmUse } from './types.js';
+
+import type { SyntaxNode } from '../parser.js';
+import type { PublicKeyAlgorithm, SourceLanguage } from '../types.js';
+import {
+  curveName,
+  knownCurve,
+  type NameMeaning,
+  type Recorded,
+  type UsePrimitive,
+} from './names.js';
+import type { PathEntry, PathTable } from './path-table.js';
+
+export type { Recorded, UsePrimitive } from './names.js';
+
+import type { Refinement, UseFields } from './report.js';
 import { lastName, numberOf, stringOf, type Value } from './values.js';
 
-/** A call, constructor call or constant reference whose path the evaluator resolved. */
-export interface Site {
+/** A call, constructor call or constant reference, whatever the grammar. */
+export interface CallSite {
   node: SyntaxNode;
+  /** Positional arguments, comments left out. */
+  args: readonly SyntaxNode[];
+  /** Named arguments (Python and Ruby keywords, C# and PHP named arguments, Go struct fields). */
+  keywords: ReadonlyMap<string, SyntaxNode>;
+  /** The expression a method is called on, when there is one. */
+  receiver?: SyntaxNode | null | undefined;
+}
+
+/** A call site whose callee the language's reader resolved to a canonical path. */
+export interface Site extends CallSite {
   /** Canonical path; `*.name` when the receiver of a method call is unknown. */
   path: string;
   /** 1-based line of the called or referenced name. */
   line: number;
   /** The callee as written, whitespace removed. */
   api: string;
-  /** The value of the receiver of a method call, and its node. */
-  receiver?: Value;
-  receiverNode?: SyntaxNode;
-  args: readonly SyntaxNode[];
-  keywords: ReadonlyMap<string, SyntaxNode>;
+  /** The value of the receiver of a method call. */
+  receiverValue?: Value;
 }
 
 export interface RuleContext {
@@ -37,7 +59,7 @@ export interface RuleContext {
 
 export type Emission =
   | { use: UseFields }
-  | { symmetric: { algorithm: string; kind: SourceAlgorithmUse['kind'] } }
+  | { symmetric: Recorded }
   | { refine: SyntaxNode; with: Refinement };
 
 export type RuleRead = (site: Site, ctx: RuleContext) => Emission[];
@@ -81,7 +103,8 @@ export function kw(keyword: string, index?: number, property?: string): ArgRef {
   return ref;
 }
 
-export function argNode(site: Site, ref: ArgRef): SyntaxNode | undefined {
+/** The argument a reference names: by keyword first (when the call has it), else by position. */
+export function argNode(site: CallSite, ref: ArgRef): SyntaxNode | undefined {
   if (ref.keyword !== undefined) {
     const byName = site.keywords.get(ref.keyword);
     if (byName) return byName;
@@ -89,8 +112,38 @@ export function argNode(site: Site, ref: ArgRef): SyntaxNode | undefined {
   return ref.index === undefined ? undefined : site.args[ref.index];
 }
 
+/** The node of an entry at a dotted property path through object values. */
+function entryAt(
+  of: Value,
+  path: string,
+  value: (node: SyntaxNode) => Value,
+): SyntaxNode | undefined {
+  let holder = of;
+  let entry: SyntaxNode | undefined;
+  for (const name of path.split('.')) {
+    if (entry) holder = value(entry);
+    entry = holder.kind === 'object' ? holder.entries.get(name) : undefined;
+    if (!entry) return undefined;
+  }
+  return entry;
+}
+
+/**
+ * The node an ArgRef points at: the argument, or with `property` the entry of the object (PHP
+ * option array, Ruby hash, JavaScript options) the argument's value is.
+ */
+export function argumentIn(
+  site: CallSite,
+  ref: ArgRef,
+  value: (node: SyntaxNode) => Value,
+): SyntaxNode | undefined {
+  const node = argNode(site, ref);
+  if (!node || ref.property === undefined) return node;
+  return entryAt(value(node), ref.property, value);
+}
+
 /** The value an ArgRef points at, or undefined when the call does not have it. */
-export function argValue(site: Site, ctx: RuleContext, ref: ArgRef): Value | undefined {
+export function argValue(site: CallSite, ctx: RuleContext, ref: ArgRef): Value | undefined {
   const node = argNode(site, ref);
   if (!node) return undefined;
   const value = ctx.value(node);
@@ -101,14 +154,8 @@ export function argValue(site: Site, ctx: RuleContext, ref: ArgRef): Value | und
 
 /** Follows a dotted property path through object values. */
 export function propertyValue(of: Value, path: string, ctx: RuleContext): Value | undefined {
-  let current: Value = of;
-  for (const name of path.split('.')) {
-    if (current.kind !== 'object') return undefined;
-    const entry = current.entries.get(name);
-    if (!entry) return undefined;
-    current = ctx.value(entry);
-  }
-  return current;
+  const entry = entryAt(of, path, ctx.value);
+  return entry ? ctx.value(entry) : undefined;
 }
 
 /** The strings a name argument holds: one string, each string of a list, or an API's last name. */
@@ -249,25 +296,37 @@ export function named(
   };
 }
 
+const RECORDS_ONLY = new WeakSet<RuleRead>();
+
+/**
+ * Marks a rule's read as one that only records symmetric algorithms and hashes: its names do
+ * not let a file through the public-key prefilter (a file that only hashes is not parsed).
+ */
+export function recordsOnly(read: RuleRead): RuleRead {
+  RECORDS_ONLY.add(read);
+  return read;
+}
+
 /** A symmetric cipher, MAC, KDF or hash named by an argument (`createHash('sha256')`). */
 export function symmetricNamed(
   name: ArgRef,
-  reader: (name: string) => NameMeaning['symmetric'] | undefined,
+  reader: (name: string) => Recorded | undefined,
 ): RuleRead {
-  return (site, ctx) =>
+  return recordsOnly((site, ctx) =>
     namesIn(argValue(site, ctx, name), ctx).flatMap((one) => {
       const symmetric = reader(one);
       return symmetric ? [{ symmetric }] : [];
-    });
+    }),
+  );
 }
 
-export function symmetricFixed(algorithm: string, kind: SourceAlgorithmUse['kind']): RuleRead {
-  return () => [{ symmetric: { algorithm, kind } }];
+export function symmetricFixed(algorithm: string, kind: Recorded['kind']): RuleRead {
+  return recordsOnly(() => [{ symmetric: { algorithm, kind } }]);
 }
 
 /** The call that produced a method call's receiver (the `getInstance` of `generator.initialize`). */
 export function producerOf(site: Site): SyntaxNode | undefined {
-  const receiver = site.receiver;
+  const receiver = site.receiverValue;
   if (receiver?.kind !== 'api') return undefined;
   return receiver.calls[receiver.calls.length - 1];
 }
@@ -296,15 +355,20 @@ export interface RuleSet {
    * call whose method name is not here needs no evaluation at all, which is most calls.
    */
   names: ReadonlySet<string>;
+  /** The last names of the paths of the rules that can find a public-key use (not records only). */
+  publicKeyNames: ReadonlySet<string>;
 }
 
 export function ruleSet(rules: readonly Rule[]): RuleSet {
   const exact = new Map<string, Rule[]>();
   const byMethod = new Map<string, Rule[]>();
   const names = new Set<string>();
+  const publicKeyNames = new Set<string>();
   for (const rule of rules) {
     const key = typeof rule.path === 'string' ? rule.path : (rule.method ?? '');
-    names.add(typeof rule.path === 'string' ? lastName(rule.path) : key);
+    const name = typeof rule.path === 'string' ? lastName(rule.path) : key;
+    names.add(name);
+    if (!RECORDS_ONLY.has(rule.read)) publicKeyNames.add(name);
     const map = typeof rule.path === 'string' ? exact : byMethod;
     const list = map.get(key) ?? [];
     list.push(rule);
@@ -312,6 +376,7 @@ export function ruleSet(rules: readonly Rule[]): RuleSet {
   }
   return {
     names,
+    publicKeyNames,
     match(path) {
       const hits = exact.get(path) ?? [];
       const candidates = byMethod.get(lastName(path));
@@ -322,27 +387,139 @@ export function ruleSet(rules: readonly Rule[]): RuleSet {
   };
 }
 
-/** Runs the rules over a file's calls, then over its constant references, into `report`. */
-export function applyRules(
-  calls: readonly Site[],
-  references: readonly Site[],
-  rules: RuleSet,
-  ctx: RuleContext & { consumed: ReadonlySet<number> },
-  report: ReportBuilder,
-): void {
-  const emit = (site: Site) => {
-    for (const rule of rules.match(site.path)) {
-      const emissions = rule.read(site, ctx);
-      // `Jwts.SIG.RS256.keyPair()` is one key generation, not also a reference to RS256.
-      if (emissions.length > 0 && site.receiverNode) ctx.consume(site.receiverNode);
-      for (const emission of emissions) {
-        if ('use' in emission) report.use(site.node.id, site.line, site.api, emission.use);
-        else if ('symmetric' in emission) {
-          report.algorithm(site.line, emission.symmetric.algorithm, emission.symmetric.kind);
-        } else report.refine(emission.refine.id, emission.with);
-      }
-    }
-  };
-  for (const site of calls) emit(site);
-  for (const site of references) if (!ctx.consumed.has(site.node.id)) emit(site);
+// The API tables: qualified names looked up with the file's imports, and key objects.
+
+/** The fields of a use a table entry fixes or an argument fills in. */
+export type PartialUse = Partial<Pick<UseFields, 'primitive' | 'algorithm' | 'curve' | 'keySize'>>;
+
+/**
+ * How an argument is read: a key size in bits, a curve name, a JWT `alg`, a signature scheme
+ * (`SHA256withECDSA`), a key type (`RSA`, `EC`), a library constant, a key object, a hash, the
+ * hash of an HMAC, or a cipher name.
+ */
+export type Reading =
+  | 'key-size'
+  | 'curve'
+  | 'jwt'
+  | 'signature'
+  | 'key-type'
+  | 'known'
+  | 'key'
+  | 'hash'
+  | 'hmac'
+  | 'cipher';
+
+export interface ArgRule {
+  arg: ArgRef;
+  read: Reading;
+  /** Without a meaning from this argument the call is not a use (`JWT.encode` without `alg`). */
+  required?: boolean;
+}
+
+/** Reads one argument of a call site the way an ArgRule does, for `decide` functions. */
+export type ArgReader = (ref: ArgRef, reading: Reading) => NameMeaning | undefined;
+
+/** What a call means once its arguments are read. */
+export interface Decision extends PartialUse {
+  record?: Recorded | undefined;
+}
+
+/** A function, static method or constructor (`new` last) of a crypto library. */
+export interface ApiRule extends PathEntry, PartialUse {
+  args?: readonly ArgRule[];
+  /** A symmetric cipher, hash or MAC the call records as an algorithm (no finding). */
+  records?: Recorded;
+  /** The call returns a key object of the use's family, for methods called on it later. */
+  returnsKey?: boolean;
+  /** What it returns is existing key material: a key factory given it imports, not generates. */
+  material?: boolean;
+  /** For the few APIs whose meaning depends on the kind of argument (RSA.new(2048) or (pem)). */
+  decide?: (site: TableSite, read: ArgReader) => Decision | null;
+}
+
+/** A method called on a key object of a known family (`rsa.SignData`, `key.public_encrypt`). */
+export interface MethodRule extends PartialUse {
+  method: string;
+  /** The families it applies to (default: any key object). */
+  families?: readonly PublicKeyAlgorithm[];
+  /** Also a use when the receiver is unknown: a name only these keys have. */
+  anyReceiver?: boolean;
+  args?: readonly ArgRule[];
+  returnsKey?: boolean;
+}
+
+/** A library constant or enum member (`SecurityAlgorithms.RsaSha256`, `OPENSSL_KEYTYPE_RSA`). */
+export interface KnownValue extends PathEntry, NameMeaning {
+  /** A use wherever it appears on its own (not only as the argument of a known call). */
+  standalone?: UsePrimitive;
+  /** Makes a known method it is passed to a use of this primitive, whatever the receiver. */
+  hint?: UsePrimitive;
+}
+
+/** A declared type whose values are key objects (`RSA rsa`, `key: &RsaPrivateKey`). */
+export interface KeyType extends PathEntry {
+  algorithm: PublicKeyAlgorithm;
+  curve?: string;
+  /** Values of the type are key material (RSAParameters), not key objects. */
+  material?: boolean;
+}
+
+export interface ApiTables {
+  calls: PathTable<ApiRule>;
+  methods: ReadonlyMap<string, readonly MethodRule[]>;
+  known: PathTable<KnownValue>;
+  types: PathTable<KeyType>;
+  /** Methods whose value is their receiver's (`unwrap`, `expect`, `freeze`, `clone`). */
+  passthrough: ReadonlySet<string>;
+}
+
+const RECORD_READINGS: ReadonlySet<Reading> = new Set(['hash', 'hmac']);
+
+/**
+ * Whether a table entry can only record a hash or MAC (no public-key use): its names do not
+ * let a file through the public-key prefilter.
+ */
+export function recordsOnlyEntry(rule: ApiRule): boolean {
+  if (rule.primitive || rule.algorithm || rule.decide || rule.returnsKey) return false;
+  return (rule.args ?? []).every((arg) => RECORD_READINGS.has(arg.read));
+}
+
+/** Groups method rules by name for ApiTables.methods. */
+export function methodsByName(rules: readonly MethodRule[]): Map<string, MethodRule[]> {
+  const byName = new Map<string, MethodRule[]>();
+  for (const rule of rules) byName.set(rule.method, [...(byName.get(rule.method) ?? []), rule]);
+  return byName;
+}
+
+/** A call site as written, for the API tables. */
+export interface TableSite extends CallSite {
+  /** The callee expression as written (for the use's `api`). */
+  callee: SyntaxNode;
+  /** The node naming the method or function: the use's line. */
+  nameNode: SyntaxNode;
+  /** The callee as a qualified name (`RSA.Create`, `OpenSSL.PKey.RSA.new`), when it is one. */
+  segments: string[] | null;
+  receiver: SyntaxNode | null;
+  method: string;
+}
+
+/** What a reader asks the engine while valuing an expression; bounded in depth and count. */
+export interface Evaluation {
+  /** The value of a sub-expression (unknown past the engine's depth or count bound). */
+  value(node: SyntaxNode | null | undefined): Value;
+  /** The value a call returns: a key object for key-producing APIs. */
+  call(site: TableSite): Value;
+}
+
+/** The language-specific half of a detector: names, values and call sites of one file. */
+export interface LanguageReader {
+  language: SourceLanguage;
+  /** The qualified names a written name may stand for, through the file's imports. */
+  expand(path: readonly string[]): string[][];
+  /** The value of an expression, its parts valued through `evaluation` (which bounds them). */
+  evaluate(node: SyntaxNode, evaluation: Evaluation): Value;
+  /** The call site a call node makes, or null when it is not a call this reader knows. */
+  siteOf(node: SyntaxNode): TableSite | null;
+  /** The called function's or method's name alone, cheaply: calls of no known name are skipped. */
+  calleeName(node: SyntaxNode): string | undefined;
 }

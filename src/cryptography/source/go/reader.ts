@@ -4,19 +4,21 @@
  * (`const bits = 4096`, `curve := ecdh.P256()`), struct fields and parameters whose type is a
  * crypto type (`key *rsa.PrivateKey`), flag defaults and small functions.
  */
-import type { SyntaxNode } from '../parser.js';
-import { type Bindings, bindings, memoised, type NodesByType, namedChildren } from '../scope.js';
+
+import { type Bindings, bindings, memoised } from '../engine/scope.js';
+import { type NodesByType, namedChildren } from '../engine/syntax.js';
 import {
   api,
   arithmetic,
   called,
   member,
   NULL,
-  numberLiteral,
+  numberValue,
   plus,
   UNKNOWN,
   type Value,
-} from '../values.js';
+} from '../engine/values.js';
+import type { SyntaxNode } from '../parser.js';
 
 export interface GoEvaluator {
   value(node: SyntaxNode): Value;
@@ -141,10 +143,8 @@ function evaluate(s: EvaluationState, node: SyntaxNode): Value {
     case 'interpreted_string_literal':
     case 'raw_string_literal':
       return stringLiteral(node);
-    case 'int_literal': {
-      const number = numberLiteral(node.text);
-      return number === undefined ? UNKNOWN : { kind: 'number', value: number };
-    }
+    case 'int_literal':
+      return numberValue(node.text);
     case 'nil':
       return NULL;
     case 'identifier':

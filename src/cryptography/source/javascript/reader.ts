@@ -3,20 +3,22 @@
  * read: literals, object literals, and references to crypto modules followed through imports,
  * `require`, destructuring, aliases, `this.` fields, class fields and small functions.
  */
-import type { SyntaxNode } from '../parser.js';
-import { type Bindings, bindings, descendants, memoised, namedChildren } from '../scope.js';
+
+import { type Bindings, bindings, memoised } from '../engine/scope.js';
+import { descendants, namedChildren } from '../engine/syntax.js';
 import {
   api,
   arithmetic,
   called,
   NULL,
-  numberLiteral,
+  numberValue,
   own,
   plus,
   stringOf,
   UNKNOWN,
   type Value,
-} from '../values.js';
+} from '../engine/values.js';
+import type { SyntaxNode } from '../parser.js';
 import { canonicalModule, GLOBALS, memberPath } from './modules.js';
 import { argumentsForParameter } from './parameters.js';
 
@@ -224,10 +226,8 @@ function evaluate(s: EvaluationState, raw: SyntaxNode): Value {
       return { kind: 'string', value: node.text.slice(1, -1) };
     case 'template_string':
       return templateOf(s, node);
-    case 'number': {
-      const value = numberLiteral(node.text);
-      return value === undefined ? UNKNOWN : { kind: 'number', value };
-    }
+    case 'number':
+      return numberValue(node.text);
     case 'null':
     case 'undefined':
       return NULL;

@@ -3,14 +3,15 @@
  * refinements (a key size or curve set later on the object a call produced, as JCA's
  * `generator.initialize(2048)` does) applied to the use of the producing call.
  */
-import type { UsePrimitive } from './names.js';
+
 import type {
   PublicKeyAlgorithm,
   SourceAlgorithmUse,
   SourceCryptoUse,
   SourceFileReport,
   SourceLanguage,
-} from './types.js';
+} from '../types.js';
+import type { UsePrimitive } from './names.js';
 
 export interface UseFields {
   primitive: UsePrimitive;

@@ -1,14 +1,17 @@
 /**
- * Algorithm names as the crypto APIs of several languages spell them, read into one
- * vocabulary: curves (P-256 whether written secp256r1, prime256v1, NIST256p or elliptic.P256),
- * JOSE algorithms (RS256, ES384, RSA-OAEP, ECDH-ES), JCA-style names (SHA256withECDSA,
- * RSA/ECB/OAEPPadding), and symmetric ciphers and hashes (recorded as algorithms, never as
- * quantum findings).
+ * Algorithm names as the crypto APIs of every language spell them, read into one vocabulary:
+ * curves (P-256 whether written secp256r1, prime256v1, NIST256p or elliptic.P256), JOSE
+ * algorithms (RS256, ES384, RSA-OAEP, ECDH-ES), JCA-style names (SHA256withECDSA,
+ * RSA/ECB/OAEPPadding), key type names (RSA, EC, Ed25519), and symmetric ciphers and hashes
+ * (recorded as algorithms, never as quantum findings).
  */
-import type { CryptoPrimitive, PublicKeyAlgorithm, SourceAlgorithmUse } from './types.js';
+import type { CryptoPrimitive, PublicKeyAlgorithm, SourceAlgorithmUse } from '../types.js';
 import { own } from './values.js';
 
 export type UsePrimitive = Exclude<CryptoPrimitive, 'library'>;
+
+/** A symmetric cipher, hash, MAC or KDF: recorded in the CBOM as an algorithm, no finding. */
+export type Recorded = Pick<SourceAlgorithmUse, 'algorithm' | 'kind'>;
 
 /** What an algorithm name says: a public-key family (with curve or size), or a symmetric one. */
 export interface NameMeaning {
@@ -19,7 +22,7 @@ export interface NameMeaning {
   keySize?: number;
   /** True when the name leaves the family open and this is the usual one (JCA `XDH`). */
   assumed?: boolean;
-  symmetric?: { algorithm: string; kind: SourceAlgorithmUse['kind'] };
+  symmetric?: Recorded;
 }
 
 const CURVES: ReadonlyArray<[string, readonly string[]]> = [
@@ -28,7 +31,7 @@ const CURVES: ReadonlyArray<[string, readonly string[]]> = [
   ['P-256', ['p256', 'secp256r1', 'prime256v1', 'nist256p', 'nistp256']],
   ['P-384', ['p384', 'secp384r1', 'nist384p', 'nistp384']],
   ['P-521', ['p521', 'secp521r1', 'nist521p', 'nistp521']],
-  ['secp256k1', ['secp256k1', 'p256k']],
+  ['secp256k1', ['secp256k1', 'p256k', 'k256']],
   ['Ed25519', ['ed25519', 'curveed25519']],
   ['Ed448', ['ed448']],
   ['X25519', ['x25519', 'curve25519']],
@@ -57,6 +60,37 @@ export function curveName(name: string): string | undefined {
   const trimmed = name.trim();
   if (trimmed === '' || trimmed.length > 40) return undefined;
   return knownCurve(trimmed) ?? trimmed;
+}
+
+/** A curve name with the family it implies: Ed25519 is EdDSA, X25519 key agreement, P-256 EC. */
+export function curveMeaning(name: string): NameMeaning | undefined {
+  const curve = knownCurve(name);
+  if (!curve) return undefined;
+  if (curve === 'Ed25519' || curve === 'Ed448') return { algorithm: 'EdDSA', curve };
+  if (curve === 'X25519' || curve === 'X448') return { algorithm: curve, curve };
+  return { algorithm: 'ECDSA', curve };
+}
+
+const KEY_TYPES: Readonly<Record<string, PublicKeyAlgorithm>> = {
+  rsa: 'RSA',
+  rsapss: 'RSA',
+  rsassapss: 'RSA',
+  ec: 'ECDSA',
+  ecdsa: 'ECDSA',
+  ecdh: 'ECDH',
+  dsa: 'DSA',
+  dh: 'DH',
+  diffiehellman: 'DH',
+  eddsa: 'EdDSA',
+};
+
+/**
+ * A key or key-pair type name (`RSA`, `EC`, `ECDSA`, `ECDH`, `DSA`, `DH`, `Ed25519`, `X25519`),
+ * as key generators and key factories take it.
+ */
+export function keyTypeName(name: string): NameMeaning | undefined {
+  const family = own(KEY_TYPES, name.toLowerCase().replace(/[^a-z0-9]/g, ''));
+  return family ? { algorithm: family } : curveMeaning(name);
 }
 
 const JWS_CURVE: Readonly<Record<string, string>> = {
@@ -100,7 +134,7 @@ export function signatureName(name: string): NameMeaning | undefined {
   if (upper === 'EDDSA') return { algorithm: 'EdDSA' };
   if (/^ML-DSA/.test(upper)) return { algorithm: 'ML-DSA' };
   if (/^SLH-DSA/.test(upper)) return { algorithm: 'SLH-DSA' };
-  if (/RSA/.test(upper)) return { algorithm: 'RSA' };
+  if (/RSA|PSS/.test(upper)) return { algorithm: 'RSA' };
   if (/ECDSA|ECNR|SM2/.test(upper)) return { algorithm: 'ECDSA' };
   if (/(^|WITH|NONE)DSA$/.test(upper) || upper === 'DSA') return { algorithm: 'DSA' };
   return undefined;
@@ -117,6 +151,8 @@ const HASHES: ReadonlyArray<[RegExp, (match: RegExpExecArray) => string]> = [
   [/^blake2([bs])(\d*)$/, (m) => `BLAKE2${m[1]}${m[2] ?? ''}`],
   [/^blake3$/, () => 'BLAKE3'],
   [/^sm3$/, () => 'SM3'],
+  [/^sha-?512-?(224|256)$/, (m) => `SHA-512/${m[1]}`],
+  [/^whirlpool$/, () => 'Whirlpool'],
 ];
 
 /** A hash name (`sha256`, `SHA-256`, `sha3_512`, `md5`) in the usual spelling. */
@@ -137,7 +173,7 @@ const BLOCK =
   /^(AES|DES|DESEDE|DES-EDE3|3DES|TRIPLEDES|BLOWFISH|BF|CAMELLIA|SM4|ARIA|CAST5|CAST|IDEA|SEED|RC2)/;
 
 /** A symmetric cipher name (`aes-256-gcm`, `AES/GCM/NoPadding`, `chacha20-poly1305`, `AES`). */
-export function cipherName(name: string): NameMeaning['symmetric'] | undefined {
+export function cipherName(name: string): Recorded | undefined {
   const upper = name.trim().toUpperCase();
   if (upper === '' || upper.length > 60) return undefined;
   const parts = upper.split('/');

@@ -1,39 +1,47 @@
 /**
- * Matches one file's call sites and library constants against a language's API tables
- * (rules-b.ts) and collects the uses and algorithms found. Pure and bounded: values are
- * followed at most MAX_DEPTH names deep, so cyclic bindings end.
+ * The one rule engine: matches a file's call sites and library constants against a language's
+ * API tables (rules.ts) and collects the uses and algorithms found into one report (report.ts).
+ *
+ * Path rules (`applyRules`) take call sites whose callee the language's reader resolved to a
+ * canonical path. API tables (`MatchEngine`) take call sites as written and look their
+ * qualified names up with the file's imports; calls that return key objects make the methods
+ * called on those keys uses of the same family. Pure and bounded: values are followed at most
+ * MAX_DEPTH names deep, so cyclic bindings end.
  */
+import type { SyntaxNode } from '../parser.js';
+import type { SourceFileReport, SourceLanguage } from '../types.js';
 import {
   cipherName,
   curveMeaning,
   hashName,
-  jwtAlgorithm,
+  joseAlgorithm,
   keyTypeName,
   type NameMeaning,
-  signatureScheme,
-} from './names-b.js';
-import type { SyntaxNode } from './parser.js';
-import type {
-  ApiRule,
-  ApiTables,
-  ArgRule,
-  ArgSpec,
-  CallSite,
-  Decision,
-  LanguageReader,
-  MethodRule,
-  Reading,
-  UseFields,
-  Value,
-} from './rules-b.js';
-import { UNKNOWN } from './rules-b.js';
-import { lineOf } from './syntax-b.js';
-import type { SourceAlgorithmUse, SourceCryptoUse, SourceFileReport } from './types.js';
+  signatureName,
+} from './names.js';
+import { type ReportBuilder, reportBuilder } from './report.js';
+import {
+  type ApiRule,
+  type ApiTables,
+  type ArgRef,
+  type ArgRule,
+  argumentIn,
+  type Decision,
+  type LanguageReader,
+  type MethodRule,
+  type PartialUse,
+  type Reading,
+  type RuleContext,
+  type RuleSet,
+  type Site,
+  type TableSite,
+} from './rules.js';
+import { lineOf, tidyApi } from './syntax.js';
+import { UNKNOWN, type Value } from './values.js';
 
 const MAX_DEPTH = 24;
 /** Values computed per file at most: a hostile file of chained names cannot make it slow. */
 const MAX_EVALUATIONS = 200_000;
-const MAX_API_TEXT = 80;
 const AGREEMENT_ONLY: ReadonlySet<string> = new Set(['DH', 'ECDH', 'X25519', 'X448']);
 
 interface Outcome {
@@ -44,8 +52,7 @@ interface Outcome {
 }
 
 export class MatchEngine {
-  private readonly uses = new Map<string, SourceCryptoUse>();
-  private readonly records = new Map<string, SourceAlgorithmUse>();
+  private readonly collected: ReportBuilder;
   private readonly consumed: [number, number][] = [];
   private readonly callValues = new Map<number, Value>();
   private evaluations = 0;
@@ -53,7 +60,9 @@ export class MatchEngine {
   constructor(
     readonly tables: ApiTables,
     readonly reader: LanguageReader,
-  ) {}
+  ) {
+    this.collected = reportBuilder(reader.language);
+  }
 
   /** Whether some rule names a function or method so (a cheap test before reading a call). */
   private named(name: string): boolean {
@@ -71,7 +80,7 @@ export class MatchEngine {
   }
 
   /** What a call returns: a key object for key-producing APIs, the receiver's for passthroughs. */
-  callValue(site: CallSite, depth: number): Value {
+  callValue(site: TableSite, depth: number): Value {
     const cached = this.callValues.get(site.node.id);
     if (cached) return cached;
     this.callValues.set(site.node.id, UNKNOWN);
@@ -91,9 +100,9 @@ export class MatchEngine {
   }
 
   /** What a call means: a library API, a method on a key object, or a method given a hint. */
-  outcome(site: CallSite, depth: number): Outcome | null {
-    if (site.path) {
-      const rule = this.tables.calls.lookup(site.path, this.reader.expand(site.path));
+  outcome(site: TableSite, depth: number): Outcome | null {
+    if (site.segments) {
+      const rule = this.tables.calls.lookup(site.segments, this.reader.expand(site.segments));
       if (rule) return this.applyApi(rule, site, depth);
     }
     const methods = this.tables.methods.get(site.method);
@@ -110,7 +119,7 @@ export class MatchEngine {
     return this.hinted(site, depth);
   }
 
-  private applyApi(rule: ApiRule, site: CallSite, depth: number): Outcome | null {
+  private applyApi(rule: ApiRule, site: TableSite, depth: number): Outcome | null {
     const consumed: SyntaxNode[] = [];
     if (rule.decide) {
       const decision = rule.decide(site, (spec, reading) => {
@@ -129,12 +138,12 @@ export class MatchEngine {
 
   private applyMethod(
     rule: MethodRule,
-    site: CallSite,
+    site: TableSite,
     depth: number,
-    receiver: UseFields,
+    receiver: PartialUse,
   ): Outcome | null {
     const consumed: SyntaxNode[] = [];
-    const base: UseFields = { ...receiver, primitive: rule.primitive };
+    const base: PartialUse = { ...receiver, primitive: rule.primitive };
     if (rule.algorithm) base.algorithm = rule.algorithm;
     if (rule.curve) base.curve = rule.curve;
     const decision = this.readArgs(base, rule.args ?? [], site, depth, consumed);
@@ -142,7 +151,7 @@ export class MatchEngine {
   }
 
   /** A known method on an unknown receiver, made a use by an argument such as an RSA padding. */
-  private hinted(site: CallSite, depth: number): Outcome | null {
+  private hinted(site: TableSite, depth: number): Outcome | null {
     for (const node of site.args) {
       const value = this.value(node, depth);
       if (value.kind !== 'path') continue;
@@ -156,9 +165,9 @@ export class MatchEngine {
   }
 
   private readArgs(
-    base: UseFields,
+    base: PartialUse,
     rules: readonly ArgRule[],
-    site: CallSite,
+    site: TableSite,
     depth: number,
     consumed: SyntaxNode[],
   ): Decision | null {
@@ -192,12 +201,9 @@ export class MatchEngine {
     return decision;
   }
 
-  /** The argument a spec names, looking into an option map for `option` specs. */
-  private argument(site: CallSite, spec: ArgSpec, depth: number): SyntaxNode | undefined {
-    if (spec.option === undefined) return argumentNode(site, spec);
-    const holder = argumentNode(site, { index: spec.index ?? 0, name: spec.name });
-    const options = this.value(holder, depth);
-    return options.kind === 'entries' ? options.entries.get(spec.option) : undefined;
+  /** The argument a reference names, looking into an option map for `property` references. */
+  private argument(site: TableSite, ref: ArgRef, depth: number): SyntaxNode | undefined {
+    return argumentIn(site, ref, (node) => this.value(node, depth));
   }
 
   /** Reads a value the way an argument rule says. */
@@ -211,10 +217,10 @@ export class MatchEngine {
       return reading === 'key-size' ? { keySize: value.value } : undefined;
     if (value.kind === 'path') return this.readPath(reading, value.segments);
     if (value.kind !== 'string') return undefined;
-    return readName(reading, value.text);
+    return readName(reading, value.value);
   }
 
-  private readPath(reading: Reading, segments: string[]): NameMeaning | undefined {
+  private readPath(reading: Reading, segments: readonly string[]): NameMeaning | undefined {
     if (reading === 'key-size' || reading === 'key') return undefined;
     const known = this.tables.known.lookup(segments, this.reader.expand(segments));
     if (known) return known;
@@ -260,12 +266,8 @@ export class MatchEngine {
   /** Adds a use or a recorded algorithm at a node's line; one per line, primitive and family. */
   addDecision(at: SyntaxNode, decision: Decision, api: string): void {
     const line = lineOf(at);
-    if (decision.record) {
-      const key = `${line} ${decision.record.algorithm}`;
-      if (!this.records.has(key)) {
-        this.records.set(key, { line, language: this.reader.language, ...decision.record });
-      }
-    }
+    if (decision.record)
+      this.collected.algorithm(line, decision.record.algorithm, decision.record.kind);
     let { primitive, algorithm } = decision;
     if (!primitive || !algorithm) return;
     // A key made only for key agreement (DH, ECDH, X25519) is reported as key agreement.
@@ -274,46 +276,17 @@ export class MatchEngine {
     }
     // An EC key used for key agreement is ECDH, whatever made the key.
     if (primitive === 'key-agreement' && algorithm === 'ECDSA') algorithm = 'ECDH';
-    const key = `${line} ${primitive} ${algorithm}`;
-    const existing = this.uses.get(key);
-    if (existing) {
-      existing.curve ??= decision.curve;
-      existing.keySize ??= decision.keySize;
-      return;
-    }
-    const use: SourceCryptoUse = {
-      line,
-      language: this.reader.language,
+    this.collected.use(at.id, line, api, {
       primitive,
       algorithm,
-      api,
-    };
-    if (decision.curve) use.curve = decision.curve;
-    if (decision.keySize !== undefined) use.keySize = decision.keySize;
-    this.uses.set(key, use);
+      curve: decision.curve,
+      keySize: decision.keySize,
+    });
   }
 
   report(): SourceFileReport {
-    const byLine = (a: { line: number }, b: { line: number }) => a.line - b.line;
-    return {
-      uses: [...this.uses.values()].sort(byLine),
-      algorithms: [...this.records.values()].sort(byLine),
-    };
+    return this.collected.build();
   }
-}
-
-/** The report of a file with nothing found. */
-export function emptyReport(): SourceFileReport {
-  return { uses: [], algorithms: [] };
-}
-
-/** The argument a spec names: by name first (named/keyword), else by position. */
-export function argumentNode(site: CallSite, spec: ArgSpec): SyntaxNode | undefined {
-  if (spec.name !== undefined) {
-    const named = site.named.get(spec.name);
-    if (named) return named;
-  }
-  return spec.index === undefined ? undefined : site.args[spec.index];
 }
 
 function readName(reading: Reading, text: string): NameMeaning | undefined {
@@ -321,9 +294,9 @@ function readName(reading: Reading, text: string): NameMeaning | undefined {
     case 'curve':
       return curveMeaning(text);
     case 'jwt':
-      return jwtAlgorithm(text);
+      return joseAlgorithm(text);
     case 'signature':
-      return signatureScheme(text);
+      return signatureName(text);
     case 'key-type':
       return keyTypeName(text);
     case 'hash': {
@@ -356,18 +329,62 @@ function mergeMeaning(into: Decision, meaning: NameMeaning): void {
 }
 
 /** The callee as written, from its first character to the end of the method's name. */
-function calleeText(site: CallSite): string {
+function calleeText(site: TableSite): string {
   const start = Math.min(site.callee.startIndex, site.nameNode.startIndex) - site.node.startIndex;
   const end = site.nameNode.endIndex - site.node.startIndex;
   if (start < 0 || end <= start || end - start > 400) return apiText(site.nameNode);
-  return tidy(site.node.text.slice(start, end));
+  return tidyApi(site.node.text.slice(start, end));
 }
 
 function apiText(node: SyntaxNode): string {
-  return tidy(node.text);
+  return tidyApi(node.text);
 }
 
-function tidy(raw: string): string {
-  const text = raw.replace(/\s+/g, '');
-  return text.length > MAX_API_TEXT ? `${text.slice(0, MAX_API_TEXT)}…` : text;
+/** Path-rule matching of one file: call sites and references, into one report. */
+export interface PathMatcher {
+  apply(calls: readonly Site[], references: readonly Site[], rules: RuleSet): void;
+  report(): SourceFileReport;
+}
+
+export function pathMatcher(
+  language: SourceLanguage,
+  evaluator: Pick<RuleContext, 'value' | 'imports'>,
+): PathMatcher {
+  const consumed = new Set<number>();
+  const report = reportBuilder(language);
+  const ctx = {
+    value: evaluator.value,
+    consume: (node: SyntaxNode) => consumed.add(node.id),
+    imports: evaluator.imports,
+    consumed,
+  };
+  return {
+    apply: (calls, references, rules) => applyRules(calls, references, rules, ctx, report),
+    report: () => report.build(),
+  };
+}
+
+/** Runs the rules over a file's calls, then over its constant references, into `report`. */
+export function applyRules(
+  calls: readonly Site[],
+  references: readonly Site[],
+  rules: RuleSet,
+  ctx: RuleContext & { consumed: ReadonlySet<number> },
+  report: ReportBuilder,
+): void {
+  const emit = (site: Site) => {
+    for (const rule of rules.match(site.path)) {
+      const emissions = rule.read(site, ctx);
+      // `Jwts.SIG.RS256.keyPair()` is one key generation, not also a reference to RS256.
+      if (emissions.length > 0 && site.receiver) ctx.consume(site.receiver);
+      for (const emission of emissions) {
+        if ('use' in emission) report.use(site.node.id, site.line, site.api, emission.use);
+        else if ('symmetric' in emission) {
+          report.algorithm(site.line, emission.symmetric.algorithm, emission.symmetric.kind);
+        } else report.refine(emission.refine.id, emission.with);
+      }
+    }
+  };
+  for (const site of calls) emit(site);
+  for (const site of references) if (!ctx.consumed.has(site.node.id)) emit(site);
 }

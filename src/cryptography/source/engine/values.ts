@@ -1,17 +1,21 @@
 /**
  * What an expression of a source file is worth to the detectors, the same for every language:
  * a literal, an object or list literal, a reference to a known API (a module, a class, a
- * function or the result of calling one), a local function, or unknown. Each language's
- * evaluator turns its syntax nodes into these, following constants, variables, object
- * properties and small functions in the same file.
+ * function or the result of calling one), a library name the file does not bind, a key object,
+ * a local function, or unknown. Each language's reader turns its syntax nodes into these,
+ * following constants, variables, object properties and small functions in the same file.
  */
-import type { SyntaxNode } from './parser.js';
+import type { SyntaxNode } from '../parser.js';
+import type { PublicKeyAlgorithm } from '../types.js';
 
 export type Value =
   | { kind: 'string'; value: string }
   | { kind: 'number'; value: number }
   | { kind: 'null' }
-  /** An object, dictionary, map or keyword-argument literal; entries are evaluated lazily. */
+  /**
+   * An object, dictionary, map, option array or hash, or keyword-argument literal; entries are
+   * evaluated lazily.
+   */
   | { kind: 'object'; entries: ReadonlyMap<string, SyntaxNode> }
   | { kind: 'list'; items: readonly SyntaxNode[] }
   /**
@@ -20,6 +24,16 @@ export type Value =
    * last, so a rule can read the arguments of the call that produced a value.
    */
   | { kind: 'api'; path: string; calls: readonly SyntaxNode[] }
+  /** A qualified name that is not bound in the file: a library constant or enum member. */
+  | { kind: 'path'; segments: readonly string[] }
+  /** A key object (or a signer, cipher or agreement bound to one) of a public-key family. */
+  | {
+      kind: 'key';
+      algorithm: PublicKeyAlgorithm;
+      curve?: string | undefined;
+      /** Existing key material (RSAParameters, a PEM) rather than a size or curve to generate. */
+      material?: boolean;
+    }
   | { kind: 'function'; node: SyntaxNode }
   | { kind: 'unknown' };
 
@@ -57,14 +71,23 @@ export function numberOf(value: Value | undefined): number | undefined {
   return undefined;
 }
 
-/** `2048`, `0x800`, `2_048`, `2048L`, `2048n`: the number a literal's text means. */
+/** Type suffixes of number literals: `2048L`, `2048n`, `2048UL`, `2048u32`, `2048usize`. */
+const NUMBER_SUFFIX = /(?:[iu](?:8|16|32|64|128|size)|[lLnuU]+)$/;
+
+/** `2048`, `0x800`, `2_048`, `2048L`, `2048n`, `2048u32`: the number a literal's text means. */
 export function numberLiteral(text: string): number | undefined {
-  const clean = text.replace(/_/g, '').replace(/[lLnuU]+$/, '');
+  const clean = text.trim().replace(/_/g, '').replace(NUMBER_SUFFIX, '');
   if (!/^(0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|\d+(\.\d+)?([eE][+-]?\d+)?)$/.test(clean)) {
     return undefined;
   }
   const value = Number(clean);
   return Number.isFinite(value) ? value : undefined;
+}
+
+/** A number literal's value (`2048`, `0x800`, `2048u32`), or unknown. */
+export function numberValue(text: string): Value {
+  const value = numberLiteral(text);
+  return value === undefined ? UNKNOWN : { kind: 'number', value };
 }
 
 /** The last name of an API path, without call parentheses: `pyca.ec.SECP256R1()` → `SECP256R1`. */
@@ -86,14 +109,33 @@ export function plus(left: Value, right: Value): Value {
   return { kind: 'string', value: a + b };
 }
 
-/** `a * b` and `a << b` on known numbers (key sizes written as `2 * 1024` or `1 << 11`). */
+/**
+ * Arithmetic on known numbers, as key sizes are written (`2 * 1024`, `1 << 11`, `4096 / 2`);
+ * integers stay integers (`/` truncates) and nothing past the safe range is a number.
+ */
 export function arithmetic(operator: string, left: Value, right: Value): Value {
   const a = numberOf(left);
   const b = numberOf(right);
   if (a === undefined || b === undefined) return UNKNOWN;
-  if (operator === '*') return { kind: 'number', value: a * b };
-  if (operator === '<<' && b < 32) return { kind: 'number', value: a * 2 ** b };
-  return UNKNOWN;
+  let value: number | undefined;
+  if (operator === '+') value = a + b;
+  else if (operator === '-') value = a - b;
+  else if (operator === '*') value = a * b;
+  else if (operator === '/' && b !== 0) value = Math.trunc(a / b);
+  else if (operator === '<<' && b >= 0 && b < 31) value = a * 2 ** b;
+  return value !== undefined && Number.isSafeInteger(value) ? { kind: 'number', value } : UNKNOWN;
+}
+
+/**
+ * A binary expression on known values: `concat` joins strings (`+` in most languages, `.` in
+ * PHP), other operators are arithmetic.
+ */
+export function binary(operator: string, left: Value, right: Value, concat = '+'): Value {
+  if (operator === concat) {
+    if (left.kind === 'string' || right.kind === 'string') return plus(left, right);
+    if (concat !== '+') return UNKNOWN;
+  }
+  return arithmetic(operator, left, right);
 }
 
 /**
@@ -102,4 +144,17 @@ export function arithmetic(operator: string, left: Value, right: Value): Value {
  */
 export function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
   return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
+/** A binary expression node (fields `left`, `operator`, `right`, as most grammars name them). */
+export function binaryExpression(
+  node: SyntaxNode,
+  value: (node: SyntaxNode) => Value,
+  concat = '+',
+): Value {
+  const left = node.childForFieldName('left');
+  const right = node.childForFieldName('right');
+  const operator = node.childForFieldName('operator')?.text ?? '';
+  if (!left || !right) return UNKNOWN;
+  return binary(operator, value(left), value(right), concat);
 }
