@@ -11,11 +11,17 @@ import { RUN_SCAN } from '../src/domains/scans/service';
 import { takeOutbox } from '../src/jobs/outbox';
 import type { JobDefinition, JobEnvelope } from '../src/jobs/queue';
 import { eventually } from '../test/support/eventually';
-import { importJsonl, insertRepository } from '../test/support/exposures';
 import { createGitRepository, type GitFixture } from '../test/support/git-fixtures';
-import { npmRange, osvRecord } from '../test/support/osv-records';
 import { sarifSchemaAsDraft07, sarifValidator } from '../test/support/sarif-schema';
-import { createTestApp, type TestApp, type TestTenant } from '../test/support/test-app';
+import {
+  createTestApp,
+  importJsonl,
+  insertRepository,
+  npmRange,
+  osvRecord,
+  type TestApp,
+  type TestTenant,
+} from '../test/support/scenarios';
 import { run } from './commands/gate';
 import { blockingReason, runOnline } from './gate-online';
 

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertRepository } from '../../../test/support/exposures';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  createTestApp,
+  insertRepository,
+  type TestApp,
+  type TestTenant,
+  twoTenants,
+} from '../../../test/support/scenarios';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
 import { insertAlerts } from './store';
@@ -68,8 +73,7 @@ describe('alert rules and alerts', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    a = await t.createTenant('enterprise', 'A');
-    b = await t.createTenant('enterprise', 'B');
+    ({ a, b } = await twoTenants(t));
     free = await t.createTenant('free', 'Free');
     repo = await insertRepository(t, a.tenantId, 'web');
     for (const role of ['viewer', 'member', 'admin']) tokens[role] = await tokenWith(a, role);

@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { importJsonl } from '../../../test/support/exposures';
-import { npmRange, osvRecord } from '../../../test/support/osv-records';
-import { storeScan } from '../../../test/support/package-scans';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  createTestApp,
+  importJsonl,
+  npmRange,
+  osvRecord,
+  storeScan,
+  type TestApp,
+  type TestTenant,
+} from '../../../test/support/scenarios';
 import { REFRESH_AFTER_MATCH, REFRESH_REPOSITORY_ROLLUPS } from './jobs';
 import { utcDay } from './rollups';
 

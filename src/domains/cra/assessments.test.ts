@@ -1,8 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCraProduct, tokenWithRole } from '../../../test/support/cra';
-import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
-import { npmRange, osvRecord } from '../../../test/support/osv-records';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  createCraProduct,
+  createTestApp,
+  importJsonl,
+  insertRepository,
+  npmRange,
+  osvRecord,
+  scanWith,
+  type TestApp,
+  type TestTenant,
+  tokenWithRole,
+  twoTenants,
+} from '../../../test/support/scenarios';
 
 interface Item {
   id: string;
@@ -31,8 +40,7 @@ describe('CRA Annex I and duties', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    a = await t.createTenant('enterprise', 'A');
-    b = await t.createTenant('enterprise', 'B');
+    ({ a, b } = await twoTenants(t));
     team = await t.createTenant('team', 'Team');
     member = await tokenWithRole(t, a, 'member');
     await importJsonl(t, [

@@ -2,10 +2,21 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCraProduct, kevCatalogue, kevEntry, tokenWithRole } from '../../../test/support/cra';
-import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
-import { npmRange, osvRecord } from '../../../test/support/osv-records';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  createCraProduct,
+  createTestApp,
+  importJsonl,
+  insertRepository,
+  kevCatalogue,
+  kevEntry,
+  npmRange,
+  osvRecord,
+  scanWith,
+  type TestApp,
+  type TestTenant,
+  tokenWithRole,
+  twoTenants,
+} from '../../../test/support/scenarios';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
 import { parseKevCatalogue } from '../../intel/kev/catalogue';
@@ -77,8 +88,7 @@ describe('CRA findings and the known-exploited list', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    a = await t.createTenant('enterprise', 'A');
-    b = await t.createTenant('enterprise', 'B');
+    ({ a, b } = await twoTenants(t));
     team = await t.createTenant('team', 'Team');
     viewer = await tokenWithRole(t, a, 'viewer');
     await importJsonl(t, [

@@ -3,8 +3,14 @@ import {
   type FakeRegistries,
   startFakeRegistries,
 } from '../../../test/support/fake-registries/index';
-import { type ScannedDependency, storeScan } from '../../../test/support/package-scans';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  createTestApp,
+  type ScannedDependency,
+  storeScan,
+  type TestApp,
+  type TestTenant,
+  twoTenants,
+} from '../../../test/support/scenarios';
 
 /** Drift snapshots per scan, through the package jobs and the drift-history route. */
 
@@ -26,8 +32,7 @@ const get = (tenant: TestTenant, url: string) => t.as(tenant.token, { method: 'G
 beforeAll(async () => {
   fake = await startFakeRegistries();
   t = await createTestApp({ registries: fake.settings() });
-  a = await t.createTenant('enterprise', 'A');
-  b = await t.createTenant('enterprise', 'B');
+  ({ a, b } = await twoTenants(t));
 });
 
 afterAll(async () => {

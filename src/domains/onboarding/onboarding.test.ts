@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
 import { startFakeScm } from '../../../test/support/fake-scm';
-import { npmRange, osvRecord } from '../../../test/support/osv-records';
-import { createTestApp, type TestApp } from '../../../test/support/test-app';
+import {
+  createTestApp,
+  importJsonl,
+  insertRepository,
+  npmRange,
+  osvRecord,
+  scanWith,
+  type TestApp,
+} from '../../../test/support/scenarios';
 import { tokenWithRole } from '../../../test/support/workspace';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';

@@ -4,8 +4,14 @@ import {
   type FakeRegistries,
   startFakeRegistries,
 } from '../../../test/support/fake-registries/index';
-import { type ScannedDependency, storeScan } from '../../../test/support/package-scans';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  createTestApp,
+  type ScannedDependency,
+  storeScan,
+  type TestApp,
+  type TestTenant,
+  twoTenants,
+} from '../../../test/support/scenarios';
 import { jobDefinitions } from '../../background-jobs';
 import { loadConfig } from '../../config';
 import { newId } from '../../db/ids';
@@ -54,8 +60,7 @@ beforeAll(async () => {
     registries: fake.settings(),
     packageIntel: { ...defaults, benchmarkMinimumTenants: 2 },
   });
-  a = await t.createTenant('enterprise', 'A');
-  b = await t.createTenant('enterprise', 'B');
+  ({ a, b } = await twoTenants(t));
 });
 
 afterAll(async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { type FakeScm, startFakeScm } from '../../../test/support/fake-scm';
+import { twoTenants } from '../../../test/support/scenarios';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
@@ -46,8 +47,7 @@ beforeAll(async () => {
   fake.d.dcProjects.push({ key: 'PRJ', id: 1, name: 'Project' });
   fake.d.dcRepositories.push({ id: 11, slug: 'api', project: 'PRJ', defaultBranch: 'master' });
   t = await createTestApp({ sources: fake.sourcesConfig() });
-  a = await t.createTenant('enterprise', 'Tenant A');
-  b = await t.createTenant('enterprise', 'Tenant B');
+  ({ a, b } = await twoTenants(t, 'enterprise', ['Tenant A', 'Tenant B']));
 });
 afterAll(async () => {
   await t?.close();

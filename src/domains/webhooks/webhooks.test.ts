@@ -17,6 +17,7 @@ import {
   signScmAPush,
   startFakeScm,
 } from '../../../test/support/fake-scm';
+import { twoTenants } from '../../../test/support/scenarios';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
@@ -84,8 +85,7 @@ beforeAll(async () => {
   });
   fake.d.dcTokens.add('dc-token');
   t = await createTestApp({ sources: fake.sourcesConfig({ scmAWebhookSecret: APP_SECRET }) });
-  a = await t.createTenant('enterprise', 'Tenant A');
-  b = await t.createTenant('enterprise', 'Tenant B');
+  ({ a, b } = await twoTenants(t, 'enterprise', ['Tenant A', 'Tenant B']));
 
   const post = async (token: string, url: string, payload: object) => {
     const res = await t.as(token, { method: 'POST', url, payload });

@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importJsonl, insertRepository, scanWith } from '../../../../test/support/exposures';
-import { npmRange, osvRecord } from '../../../../test/support/osv-records';
-import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
+import {
+  createTestApp,
+  importJsonl,
+  insertRepository,
+  npmRange,
+  osvRecord,
+  scanWith,
+  type TestApp,
+  type TestTenant,
+  tokenWithRole,
+  twoTenants,
+} from '../../../../test/support/scenarios';
 import { withTenant } from '../../../db/tenant-scope';
 import { eventsOfRow } from '../../../jobs/outbox';
 import { MATCH_DEPENDENCIES, REMATCH } from '../../exposures/jobs';
@@ -57,8 +66,7 @@ describe('policy evaluation and violations', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    a = await t.createTenant('enterprise', 'A');
-    b = await t.createTenant('enterprise', 'B');
+    ({ a, b } = await twoTenants(t));
     repo = await insertRepository(t, a.tenantId, 'web');
     await importJsonl(t, [
       osvRecord({
@@ -79,12 +87,7 @@ describe('policy evaluation and violations', () => {
       }),
     ]);
     await scan({ 'crit-pkg': '1.0.0', 'crit-nofix': '1.0.0', 'mid-pkg': '1.0.0', safe: '3.0.0' });
-    const issued = await t.as(a.token, {
-      method: 'POST',
-      url: '/api/v1/api-tokens',
-      payload: { name: 'viewer', roleScopeJson: '{"roles":["viewer"]}', expiresAtUtc: null },
-    });
-    viewer = issued.json().rawSecret as string;
+    viewer = await tokenWithRole(t, a, 'viewer', null);
   });
   afterAll(() => t.close());
 

@@ -1,8 +1,17 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importJsonl, insertRepository, scanWith } from '../../../../test/support/exposures';
-import { npmRange, osvRecord } from '../../../../test/support/osv-records';
-import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
+import {
+  createTestApp,
+  importJsonl,
+  insertRepository,
+  npmRange,
+  osvRecord,
+  scanWith,
+  type TestApp,
+  type TestTenant,
+  tokenWithRole,
+  twoTenants,
+} from '../../../../test/support/scenarios';
 import { jobDefinitions } from '../../../background-jobs';
 import { eventsOfRow } from '../../../jobs/outbox';
 import { MATCH_DEPENDENCIES, REMATCH } from '../../exposures/jobs';
@@ -65,8 +74,7 @@ describe('policy exceptions and the dry run', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    a = await t.createTenant('enterprise', 'A');
-    b = await t.createTenant('enterprise', 'B');
+    ({ a, b } = await twoTenants(t));
     web = await insertRepository(t, a.tenantId, 'web');
     api = await insertRepository(t, a.tenantId, 'api');
     await importJsonl(t, [
@@ -99,12 +107,7 @@ describe('policy exceptions and the dry run', () => {
     });
     policyId = created.json().policyId;
     await t.runJobs({ only: JOBS });
-    const issued = await t.as(a.token, {
-      method: 'POST',
-      url: '/api/v1/api-tokens',
-      payload: { name: 'viewer', roleScopeJson: '{"roles":["viewer"]}', expiresAtUtc: null },
-    });
-    viewer = issued.json().rawSecret as string;
+    viewer = await tokenWithRole(t, a, 'viewer', null);
   });
   afterAll(() => t.close());
 

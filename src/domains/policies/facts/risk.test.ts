@@ -2,8 +2,12 @@ import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeRegistries, startFakeRegistries } from '../../../../test/support/fake-registries';
-import { storeScan } from '../../../../test/support/package-scans';
-import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
+import {
+  createTestApp,
+  storeScan,
+  type TestApp,
+  type TestTenant,
+} from '../../../../test/support/scenarios';
 import { loadConfig } from '../../../config';
 import { getEcosystem } from '../../../ecosystems/ecosystem-list';
 import type { Ecosystem } from '../../../ecosystems/types';

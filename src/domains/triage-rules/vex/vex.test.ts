@@ -1,9 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importJsonl, insertRepository, scanWith } from '../../../../test/support/exposures';
 import { expectValidOpenVex } from '../../../../test/support/openvex-schema';
-import { npmRange, osvRecord } from '../../../../test/support/osv-records';
 import { cycloneDxValidator, schemaErrors } from '../../../../test/support/sbom-schemas';
-import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
+import {
+  createTestApp,
+  importJsonl,
+  insertRepository,
+  npmRange,
+  osvRecord,
+  scanWith,
+  type TestApp,
+  type TestTenant,
+  twoTenants,
+} from '../../../../test/support/scenarios';
 import { eventRowName } from '../../../jobs/outbox';
 import { POLICY_FACT_EVENTS } from '../../policies/evaluation/requests';
 import { readVexDocument } from './documents';
@@ -149,8 +157,7 @@ describe('VEX import and export', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    a = await t.createTenant('enterprise', 'A');
-    b = await t.createTenant('enterprise', 'B');
+    ({ a, b } = await twoTenants(t));
     web = await insertRepository(t, a.tenantId, 'web');
     api = await insertRepository(t, a.tenantId, 'api');
     await importJsonl(t, [
