@@ -14,6 +14,7 @@ import { eventually } from '../test/support/eventually';
 import { createGitRepository, type GitFixture } from '../test/support/git-fixtures';
 import { sarifSchemaAsDraft07, sarifValidator } from '../test/support/sarif-schema';
 import {
+  createPolicy,
   createTestApp,
   importJsonl,
   insertRepository,
@@ -367,17 +368,12 @@ describe('driftwatch gate online', () => {
         affected: [npmRange('hole', '0', '2.0.0')],
       }),
     ]);
-    const created = await t.as(a.token, {
-      method: 'POST',
-      url: '/api/v1/policies',
-      payload: {
-        name: 'Critical',
-        condition: 'vulnerabilities.maxSeverityLevel >= 4',
-        severity: 'critical',
-        action: 'block',
-      },
+    await createPolicy(t, a.token, {
+      name: 'Critical',
+      condition: 'vulnerabilities.maxSeverityLevel >= 4',
+      severity: 'critical',
+      action: 'block',
     });
-    expect(created.statusCode).toBe(201);
     await t.runJobs({ only: [EVALUATE_POLICY.name] });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
@@ -515,17 +511,12 @@ describe('driftwatch gate online', () => {
 
   it('waits for a policy created a moment ago: no pass before its evaluation, no stale line quoted', async () => {
     const env = { DRIFTWATCH_URL: base, DRIFTWATCH_TOKEN: a.token };
-    const created = await t.as(a.token, {
-      method: 'POST',
-      url: '/api/v1/policies',
-      payload: {
-        name: 'No fine',
-        condition: 'dependency.name == "fine"',
-        severity: 'high',
-        action: 'block',
-      },
+    await createPolicy(t, a.token, {
+      name: 'No fine',
+      condition: 'dependency.name == "fine"',
+      severity: 'high',
+      action: 'block',
     });
-    expect(created.statusCode, created.body).toBe(201);
     const result = gate(['--repository', repositoryId, '--json', '--timeout', '60'], env);
     await new Promise((resolve) => setTimeout(resolve, 2500));
     // The scan's evaluation is long done; the new policy's is not: a pass now would be wrong.

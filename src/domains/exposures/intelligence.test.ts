@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTestApp,
   importJsonl,
   insertRepository,
+  maliciousTestRecords,
   osvRecord,
   scanWith,
   type TestApp,
@@ -105,21 +104,7 @@ describe('exposures: own packages and Go replace', () => {
 });
 
 /** OSV MAL- records made for the tests in the upstream shape (src/intel/osv/__fixtures__). */
-const maliciousRecords = readFileSync(
-  join(
-    import.meta.dirname,
-    '..',
-    '..',
-    'intel',
-    'osv',
-    '__fixtures__',
-    'malicious-test-records.jsonl',
-  ),
-  'utf8',
-)
-  .trim()
-  .split('\n')
-  .map((line) => JSON.parse(line) as Record<string, unknown>);
+const maliciousRecords = maliciousTestRecords();
 
 describe('exposures: malicious packages', () => {
   let t: TestApp;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRepository, type GitFixture } from '../../../test/support/git-fixtures';
 import {
+  createPolicy,
   createTestApp,
   importJsonl,
   insertFixtureRepository,
@@ -150,21 +151,16 @@ describe('scan: import-level reachability on exposures', () => {
   });
 
   it('policies see it: a condition on reachability fires for the imported package only', async () => {
-    const created = await t.as(a.token, {
-      method: 'POST',
-      url: '/api/v1/policies',
-      payload: {
-        name: 'Imported and vulnerable',
-        condition: 'vulnerabilities.items.exists(v, v.reachability == "imported")',
-        severity: 'high',
-        action: 'warn',
-      },
+    const created = await createPolicy(t, a.token, {
+      name: 'Imported and vulnerable',
+      condition: 'vulnerabilities.items.exists(v, v.reachability == "imported")',
+      severity: 'high',
+      action: 'warn',
     });
-    expect(created.statusCode, created.body).toBe(201);
     await t.runJobs();
     const res = await t.as(a.token, {
       method: 'GET',
-      url: `/api/v1/policy-violations?policyId=${created.json().policyId}`,
+      url: `/api/v1/policy-violations?policyId=${created}`,
     });
     expect(res.statusCode, res.body).toBe(200);
     const names = (res.json().items as { packageName?: string; package?: { name: string } }[]).map(

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createCraProduct,
   createTestApp,
+  importantProduct,
   importJsonl,
   insertRepository,
   npmRange,
@@ -19,7 +20,6 @@ import {
 import { jobDefinitions } from '../../../background-jobs';
 import { newId } from '../../../db/ids';
 import { withTenant } from '../../../db/tenant-scope';
-import { CRA_CATEGORIES } from '../../cra/classification';
 import { emitEvent } from '../../events';
 import { START_CLOCKS, SWEEP_CLOCKS } from '../jobs';
 
@@ -100,15 +100,7 @@ describe('CRA Article 14 clocks and incidents', () => {
       .executeTakeFirstOrThrow();
     vulnerabilityId = exposure.vulnerability_id;
     exposureId = exposure.id;
-    productA = await createCraProduct(t, a.token, {
-      name: 'Gateway',
-      classification: 'important_class_i',
-      category: Object.keys(CRA_CATEGORIES.important_class_i)[0],
-      supportPeriodEnd: '2031-12-31',
-      securityContact: 'security@acme.test',
-      cvdPolicyUrl: 'https://acme.test/cvd',
-      repositoryIds: [repositoryId],
-    });
+    productA = await createCraProduct(t, a.token, importantProduct([repositoryId]));
     productB = await createCraProduct(t, b.token, { name: 'Other' });
   }, 240_000);
   afterAll(async () => {

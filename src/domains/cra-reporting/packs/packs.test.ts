@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createCraProduct,
   createTestApp,
+  importantProduct,
   insertRepository,
   scanWith,
   type TestApp,
@@ -24,7 +25,6 @@ import {
 } from '../../../../test/support/scenarios';
 import { newId } from '../../../db/ids';
 import { withTenant } from '../../../db/tenant-scope';
-import { CRA_CATEGORIES } from '../../cra/classification';
 import { ANNEX_I_REQUIREMENTS, CRA_DUTIES } from '../../cra/requirements';
 import { GENERATE_PACK } from './service';
 
@@ -86,15 +86,7 @@ describe('CRA report packs', () => {
     repositoryId = await insertRepository(t, a.tenantId, 'firmware');
     const deps = Array.from({ length: 70 }, (_, i) => ({ name: `lib-${i}`, version: `1.${i}.0` }));
     await scanWith(t, a.tenantId, repositoryId, deps, []);
-    productId = await createCraProduct(t, a.token, {
-      name: 'Gateway',
-      classification: 'important_class_i',
-      category: Object.keys(CRA_CATEGORIES.important_class_i)[0],
-      supportPeriodEnd: '2031-12-31',
-      securityContact: 'security@acme.test',
-      cvdPolicyUrl: 'https://acme.test/cvd',
-      repositoryIds: [repositoryId],
-    });
+    productId = await createCraProduct(t, a.token, importantProduct([repositoryId]));
   }, 240_000);
   afterAll(async () => {
     await t?.close();

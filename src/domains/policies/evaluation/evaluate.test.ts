@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createPolicy,
   createTestApp,
   importJsonl,
   insertRepository,
@@ -92,18 +93,12 @@ describe('policy evaluation and violations', () => {
   afterAll(() => t.close());
 
   it('opens a violation per matching dependency when a policy is created, with its facts and an event', async () => {
-    const created = await t.as(a.token, {
-      method: 'POST',
-      url: '/api/v1/policies',
-      payload: {
-        name: 'Critical with a fix',
-        condition: CRITICAL_WITH_FIX,
-        severity: 'critical',
-        action: 'block',
-      },
+    policyId = await createPolicy(t, a.token, {
+      name: 'Critical with a fix',
+      condition: CRITICAL_WITH_FIX,
+      severity: 'critical',
+      action: 'block',
     });
-    expect(created.statusCode, created.body).toBe(201);
-    policyId = created.json().policyId;
     // The evaluation is queued with the policy; run it directly to see the outbox it writes.
     const counts = await withTenant(t.database, a.tenantId, (db) =>
       evaluateRepository(db, { tenantId: a.tenantId, repositoryId: repo, policyIds: [policyId] }),

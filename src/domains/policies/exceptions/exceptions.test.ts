@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createPolicy,
   createTestApp,
   importJsonl,
   insertRepository,
@@ -95,17 +96,12 @@ describe('policy exceptions and the dry run', () => {
       ],
       JOBS,
     );
-    const created = await t.as(a.token, {
-      method: 'POST',
-      url: '/api/v1/policies',
-      payload: {
-        name: 'Critical',
-        condition: 'vulnerabilities.maxSeverityLevel >= 4',
-        severity: 'high',
-        action: 'warn',
-      },
+    policyId = await createPolicy(t, a.token, {
+      name: 'Critical',
+      condition: 'vulnerabilities.maxSeverityLevel >= 4',
+      severity: 'high',
+      action: 'warn',
     });
-    policyId = created.json().policyId;
     await t.runJobs({ only: JOBS });
     viewer = await tokenWithRole(t, a, 'viewer', null);
   });
