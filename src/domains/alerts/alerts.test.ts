@@ -4,6 +4,7 @@ import {
   insertRepository,
   type TestApp,
   type TestTenant,
+  tokenWithRole,
   twoTenants,
 } from '../../../test/support/scenarios';
 import { newId } from '../../db/ids';
@@ -29,19 +30,7 @@ describe('alert rules and alerts', () => {
   let repo: string;
   const tokens: Record<string, string> = {};
 
-  const tokenWith = async (tenant: TestTenant, role: string) => {
-    const res = await t.as(tenant.token, {
-      method: 'POST',
-      url: '/api/v1/api-tokens',
-      payload: {
-        name: role,
-        roleScopeJson: JSON.stringify({ roles: [role] }),
-        expiresAtUtc: new Date(Date.now() + 86_400_000).toISOString(),
-      },
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json().rawSecret as string;
-  };
+  const tokenWith = (tenant: TestTenant, role: string) => tokenWithRole(t, tenant, role);
   const rules = (token: string, method: 'GET' | 'POST', payload?: object) =>
     t.as(token, { method, url: '/api/v1/alert-rules', payload });
   const rule = (token: string, method: 'GET' | 'PATCH' | 'DELETE', id: string, payload?: object) =>

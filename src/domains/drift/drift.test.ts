@@ -5,7 +5,7 @@ import {
 } from '../../../test/support/fake-registries/index';
 import {
   createTestApp,
-  type ScannedDependency,
+  type StoreScanArgs,
   storeScan,
   type TestApp,
   type TestTenant,
@@ -19,13 +19,7 @@ let fake: FakeRegistries;
 let a: TestTenant;
 let b: TestTenant;
 
-const scan = (
-  tenant: TestTenant,
-  repoName: string,
-  deps: ScannedDependency[],
-  finishedAt = new Date(),
-  runJobs = true,
-) => storeScan(t, tenant, repoName, deps, finishedAt, runJobs);
+const scan = (...args: StoreScanArgs) => storeScan(t, ...args);
 
 const get = (tenant: TestTenant, url: string) => t.as(tenant.token, { method: 'GET', url });
 

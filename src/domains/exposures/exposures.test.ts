@@ -8,7 +8,7 @@ import {
   scanWith,
   type TestApp,
   type TestTenant,
-  twoTenants,
+  twoTenantsWithRepositories,
 } from '../../../test/support/scenarios';
 import { EVENT_SUBSCRIPTIONS, jobDefinitions } from '../../background-jobs';
 import { withTenant } from '../../db/tenant-scope';
@@ -66,8 +66,11 @@ describe('vulnerability exposures', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    ({ a, b } = await twoTenants(t));
-    repo = await insertRepository(t, a.tenantId, 'web');
+    ({
+      a,
+      b,
+      repositories: [repo],
+    } = await twoTenantsWithRepositories(t, ['web']));
     await importJsonl(t, [
       osvRecord({
         id: 'GHSA-life-0001-aaaa',

@@ -10,7 +10,7 @@ import {
   type TestApp,
   type TestTenant,
   tokenWithRole,
-  twoTenants,
+  twoTenantsWithRepositories,
 } from '../../../test/support/scenarios';
 import { MATCH_DEPENDENCIES, REMATCH } from '../exposures/jobs';
 
@@ -62,8 +62,11 @@ describe('IDE verdicts', () => {
     t = await createTestApp({
       policies: { exceptionMaxDays: 365, verdictMaxPackages: 10, verdictBodyLimitBytes: 4096 },
     });
-    ({ a, b } = await twoTenants(t));
-    web = await insertRepository(t, a.tenantId, 'web');
+    ({
+      a,
+      b,
+      repositories: [web],
+    } = await twoTenantsWithRepositories(t, ['web']));
     await importJsonl(t, [
       osvRecord({
         id: 'GHSA-ide-0001-aaaa',

@@ -7,6 +7,7 @@ import {
 import {
   createTestApp,
   type ScannedDependency,
+  type StoreScanArgs,
   storeScan,
   type TestApp,
   type TestTenant,
@@ -26,13 +27,7 @@ let fake: FakeRegistries;
 let a: TestTenant;
 let b: TestTenant;
 
-const scan = (
-  tenant: TestTenant,
-  repoName: string,
-  deps: Dep[],
-  finishedAt = new Date(),
-  runJobs = true,
-) => storeScan(t, tenant, repoName, deps, finishedAt, runJobs);
+const scan = (...args: StoreScanArgs) => storeScan(t, ...args);
 
 async function packageId(ecosystem: Ecosystem, name: string): Promise<string> {
   const row = await t.database.system

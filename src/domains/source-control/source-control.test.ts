@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { type FakeScm, startFakeScm } from '../../../test/support/fake-scm';
-import { twoTenants } from '../../../test/support/scenarios';
+import { insertRepository, twoTenants } from '../../../test/support/scenarios';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
@@ -352,29 +352,13 @@ describe('GET /api/v1/source-control/connections/{id}/available-repositories', (
   });
 
   test('lists what the installation sees, marking imported repositories', async () => {
-    const repositoryId = newId();
-    await withTenant(t.database, a.tenantId, (db) =>
-      db
-        .insertInto('repositories')
-        .values({
-          tenant_id: a.tenantId,
-          id: repositoryId,
-          connection_id: connectionId,
-          provider: 'scm-a',
-          external_id: '701',
-          name: 'web',
-          full_name: 'acme-corp/web',
-          clone_url: 'https://scm-a.example.test/acme-corp/web.git',
-          web_url: null,
-          workspace_id: null,
-          team_id: null,
-          business_criticality: null,
-          deploy_key_sealed: null,
-          last_scan_id: null,
-          last_scanned_at: null,
-        })
-        .execute(),
-    );
+    const repositoryId = await insertRepository(t, a.tenantId, 'web', {
+      connection_id: connectionId,
+      provider: 'scm-a',
+      external_id: '701',
+      full_name: 'acme-corp/web',
+      clone_url: 'https://scm-a.example.test/acme-corp/web.git',
+    });
     const res = await available(a.token, connectionId);
     expect(res.statusCode).toBe(200);
     const body = res.json();

@@ -2,13 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTestApp,
   importJsonl,
-  insertRepository,
   npmRange,
   osvRecord,
   scanWith,
   type TestApp,
   type TestTenant,
-  twoTenants,
+  twoTenantsWithRepositories,
 } from '../../../test/support/scenarios';
 
 interface ExposureBody {
@@ -47,9 +46,11 @@ describe('triage rules', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    ({ a, b } = await twoTenants(t));
-    web = await insertRepository(t, a.tenantId, 'web');
-    api = await insertRepository(t, a.tenantId, 'api');
+    ({
+      a,
+      b,
+      repositories: [web, api],
+    } = await twoTenantsWithRepositories(t, ['web', 'api']));
     await importJsonl(t, [
       osvRecord({
         id: 'GHSA-carr-0001-aaaa',

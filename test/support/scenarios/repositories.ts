@@ -4,15 +4,11 @@ import type { DB } from '../../../src/db/schema';
 import { withTenant } from '../../../src/db/tenant-scope';
 import type { GitFixture } from '../git-fixtures';
 import type { TestApp, TestTenant } from '../test-app';
+import { twoTenants } from './tenants';
 
 /** Repositories of a tenant, written straight to the table the way an import leaves them. */
 
-type RepositoryColumns = Partial<
-  Pick<
-    Insertable<DB['repositories']>,
-    'full_name' | 'clone_url' | 'web_url' | 'default_branch' | 'business_criticality'
-  >
->;
+type RepositoryColumns = Partial<Omit<Insertable<DB['repositories']>, 'tenant_id' | 'id' | 'name'>>;
 
 /** A git repository row named `name` (clone URL on git.example.test unless `columns` says). */
 export async function insertRepository(
@@ -67,4 +63,18 @@ export async function testRepository(
   return insertRepository(t, tenant.tenantId, name, {
     clone_url: `https://git.example.test/${tenant.tenantId}/${name}.git`,
   });
+}
+
+/**
+ * Tenants `A` and `B` (enterprise) with repositories of these names in A, in order: the usual
+ * start of a test of one tenant's findings that the other tenant must not see.
+ */
+export async function twoTenantsWithRepositories<const Names extends readonly string[]>(
+  t: TestApp,
+  names: Names,
+): Promise<{ a: TestTenant; b: TestTenant; repositories: { [K in keyof Names]: string } }> {
+  const { a, b } = await twoTenants(t);
+  const repositories: string[] = [];
+  for (const name of names) repositories.push(await insertRepository(t, a.tenantId, name));
+  return { a, b, repositories: repositories as { [K in keyof Names]: string } };
 }

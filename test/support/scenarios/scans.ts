@@ -168,6 +168,10 @@ export async function storeScan(
   return { repositoryId, scanId };
 }
 
+/** `storeScan`'s arguments after the test app, for a file's own `scan(...)` shorthand. */
+export type StoreScanArgs =
+  Parameters<typeof storeScan> extends [TestApp, ...infer Rest] ? Rest : never;
+
 /** Queues a manual scan of the repository the way the API does; returns the scan row. */
 export async function queueManualScan(
   t: TestApp,

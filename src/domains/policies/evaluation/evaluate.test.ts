@@ -3,14 +3,13 @@ import {
   createPolicy,
   createTestApp,
   importJsonl,
-  insertRepository,
   npmRange,
   osvRecord,
   scanWith,
   type TestApp,
   type TestTenant,
   tokenWithRole,
-  twoTenants,
+  twoTenantsWithRepositories,
 } from '../../../../test/support/scenarios';
 import { withTenant } from '../../../db/tenant-scope';
 import { eventsOfRow } from '../../../jobs/outbox';
@@ -67,8 +66,11 @@ describe('policy evaluation and violations', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    ({ a, b } = await twoTenants(t));
-    repo = await insertRepository(t, a.tenantId, 'web');
+    ({
+      a,
+      b,
+      repositories: [repo],
+    } = await twoTenantsWithRepositories(t, ['web']));
     await importJsonl(t, [
       osvRecord({
         id: 'GHSA-crit-0001-aaaa',

@@ -4,14 +4,13 @@ import {
   createPolicy,
   createTestApp,
   importJsonl,
-  insertRepository,
   npmRange,
   osvRecord,
   scanWith,
   type TestApp,
   type TestTenant,
   tokenWithRole,
-  twoTenants,
+  twoTenantsWithRepositories,
 } from '../../../../test/support/scenarios';
 import { jobDefinitions } from '../../../background-jobs';
 import { eventsOfRow } from '../../../jobs/outbox';
@@ -75,9 +74,11 @@ describe('policy exceptions and the dry run', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    ({ a, b } = await twoTenants(t));
-    web = await insertRepository(t, a.tenantId, 'web');
-    api = await insertRepository(t, a.tenantId, 'api');
+    ({
+      a,
+      b,
+      repositories: [web, api],
+    } = await twoTenantsWithRepositories(t, ['web', 'api']));
     await importJsonl(t, [
       osvRecord({
         id: 'GHSA-exc-0001-aaaa',

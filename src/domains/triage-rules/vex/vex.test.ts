@@ -10,7 +10,7 @@ import {
   scanWith,
   type TestApp,
   type TestTenant,
-  twoTenants,
+  twoTenantsWithRepositories,
 } from '../../../../test/support/scenarios';
 import { eventRowName } from '../../../jobs/outbox';
 import { POLICY_FACT_EVENTS } from '../../policies/evaluation/requests';
@@ -157,9 +157,11 @@ describe('VEX import and export', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    ({ a, b } = await twoTenants(t));
-    web = await insertRepository(t, a.tenantId, 'web');
-    api = await insertRepository(t, a.tenantId, 'api');
+    ({
+      a,
+      b,
+      repositories: [web, api],
+    } = await twoTenantsWithRepositories(t, ['web', 'api']));
     await importJsonl(t, [
       osvRecord({
         id: 'GHSA-carr-0001-aaaa',
