@@ -9,8 +9,7 @@ import {
   scanWith,
   type TestApp,
   type TestTenant,
-  tokenWithRole,
-  twoTenants,
+  tenantsWithTeam,
 } from '../../../test/support/scenarios';
 
 interface Item {
@@ -40,9 +39,7 @@ describe('CRA Annex I and duties', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    ({ a, b } = await twoTenants(t));
-    team = await t.createTenant('team', 'Team');
-    member = await tokenWithRole(t, a, 'member');
+    ({ a, b, team, token: member } = await tenantsWithTeam(t, 'member'));
     await importJsonl(t, [
       osvRecord({
         id: 'GHSA-anx1-0001-aaaa',

@@ -14,8 +14,7 @@ import {
   scanWith,
   type TestApp,
   type TestTenant,
-  tokenWithRole,
-  twoTenants,
+  tenantsWithTeam,
 } from '../../../test/support/scenarios';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
@@ -88,9 +87,7 @@ describe('CRA findings and the known-exploited list', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    ({ a, b } = await twoTenants(t));
-    team = await t.createTenant('team', 'Team');
-    viewer = await tokenWithRole(t, a, 'viewer');
+    ({ a, b, team, token: viewer } = await tenantsWithTeam(t, 'viewer'));
     await importJsonl(t, [
       osvRecord({
         id: 'GHSA-kev1-0001-aaaa',

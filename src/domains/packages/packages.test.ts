@@ -11,6 +11,7 @@ import {
   storeScan,
   type TestApp,
   type TestTenant,
+  tokenWithRole,
   twoTenants,
 } from '../../../test/support/scenarios';
 import { jobDefinitions } from '../../background-jobs';
@@ -504,17 +505,7 @@ describe('benchmark profile', () => {
 
 describe('roles, hostile registries and the OpenAPI document', () => {
   it('viewers read but cannot watch or change settings', async () => {
-    const created = await t.as(a.token, {
-      method: 'POST',
-      url: '/api/v1/api-tokens',
-      payload: {
-        name: 'viewer',
-        roleScopeJson: JSON.stringify({ roles: ['viewer'] }),
-        expiresAtUtc: null,
-      },
-    });
-    expect(created.statusCode).toBe(201);
-    const viewer = { ...a, token: created.json().rawSecret as string };
+    const viewer = { ...a, token: await tokenWithRole(t, a, 'viewer', null) };
     const id = await packageId('npm', 'left-pad');
     expect((await get(viewer, `/api/v1/packages/${id}/summary`)).statusCode).toBe(200);
     expect(

@@ -33,3 +33,14 @@ export async function tokenWithRole(
   expect(res.statusCode, res.body).toBe(201);
   return res.json().rawSecret as string;
 }
+
+/**
+ * Tenants A and B (enterprise), a team-plan tenant (`team`, for plan limits) and a token of A
+ * holding only `role`, created in that order: the cast of the CRA tests.
+ */
+export async function tenantsWithTeam(t: TestApp, role: string) {
+  const { a, b } = await twoTenants(t);
+  const team = await t.createTenant('team', 'Team');
+  const token = await tokenWithRole(t, a, role);
+  return { a, b, team, token };
+}

@@ -14,8 +14,7 @@ import {
   scanWith,
   type TestApp,
   type TestTenant,
-  tokenWithRole,
-  twoTenants,
+  tenantsWithTeam,
 } from '../../../../test/support/scenarios';
 import { jobDefinitions } from '../../../background-jobs';
 import { newId } from '../../../db/ids';
@@ -80,9 +79,7 @@ describe('CRA Article 14 clocks and incidents', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    ({ a, b } = await twoTenants(t));
-    team = await t.createTenant('team', 'Team');
-    viewer = await tokenWithRole(t, a, 'viewer');
+    ({ a, b, team, token: viewer } = await tenantsWithTeam(t, 'viewer'));
     const repositoryId = await insertRepository(t, a.tenantId, 'clocks');
     await importJsonl(t, [
       osvRecord({

@@ -20,8 +20,7 @@ import {
   scanWith,
   type TestApp,
   type TestTenant,
-  tokenWithRole,
-  twoTenants,
+  tenantsWithTeam,
 } from '../../../../test/support/scenarios';
 import { newId } from '../../../db/ids';
 import { withTenant } from '../../../db/tenant-scope';
@@ -80,9 +79,7 @@ describe('CRA report packs', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    ({ a, b } = await twoTenants(t));
-    team = await t.createTenant('team', 'Team');
-    viewer = await tokenWithRole(t, a, 'viewer');
+    ({ a, b, team, token: viewer } = await tenantsWithTeam(t, 'viewer'));
     repositoryId = await insertRepository(t, a.tenantId, 'firmware');
     const deps = Array.from({ length: 70 }, (_, i) => ({ name: `lib-${i}`, version: `1.${i}.0` }));
     await scanWith(t, a.tenantId, repositoryId, deps, []);

@@ -10,6 +10,7 @@ import {
   scanWith,
   type TestApp,
   type TestTenant,
+  tokenWithRole,
   twoTenantsWithRepositories,
 } from '../../../../test/support/scenarios';
 import { eventRowName } from '../../../jobs/outbox';
@@ -413,16 +414,7 @@ describe('VEX import and export', () => {
   });
 
   it('member imports, viewer exports; another tenant sees nothing of ours and gets 404 for our ids', async () => {
-    const create = await t.as(a.token, {
-      method: 'POST',
-      url: '/api/v1/api-tokens',
-      payload: {
-        name: 'viewer',
-        roleScopeJson: JSON.stringify({ roles: ['viewer'] }),
-        expiresAtUtc: new Date(Date.now() + 86_400_000).toISOString(),
-      },
-    });
-    const viewer = create.json().rawSecret as string;
+    const viewer = await tokenWithRole(t, a, 'viewer');
     expect((await importVex(viewer, firstImport)).statusCode).toBe(403);
     expect((await exportVex(viewer, '?format=openvex')).statements).not.toEqual([]);
 
