@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonl, npmRange, osvRecord } from '../../../test/support/osv-records';
+import { jsonl, npmRange, osvRecord } from '../../../test/support/scenarios';
 import { SHARED_DATA_MISSING, sharedDataDir, sharedPath } from '../../../test/support/shared-data';
 import { openTestDatabase } from '../../../test/support/test-app';
 import type { Database } from '../../db/connection';

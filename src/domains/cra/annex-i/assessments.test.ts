@@ -1,8 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCraProduct, tokenWithRole } from '../../../../test/support/cra';
-import { importJsonl, insertRepository, scanWith } from '../../../../test/support/exposures';
-import { npmRange, osvRecord } from '../../../../test/support/osv-records';
-import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
+import {
+  createCraProduct,
+  createTestApp,
+  importJsonl,
+  insertRepository,
+  npmRange,
+  osvRecord,
+  scanWith,
+  type TestApp,
+  type TestTenant,
+  tenantsWithTeam,
+} from '../../../../test/support/scenarios';
 
 interface Item {
   id: string;
@@ -31,10 +39,7 @@ describe('CRA Annex I and duties', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    a = await t.createTenant('enterprise', 'A');
-    b = await t.createTenant('enterprise', 'B');
-    team = await t.createTenant('team', 'Team');
-    member = await tokenWithRole(t, a, 'member');
+    ({ a, b, team, token: member } = await tenantsWithTeam(t, 'member'));
     await importJsonl(t, [
       osvRecord({
         id: 'GHSA-anx1-0001-aaaa',

@@ -4,13 +4,18 @@ import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createCraProduct,
+  createTestApp,
+  importJsonl,
+  insertRepository,
   kevCatalogue,
   kevEntry,
-  tokenWithRole,
-} from '../../../../test/support/cra';
-import { importJsonl, insertRepository, scanWith } from '../../../../test/support/exposures';
-import { npmRange, osvRecord } from '../../../../test/support/osv-records';
-import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
+  npmRange,
+  osvRecord,
+  scanWith,
+  type TestApp,
+  type TestTenant,
+  tenantsWithTeam,
+} from '../../../../test/support/scenarios';
 import { newId } from '../../../db/ids';
 import { withTenant } from '../../../db/tenant-scope';
 import { parseKevCatalogue } from '../../../intel/kev/catalogue';
@@ -82,10 +87,7 @@ describe('CRA findings and the known-exploited list', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    a = await t.createTenant('enterprise', 'A');
-    b = await t.createTenant('enterprise', 'B');
-    team = await t.createTenant('team', 'Team');
-    viewer = await tokenWithRole(t, a, 'viewer');
+    ({ a, b, team, token: viewer } = await tenantsWithTeam(t, 'viewer'));
     await importJsonl(t, [
       osvRecord({
         id: 'GHSA-kev1-0001-aaaa',

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kevCatalogue, kevEntry } from '../../../../test/support/cra';
+import { kevCatalogue, kevEntry } from '../../../../test/support/scenarios';
 import { openTestDatabase } from '../../../../test/support/test-app';
 import type { Database } from '../../../db/connection';
 import { OperationInputError, runOperation } from '../../../operator/operations';

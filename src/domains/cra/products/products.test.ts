@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCraProduct, tokenWithRole } from '../../../../test/support/cra';
-import { insertRepository } from '../../../../test/support/exposures';
-import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
+import {
+  createCraProduct,
+  createTestApp,
+  insertRepository,
+  type TestApp,
+  type TestTenant,
+  tokenWithRole,
+  twoTenants,
+} from '../../../../test/support/scenarios';
 import { newId } from '../../../db/ids';
 import { withTenant } from '../../../db/tenant-scope';
 import { loadProduct } from './products';
@@ -36,8 +42,7 @@ describe('CRA products', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    a = await t.createTenant('enterprise', 'A');
-    b = await t.createTenant('enterprise', 'B');
+    ({ a, b } = await twoTenants(t));
     team = await t.createTenant('team', 'Team');
     repoA = await insertRepository(t, a.tenantId, 'firmware');
     repoB = await insertRepository(t, b.tenantId, 'other');

@@ -1,11 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertRepository } from '../../../../test/support/exposures';
+import {
+  createTestApp,
+  insertRepository,
+  type TestApp,
+  type TestTenant,
+} from '../../../../test/support/scenarios';
 import {
   SHARED_DATA_MISSING,
   sharedDataDir,
   sharedPath,
 } from '../../../../test/support/shared-data';
-import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
 import { newId } from '../../../db/ids';
 import { withTenant } from '../../../db/tenant-scope';
 import { extractPath } from '../../../ecosystems/extract-tree';

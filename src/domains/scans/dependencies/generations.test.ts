@@ -1,7 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { insertRepository } from '../../../../test/support/exposures';
-import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
+import {
+  createTestApp,
+  insertRepository,
+  type TestApp,
+  type TestTenant,
+} from '../../../../test/support/scenarios';
 import { EVENT_SUBSCRIPTIONS } from '../../../background-jobs';
 import { withTenant } from '../../../db/tenant-scope';
 import type { ExtractedFile } from '../../../ecosystems/extract-tree';

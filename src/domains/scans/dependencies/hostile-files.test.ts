@@ -3,10 +3,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRepository, type GitFixture } from '../../../../test/support/git-fixtures';
-import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
-import { newId } from '../../../db/ids';
+import {
+  createTestApp,
+  scanFixture,
+  type TestApp,
+  type TestTenant,
+} from '../../../../test/support/scenarios';
 import { withTenant } from '../../../db/tenant-scope';
-import { queueScan, RUN_SCAN } from '../service';
+import { RUN_SCAN } from '../service';
 
 /** A lockfile whose `evil` entry carries a NUL (the JSON escape) inside a string value. */
 const NUL_LOCK = JSON.stringify({
@@ -66,30 +70,8 @@ describe('a scan with hostile files', () => {
   });
 
   it('completes with the good dependencies and an error per bad file', async () => {
-    const repositoryId = newId();
-    const scan = await withTenant(t.database, tenant.tenantId, async (db) => {
-      await db
-        .insertInto('repositories')
-        .values({
-          tenant_id: tenant.tenantId,
-          id: repositoryId,
-          provider: 'git',
-          name: 'hostile',
-          full_name: 'fixtures/hostile',
-          clone_url: repo.url,
-          default_branch: 'main',
-        })
-        .execute();
-      return (
-        await queueScan(db, {
-          tenantId: tenant.tenantId,
-          repositoryId,
-          trigger: 'manual',
-          correlationId: 'test',
-        })
-      ).scan;
-    });
-    expect(await t.runJobs()).toContain(RUN_SCAN.name);
+    const { repositoryId, scan, ran } = await scanFixture(t, tenant.tenantId, 'hostile', repo);
+    expect(ran).toContain(RUN_SCAN.name);
 
     const { done, deps, logs } = await withTenant(t.database, tenant.tenantId, async (db) => ({
       done: await db

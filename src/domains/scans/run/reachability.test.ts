@@ -1,10 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importJsonl, insertRepository } from '../../../../test/support/exposures';
 import { createGitRepository, type GitFixture } from '../../../../test/support/git-fixtures';
-import { osvRecord } from '../../../../test/support/osv-records';
-import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
-import { withTenant } from '../../../db/tenant-scope';
-import { queueScan } from '../service';
+import {
+  createPolicy,
+  createTestApp,
+  importJsonl,
+  insertFixtureRepository,
+  osvRecord,
+  scanRepository,
+  type TestApp,
+  type TestTenant,
+  twoTenants,
+} from '../../../../test/support/scenarios';
 
 /** A scan of a real git repository computes import-level reachability; exposures carry it. */
 
@@ -52,8 +58,7 @@ describe('scan: import-level reachability on exposures', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    a = await t.createTenant('enterprise', 'A');
-    b = await t.createTenant('enterprise', 'B');
+    ({ a, b } = await twoTenants(t));
     repo = createGitRepository({
       'package.json': JSON.stringify(
         { name: 'web', version: '1.0.0', scripts: { lint: 'eslint .' } },
@@ -68,16 +73,8 @@ describe('scan: import-level reachability on exposures', () => {
       osvRecord({ id: 'GHSA-mo00-0000-0001', affected: [npmRange('moment', '2.29.4')] }),
       osvRecord({ id: 'GHSA-mm00-0000-0001', affected: [npmRange('minimatch', '3.0.5')] }),
     ]);
-    repositoryId = await insertRepository(t, a.tenantId, 'web', {
-      full_name: 'fixtures/web',
-      clone_url: repo.url,
-      default_branch: 'main',
-    });
-    const queued = await withTenant(t.database, a.tenantId, (db) =>
-      queueScan(db, { tenantId: a.tenantId, repositoryId, trigger: 'manual', correlationId: 't' }),
-    );
-    scanId = queued.scan.id;
-    await t.runJobs();
+    repositoryId = await insertFixtureRepository(t, a.tenantId, 'web', repo);
+    scanId = (await scanRepository(t, a.tenantId, repositoryId)).scan.id;
     await t.runJobs();
   }, 180_000);
   afterAll(async () => {
@@ -154,21 +151,16 @@ describe('scan: import-level reachability on exposures', () => {
   });
 
   it('policies see it: a condition on reachability fires for the imported package only', async () => {
-    const created = await t.as(a.token, {
-      method: 'POST',
-      url: '/api/v1/policies',
-      payload: {
-        name: 'Imported and vulnerable',
-        condition: 'vulnerabilities.items.exists(v, v.reachability == "imported")',
-        severity: 'high',
-        action: 'warn',
-      },
+    const created = await createPolicy(t, a.token, {
+      name: 'Imported and vulnerable',
+      condition: 'vulnerabilities.items.exists(v, v.reachability == "imported")',
+      severity: 'high',
+      action: 'warn',
     });
-    expect(created.statusCode, created.body).toBe(201);
     await t.runJobs();
     const res = await t.as(a.token, {
       method: 'GET',
-      url: `/api/v1/policy-violations?policyId=${created.json().policyId}`,
+      url: `/api/v1/policy-violations?policyId=${created}`,
     });
     expect(res.statusCode, res.body).toBe(200);
     const names = (res.json().items as { packageName?: string; package?: { name: string } }[]).map(

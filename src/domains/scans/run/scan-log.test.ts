@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRepository, type GitFixture } from '../../../../test/support/git-fixtures';
-import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
-import { newId } from '../../../db/ids';
+import {
+  createTestApp,
+  scanFixture,
+  type TestApp,
+  type TestTenant,
+} from '../../../../test/support/scenarios';
 import { withTenant } from '../../../db/tenant-scope';
-import { queueScan, RUN_SCAN } from '../service';
+import { RUN_SCAN } from '../service';
 import { FLUSH_LINES, ScanLogBuffer } from './scan-log';
 
 describe('the scan log buffer', () => {
@@ -72,28 +76,8 @@ describe('a scan writes its log in a few statements', () => {
   });
 
   it('batches the lines of a whole scan', async () => {
-    const repositoryId = newId();
-    const scan = await withTenant(t.database, tenant.tenantId, async (db) => {
-      await db
-        .insertInto('repositories')
-        .values({
-          id: repositoryId,
-          provider: 'git',
-          name: 'noisy',
-          full_name: 'fixtures/noisy',
-          clone_url: repo.url,
-          default_branch: 'main',
-        })
-        .execute();
-      const queued = await queueScan(db, {
-        tenantId: tenant.tenantId,
-        repositoryId,
-        trigger: 'manual',
-        correlationId: 'test',
-      });
-      return queued.scan;
-    });
-    expect(await t.runJobs()).toContain(RUN_SCAN.name);
+    const { scan, ran } = await scanFixture(t, tenant.tenantId, 'noisy', repo);
+    expect(ran).toContain(RUN_SCAN.name);
 
     const logs = await withTenant(t.database, tenant.tenantId, (db) =>
       db.selectFrom('scan_logs').select('level').where('scan_id', '=', scan.id).execute(),

@@ -5,14 +5,18 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../../../../test/support/eventually';
-import { insertRepository } from '../../../../test/support/exposures';
 import {
   createGitRepository,
   type GitFixture,
   POLYGLOT_FILES,
 } from '../../../../test/support/git-fixtures';
 import { scanEndRecorder } from '../../../../test/support/job-observer';
-import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
+import {
+  createTestApp,
+  insertRepository,
+  type TestApp,
+  type TestTenant,
+} from '../../../../test/support/scenarios';
 import { EVENT_SUBSCRIPTIONS } from '../../../background-jobs';
 import { newId } from '../../../db/ids';
 import { withTenant } from '../../../db/tenant-scope';
