@@ -298,7 +298,9 @@ async function store(
     // Locked: a cancel arriving now waits, then finds the scan completed (409).
     if (!(await fence(db))) return undefined;
     const previous = await switchToGeneration(db, { ...target, correlationId: run.correlationId });
-    if (inventory) await saveInventory(db, target, inventory);
+    if (inventory) {
+      await saveInventory(db, { ...target, correlationId: run.correlationId }, inventory);
+    }
     const completed = await completeScan(db, run, { commitSha: checkout.commitSha, ...result });
     run.logs.add(
       'info',
