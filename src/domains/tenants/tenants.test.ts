@@ -85,8 +85,6 @@ describe('GET /api/v1/feature-flags', () => {
     // Routes exist and the plan has it: on.
     expect(onEnterprise.sbom_export).toBe(true);
     expect(onEnterprise.audit_log_export).toBe(true);
-    // The plan has it, but no route of this service needs it: not listed at all.
-    expect(onEnterprise).not.toHaveProperty('compliance_evidence');
     // Routes exist but the plan lacks it: off.
     expect((await flagsOf(t, free.token)).sbom_export).toBe(false);
     expect((await flagsOf(t, free.token)).policies).toBe(false);
@@ -100,6 +98,7 @@ describe('GET /api/v1/feature-flags', () => {
       'api_tokens',
       'audit_log_export',
       'benchmarks',
+      'compliance_evidence',
       'cra',
       'integrations',
       'policies',
@@ -120,6 +119,8 @@ describe('GET /api/v1/feature-flags', () => {
         audit_log_export: (token) =>
           t.as(token, { method: 'GET', url: '/api/v1/audit-log/export' }),
         cra: (token) => t.as(token, { method: 'GET', url: '/api/v1/cra/clocks/due' }),
+        compliance_evidence: (token) =>
+          t.as(token, { method: 'GET', url: '/api/v1/compliance/controls' }),
         integrations: (token) => t.as(token, { ...body, url: '/api/v1/integrations/webhooks' }),
         policies: (token) => t.as(token, { method: 'GET', url: '/api/v1/policies' }),
         quantum: (token) => t.as(token, { method: 'GET', url: '/api/v1/quantum/tls-observations' }),
