@@ -192,3 +192,181 @@ async function writeHistory(t: TestApp, tenantId: string, exposures: Record<stri
       .execute();
   });
 }
+
+/** Drift snapshots, a licence policy and a blocking policy with violations, an exception, a failed scan. */
+export async function writeActivity(t: TestApp, tenantId: string, fixture: QuestionFixture) {
+  const at = (iso: string) => new Date(iso);
+  await withTenant(t.database, tenantId, async (db) => {
+    const repos = await db
+      .selectFrom('repositories')
+      .select(['id', 'name', 'dependency_scan_id'])
+      .execute();
+    const deps = await db
+      .selectFrom('repository_dependencies')
+      .select(['repository_id', 'scan_id', 'package_id', 'name', 'version', 'ecosystem', 'purl'])
+      .execute();
+    const libyears: Record<string, [number, number]> = {
+      lodash: [3.5, 0],
+      express: [2.25, 1],
+      '@acme/ui': [0.5, 0],
+      requests: [0.2, 0],
+      chalk: [0, 0],
+    };
+    for (const r of repos) {
+      const mine = deps.filter((d) => d.repository_id === r.id);
+      const total = mine.reduce((s, d) => s + (libyears[d.name]?.[0] ?? 0), 0);
+      await db
+        .insertInto('repository_drift')
+        .values({
+          repository_id: r.id,
+          scan_id: r.dependency_scan_id ?? '',
+          scanned_at: NOW,
+          computed_at: NOW,
+          dependency_count: mine.length,
+          measured_count: mine.length,
+          pending_count: 0,
+          outdated_count: mine.length,
+          libyear_total: total,
+          major_behind: mine.reduce((s, d) => s + (libyears[d.name]?.[1] ?? 0), 0),
+          minor_behind: mine.length,
+          patch_behind: 0,
+          deprecated_count: 0,
+          yanked_count: 0,
+          end_of_life_count: 0,
+        })
+        .execute();
+    }
+    for (const d of deps) {
+      const [libyear, major] = libyears[d.name] ?? [0, 0];
+      await db
+        .insertInto('dependency_drift')
+        .values({
+          repository_id: d.repository_id,
+          scan_id: d.scan_id,
+          package_id: d.package_id,
+          used_version: d.version ?? '',
+          resolution: 'resolved',
+          state: 'measured',
+          compared_version: d.version,
+          latest_stable: '9.9.9',
+          libyear,
+          major_behind: major,
+          minor_behind: 1,
+          patch_behind: 0,
+          deprecated: false,
+          yanked: false,
+          end_of_life: false,
+        })
+        .execute();
+    }
+    const scope = JSON.stringify({
+      repositoryIds: [],
+      ecosystems: [],
+      businessCriticalities: [],
+      lifecycleStatuses: [],
+    });
+    const licencePolicy = '0196f000-0000-7000-8000-000000000001';
+    const blockPolicy = '0196f000-0000-7000-8000-000000000002';
+    await db
+      .insertInto('policies')
+      .values([
+        {
+          id: licencePolicy,
+          name: 'Permissive licences only',
+          description: '',
+          condition: 'spdxSatisfies(licence.expression, ["MIT", "Apache-2.0"])',
+          severity: 'high',
+          action: 'warn',
+          enabled: true,
+          scope,
+          version: 1,
+        },
+        {
+          id: blockPolicy,
+          name: 'No critical vulnerabilities',
+          description: '',
+          condition: 'vulnerabilities.exists(v, v.severity == "critical")',
+          severity: 'critical',
+          action: 'block',
+          enabled: true,
+          scope,
+          version: 1,
+        },
+      ])
+      .execute();
+    const dep = (repo: string, name: string) => {
+      const found = deps.find((d) => d.repository_id === repo && d.name === name);
+      if (!found) throw new Error(`fixture: no dependency ${name}`);
+      return found;
+    };
+    const violation = (
+      id: string,
+      policy: string,
+      d: ReturnType<typeof dep>,
+      severity: 'high' | 'critical',
+      action: 'warn' | 'block',
+      detected: string,
+    ) => ({
+      id,
+      policy_id: policy,
+      repository_id: d.repository_id,
+      package_id: d.package_id,
+      version: d.version ?? '',
+      ecosystem: d.ecosystem,
+      package_name: d.name,
+      purl: d.purl,
+      severity,
+      action,
+      status: 'open' as const,
+      facts: JSON.stringify({}),
+      policy_version: 1,
+      detected_at: at(detected),
+    });
+    await db
+      .insertInto('policy_violations')
+      .values([
+        violation(
+          '0196f000-0000-7000-8000-00000000000a',
+          licencePolicy,
+          dep(fixture.repositories.cli, 'chalk'),
+          'high',
+          'warn',
+          '2026-11-03T10:00:00Z',
+        ),
+        violation(
+          '0196f000-0000-7000-8000-00000000000b',
+          blockPolicy,
+          dep(fixture.repositories.web, '@acme/ui'),
+          'critical',
+          'block',
+          '2026-12-08T09:00:00Z',
+        ),
+      ])
+      .execute();
+    await db
+      .insertInto('policy_exceptions')
+      .values({
+        id: '0196f000-0000-7000-8000-0000000000e1',
+        policy_id: licencePolicy,
+        scope: 'tenant_package',
+        package_id: dep(fixture.repositories.web, 'lodash').package_id,
+        reason: 'Vendor review pending',
+        expires_at: at('2026-12-14T00:00:00Z'),
+      })
+      .execute();
+    await db
+      .insertInto('scans')
+      .values({
+        id: '0196f000-0000-7000-8000-0000000000f1',
+        repository_id: fixture.repositories.billing,
+        state: 'failed',
+        trigger: 'push',
+        queued_at: at('2026-12-08T07:00:00Z'),
+        finished_at: at('2026-12-08T07:01:00Z'),
+        error: 'clone failed: repository not found',
+        failure_cause: 'input',
+        counts_by_ecosystem: JSON.stringify({}),
+      })
+      .execute();
+  });
+}

@@ -126,3 +126,117 @@ export async function countExposuresBy(
     .execute();
   return rows.map((r) => ({ value: r.value, count: Number(r.n) }));
 }
+
+/** Drift of the packages each repository currently uses (its current scan's snapshot). */
+export async function driftedPackages(
+  db: Kysely<DB>,
+  metric: 'libyear' | 'versions_behind',
+  ecosystem: string | null,
+  take: number,
+) {
+  const order =
+    metric === 'libyear'
+      ? sql`sum(coalesce(d.libyear, 0))`
+      : sql`max(coalesce(d.major_behind, 0) * 1000 + coalesce(d.minor_behind, 0))`;
+  return db
+    .selectFrom('dependency_drift as d')
+    .innerJoin('repositories as r', (j) =>
+      j.onRef('r.id', '=', 'd.repository_id').onRef('r.dependency_scan_id', '=', 'd.scan_id'),
+    )
+    .innerJoin('packages as p', 'p.id', 'd.package_id')
+    .select(['p.id', 'p.ecosystem', 'p.name'])
+    .select([
+      sql<number>`round(sum(coalesce(d.libyear, 0))::numeric, 2)::float8`.as('libyear'),
+      sql<number>`max(coalesce(d.major_behind, 0))`.as('major_behind'),
+      sql<number>`max(coalesce(d.minor_behind, 0))`.as('minor_behind'),
+      sql<string | null>`max(d.latest_stable)`.as('latest_stable'),
+      sql<string[]>`array_agg(DISTINCT d.repository_id::text)`.as('repository_ids'),
+      sql<string[]>`array_agg(DISTINCT d.used_version)`.as('versions'),
+    ])
+    .where('d.state', '=', 'measured')
+    .$if(ecosystem !== null, (q) => q.where('p.ecosystem', '=', ecosystem ?? ''))
+    .groupBy(['p.id', 'p.ecosystem', 'p.name'])
+    .having(sql<boolean>`${order} > 0`)
+    .orderBy(order, 'desc')
+    .orderBy('p.name')
+    .limit(take)
+    .execute();
+}
+
+/** Each repository's latest drift snapshot, most drifted first. */
+export async function driftedRepositories(
+  db: Kysely<DB>,
+  metric: 'libyear' | 'versions_behind',
+  take: number,
+) {
+  const order =
+    metric === 'libyear' ? sql`rd.libyear_total` : sql`rd.major_behind * 1000 + rd.minor_behind`;
+  return db
+    .selectFrom('repository_drift as rd')
+    .innerJoin('repositories as r', (j) =>
+      j.onRef('r.id', '=', 'rd.repository_id').onRef('r.dependency_scan_id', '=', 'rd.scan_id'),
+    )
+    .select([
+      'r.id',
+      'r.full_name',
+      'rd.libyear_total',
+      'rd.outdated_count',
+      'rd.measured_count',
+      'rd.major_behind',
+      'rd.minor_behind',
+      'rd.patch_behind',
+    ])
+    .orderBy(order, 'desc')
+    .orderBy('r.full_name')
+    .limit(take)
+    .execute();
+}
+
+/**
+ * Packages whose latest health score is below `below`, used at runtime (production) by the
+ * tenant's repositories, optionally only those of the given business criticalities.
+ */
+export async function lowHealthPackages(
+  db: Kysely<DB>,
+  below: number,
+  criticalities: readonly string[],
+  take: number,
+) {
+  return db
+    .selectFrom('repository_dependencies as d')
+    .innerJoin('repositories as r', 'r.id', 'd.repository_id')
+    .innerJoin('packages as p', 'p.id', 'd.package_id')
+    .innerJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('package_health_snapshots as h')
+          .select(['h.default_score', 'h.snapshot_date'])
+          .whereRef('h.package_id', '=', 'p.id')
+          .where('h.default_score', 'is not', null)
+          .orderBy('h.snapshot_date', 'desc')
+          .limit(1)
+          .as('h'),
+      (join) => join.onTrue(),
+    )
+    .select(['p.id', 'p.ecosystem', 'p.name', 'h.default_score'])
+    .select([
+      sql<string[]>`array_agg(DISTINCT r.id::text)`.as('repository_ids'),
+      sql<string[]>`array_agg(DISTINCT r.full_name)`.as('repositories'),
+    ])
+    .where('d.scope', '=', 'runtime')
+    .where('r.lifecycle_status', '!=', 'archived')
+    .where('h.default_score', '<', below)
+    .$if(criticalities.length > 0, (q) =>
+      q.where('r.business_criticality', 'in', [...criticalities] as (
+        | 'low'
+        | 'medium'
+        | 'high'
+        | 'critical'
+      )[]),
+    )
+    .groupBy(['p.id', 'p.ecosystem', 'p.name', 'h.default_score'])
+    .orderBy('h.default_score')
+    .orderBy('p.name')
+    .limit(take)
+    .execute();
+}

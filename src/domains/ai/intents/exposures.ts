@@ -117,7 +117,13 @@ export const exposures = defineIntent({
     },
     { pattern: /\b(?:how many|count|number of|list|show|which|what)\b/, weight: 1 },
     { pattern: /\b(?:vulnerable|exposed|insecure)\b/, weight: 2 },
-    { pattern: /\b(?:reopened|reintroduced|came back|regressed)\b/, weight: 1 },
+    { pattern: /\b(?:is|are)\s+\S+\s+(?:vulnerable|affected|safe|exposed|insecure)\b/, weight: 3 },
+    {
+      pattern:
+        /\b(?:reopened|reintroduced|came back|regressed|opened|new|introduced|appeared|fixed|resolved)\b/,
+      weight: 1,
+    },
+    { pattern: /\b(?:critical|high|medium|moderate|low)\b/, weight: 1 },
   ],
   extract: (q) => {
     const event = eventOf(q);

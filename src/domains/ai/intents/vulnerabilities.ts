@@ -29,7 +29,8 @@ export const affectedRepositories = defineIntent({
       weight: 3,
     },
     {
-      pattern: /\b(?:repos?|repositories|projects?|services?|where|which|who|anything|any of)\b/,
+      pattern:
+        /\b(?:repos?|repositories|projects?|services?|where|which|who|anything|any of|we|us|our)\b/,
       weight: 2,
     },
     { pattern: /\b(?:fixed|resolved|ever|including)\b/, weight: 1 },
@@ -107,6 +108,8 @@ export const vulnerabilityDetails = defineIntent({
       pattern: /\b(?:how (?:severe|bad|serious|critical|dangerous)|severity|cvss|score)\b/,
       weight: 4,
     },
+    // The id alone ("CVE-2024-29041?"): what it is.
+    { pattern: /^[\s?.!]*$/, weight: 4 },
   ],
   extract: (q) => ({ vulnerabilityId: q.vulnerabilityIds[0] ?? '' }),
   run: async ({ db }, { vulnerabilityId }) => {

@@ -45,7 +45,7 @@ const NOT_NAMES = new Set([
   ...'repository repositories repo repos project projects version versions it? anything something everything'.split(
     ' ',
   ),
-  ...'vulnerable vulnerability vulnerabilities malicious affected exposed safe outdated deprecated old'.split(
+  ...'vulnerable vulnerability vulnerabilities malicious affected exposed safe outdated deprecated old drifted been problems issues findings'.split(
     ' ',
   ),
   ...'production prod critical high medium low in on at of for from to since last this next'.split(
@@ -152,6 +152,7 @@ const EXPLICIT: ReadonlyArray<(text: string) => PackageMention[]> = [
 
 /** Sentences that name a package with a bare word, on the lower-case question. */
 const BARE: readonly RegExp[] = [
+  /\b(?:affect|affects|affecting|vulnerabilities of)\s+(?:the\s+)?(?:package\s+)?([a-z0-9][\w./-]*\w)\b/,
   /\b(?:uses?|using|used by|depends? on|depending on|usage of|usages of|imports?|includes?|pulls? in|installs?)\s+(?:the\s+)?(?:package|library|dependency|module|crate|gem)?\s*([a-z0-9][\w./-]*\w|[a-z0-9])(?=[\s?.,!]|$)/,
   /\bwhere (?:is|are|do we use|does anyone use|we use)\s+(?:the\s+)?(?:package\s+|library\s+)?([a-z0-9][\w./-]*\w)\b/,
   /\b(?:package|library|dependency|module|crate|gem)\s+([a-z0-9][\w./-]*\w)\b/,

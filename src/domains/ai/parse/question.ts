@@ -40,7 +40,7 @@ export interface ParsedQuestion {
 }
 
 const NOT_REPOSITORIES = new Set(
-  'the a an any each every all my our your which what this that their its one critical production prod important main primary same other most least'.split(
+  'the a an any each every all my our your which what this that their its one critical production prod important main primary same other most least have has had is are was were do does did with without in on at of for to from by and or since that use uses using'.split(
     ' ',
   ),
 );
@@ -48,6 +48,7 @@ const NOT_REPOSITORIES = new Set(
 const REPOSITORY_PATTERNS: readonly RegExp[] = [
   /\b(?:repo|repository|project|service)\s+(?:named\s+|called\s+)?[`"']?([\w][\w./-]*\w|\w)[`"']?/,
   /\b(?:in|for|of)\s+(?:the\s+)?[`"']?([\w][\w./-]*\w)[`"']?\s+(?:repo|repository|project)\b/,
+  /\bthe\s+[`"']?([\w][\w./-]*\w)[`"']?\s+(?:repo|repository|project)\b/,
 ];
 
 function repositoryIn(text: string): string | null {

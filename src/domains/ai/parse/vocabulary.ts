@@ -35,7 +35,8 @@ export const STATUS_SYNONYMS: ReadonlyArray<readonly [ExposureStatus, RegExp]> =
   ['not_affected', /\b(?:not affected|not_affected)\b/],
   ['investigating', /\b(?:investigating|under investigation|being investigated)\b/],
   ['fixed', /\b(?:fixed|resolved|remediated|patched|closed)\b/],
-  ['open', /\b(?:open|unfixed|unresolved|outstanding|untriaged)\b/],
+  // "unresolved" and "outstanding" name no status: the default, every status needing work.
+  ['open', /\b(?:open|unfixed|untriaged)\b/],
 ];
 
 /** Statuses that still need work: what "exposures" means when no status is named. */
