@@ -1,6 +1,7 @@
 import { withErrors } from '../../http/schemas';
 import { tenantDb } from '../../http/scope';
 import type { DomainRoutes } from '../route-deps';
+import { loadQuestionSettings } from '../tenant-settings/store';
 import { QuestionAnswer, QuestionRequest } from './schemas';
 import { askQuestion, presentAnswer } from './service';
 
@@ -29,8 +30,11 @@ export const aiRoutes: DomainRoutes = () => async (app) => {
     },
     async (request) => {
       const db = tenantDb(request);
+      const { recordQuestionText } = await loadQuestionSettings(db);
       const outcome = await askQuestion(db, request.body, (intent) => {
-        request.auditDetails = { intent, question: request.body.question };
+        request.auditDetails = recordQuestionText
+          ? { intent, question: request.body.question }
+          : { intent };
       });
       return presentAnswer(outcome);
     },
