@@ -44,6 +44,10 @@ export const OPENAPI_TAGS = [
     description:
       'Post-quantum readiness: the cryptography inventory, watched TLS endpoints and their observations',
   },
+  {
+    name: 'Questions',
+    description: "Questions in plain language over the tenant's data, answered with citations",
+  },
 ] as const;
 
 export type OpenApiTag = (typeof OPENAPI_TAGS)[number]['name'];

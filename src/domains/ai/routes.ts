@@ -19,6 +19,7 @@ export const aiRoutes: DomainRoutes = () => async (app) => {
     {
       schema: {
         tags: [AI_TAG],
+        operationId: 'askQuestion',
         summary: "Answer a question in plain language over the tenant's data, with citations",
         body: QuestionRequest,
         response: withErrors({ 200: QuestionAnswer }, [413, 415, 422]),
