@@ -91,20 +91,18 @@ function exposureBase(db: Kysely<DB>, q: ExposureQuery) {
 
 /** The matching exposures (newest first, at most `take`) and how many match in all. */
 export async function queryExposures(db: Kysely<DB>, q: ExposureQuery, take: number) {
-  const [rows, counted] = await Promise.all([
-    exposureBase(db, q)
-      .select(EXPOSURE_COLUMNS)
-      .orderBy('e.first_seen_at', 'desc')
-      .orderBy('e.id', 'desc')
-      .limit(take)
-      .execute(),
-    exposureBase(db, q)
-      .select((eb) => [
-        eb.fn.countAll<string>().as('n'),
-        eb.fn.count<string>('e.repository_id').distinct().as('repositories'),
-      ])
-      .executeTakeFirstOrThrow(),
-  ]);
+  const rows = await exposureBase(db, q)
+    .select(EXPOSURE_COLUMNS)
+    .orderBy('e.first_seen_at', 'desc')
+    .orderBy('e.id', 'desc')
+    .limit(take)
+    .execute();
+  const counted = await exposureBase(db, q)
+    .select((eb) => [
+      eb.fn.countAll<string>().as('n'),
+      eb.fn.count<string>('e.repository_id').distinct().as('repositories'),
+    ])
+    .executeTakeFirstOrThrow();
   return {
     rows: rows as QueriedExposure[],
     total: Number(counted.n),

@@ -473,11 +473,13 @@ export const changesSince = defineIntent({
     };
     const from = new Date(period.fromUtc);
     const to = new Date(period.toUtc);
-    const [opened, fixed, violations] = await Promise.all([
-      queryExposures(db, { event: 'opened', from, to }, SHOWN),
-      queryExposures(db, { event: 'fixed', from, to, statuses: ['fixed'] }, SHOWN),
-      listViolations(db, {}, { take: 2000, skip: 0 }),
-    ]);
+    const opened = await queryExposures(db, { event: 'opened', from, to }, SHOWN);
+    const fixed = await queryExposures(
+      db,
+      { event: 'fixed', from, to, statuses: ['fixed'] },
+      SHOWN,
+    );
+    const violations = await listViolations(db, {}, { take: 2000, skip: 0 });
     const newViolations = violations.rows.filter(
       (v) => v.detected_at >= from && v.detected_at < to,
     );

@@ -44,24 +44,22 @@ export const trends = defineIntent({
     const to = new Date(period.toUtc);
     const bucket = (column: string) =>
       sql<string>`to_char(date_trunc(${p.interval}, ${sql.ref(column)} AT TIME ZONE ${timeZone}), 'YYYY-MM-DD')`;
-    const [opened, fixed] = await Promise.all([
-      db
-        .selectFrom('vulnerability_exposures as e')
-        .select([bucket('e.first_seen_at').as('bucket')])
-        .select((eb) => eb.fn.countAll<string>().as('n'))
-        .where('e.first_seen_at', '>=', from)
-        .where('e.first_seen_at', '<', to)
-        .groupBy('bucket')
-        .execute(),
-      db
-        .selectFrom('vulnerability_exposures as e')
-        .select([bucket('e.fixed_at').as('bucket')])
-        .select((eb) => eb.fn.countAll<string>().as('n'))
-        .where('e.fixed_at', '>=', from)
-        .where('e.fixed_at', '<', to)
-        .groupBy('bucket')
-        .execute(),
-    ]);
+    const opened = await db
+      .selectFrom('vulnerability_exposures as e')
+      .select([bucket('e.first_seen_at').as('bucket')])
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('e.first_seen_at', '>=', from)
+      .where('e.first_seen_at', '<', to)
+      .groupBy('bucket')
+      .execute();
+    const fixed = await db
+      .selectFrom('vulnerability_exposures as e')
+      .select([bucket('e.fixed_at').as('bucket')])
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('e.fixed_at', '>=', from)
+      .where('e.fixed_at', '<', to)
+      .groupBy('bucket')
+      .execute();
     const buckets = new Map<string, { opened: number; fixed: number }>();
     for (const r of opened) buckets.set(r.bucket, { opened: Number(r.n), fixed: 0 });
     for (const r of fixed)
@@ -96,24 +94,22 @@ export const inventory = defineIntent({
   refuses: 'package',
   extract: () => ({}),
   run: async ({ db }) => {
-    const [repositories, dependencies, exposures] = await Promise.all([
-      db
-        .selectFrom('repositories')
-        .select((eb) => eb.fn.countAll<string>().as('n'))
-        .executeTakeFirstOrThrow(),
-      db
-        .selectFrom('repository_dependencies')
-        .select((eb) => [
-          eb.fn.countAll<string>().as('n'),
-          eb.fn.count<string>('package_id').distinct().as('packages'),
-        ])
-        .executeTakeFirstOrThrow(),
-      db
-        .selectFrom('vulnerability_exposures')
-        .select((eb) => eb.fn.countAll<string>().as('n'))
-        .where('status', 'in', ['open', 'investigating', 'affected', 'accepted_risk'])
-        .executeTakeFirstOrThrow(),
-    ]);
+    const repositories = await db
+      .selectFrom('repositories')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
+    const dependencies = await db
+      .selectFrom('repository_dependencies')
+      .select((eb) => [
+        eb.fn.countAll<string>().as('n'),
+        eb.fn.count<string>('package_id').distinct().as('packages'),
+      ])
+      .executeTakeFirstOrThrow();
+    const exposures = await db
+      .selectFrom('vulnerability_exposures')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('status', 'in', ['open', 'investigating', 'affected', 'accepted_risk'])
+      .executeTakeFirstOrThrow();
     const row = {
       repositories: Number(repositories.n),
       dependencies: Number(dependencies.n),
