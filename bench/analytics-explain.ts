@@ -45,7 +45,7 @@ export async function explainAnalytics(
   try {
     await client.query(`BEGIN; ${scopeStatement(tenantId)}`);
     const shapes: Array<[string, (db: ReturnType<typeof kyselyOnClient>) => Promise<unknown>]> = [
-      ['dashboard', (db) => globalDashboard(db)],
+      ['dashboard', (db) => globalDashboard(db, { quantum: true })],
       ...trendQueries.map(
         ([label, query]): [string, (db: ReturnType<typeof kyselyOnClient>) => Promise<unknown>] => [
           label,

@@ -154,7 +154,7 @@ async function importGenerated(
 
 /**
  * A repository of 5,000 dependencies matched against the loaded store the way a scan does
- * (src/domains/exposures/refresh.ts: one `loadIndex` for every package, then `match` per
+ * (src/domains/exposures/matching/refresh.ts: one `loadIndex` for every package, then `match` per
  * dependency): four in five name a package some generated advisory names, across every
  * ecosystem, at an exact version; the rest are packages no advisory names.
  */

@@ -17,9 +17,14 @@ import { MATCH_DEPENDENCIES } from '../src/domains/exposures/jobs';
 import { evaluateRepository, loadRepository } from '../src/domains/policies/evaluation/evaluate';
 import { repositoryFacts } from '../src/domains/policies/facts/store';
 import { insertPolicy } from '../src/domains/policies/store';
-import { importJsonl, insertRepository, scanWith } from '../test/support/exposures';
-import { npmRange, osvRecord } from '../test/support/osv-records';
-import { createTestApp } from '../test/support/test-app';
+import {
+  createTestApp,
+  importJsonl,
+  insertRepository,
+  npmRange,
+  osvRecord,
+  scanWith,
+} from '../test/support/scenarios';
 import { writeBenchmarkSection } from './report';
 import { seedBenchCatalogue } from './seed-catalogue';
 

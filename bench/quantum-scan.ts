@@ -5,16 +5,21 @@
  * is the extra step. Both are timed on one checkout, in the same run: this repository's own
  * tree (about a thousand TypeScript files and the lockfile), copied without node_modules, or
  * `BENCH_QUANTUM_TREE` when set. The clone, the database writes and the events a real scan also
- * does are left out, so the share is an upper bound. Prints the figures; docs/benchmarks.md is
- * written by hand from them (bench:packages rewrites that page).
+ * does are left out, so the share is an upper bound. CPU time (the process's, worker thread
+ * included) is printed beside wall time: on a loaded machine it is the figure that compares.
+ * Prints the figures; docs/benchmarks.md is written by hand from them (bench:packages rewrites
+ * that page).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { collectInventory } from '../src/domains/quantum/inventory';
-import { DEFAULT_EXTRACTION_LIMITS, extractInWorker } from '../src/domains/scans/extraction';
-import { computeReachability } from '../src/domains/scans/reachability';
+import {
+  DEFAULT_EXTRACTION_LIMITS,
+  extractInWorker,
+} from '../src/domains/scans/dependencies/extraction';
+import { computeReachability } from '../src/domains/scans/run/reachability';
 import { median } from './report';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -26,10 +31,12 @@ function checkoutOfThisRepository(): { directory: string; remove: () => void } {
   return { directory, remove: () => rmSync(parent, { recursive: true, force: true }) };
 }
 
-async function time<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
+async function time<T>(work: () => Promise<T>): Promise<{ ms: number; cpuMs: number; value: T }> {
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const value = await work();
-  return { ms: performance.now() - started, value };
+  const used = process.cpuUsage(cpu);
+  return { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, value };
 }
 
 async function main(): Promise<void> {
@@ -38,6 +45,8 @@ async function main(): Promise<void> {
   try {
     const scanMs: number[] = [];
     const inventoryMs: number[] = [];
+    const scanCpuMs: number[] = [];
+    const inventoryCpuMs: number[] = [];
     let summary = '';
     for (let run = 0; run < RUNS; run += 1) {
       const extraction = await time(() =>
@@ -50,6 +59,8 @@ async function main(): Promise<void> {
       const inventory = await time(() => collectInventory(directory, dependencies, new Date()));
       scanMs.push(extraction.ms + reachability.ms);
       inventoryMs.push(inventory.ms);
+      scanCpuMs.push(extraction.cpuMs + reachability.cpuMs);
+      inventoryCpuMs.push(inventory.cpuMs);
       const found = inventory.value;
       summary = `${found.filesRead} files, ${(found.bytesRead / 1024 / 1024).toFixed(1)} MiB read, ${found.findings.length} findings, ${found.certificates.length} certificates`;
     }
@@ -59,6 +70,10 @@ async function main(): Promise<void> {
     console.log(`extraction + reachability (median of ${RUNS}): ${scan.toFixed(0)} ms`);
     console.log(`inventory (median of ${RUNS}): ${added.toFixed(0)} ms`);
     console.log(`inventory / scan work: ${((added / scan) * 100).toFixed(1)} %`);
+    const scanCpu = median(scanCpuMs);
+    const addedCpu = median(inventoryCpuMs);
+    console.log(`CPU: scan work ${scanCpu.toFixed(0)} ms, inventory ${addedCpu.toFixed(0)} ms`);
+    console.log(`inventory / scan work (CPU): ${((addedCpu / scanCpu) * 100).toFixed(1)} %`);
   } finally {
     own?.remove();
   }

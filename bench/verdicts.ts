@@ -13,9 +13,14 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { MATCH_DEPENDENCIES } from '../src/domains/exposures/jobs';
-import { importJsonl, insertRepository, scanWith } from '../test/support/exposures';
-import { npmRange, osvRecord } from '../test/support/osv-records';
-import { createTestApp } from '../test/support/test-app';
+import {
+  createTestApp,
+  importJsonl,
+  insertRepository,
+  npmRange,
+  osvRecord,
+  scanWith,
+} from '../test/support/scenarios';
 import { writeBenchmarkSection } from './report';
 
 const PACKAGES = 1000;

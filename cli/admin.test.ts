@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { jsonl, npmRange, osvRecord } from '../test/support/osv-records';
+import { jsonl, npmRange, osvRecord } from '../test/support/scenarios';
 import {
   apiClient,
   type ServiceProcess,

@@ -11,11 +11,18 @@ import { RUN_SCAN } from '../src/domains/scans/service';
 import { takeOutbox } from '../src/jobs/outbox';
 import type { JobDefinition, JobEnvelope } from '../src/jobs/queue';
 import { eventually } from '../test/support/eventually';
-import { importJsonl, insertRepository } from '../test/support/exposures';
 import { createGitRepository, type GitFixture } from '../test/support/git-fixtures';
-import { npmRange, osvRecord } from '../test/support/osv-records';
 import { sarifSchemaAsDraft07, sarifValidator } from '../test/support/sarif-schema';
-import { createTestApp, type TestApp, type TestTenant } from '../test/support/test-app';
+import {
+  createPolicy,
+  createTestApp,
+  importJsonl,
+  insertRepository,
+  npmRange,
+  osvRecord,
+  type TestApp,
+  type TestTenant,
+} from '../test/support/scenarios';
 import { run } from './commands/gate';
 import { blockingReason, runOnline } from './gate-online';
 
@@ -361,17 +368,12 @@ describe('driftwatch gate online', () => {
         affected: [npmRange('hole', '0', '2.0.0')],
       }),
     ]);
-    const created = await t.as(a.token, {
-      method: 'POST',
-      url: '/api/v1/policies',
-      payload: {
-        name: 'Critical',
-        condition: 'vulnerabilities.maxSeverityLevel >= 4',
-        severity: 'critical',
-        action: 'block',
-      },
+    await createPolicy(t, a.token, {
+      name: 'Critical',
+      condition: 'vulnerabilities.maxSeverityLevel >= 4',
+      severity: 'critical',
+      action: 'block',
     });
-    expect(created.statusCode).toBe(201);
     await t.runJobs({ only: [EVALUATE_POLICY.name] });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
@@ -509,17 +511,12 @@ describe('driftwatch gate online', () => {
 
   it('waits for a policy created a moment ago: no pass before its evaluation, no stale line quoted', async () => {
     const env = { DRIFTWATCH_URL: base, DRIFTWATCH_TOKEN: a.token };
-    const created = await t.as(a.token, {
-      method: 'POST',
-      url: '/api/v1/policies',
-      payload: {
-        name: 'No fine',
-        condition: 'dependency.name == "fine"',
-        severity: 'high',
-        action: 'block',
-      },
+    await createPolicy(t, a.token, {
+      name: 'No fine',
+      condition: 'dependency.name == "fine"',
+      severity: 'high',
+      action: 'block',
     });
-    expect(created.statusCode, created.body).toBe(201);
     const result = gate(['--repository', repositoryId, '--json', '--timeout', '60'], env);
     await new Promise((resolve) => setTimeout(resolve, 2500));
     // The scan's evaluation is long done; the new policy's is not: a pass now would be wrong.

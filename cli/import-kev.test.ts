@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
-import { kevCatalogue, kevEntry } from '../test/support/cra';
+import { kevCatalogue, kevEntry } from '../test/support/scenarios';
 
 const run = promisify(execFile);
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
-import { jsonl, npmRange, osvRecord } from '../test/support/osv-records';
+import { jsonl, npmRange, osvRecord } from '../test/support/scenarios/advisory-records';
 
 const run = promisify(execFile);
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonl, osvRecord } from '../test/support/osv-records';
+import { jsonl, osvRecord } from '../test/support/scenarios/advisory-records';
 import { run as audit } from './commands/audit';
 import { type Progress, terminalProgress } from './progress';
 

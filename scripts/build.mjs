@@ -18,7 +18,11 @@ export const MANIFEST = join(DIST, 'manifest.json');
 const FORMAT = 1;
 
 /** Bundled entries, each built on its own so that its output file is known to the rewrite. */
-const ENTRIES = ['cli/main.ts', 'src/domains/scans/extract-worker.ts', 'src/db/embedded-worker.ts'];
+const ENTRIES = [
+  'cli/main.ts',
+  'src/domains/scans/dependencies/extract-worker.ts',
+  'src/db/embedded-worker.ts',
+];
 
 /** Files and folders read at run time from beside the module that reads them. */
 const ASSETS = [

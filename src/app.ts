@@ -15,6 +15,8 @@ import { apiTokenRoutes } from './domains/api-tokens/routes';
 import type { TokenUsageTracker } from './domains/api-tokens/usage-tracker';
 import { auditLogRoutes } from './domains/audit-log/routes';
 import { insertAuditEntry, outcomeFor } from './domains/audit-log/store';
+import { billingRoutes } from './domains/billing/routes';
+import { complianceRoutes } from './domains/compliance/routes';
 import { craRoutes } from './domains/cra/routes';
 import { craReportingRoutes } from './domains/cra-reporting/routes';
 import { driftRoutes } from './domains/drift/routes';
@@ -199,6 +201,7 @@ const DOMAIN_ROUTES: readonly DomainRoutes[] = [
   repositoryRoutes,
   scanRoutes,
   webhookRoutes,
+  billingRoutes,
   sbomRoutes,
   packageRoutes,
   driftRoutes,
@@ -214,6 +217,7 @@ const DOMAIN_ROUTES: readonly DomainRoutes[] = [
   craReportingRoutes,
   statusRoutes,
   quantumRoutes,
+  complianceRoutes,
   aiRoutes,
 ];
 

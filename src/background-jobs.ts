@@ -5,6 +5,8 @@ import {
   REFRESH_REPOSITORY_ROLLUPS,
 } from './domains/analytics/jobs';
 import { analyticsExportJobs } from './domains/analytics-export/jobs';
+import { billingJobs } from './domains/billing/jobs';
+import { complianceJobs } from './domains/compliance/jobs';
 import { craJobs, craSubscriptions } from './domains/cra/jobs';
 import { craReportingJobs, craReportingSubscriptions } from './domains/cra-reporting/jobs';
 import type { EventName, EventSubscriptions } from './domains/events';
@@ -105,7 +107,9 @@ export function jobDefinitions(deps: JobDeps): JobDefinition[] {
     ...craJobs(deps),
     ...craReportingJobs(deps),
     ...quantumTlsJobs(deps),
+    ...complianceJobs(deps),
     ...statusJobs(deps),
+    ...billingJobs(deps),
   ];
   const observe = deps.observe;
   return observe ? definitions.map((d) => observed(observe, d)) : definitions;

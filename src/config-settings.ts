@@ -33,6 +33,11 @@ export const SETTINGS = [
   ['RATE_LIMIT_IP_PER_MINUTE', '60', 'per-IP bucket for unauthenticated requests'],
   ['DEMO_TENANT_TTL_HOURS', '24', 'lifetime of demo tenants from POST /api/v1/auth/demo'],
   ['DATA_EXPORT_TTL_HOURS', '24', 'how long a tenant data export stays downloadable'],
+  [
+    'BILLING_GRACE_DAYS',
+    '7',
+    'days a tenant keeps its plan after a failed payment before falling back to free',
+  ],
   ['TOKEN_USAGE_FLUSH_SECONDS', '30', 'how often lastUsedAtUtc is written'],
   [
     'DATABASE_POOL_SIZE',

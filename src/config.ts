@@ -46,6 +46,8 @@ export interface Config {
   demoTenantTtlHours: number;
   /** How long a tenant data export stays downloadable before the expiry job deletes it. */
   dataExportTtlHours: number;
+  /** Days an unpaid invoice's tenant keeps its plan before falling back (docs/billing.md). */
+  billingGraceDays: number;
   /** How often `lastUsedAtUtc` updates are flushed to the database (one write per token per flush). */
   tokenUsageFlushSeconds: number;
   /** Database pool size per process. */
@@ -554,6 +556,7 @@ export function loadConfig(
     },
     demoTenantTtlHours: int('DEMO_TENANT_TTL_HOURS', 1, 24 * 365),
     dataExportTtlHours: int('DATA_EXPORT_TTL_HOURS', 1, 24 * 30),
+    billingGraceDays: int('BILLING_GRACE_DAYS', 0, 365),
     tokenUsageFlushSeconds: int('TOKEN_USAGE_FLUSH_SECONDS', 1, 3600),
     databasePoolSize: int('DATABASE_POOL_SIZE', 1, 500),
     databaseJobPoolSize: int('DATABASE_JOB_POOL_SIZE', 1, 500),

@@ -19,7 +19,7 @@ import {
   type StaleScanSweeper,
   SWEEP_STALE_SCANS,
   startStaleScanSweeper,
-} from './domains/scans/recovery';
+} from './domains/scans/run/recovery';
 import { startStatusEvaluator, startStatusMailDispatcher } from './domains/status/jobs';
 import { createResponseWindow } from './domains/status/measurement/response-window';
 import { readBuildInfo, readCliVersion } from './domains/system/build-info';

@@ -1,4 +1,4 @@
-import type { KevImportSummary } from '../../src/domains/cra/kev';
+import type { KevImportSummary } from '../../src/domains/cra/findings/kev';
 import type { CommandOptions } from '../command';
 import { absoluteSource, withDatabase } from '../database';
 import { UsageError } from '../errors';

@@ -3,6 +3,8 @@ import type { AnalyticsTables } from '../domains/analytics/tables';
 import type { AnalyticsExportTables } from '../domains/analytics-export/tables';
 import type { ApiTokenTables } from '../domains/api-tokens/tables';
 import type { AuditLogTables } from '../domains/audit-log/tables';
+import type { BillingTables } from '../domains/billing/tables';
+import type { ComplianceTables } from '../domains/compliance/tables';
 import type { CraTables } from '../domains/cra/tables';
 import type { CraReportingTables } from '../domains/cra-reporting/tables';
 import type { DriftTables } from '../domains/drift/tables';
@@ -56,4 +58,6 @@ export interface DB
     CraReportingTables,
     QuantumTables,
     QuantumTlsTables,
-    TriageRuleTables {}
+    TriageRuleTables,
+    BillingTables,
+    ComplianceTables {}

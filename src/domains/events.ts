@@ -52,6 +52,12 @@ export interface EventPayloads {
   'cra.actively_exploited': CraActivelyExploited;
   /** An Article 14 clock falls due soon (`due_soon`) or passed its due time unmet (`missed`). */
   'cra.clock_due': CraClockDue;
+  /**
+   * A repository's quantum inventory changed (a scan saw other findings or certificates, a
+   * person triaged a finding, a linked endpoint showed another chain): a fact of policies, the
+   * repository's (`packageIds` null: repository conditions read it, docs/policies.md).
+   */
+  'quantum.inventory_changed': PackageFactsChanged;
   /** A watched TLS endpoint's quantum verdict differs from its previous one. */
   'quantum.tls_verdict_changed': QuantumTlsVerdictChanged;
   /** A certificate of a watched endpoint's chain entered its last 30 days; once per endpoint. */

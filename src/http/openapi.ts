@@ -45,6 +45,16 @@ export const OPENAPI_TAGS = [
       'Post-quantum readiness: the cryptography inventory, watched TLS endpoints and their observations',
   },
   {
+    name: 'Billing',
+    description:
+      "The billing provider's signed events, the tenant's subscription, plan changes and invoices",
+  },
+  {
+    name: 'Compliance',
+    description:
+      'Compliance control evidence for auditors (SOC 2, ISO/IEC 27001:2022, CRA Annex I Part II) and signed evidence archives',
+  },
+  {
     name: 'Questions',
     description: "Questions in plain language over the tenant's data, answered with citations",
   },

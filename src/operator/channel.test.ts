@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { jsonl, osvRecord } from '../../test/support/osv-records';
+import { jsonl, osvRecord } from '../../test/support/scenarios';
 import { openTestDatabase } from '../../test/support/test-app';
 import type { Database } from '../db/connection';
 import {

@@ -14,8 +14,7 @@ import {
   loopbackNames,
   startCountingListener,
 } from '../support/internal-addresses';
-import { storeScan } from '../support/package-scans';
-import { createTestApp, type TestApp, type TestTenant } from '../support/test-app';
+import { createTestApp, storeScan, type TestApp, type TestTenant } from '../support/scenarios';
 import {
   receiverConfig,
   startWebhookReceiver,

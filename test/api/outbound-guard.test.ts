@@ -18,7 +18,6 @@ import { newId } from '../../src/db/ids';
 import { withTenant } from '../../src/db/tenant-scope';
 import { queueScan } from '../../src/domains/scans/service';
 import { REFUSED_MESSAGE } from '../../src/security/outbound-guard';
-import { insertRepository } from '../support/exposures';
 import { type FakeScm, startFakeScm } from '../support/fake-scm';
 import { createGitRepository, type GitFixture, git } from '../support/git-fixtures';
 import {
@@ -27,6 +26,7 @@ import {
   loopbackNames,
   startCountingListener,
 } from '../support/internal-addresses';
+import { insertRepository } from '../support/scenarios';
 import {
   createTestApp,
   openTestDatabase,

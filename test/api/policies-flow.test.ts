@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importJsonl } from '../support/exposures';
 import { createGitRepository, type GitFixture } from '../support/git-fixtures';
-import { npmRange, osvRecord } from '../support/osv-records';
-import { createTestApp, type TestApp, type TestTenant } from '../support/test-app';
+import {
+  createTestApp,
+  importJsonl,
+  npmRange,
+  osvRecord,
+  type TestApp,
+  type TestTenant,
+} from '../support/scenarios';
 
 /**
  * Issue 14 end to end through the API: a repository scanned from a real git checkout with a

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { withTenant } from '../../src/db/tenant-scope';
+import { twoTenants } from '../support/scenarios';
 import { createTestApp, type TestApp, type TestTenant } from '../support/test-app';
 
 let t: TestApp;
@@ -9,8 +10,7 @@ let b: TestTenant;
 
 beforeAll(async () => {
   t = await createTestApp();
-  a = await t.createTenant('enterprise', 'Tenant A');
-  b = await t.createTenant('enterprise', 'Tenant B');
+  ({ a, b } = await twoTenants(t, 'enterprise', ['Tenant A', 'Tenant B']));
 });
 afterAll(async () => t?.close());
 

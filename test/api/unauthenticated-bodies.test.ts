@@ -65,6 +65,15 @@ const ROUTES: { path: string; headers: Record<string, string>; status: number }[
   },
   // No identity header at all.
   { path: '/api/v1/webhooks/scm-d', headers: {}, status: 401 },
+  // The billing provider signs the body: its declared size is over the limit (docs/billing.md).
+  {
+    path: '/api/v1/webhooks/billing-provider',
+    headers: {
+      'x-billing-provider-timestamp': String(Math.floor(Date.now() / 1000)),
+      'x-billing-provider-signature': `v1=${'0'.repeat(64)}`,
+    },
+    status: 400,
+  },
 ];
 
 describe('unauthenticated bodies', () => {
@@ -115,5 +124,34 @@ describe('unauthenticated bodies', () => {
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     // Closed after the answer: the server never waits for (or reads) the rest of the body.
     expect(res.headers.get('connection')).toBe('close');
+  });
+
+  test('a billing delivery is refused before its body is read: no signature, or too large', async () => {
+    const unsigned = await fetch(`${base}/api/v1/webhooks/billing-provider`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'x'.repeat(1_000_000),
+    });
+    expect(unsigned.status).toBe(400);
+    expect(unsigned.headers.get('connection')).toBe('close');
+    // Without a declared length (chunked), the parser stops at the limit.
+    const chunks = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 20; i++) controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
+        controller.close();
+      },
+    });
+    const chunked = await fetch(`${base}/api/v1/webhooks/billing-provider`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-billing-provider-timestamp': String(Math.floor(Date.now() / 1000)),
+        'x-billing-provider-signature': `v1=${'0'.repeat(64)}`,
+      },
+      body: chunks,
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(400);
+    expect(((await chunked.json()) as { detail: string }).detail).toMatch(/exceeds/);
   });
 });

@@ -52,10 +52,12 @@ describe('the compiled service', () => {
     const manifest = compiled.readManifest();
     expect(compiled.isFresh(manifest)).toBe(true);
     const paths = manifest?.inputs.map(([path]) => path) ?? [];
-    expect(paths).toContain('src/domains/scans/extract-worker.ts');
+    expect(paths).toContain('src/domains/scans/dependencies/extract-worker.ts');
     const sql = (dir: string) => readdirSync(dir).filter((name) => name.endsWith('.sql'));
     expect(sql(join(ROOT, 'dist/src/db/migrations'))).toEqual(sql(join(ROOT, 'src/db/migrations')));
-    expect(existsSync(join(ROOT, 'dist/src/domains/scans/extract-worker.js'))).toBe(true);
+    expect(existsSync(join(ROOT, 'dist/src/domains/scans/dependencies/extract-worker.js'))).toBe(
+      true,
+    );
     // A changed input makes the build stale.
     const [first, ...rest] = manifest?.inputs ?? [];
     expect(compiled.isFresh({ ...manifest, inputs: [[first?.[0], 1, 1], ...rest] })).toBe(false);

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertRepository } from '../../../test/support/exposures';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  createTestApp,
+  insertRepository,
+  type TestApp,
+  type TestTenant,
+  tokenWithRole,
+  twoTenants,
+} from '../../../test/support/scenarios';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
 import { insertAlerts } from './store';
@@ -24,19 +30,7 @@ describe('alert rules and alerts', () => {
   let repo: string;
   const tokens: Record<string, string> = {};
 
-  const tokenWith = async (tenant: TestTenant, role: string) => {
-    const res = await t.as(tenant.token, {
-      method: 'POST',
-      url: '/api/v1/api-tokens',
-      payload: {
-        name: role,
-        roleScopeJson: JSON.stringify({ roles: [role] }),
-        expiresAtUtc: new Date(Date.now() + 86_400_000).toISOString(),
-      },
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json().rawSecret as string;
-  };
+  const tokenWith = (tenant: TestTenant, role: string) => tokenWithRole(t, tenant, role);
   const rules = (token: string, method: 'GET' | 'POST', payload?: object) =>
     t.as(token, { method, url: '/api/v1/alert-rules', payload });
   const rule = (token: string, method: 'GET' | 'PATCH' | 'DELETE', id: string, payload?: object) =>
@@ -68,8 +62,7 @@ describe('alert rules and alerts', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    a = await t.createTenant('enterprise', 'A');
-    b = await t.createTenant('enterprise', 'B');
+    ({ a, b } = await twoTenants(t));
     free = await t.createTenant('free', 'Free');
     repo = await insertRepository(t, a.tenantId, 'web');
     for (const role of ['viewer', 'member', 'admin']) tokens[role] = await tokenWith(a, role);

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertRepository, scanWith } from '../../../test/support/exposures';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  createTestApp,
+  insertRepository,
+  type MetadataOptions,
+  packageMetadata,
+  scanWith,
+  type TestApp,
+  type TestTenant,
+} from '../../../test/support/scenarios';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
 import type { PackageMetadata, RegistryClient } from '../../ecosystems/registry-types';
@@ -8,42 +15,8 @@ import { enrichPackages } from '../../intel/package-catalogue/enrichment';
 import { emitCatalogueEvents } from '../packages/catalogue-events';
 
 /** A registry answer for `cat-pkg`: versions oldest first, the last one latest stable. */
-function answer(
-  overrides: Omit<Partial<PackageMetadata>, 'versions'> & { versions: string[]; yanked?: string[] },
-) {
-  const { versions, yanked = [], ...rest } = overrides;
-  const metadata: PackageMetadata = {
-    ecosystem: 'npm',
-    name: 'cat-pkg',
-    purl: 'pkg:npm/cat-pkg',
-    versions: versions.map((version, i) => ({
-      version,
-      publishedAtUtc: new Date(Date.UTC(2025, 0, 1 + i * 30)).toISOString(),
-      deprecated: null,
-      yanked: yanked.includes(version),
-      prerelease: false,
-      licence: 'MIT',
-    })),
-    latestStable: versions.filter((v) => !yanked.includes(v)).at(-1) ?? null,
-    latest: versions.at(-1) ?? null,
-    deprecated: null,
-    successor: null,
-    licence: 'MIT',
-    repositoryUrl: null,
-    homepage: null,
-    description: null,
-    maintainers: ['alice'],
-    maintainerChanges: [],
-    downloads: null,
-    fetchedAtUtc: new Date().toISOString(),
-    etag: null,
-    lastModified: null,
-    notModified: false,
-    notes: [],
-    ...rest,
-  };
-  return metadata;
-}
+const answer = ({ versions, ...options }: MetadataOptions & { versions: string[] }) =>
+  packageMetadata('cat-pkg', versions, options);
 
 describe('alerts from the shared package catalogue', () => {
   let t: TestApp;

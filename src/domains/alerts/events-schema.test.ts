@@ -3,9 +3,18 @@ import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
-import { npmRange, osvRecord } from '../../../test/support/osv-records';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  createPolicy,
+  createTestApp,
+  importJsonl,
+  insertRepository,
+  npmRange,
+  osvRecord,
+  packageMetadata,
+  scanWith,
+  type TestApp,
+  type TestTenant,
+} from '../../../test/support/scenarios';
 import { emitTlsObservationEvents } from '../../../test/support/tls-endpoints';
 import {
   receiverConfig,
@@ -60,38 +69,14 @@ const EVENTS: EventName[] = [
   'quantum.tls_certificate_expiring',
 ];
 
-function metadata(versions: string[], fields: Partial<PackageMetadata> = {}): PackageMetadata {
-  return {
-    ecosystem: 'npm',
-    name: 'evt-pkg',
-    purl: 'pkg:npm/evt-pkg',
-    versions: versions.map((version, i) => ({
-      version,
-      publishedAtUtc: new Date(Date.UTC(2025, 0, 1 + i * 20)).toISOString(),
-      deprecated: null,
-      yanked: fields.notes?.includes(`yanked ${version}`) ?? false,
-      prerelease: false,
-      licence: 'MIT',
-    })),
+/** `evt-pkg`'s registry answer: a version is yanked when the notes say so. */
+const metadata = (versions: string[], fields: Partial<PackageMetadata> = {}) =>
+  packageMetadata('evt-pkg', versions, {
+    spacingDays: 20,
+    yanked: versions.filter((v) => fields.notes?.includes(`yanked ${v}`)),
     latestStable: versions.at(-1) ?? null,
-    latest: versions.at(-1) ?? null,
-    deprecated: null,
-    successor: null,
-    licence: 'MIT',
-    repositoryUrl: null,
-    homepage: null,
-    description: null,
-    maintainers: ['alice'],
-    maintainerChanges: [],
-    downloads: null,
-    fetchedAtUtc: new Date().toISOString(),
-    etag: null,
-    lastModified: null,
-    notModified: false,
-    notes: [],
     ...fields,
-  };
-}
+  });
 
 describe('docs/events.md', () => {
   let t: TestApp;
@@ -182,17 +167,12 @@ describe('docs/events.md', () => {
         affected: [npmRange('evt-pkg', '0', '9.0.0')],
       }),
     ]);
-    const policy = await t.as(tenant.token, {
-      method: 'POST',
-      url: '/api/v1/policies',
-      payload: {
-        name: 'any vulnerability',
-        condition: 'vulnerabilities.maxSeverityLevel >= 1',
-        severity: 'high',
-        action: 'block',
-      },
+    await createPolicy(t, tenant.token, {
+      name: 'any vulnerability',
+      condition: 'vulnerabilities.maxSeverityLevel >= 1',
+      severity: 'high',
+      action: 'block',
     });
-    expect(policy.statusCode, policy.body).toBe(201);
     await t.runJobs();
     // A person's triage of an exposure.
     const exposure = (

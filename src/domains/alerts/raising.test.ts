@@ -1,9 +1,17 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
 import { createGitRepository, type GitFixture } from '../../../test/support/git-fixtures';
-import { npmRange, osvRecord } from '../../../test/support/osv-records';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  createTestApp,
+  importJsonl,
+  insertRepository,
+  npmRange,
+  osvRecord,
+  scanWith,
+  type TestApp,
+  type TestTenant,
+  twoTenants,
+} from '../../../test/support/scenarios';
 import {
   receiverConfig,
   startWebhookReceiver,
@@ -66,8 +74,7 @@ describe('raising alerts from domain events', () => {
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
     t = await createTestApp(receiverConfig(receiver));
-    a = await t.createTenant('enterprise', 'A');
-    b = await t.createTenant('enterprise', 'B');
+    ({ a, b } = await twoTenants(t));
     repo = createGitRepository({
       'package-lock.json': lockfile({ 'left-pad': '1.0.0', chalk: '2.0.0' }),
     });

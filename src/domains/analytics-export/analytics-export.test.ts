@@ -2,9 +2,13 @@ import { gunzipSync } from 'node:zlib';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { storeScan } from '../../../test/support/package-scans';
+import {
+  createTestApp,
+  storeScan,
+  type TestApp,
+  type TestTenant,
+} from '../../../test/support/scenarios';
 import { createScratchDatabase } from '../../../test/support/service-process';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import {
   receiverConfig,
   startWebhookReceiver,

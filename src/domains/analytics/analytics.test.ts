@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { importJsonl } from '../../../test/support/exposures';
-import { npmRange, osvRecord } from '../../../test/support/osv-records';
-import { storeScan } from '../../../test/support/package-scans';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  createTestApp,
+  importJsonl,
+  npmRange,
+  osvRecord,
+  storeScan,
+  type TestApp,
+  type TestTenant,
+} from '../../../test/support/scenarios';
 import { tokenWithRole } from '../../../test/support/workspace';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';

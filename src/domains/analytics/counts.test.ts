@@ -1,7 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { insertRepository } from '../../../test/support/exposures';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  createTestApp,
+  insertRepository,
+  type TestApp,
+  type TestTenant,
+} from '../../../test/support/scenarios';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
 import { cancelScan, claimScan, completeScan, failScan, insertQueuedScan } from '../scans/store';

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
 import { readCounts } from './counts';
+import { quantumReadiness } from './quantum-readiness';
 import { ALL_REPOSITORIES, utcDay } from './rollups';
 import { healthScoreDistribution, type RankedRepository, readSummary } from './summary';
 
@@ -99,7 +100,11 @@ async function headlineChanges(db: Kysely<DB>, current: Record<HeadlineName, num
  * GET /api/v1/dashboards/global: from the rollups only (the summary row, the trigger-kept counts,
  * two daily rows) plus the names of the top repositories, each an indexed read.
  */
-export async function globalDashboard(db: Kysely<DB>, now = new Date()) {
+export async function globalDashboard(
+  db: Kysely<DB>,
+  options: { quantum: boolean },
+  now = new Date(),
+) {
   const { repositories, violations, alerts } = await readCounts(db);
   const summary = await readSummary(db);
   const top = await namedTop(db, summary.topByLibyear, summary.topByCritical);
@@ -135,6 +140,7 @@ export async function globalDashboard(db: Kysely<DB>, now = new Date()) {
     endOfLife: drift.endOfLife,
   };
   const changes = await headlineChanges(db, current, now);
+  const quantum = options.quantum ? await quantumDashboard(db, now) : null;
   return {
     generatedAtUtc: now.toISOString(),
     repositories,
@@ -164,6 +170,13 @@ export async function globalDashboard(db: Kysely<DB>, now = new Date()) {
     drift,
     healthScores: summary.healthScores ?? (await healthScoreDistribution(db)),
     topRepositories: top,
+    quantum,
     changes,
   };
+}
+
+/** The tenant's readiness with its repositories' (only for plans with the `quantum` feature). */
+async function quantumDashboard(db: Kysely<DB>, now: Date) {
+  const { tenant, repositories } = await quantumReadiness(db, now);
+  return { ...tenant, repositories };
 }

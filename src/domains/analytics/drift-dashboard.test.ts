@@ -3,8 +3,12 @@ import {
   type FakeRegistries,
   startFakeRegistries,
 } from '../../../test/support/fake-registries/index';
-import { storeScan } from '../../../test/support/package-scans';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  createTestApp,
+  storeScan,
+  type TestApp,
+  type TestTenant,
+} from '../../../test/support/scenarios';
 import { jobDefinitions } from '../../background-jobs';
 import { withTenant } from '../../db/tenant-scope';
 import { MATCH_DEPENDENCIES } from '../exposures/jobs';

@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { importJsonl } from '../../../test/support/exposures';
-import { npmRange, osvRecord } from '../../../test/support/osv-records';
-import { storeScan } from '../../../test/support/package-scans';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  createPolicy,
+  createTestApp,
+  importJsonl,
+  npmRange,
+  osvRecord,
+  storeScan,
+  type TestApp,
+  type TestTenant,
+} from '../../../test/support/scenarios';
 import { REFRESH_AFTER_MATCH, REFRESH_REPOSITORY_ROLLUPS } from './jobs';
 import { utcDay } from './rollups';
 
@@ -45,17 +51,12 @@ const refreshes = (ran: string[]) =>
 
 describe('the rollups refresh on every change that moves a number', () => {
   test('a scan refreshes them once, after its exposures and violations are stored', async () => {
-    const policy = await t.as(tenant.token, {
-      method: 'POST',
-      url: '/api/v1/policies',
-      payload: {
-        name: 'no critical',
-        condition: 'vulnerabilities.maxSeverityLevel >= 4',
-        severity: 'high',
-        action: 'warn',
-      },
+    await createPolicy(t, tenant.token, {
+      name: 'no critical',
+      condition: 'vulnerabilities.maxSeverityLevel >= 4',
+      severity: 'high',
+      action: 'warn',
     });
-    expect(policy.statusCode, policy.body).toBe(201);
     await t.runJobs();
     await storeScan(
       t,
@@ -117,17 +118,12 @@ describe('the rollups refresh on every change that moves a number', () => {
   test("a policy's evaluation opening violations moves the counts and the trend", async () => {
     const before = await today();
     expect(before.violationsOpen).toBe(0);
-    const policy = await t.as(tenant.token, {
-      method: 'POST',
-      url: '/api/v1/policies',
-      payload: {
-        name: 'fresh packages',
-        condition: 'dependency.name.startsWith("fresh-")',
-        severity: 'low',
-        action: 'warn',
-      },
+    await createPolicy(t, tenant.token, {
+      name: 'fresh packages',
+      condition: 'dependency.name.startsWith("fresh-")',
+      severity: 'low',
+      action: 'warn',
     });
-    expect(policy.statusCode, policy.body).toBe(201);
     const ran = await t.runJobs();
     expect(ran).toContain(REFRESH_REPOSITORY_ROLLUPS.name);
     const body = await dashboard();

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { insertRepository, scanWith } from '../../../test/support/exposures';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  createTestApp,
+  insertRepository,
+  scanWith,
+  type TestApp,
+  type TestTenant,
+} from '../../../test/support/scenarios';
 
 /**
  * The project's own package (scope self) is stored with a scan but is no dependency

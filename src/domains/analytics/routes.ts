@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { planHas } from '../../core/plans';
 import { ECOSYSTEMS } from '../../ecosystems/names';
 import { enumQuery, parseEnum, parseTimeWindow } from '../../http/query';
 import { DateTime, withErrors } from '../../http/schemas';
-import { tenantDb } from '../../http/scope';
+import { principalOf, tenantDb } from '../../http/scope';
 import { globalDashboard } from './dashboard';
 import { GlobalDashboard, Trends } from './schemas';
 import { TREND_INTERVALS, trends } from './trends';
@@ -24,7 +25,11 @@ export function analyticsRoutes(): FastifyPluginAsyncTypebox {
         },
         config: { role: 'viewer' },
       },
-      async (request) => globalDashboard(tenantDb(request)),
+      // The quantum part is the plan's feature: null for a plan without it, not a 403.
+      async (request) =>
+        globalDashboard(tenantDb(request), {
+          quantum: planHas(principalOf(request).plan, 'quantum'),
+        }),
     );
 
     app.get(

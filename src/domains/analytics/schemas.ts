@@ -10,6 +10,74 @@ const Headline = Type.Object({
   change30d: NullableNumber,
 });
 
+const ByClassification = Type.Object({
+  weak: Type.Integer(),
+  deprecated2030: Type.Integer(),
+  disallowed2035: Type.Integer(),
+  hybrid: Type.Integer(),
+  quantumSafe: Type.Integer(),
+});
+
+const ReadinessParts = {
+  findings: Type.Object(
+    { unresolved: Type.Integer(), byClassification: ByClassification },
+    {
+      description:
+        'Quantum findings the latest scans saw, not triaged not_affected or false_positive, by classification',
+    },
+  ),
+  certificates: Type.Object({
+    total: Type.Integer(),
+    weak: Type.Integer({ description: 'Classified weak (SHA-1/MD5 signature, RSA under 2048)' }),
+    quantumVulnerable: Type.Integer({
+      description: 'Classified weak, deprecated-2030 or disallowed-2035',
+    }),
+    expiringWithin30Days: Type.Integer(),
+    expired: Type.Integer(),
+  }),
+  tlsEndpoints: Type.Object({
+    total: Type.Integer(),
+    byVerdict: Type.Object(
+      {
+        vulnerable: Type.Integer(),
+        hybrid: Type.Integer(),
+        pqKex: Type.Integer(),
+        quantumSafe: Type.Integer(),
+        unreachable: Type.Integer(),
+        refused: Type.Integer(),
+        notProbed: Type.Integer(),
+      },
+      { description: "Watched endpoints by their latest observation's state" },
+    ),
+  }),
+  readiness: Type.Union([Type.Number(), Type.Null()], {
+    description:
+      'Share (0 to 1) of the cryptographic assets that are hybrid, quantum-safe or pq-kex: findings that count, certificates, endpoints with a verdict; null when there are none',
+  }),
+  assets: Type.Object({ total: Type.Integer(), ready: Type.Integer() }),
+};
+
+const QuantumReadiness = Type.Union(
+  [
+    Type.Object({
+      ...ReadinessParts,
+      repositories: Type.Object({
+        total: Type.Integer({ description: 'Repositories with a quantum inventory' }),
+        items: Type.Array(
+          Type.Object({ repositoryId: Type.String(), name: Type.String(), ...ReadinessParts }),
+          { description: 'At most 100, least ready first' },
+        ),
+        truncated: Type.Boolean(),
+      }),
+    }),
+    Type.Null(),
+  ],
+  {
+    description:
+      "Post-quantum readiness (docs/workspace.md#quantum-readiness); null when the tenant's plan lacks the quantum feature",
+  },
+);
+
 export const GlobalDashboard = Type.Object({
   generatedAtUtc: DateTime,
   repositories: Type.Object({
@@ -72,6 +140,7 @@ export const GlobalDashboard = Type.Object({
       Type.Object({ repositoryId: Type.String(), name: Type.String(), critical: Type.Integer() }),
     ),
   }),
+  quantum: QuantumReadiness,
   changes: Type.Object(
     {
       repositories: Headline,

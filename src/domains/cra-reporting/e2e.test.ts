@@ -2,11 +2,20 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCraProduct, kevCatalogue, kevEntry } from '../../../test/support/cra';
-import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
-import { npmRange, osvRecord } from '../../../test/support/osv-records';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
-import { importKevFile } from '../cra/kev';
+import {
+  createCraProduct,
+  createTestApp,
+  importJsonl,
+  insertRepository,
+  kevCatalogue,
+  kevEntry,
+  npmRange,
+  osvRecord,
+  scanWith,
+  type TestApp,
+  type TestTenant,
+} from '../../../test/support/scenarios';
+import { importKevFile } from '../cra/findings/kev';
 import { START_CLOCKS } from './jobs';
 import { GENERATE_PACK } from './packs/service';
 

@@ -3,7 +3,7 @@ import type { Principal } from '../../core/principal';
 import { conflict, FieldErrorCollector, notFound } from '../../core/problem';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
-import { markExploitationReported } from '../cra/exploitation';
+import { markExploitationReported } from '../cra/findings/exploitation';
 import { type CraActivelyExploited, emitEvent } from '../events';
 import { clocksAtAwareness, dueAt, stateAfterSubmission } from './clocks/rules';
 import {

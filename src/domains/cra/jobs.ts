@@ -4,7 +4,7 @@ import { defineJob, jobDefinition } from '../../jobs/contract';
 import type { JobDefinition } from '../../jobs/queue';
 import type { EventSubscriptions } from '../events';
 import type { JobDeps } from '../job-deps';
-import { detectExploitations } from './exploitation';
+import { detectExploitations } from './findings/exploitation';
 
 /**
  * An exposure that opens (or comes back) against a vulnerability on the known-exploited list makes

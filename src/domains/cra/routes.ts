@@ -3,16 +3,16 @@ import { pageOf, parseEnum } from '../../http/query';
 import type { RouteApp } from '../../http/route-app';
 import { NoContent, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
-import { annexIStatus, listDuties, recordAssessment } from './assessments';
-import { FINDING_STATES, listFindings } from './findings';
+import { annexIStatus, listDuties, recordAssessment } from './annex-i/assessments';
+import { FINDING_STATES, listFindings } from './findings/findings';
 import {
   changeProduct,
   createProduct,
   loadProduct,
   presentProduct,
   removeProduct,
-} from './products';
-import { listProducts } from './products-store';
+} from './products/products';
+import { listProducts } from './products/store';
 import {
   AssessedItemList,
   AssessedItemSchema,

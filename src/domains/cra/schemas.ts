@@ -9,7 +9,7 @@ import {
   Uuid,
   UuidParam,
 } from '../../http/schemas';
-import { FINDING_STATES } from './findings';
+import { FINDING_STATES } from './findings/findings';
 import { ASSESSMENT_STATUSES, CRA_CLASSIFICATIONS } from './tables';
 
 /** Request and response shapes of the CRA product endpoints (docs/cra.md#products). */

@@ -3,8 +3,14 @@ import {
   type FakeRegistries,
   startFakeRegistries,
 } from '../../../test/support/fake-registries/index';
-import { type ScannedDependency, storeScan } from '../../../test/support/package-scans';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  createTestApp,
+  type StoreScanArgs,
+  storeScan,
+  type TestApp,
+  type TestTenant,
+  twoTenants,
+} from '../../../test/support/scenarios';
 
 /** Drift snapshots per scan, through the package jobs and the drift-history route. */
 
@@ -13,21 +19,14 @@ let fake: FakeRegistries;
 let a: TestTenant;
 let b: TestTenant;
 
-const scan = (
-  tenant: TestTenant,
-  repoName: string,
-  deps: ScannedDependency[],
-  finishedAt = new Date(),
-  runJobs = true,
-) => storeScan(t, tenant, repoName, deps, finishedAt, runJobs);
+const scan = (...args: StoreScanArgs) => storeScan(t, ...args);
 
 const get = (tenant: TestTenant, url: string) => t.as(tenant.token, { method: 'GET', url });
 
 beforeAll(async () => {
   fake = await startFakeRegistries();
   t = await createTestApp({ registries: fake.settings() });
-  a = await t.createTenant('enterprise', 'A');
-  b = await t.createTenant('enterprise', 'B');
+  ({ a, b } = await twoTenants(t));
 });
 
 afterAll(async () => {

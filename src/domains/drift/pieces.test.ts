@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeRegistries } from '../../../test/support/fake-registries/index';
-import { storeScan } from '../../../test/support/package-scans';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  createTestApp,
+  storeScan,
+  type TestApp,
+  type TestTenant,
+} from '../../../test/support/scenarios';
 import { withTenant } from '../../db/tenant-scope';
 import { snapshotDriftInPieces } from './pieces';
 import { snapshotRepositoryDrift } from './service';

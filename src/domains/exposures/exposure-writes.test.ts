@@ -3,7 +3,7 @@ import { tableWrites, writesIn, writesOutside } from '../../../test/support/tabl
 
 /**
  * The exposures domain owns its table: other domains (triage rules, VEX import) decide, and ask
- * it to write (./system-status.ts for the changes nobody made by hand). The audit log is written
+ * it to write (./automatic/system-status.ts for the changes nobody made by hand). The audit log is written
  * by its store, and by that one statement, which must audit in the update's statement.
  */
 describe('who writes exposures and the audit log', () => {
@@ -15,16 +15,16 @@ describe('who writes exposures and the audit log', () => {
     expect(
       writesOutside(
         ['audit_log'],
-        ['domains/audit-log/store.ts', 'domains/exposures/system-status.ts'],
+        ['domains/audit-log/store.ts', 'domains/exposures/automatic/system-status.ts'],
       ),
     ).toEqual([]);
   });
 
   it('the owners do write them (the patterns match real code)', () => {
-    expect(writesIn('domains/exposures/system-status.ts', ['vulnerability_exposures'])).not.toEqual(
-      [],
-    );
-    expect(writesIn('domains/exposures/system-status.ts', ['audit_log'])).not.toEqual([]);
+    expect(
+      writesIn('domains/exposures/automatic/system-status.ts', ['vulnerability_exposures']),
+    ).not.toEqual([]);
+    expect(writesIn('domains/exposures/automatic/system-status.ts', ['audit_log'])).not.toEqual([]);
     expect(writesIn('domains/audit-log/store.ts', ['audit_log'])).not.toEqual([]);
   });
 

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
-import { npmRange, osvRecord } from '../../../test/support/osv-records';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  createTestApp,
+  importJsonl,
+  insertRepository,
+  npmRange,
+  osvRecord,
+  scanWith,
+  type TestApp,
+  type TestTenant,
+  twoTenantsWithRepositories,
+} from '../../../test/support/scenarios';
 import { EVENT_SUBSCRIPTIONS, jobDefinitions } from '../../background-jobs';
 import { withTenant } from '../../db/tenant-scope';
 import { MATCH_DEPENDENCIES, REMATCH, REOPEN_EXPIRED } from './jobs';
@@ -58,9 +66,11 @@ describe('vulnerability exposures', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    a = await t.createTenant('enterprise', 'A');
-    b = await t.createTenant('enterprise', 'B');
-    repo = await insertRepository(t, a.tenantId, 'web');
+    ({
+      a,
+      b,
+      repositories: [repo],
+    } = await twoTenantsWithRepositories(t, ['web']));
     await importJsonl(t, [
       osvRecord({
         id: 'GHSA-life-0001-aaaa',

@@ -1,9 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
-import { osvRecord } from '../../../test/support/osv-records';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  createTestApp,
+  importJsonl,
+  insertRepository,
+  maliciousTestRecords,
+  osvRecord,
+  scanWith,
+  type TestApp,
+  type TestTenant,
+} from '../../../test/support/scenarios';
 import { REMATCH } from './jobs';
 
 /** Exposures of the project's own package (scope self) and of Go modules swapped out by replace. */
@@ -99,21 +104,7 @@ describe('exposures: own packages and Go replace', () => {
 });
 
 /** OSV MAL- records made for the tests in the upstream shape (src/intel/osv/__fixtures__). */
-const maliciousRecords = readFileSync(
-  join(
-    import.meta.dirname,
-    '..',
-    '..',
-    'intel',
-    'osv',
-    '__fixtures__',
-    'malicious-test-records.jsonl',
-  ),
-  'utf8',
-)
-  .trim()
-  .split('\n')
-  .map((line) => JSON.parse(line) as Record<string, unknown>);
+const maliciousRecords = maliciousTestRecords();
 
 describe('exposures: malicious packages', () => {
   let t: TestApp;

@@ -5,8 +5,8 @@ import { defineJob, jobDefinition } from '../../jobs/contract';
 import type { JobDefinition, JobEnvelope } from '../../jobs/queue';
 import { emitEvent } from '../events';
 import type { JobDeps } from '../job-deps';
-import { packageIdsOf, refreshExposures, repositoriesUsing } from './refresh';
-import { ADVISORY_CHANGES, REMATCH } from './rematch-request';
+import { packageIdsOf, refreshExposures, repositoriesUsing } from './matching/refresh';
+import { ADVISORY_CHANGES, REMATCH } from './matching/rematch-request';
 import { reopenExpiredAcceptances, tenantsWithExpiredAcceptances } from './store';
 
 /** Matches a repository's new dependencies against the store (subscribed to dependencies.changed). */

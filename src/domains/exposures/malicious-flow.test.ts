@@ -1,30 +1,23 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
-import { npmRange, osvRecord } from '../../../test/support/osv-records';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  createPolicy,
+  createTestApp,
+  importJsonl,
+  insertRepository,
+  maliciousTestRecords,
+  npmRange,
+  osvRecord,
+  scanWith,
+  type TestApp,
+  type TestTenant,
+} from '../../../test/support/scenarios';
 
 /**
  * A malicious package end to end past the exposure: its own alert kind (never `exposure_opened`),
  * its own policy facts (`malicious.*`, not counted among vulnerabilities) and its own dashboard
  * counts. The MAL- records are the test records in the upstream shape.
  */
-const maliciousRecords = readFileSync(
-  join(
-    import.meta.dirname,
-    '..',
-    '..',
-    'intel',
-    'osv',
-    '__fixtures__',
-    'malicious-test-records.jsonl',
-  ),
-  'utf8',
-)
-  .trim()
-  .split('\n')
-  .map((line) => JSON.parse(line) as Record<string, unknown>);
+const maliciousRecords = maliciousTestRecords();
 
 interface AlertBody {
   kind: string;
@@ -58,28 +51,18 @@ describe('malicious packages: alerts, policy facts, dashboard', () => {
       });
       expect(res.statusCode, res.body).toBe(201);
     }
-    const policy = await t.as(a.token, {
-      method: 'POST',
-      url: '/api/v1/policies',
-      payload: {
-        name: 'no malicious packages',
-        condition: 'malicious.flagged',
-        severity: 'critical',
-        action: 'block',
-      },
+    await createPolicy(t, a.token, {
+      name: 'no malicious packages',
+      condition: 'malicious.flagged',
+      severity: 'critical',
+      action: 'block',
     });
-    expect(policy.statusCode, policy.body).toBe(201);
-    const counted = await t.as(a.token, {
-      method: 'POST',
-      url: '/api/v1/policies',
-      payload: {
-        name: 'any vulnerability',
-        condition: 'vulnerabilities.count > 0',
-        severity: 'low',
-        action: 'warn',
-      },
+    await createPolicy(t, a.token, {
+      name: 'any vulnerability',
+      condition: 'vulnerabilities.count > 0',
+      severity: 'low',
+      action: 'warn',
     });
-    expect(counted.statusCode, counted.body).toBe(201);
     await t.runJobs();
     await scan([
       { name: 'evil-colors', version: '1.4.44' },

@@ -3,7 +3,7 @@ import type { Principal } from '../../core/principal';
 import { badRequest, notFound, unprocessable } from '../../core/problem';
 import type { DB } from '../../db/schema';
 import { parseEnum } from '../../http/query';
-import { emitStatusChanged } from './events';
+import { emitStatusChanged } from './matching/events';
 import { applyTransition } from './state-machine';
 import {
   type ExposureRow,

@@ -3,14 +3,14 @@ import { type TakeSkip, type TakeSkipPage, takeSkipPage } from '../../db/paging'
 import type { DB } from '../../db/schema';
 import type { FindingKind, SeverityRating } from '../../intel/osv/types';
 import type { Reachability } from '../../intel/reachability/analyse';
+import { changeStatusBySystem, statusStamp } from './automatic/system-status';
 import {
   type ChangedExposure,
   changedExposure,
   EVENT_COLUMNS,
   emitExposureEvents,
   emitStatusChanged,
-} from './events';
-import { changeStatusBySystem, statusStamp } from './system-status';
+} from './matching/events';
 import type { ExposureStatus, VulnerabilityExposureTable } from './tables';
 
 export interface ExposureFilter {

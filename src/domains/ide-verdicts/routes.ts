@@ -5,9 +5,22 @@ import { tenantDb } from '../../http/scope';
 import type { RouteDeps } from '../route-deps';
 import { readPackages } from './inputs';
 import { VerdictBatchRequest, VerdictBatchResponse } from './schemas';
-import { judgePackages, type PackageVerdictResult } from './service';
+import { type FiringPolicy, judgePackages, type PackageVerdictResult } from './service';
 
 const num = (value: string | number | null) => (value === null ? null : Number(value));
+
+function presentFiring({ policy: p, ...standing }: FiringPolicy) {
+  return {
+    policyId: p.id,
+    name: p.name,
+    severity: p.severity,
+    action: p.action,
+    status: standing.status,
+    blocking: standing.blocking,
+    violationId: standing.violationId,
+    exceptionId: standing.exceptionId,
+  };
+}
 
 function present(result: PackageVerdictResult) {
   const { asked, facts } = result;
@@ -26,16 +39,7 @@ function present(result: PackageVerdictResult) {
           'never seen by this service: judged from the advisory store only (no registry metadata, drift or health)',
           ...result.reasons,
         ],
-    policies: result.firing.map(({ policy: p, ...standing }) => ({
-      policyId: p.id,
-      name: p.name,
-      severity: p.severity,
-      action: p.action,
-      status: standing.status,
-      blocking: standing.blocking,
-      violationId: standing.violationId,
-      exceptionId: standing.exceptionId,
-    })),
+    policies: result.firing.map(presentFiring),
     vulnerabilities: facts.vulnerabilities.items.map((item, i) => {
       const matched = result.matches[i];
       return {
@@ -85,7 +89,7 @@ export function ideVerdictRoutes({ config }: Pick<RouteDeps, 'config'>): Fastify
         }
         const asked = readPackages(packages);
         const now = new Date();
-        const { results, policies } = await judgePackages(
+        const { results, policies, repository } = await judgePackages(
           tenantDb(request),
           { packages: asked, repositoryId: repositoryId ?? null },
           deps.packageIntel,
@@ -93,6 +97,15 @@ export function ideVerdictRoutes({ config }: Pick<RouteDeps, 'config'>): Fastify
         );
         return {
           items: results.map(present),
+          repository:
+            repository && repositoryId
+              ? {
+                  repositoryId,
+                  verdict: repository.verdict,
+                  reasons: repository.reasons,
+                  policies: repository.firing.map(presentFiring),
+                }
+              : null,
           policiesEvaluated: policies,
           evaluatedAtUtc: now.toISOString(),
         };

@@ -100,8 +100,25 @@ export const PackageVerdict = Type.Object({
   ),
 });
 
+const RepositoryVerdict = Type.Object(
+  {
+    repositoryId: Uuid,
+    verdict: Type.String({ description: 'allow, warn or block' }),
+    reasons: Type.Array(Type.String(), { description: 'Why, for people' }),
+    policies: Type.Array(FiringPolicy, {
+      description:
+        'The repository conditions (policies on quantum facts) that hold for the repository now',
+    }),
+  },
+  {
+    description:
+      "The repository's own verdict from its repository conditions (docs/policies.md#repository-conditions), the same standing the CI gate reads; null without a repositoryId",
+  },
+);
+
 export const VerdictBatchResponse = Type.Object({
   items: Type.Array(PackageVerdict),
+  repository: Type.Union([RepositoryVerdict, Type.Null()]),
   policiesEvaluated: Type.Integer({ description: 'Enabled policies that applied' }),
   evaluatedAtUtc: DateTime,
 });

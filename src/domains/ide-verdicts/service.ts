@@ -10,6 +10,7 @@ import { type DriftOutcome, driftOf } from '../drift/service';
 import { type CompiledCondition, conditionOf } from '../policies/evaluation/cel';
 import { appliesTo, loadRepository } from '../policies/evaluation/evaluate';
 import type { DependencyFacts } from '../policies/facts/definition';
+import { isRepositoryCondition } from '../policies/facts/reads';
 import {
   assembleFacts,
   type CatalogueRow,
@@ -21,6 +22,15 @@ import {
 import { enabledPolicies, type PolicyRow } from '../policies/store';
 import { isBlocking, standingOf, standingsIn } from '../policies/violations/blocking';
 import type { AskedPackage } from './inputs';
+import {
+  type FiringPolicy,
+  judgeRepository,
+  type RepositoryVerdict,
+  type Verdict,
+} from './repository';
+
+export type { FiringPolicy, Verdict };
+
 import { exposureKey, exposureStatuses, vulnerabilityRows } from './store';
 
 /**
@@ -28,8 +38,6 @@ import { exposureKey, exposureStatuses, vulnerabilityRows } from './store';
  * facts of each asked-about package, built by the same builder as violations from what the
  * service knows (advisory store, catalogue, health). One set-based statement per source.
  */
-
-export type Verdict = 'allow' | 'warn' | 'block';
 
 export type VerdictSettings = Config['packageIntel'];
 
@@ -170,19 +178,6 @@ function exposureRows(
     };
     return [{ row, match: m }];
   });
-}
-
-/**
- * A policy whose condition holds, with where its violation stands here: `excepted` or
- * `dismissed` when an exception or a person's triage covers it (policies/violations/blocking.ts, the same
- * answer the CI gate reads), so such a policy no longer blocks or warns.
- */
-export interface FiringPolicy {
-  policy: PolicyRow;
-  status: string;
-  violationId: string | null;
-  exceptionId: string | null;
-  blocking: boolean;
 }
 
 export interface PackageVerdictResult {
@@ -374,13 +369,19 @@ export async function judgePackages(
   input: { packages: readonly AskedPackage[]; repositoryId: string | null },
   settings: VerdictSettings,
   now = new Date(),
-): Promise<{ results: PackageVerdictResult[]; policies: number }> {
+): Promise<{
+  results: PackageVerdictResult[];
+  policies: number;
+  repository: RepositoryVerdict | null;
+}> {
   let repository: RepositoryForFacts | undefined;
   if (input.repositoryId) {
     repository = await loadRepository(db, input.repositoryId);
     if (!repository) throw notFound('The repository');
   }
-  const policies = applicablePolicies(await enabledPolicies(db), repository);
+  const applicable = applicablePolicies(await enabledPolicies(db), repository);
+  // Repository conditions judge the repository, not a package (repository.ts).
+  const policies = applicable.filter((p) => !isRepositoryCondition(conditionOf(p).reads));
   const matched = await matchAll(db, input.packages);
   const known = await lookUp(db, input.packages, matched, input.repositoryId);
   const context = {
@@ -396,5 +397,8 @@ export async function judgePackages(
     judgeOne(asked, matched[i] ?? [], known, context, settings),
   );
   const results = await settle(db, judged, input.repositoryId, now);
-  return { results, policies: policies.length };
+  const repositoryVerdict = repository
+    ? await judgeRepository(db, repository, applicable, now)
+    : null;
+  return { results, policies: applicable.length, repository: repositoryVerdict };
 }

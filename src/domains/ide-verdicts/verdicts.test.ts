@@ -1,8 +1,17 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
-import { npmRange, osvRecord } from '../../../test/support/osv-records';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  createTestApp,
+  importJsonl,
+  insertRepository,
+  npmRange,
+  osvRecord,
+  scanWith,
+  type TestApp,
+  type TestTenant,
+  tokenWithRole,
+  twoTenantsWithRepositories,
+} from '../../../test/support/scenarios';
 import { MATCH_DEPENDENCIES, REMATCH } from '../exposures/jobs';
 
 const URL = '/api/v1/ide/verdicts:batch';
@@ -53,9 +62,11 @@ describe('IDE verdicts', () => {
     t = await createTestApp({
       policies: { exceptionMaxDays: 365, verdictMaxPackages: 10, verdictBodyLimitBytes: 4096 },
     });
-    a = await t.createTenant('enterprise', 'A');
-    b = await t.createTenant('enterprise', 'B');
-    web = await insertRepository(t, a.tenantId, 'web');
+    ({
+      a,
+      b,
+      repositories: [web],
+    } = await twoTenantsWithRepositories(t, ['web']));
     await importJsonl(t, [
       osvRecord({
         id: 'GHSA-ide-0001-aaaa',
@@ -99,12 +110,7 @@ describe('IDE verdicts', () => {
       (await policy(b.token, { name: 'B blocks all', condition: 'true', action: 'block' }))
         .statusCode,
     ).toBe(201);
-    const issued = await t.as(a.token, {
-      method: 'POST',
-      url: '/api/v1/api-tokens',
-      payload: { name: 'viewer', roleScopeJson: '{"roles":["viewer"]}', expiresAtUtc: null },
-    });
-    viewer = issued.json().rawSecret as string;
+    viewer = await tokenWithRole(t, a, 'viewer', null);
   }, 300_000);
   afterAll(() => t.close());
 

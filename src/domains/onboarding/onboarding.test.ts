@@ -1,8 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
 import { startFakeScm } from '../../../test/support/fake-scm';
-import { npmRange, osvRecord } from '../../../test/support/osv-records';
-import { createTestApp, type TestApp } from '../../../test/support/test-app';
+import {
+  createPolicy,
+  createTestApp,
+  importJsonl,
+  insertRepository,
+  npmRange,
+  osvRecord,
+  scanWith,
+  type TestApp,
+} from '../../../test/support/scenarios';
 import { tokenWithRole } from '../../../test/support/workspace';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
@@ -153,17 +160,12 @@ describe('GET /api/v1/onboarding and POST /api/v1/onboarding/advance', () => {
       expect((await advance(other.token, { step })).statusCode).toBe(200);
     }
     expect((await onboarding(tenant.token)).json().currentStep).toBe('configure_policies');
-    const policy = await t.as(tenant.token, {
-      method: 'POST',
-      url: '/api/v1/policies',
-      payload: {
-        name: 'Critical with a fix',
-        condition: 'vulnerabilities.items.exists(v, v.severity == "critical" && v.fixAvailable)',
-        severity: 'critical',
-        action: 'block',
-      },
+    await createPolicy(t, tenant.token, {
+      name: 'Critical with a fix',
+      condition: 'vulnerabilities.items.exists(v, v.severity == "critical" && v.fixAvailable)',
+      severity: 'critical',
+      action: 'block',
     });
-    expect(policy.statusCode, policy.body).toBe(201);
     const progress = (await onboarding(tenant.token)).json();
     expect(progress.currentStep).toBe('configure_alerts');
     expect(progress.steps[4]).toEqual({ step: 'configure_policies', status: 'done' });

@@ -1,8 +1,12 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeRegistries } from '../../../test/support/fake-registries/index';
-import { storeScan } from '../../../test/support/package-scans';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  createTestApp,
+  storeScan,
+  type TestApp,
+  type TestTenant,
+} from '../../../test/support/scenarios';
 import { EVENT_SUBSCRIPTIONS, jobDefinitions } from '../../background-jobs';
 import { loadConfig } from '../../config';
 import { relayOutbox, takeOutbox } from '../../jobs/outbox';

@@ -4,8 +4,16 @@ import {
   type FakeRegistries,
   startFakeRegistries,
 } from '../../../test/support/fake-registries/index';
-import { type ScannedDependency, storeScan } from '../../../test/support/package-scans';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  createTestApp,
+  type ScannedDependency,
+  type StoreScanArgs,
+  storeScan,
+  type TestApp,
+  type TestTenant,
+  tokenWithRole,
+  twoTenants,
+} from '../../../test/support/scenarios';
 import { jobDefinitions } from '../../background-jobs';
 import { loadConfig } from '../../config';
 import { newId } from '../../db/ids';
@@ -20,13 +28,7 @@ let fake: FakeRegistries;
 let a: TestTenant;
 let b: TestTenant;
 
-const scan = (
-  tenant: TestTenant,
-  repoName: string,
-  deps: Dep[],
-  finishedAt = new Date(),
-  runJobs = true,
-) => storeScan(t, tenant, repoName, deps, finishedAt, runJobs);
+const scan = (...args: StoreScanArgs) => storeScan(t, ...args);
 
 async function packageId(ecosystem: Ecosystem, name: string): Promise<string> {
   const row = await t.database.system
@@ -54,8 +56,7 @@ beforeAll(async () => {
     registries: fake.settings(),
     packageIntel: { ...defaults, benchmarkMinimumTenants: 2 },
   });
-  a = await t.createTenant('enterprise', 'A');
-  b = await t.createTenant('enterprise', 'B');
+  ({ a, b } = await twoTenants(t));
 });
 
 afterAll(async () => {
@@ -504,17 +505,7 @@ describe('benchmark profile', () => {
 
 describe('roles, hostile registries and the OpenAPI document', () => {
   it('viewers read but cannot watch or change settings', async () => {
-    const created = await t.as(a.token, {
-      method: 'POST',
-      url: '/api/v1/api-tokens',
-      payload: {
-        name: 'viewer',
-        roleScopeJson: JSON.stringify({ roles: ['viewer'] }),
-        expiresAtUtc: null,
-      },
-    });
-    expect(created.statusCode).toBe(201);
-    const viewer = { ...a, token: created.json().rawSecret as string };
+    const viewer = { ...a, token: await tokenWithRole(t, a, 'viewer', null) };
     const id = await packageId('npm', 'left-pad');
     expect((await get(viewer, `/api/v1/packages/${id}/summary`)).statusCode).toBe(200);
     expect(

@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertRepository } from '../../../test/support/exposures';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  createTestApp,
+  insertRepository,
+  type TestApp,
+  type TestTenant,
+  tokenWithRole,
+  twoTenants,
+} from '../../../test/support/scenarios';
 import { newId } from '../../db/ids';
 import { compileCondition } from './evaluation/cel';
 import { FACTS_BEGIN, FACTS_END, factsMarkdown } from './facts/doc';
@@ -26,14 +32,8 @@ describe('policies', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    a = await t.createTenant('enterprise', 'A');
-    b = await t.createTenant('enterprise', 'B');
-    const issued = await t.as(a.token, {
-      method: 'POST',
-      url: '/api/v1/api-tokens',
-      payload: { name: 'viewer', roleScopeJson: '{"roles":["viewer"]}', expiresAtUtc: null },
-    });
-    viewer = issued.json().rawSecret as string;
+    ({ a, b } = await twoTenants(t));
+    viewer = await tokenWithRole(t, a, 'viewer', null);
   });
   afterAll(() => t.close());
 

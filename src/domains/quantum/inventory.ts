@@ -100,12 +100,15 @@ function judged(
     keySize: keySize ?? undefined,
     curve: curve ?? undefined,
   });
-  const use = USE_OF_PRIMITIVE[primitive] ?? useOfAlgorithm(algorithm);
   return {
     classification,
     severity: severityOf(classification),
-    recommendation: recommendationFor(use),
+    recommendation: recommendationOf(primitive, algorithm),
   };
+}
+
+function recommendationOf(primitive: CryptoPrimitive, algorithm: string): string {
+  return recommendationFor(USE_OF_PRIMITIVE[primitive] ?? useOfAlgorithm(algorithm));
 }
 
 /** Findings of one file's uses, keyed so that two identical lines stay two findings. */
@@ -149,9 +152,11 @@ function keyFinding(file: string, key: KeyFact, index: number): InventoryFinding
     algorithm,
     curve,
     keySize,
-    ...judged('key-material', algorithm, keySize, curve),
+    // The key reader classified the key from its structure (size, curve, encryption): that
+    // classification stands, only the recommendation comes from the use.
     classification: key.classification,
     severity: severityOf(key.classification),
+    recommendation: recommendationOf('key-material', algorithm),
     snippet: description,
     api: null,
     purl: null,

@@ -26,6 +26,7 @@ import {
   QuantumFindingPage,
   RepositoryParam,
 } from './schemas';
+import { emitInventoryChanged } from './store';
 import { CERTIFICATE_PROVENANCES, QUANTUM_CLASSIFICATIONS } from './tables';
 import { QUANTUM_TAG, quantumTlsRoutes } from './tls/routes';
 
@@ -86,6 +87,13 @@ function findingRoutes(app: RouteApp): void {
       );
       request.auditResourceId = row.id;
       request.auditDetails = { repositoryId, from, to: row.status };
+      if (from !== row.status) {
+        await emitInventoryChanged(tenantDb(request), {
+          tenantId: principalOf(request).tenantId,
+          repositoryId,
+          correlationId: request.id,
+        });
+      }
       return presentFinding(row);
     },
   );

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { newId } from '../../db/ids';
 import type { DB } from '../../db/schema';
+import { emitEvent } from '../events';
 import type { QuantumInventory } from './inventory';
 
 /**
@@ -11,10 +12,11 @@ import type { QuantumInventory } from './inventory';
  */
 export async function saveInventory(
   db: Kysely<DB>,
-  target: { repositoryId: string; scanId: string },
+  target: { tenantId: string; repositoryId: string; scanId: string; correlationId?: string | null },
   inventory: QuantumInventory,
-): Promise<{ findings: number; certificates: number }> {
+): Promise<{ findings: number; certificates: number; changed: boolean }> {
   const { repositoryId, scanId } = target;
+  const before = await inventoryDigest(db, repositoryId);
   await saveFindings(db, target, inventory.findings);
   await db
     .deleteFrom('quantum_certificates')
@@ -51,6 +53,24 @@ export async function saveInventory(
       )
       .execute();
   }
+  await saveAlgorithmsAndSummary(db, target, inventory);
+  const changed = (await inventoryDigest(db, repositoryId)) !== before;
+  // Policies read the inventory as facts: a scan that changed it asks for their evaluation.
+  if (changed) await emitInventoryChanged(db, target);
+  return {
+    findings: inventory.findings.length,
+    certificates: inventory.certificates.length,
+    changed,
+  };
+}
+
+/** The algorithm uses (replaced) and the scan's summary of what it read. */
+async function saveAlgorithmsAndSummary(
+  db: Kysely<DB>,
+  target: { repositoryId: string; scanId: string },
+  inventory: QuantumInventory,
+): Promise<void> {
+  const { repositoryId, scanId } = target;
   await db.deleteFrom('quantum_algorithm_uses').where('repository_id', '=', repositoryId).execute();
   for (let i = 0; i < inventory.algorithms.length; i += 1000) {
     await db
@@ -87,7 +107,37 @@ export async function saveInventory(
       }),
     )
     .execute();
-  return { findings: inventory.findings.length, certificates: inventory.certificates.length };
+}
+
+/** Announces a change of the repository's quantum facts (one of the policies' fact events). */
+export async function emitInventoryChanged(
+  db: Kysely<DB>,
+  target: { tenantId: string; repositoryId: string; correlationId?: string | null },
+): Promise<void> {
+  await emitEvent(db, 'quantum.inventory_changed', {
+    tenantId: target.tenantId,
+    data: { repositoryId: target.repositoryId, packageIds: null },
+    correlationId: target.correlationId ?? null,
+  });
+}
+
+/**
+ * What the policies' quantum facts of a scan's making are, as one digest: the present findings
+ * and the file certificates with every field a condition reads (statuses change by triage only).
+ */
+async function inventoryDigest(db: Kysely<DB>, repositoryId: string): Promise<string> {
+  const result = await sql<{ digest: string }>`
+    SELECT md5(
+      coalesce((SELECT string_agg(concat_ws(':', finding_key, line, curve, key_size,
+          classification, severity, purl), ',' ORDER BY finding_key)
+        FROM quantum_findings WHERE repository_id = ${repositoryId} AND present), '')
+      || '|' ||
+      coalesce((SELECT string_agg(concat_ws(':', fingerprint_sha256, file, line, classification),
+          ',' ORDER BY fingerprint_sha256, file, line)
+        FROM quantum_certificates
+        WHERE repository_id = ${repositoryId} AND provenance = 'repository-file'), '')
+    ) AS digest`.execute(db);
+  return result.rows[0]?.digest ?? '';
 }
 
 async function saveFindings(

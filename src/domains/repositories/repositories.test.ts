@@ -5,6 +5,7 @@ import {
   type GitFixture,
   POLYGLOT_FILES,
 } from '../../../test/support/git-fixtures';
+import { tokenWithRole } from '../../../test/support/scenarios';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
@@ -708,19 +709,7 @@ describe('roles', () => {
   it('viewers read, members trigger and cancel scans, admins import, change and delete', async () => {
     const tenant = await t.createTenant();
     const id = await importOne(tenant, trunk.url);
-    const tokenWith = async (role: string) => {
-      const res = await t.as(tenant.token, {
-        method: 'POST',
-        url: '/api/v1/api-tokens',
-        payload: {
-          name: role,
-          roleScopeJson: JSON.stringify({ roles: [role] }),
-          expiresAtUtc: null,
-        },
-      });
-      expect(res.statusCode).toBe(201);
-      return res.json().rawSecret as string;
-    };
+    const tokenWith = (role: string) => tokenWithRole(t, tenant, role, null);
     const viewer = await tokenWith('viewer');
     const member = await tokenWith('member');
     expect((await get(viewer, `/api/v1/repositories/${id}`)).statusCode).toBe(200);

@@ -2,10 +2,15 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { insertRepository } from '../../../test/support/exposures';
 import { scanEndRecorder } from '../../../test/support/job-observer';
 import { cycloneDxValidator, schemaErrors } from '../../../test/support/sbom-schemas';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  createTestApp,
+  insertRepository,
+  type TestApp,
+  type TestTenant,
+  twoTenants,
+} from '../../../test/support/scenarios';
 import { EVENT_SUBSCRIPTIONS } from '../../background-jobs';
 import { newId } from '../../db/ids';
 
@@ -18,8 +23,7 @@ let b: TestTenant;
 
 beforeAll(async () => {
   t = await createTestApp();
-  a = await t.createTenant('enterprise', 'Tenant A');
-  b = await t.createTenant('enterprise', 'Tenant B');
+  ({ a, b } = await twoTenants(t, 'enterprise', ['Tenant A', 'Tenant B']));
 });
 afterAll(async () => t?.close());
 

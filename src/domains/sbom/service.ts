@@ -17,7 +17,7 @@ import { toDependencies } from '../../sbom/to-dependencies';
 import { DEFAULT_SBOM_LIMITS, type SbomGraph } from '../../sbom/types';
 import type { JobDeps } from '../job-deps';
 import { reportScanEnd } from '../scans/lifecycle';
-import { ScanLogBuffer } from '../scans/scan-log';
+import { ScanLogBuffer } from '../scans/run/scan-log';
 import { storeScanDependencies } from '../scans/service';
 import {
   claimScan,

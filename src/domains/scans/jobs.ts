@@ -1,10 +1,10 @@
 import { jobDefinition } from '../../jobs/contract';
 import type { JobDefinition } from '../../jobs/queue';
 import type { JobDeps } from '../job-deps';
-import { sweepLeftoverGenerations } from './generations';
-import { removeAbandonedCheckouts, SWEEP_STALE_SCANS, sweepStaleScans } from './recovery';
+import { sweepLeftoverGenerations } from './dependencies/generations';
+import { removeAbandonedCheckouts, SWEEP_STALE_SCANS, sweepStaleScans } from './run/recovery';
+import { runScanJob } from './run/worker';
 import { RUN_SCAN } from './service';
-import { runScanJob } from './worker';
 
 /**
  * The scan domain's jobs: one run per scan, and a minute job that sweeps stale scans and removes

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertRepository as insertTestRepository } from '../../../test/support/exposures';
-import { createTestApp, type TestApp } from '../../../test/support/test-app';
+import {
+  createTestApp,
+  insertRepository as insertTestRepository,
+  type TestApp,
+} from '../../../test/support/scenarios';
 import { EVENT_SUBSCRIPTIONS } from '../../background-jobs';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';

@@ -6,13 +6,17 @@ import type { ExtractedFile } from '../../ecosystems/extract-tree';
 import { defineJob, type PayloadOf } from '../../jobs/contract';
 import { enqueue } from '../../jobs/outbox';
 import { emitEvent } from '../events';
-import { deleteGenerationChunk, insertGenerationRows, switchGeneration } from './dependency-store';
+import {
+  deleteGenerationChunk,
+  insertGenerationRows,
+  switchGeneration,
+} from './dependencies/dependency-store';
 import {
   countDependencies,
   DELETE_CHUNK_ROWS,
   dependencyChunks,
   STORE_CHUNK_ROWS,
-} from './generations';
+} from './dependencies/generations';
 import { isFinal } from './lifecycle';
 import {
   appendScanLog,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { type FakeScm, startFakeScm } from '../../../test/support/fake-scm';
+import { insertRepository, twoTenants } from '../../../test/support/scenarios';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
@@ -46,8 +47,7 @@ beforeAll(async () => {
   fake.d.dcProjects.push({ key: 'PRJ', id: 1, name: 'Project' });
   fake.d.dcRepositories.push({ id: 11, slug: 'api', project: 'PRJ', defaultBranch: 'master' });
   t = await createTestApp({ sources: fake.sourcesConfig() });
-  a = await t.createTenant('enterprise', 'Tenant A');
-  b = await t.createTenant('enterprise', 'Tenant B');
+  ({ a, b } = await twoTenants(t, 'enterprise', ['Tenant A', 'Tenant B']));
 });
 afterAll(async () => {
   await t?.close();
@@ -352,29 +352,13 @@ describe('GET /api/v1/source-control/connections/{id}/available-repositories', (
   });
 
   test('lists what the installation sees, marking imported repositories', async () => {
-    const repositoryId = newId();
-    await withTenant(t.database, a.tenantId, (db) =>
-      db
-        .insertInto('repositories')
-        .values({
-          tenant_id: a.tenantId,
-          id: repositoryId,
-          connection_id: connectionId,
-          provider: 'scm-a',
-          external_id: '701',
-          name: 'web',
-          full_name: 'acme-corp/web',
-          clone_url: 'https://scm-a.example.test/acme-corp/web.git',
-          web_url: null,
-          workspace_id: null,
-          team_id: null,
-          business_criticality: null,
-          deploy_key_sealed: null,
-          last_scan_id: null,
-          last_scanned_at: null,
-        })
-        .execute(),
-    );
+    const repositoryId = await insertRepository(t, a.tenantId, 'web', {
+      connection_id: connectionId,
+      provider: 'scm-a',
+      external_id: '701',
+      full_name: 'acme-corp/web',
+      clone_url: 'https://scm-a.example.test/acme-corp/web.git',
+    });
     const res = await available(a.token, connectionId);
     expect(res.statusCode).toBe(200);
     const body = res.json();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tokenWithRole, twoTenants } from '../../../test/support/scenarios';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { ProblemError } from '../../core/problem';
 import { nextBenchmarkProfile } from './service';
@@ -76,8 +77,7 @@ describe('tenant settings routes', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    a = await t.createTenant('enterprise', 'A');
-    b = await t.createTenant('enterprise', 'B');
+    ({ a, b } = await twoTenants(t));
   });
 
   afterAll(async () => {
@@ -126,17 +126,7 @@ describe('tenant settings routes', () => {
   });
 
   it('members read the settings but only admins change them', async () => {
-    const created = await t.as(a.token, {
-      method: 'POST',
-      url: '/api/v1/api-tokens',
-      payload: {
-        name: 'member',
-        roleScopeJson: JSON.stringify({ roles: ['member'] }),
-        expiresAtUtc: null,
-      },
-    });
-    expect(created.statusCode).toBe(201);
-    const member = { ...a, token: created.json().rawSecret as string };
+    const member = { ...a, token: await tokenWithRole(t, a, 'member', null) };
     expect((await profile(member)).statusCode).toBe(200);
     expect((await weights(member)).statusCode).toBe(200);
     const patched = await t.as(member.token, {

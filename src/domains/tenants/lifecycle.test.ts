@@ -1,9 +1,13 @@
 import { createHash } from 'node:crypto';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { insertRepository } from '../../../test/support/exposures';
-import { storeScan } from '../../../test/support/package-scans';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  createTestApp,
+  insertRepository,
+  storeScan,
+  type TestApp,
+  type TestTenant,
+} from '../../../test/support/scenarios';
 import { rowsMentioning, tenantRowCounts, tokenWithRole } from '../../../test/support/workspace';
 import { jobDefinitions } from '../../background-jobs';
 import { PLAN_DEFINITIONS } from '../../core/plans';

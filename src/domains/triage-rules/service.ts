@@ -9,8 +9,12 @@ import { ECOSYSTEMS, type Ecosystem } from '../../ecosystems/types';
 import { formatVers, parseVers } from '../../ecosystems/vers';
 import { parseEnum } from '../../http/query';
 import { mapPurl } from '../../sbom/purl-map';
+import {
+  announceStatusChanges,
+  applyTriageRules,
+  withdrawRule,
+} from '../exposures/automatic/triage-apply';
 import { applyTransition } from '../exposures/state-machine';
-import { announceStatusChanges, applyTriageRules, withdrawRule } from '../exposures/triage-apply';
 import {
   canonicalIdOf,
   findTriageRule,

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
-import { npmRange, osvRecord } from '../../../test/support/osv-records';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  createTestApp,
+  importJsonl,
+  npmRange,
+  osvRecord,
+  scanWith,
+  type TestApp,
+  type TestTenant,
+  twoTenantsWithRepositories,
+} from '../../../test/support/scenarios';
 
 interface ExposureBody {
   exposureId: string;
@@ -39,10 +46,11 @@ describe('triage rules', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    a = await t.createTenant('enterprise', 'A');
-    b = await t.createTenant('enterprise', 'B');
-    web = await insertRepository(t, a.tenantId, 'web');
-    api = await insertRepository(t, a.tenantId, 'api');
+    ({
+      a,
+      b,
+      repositories: [web, api],
+    } = await twoTenantsWithRepositories(t, ['web', 'api']));
     await importJsonl(t, [
       osvRecord({
         id: 'GHSA-carr-0001-aaaa',

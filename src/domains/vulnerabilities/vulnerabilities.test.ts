@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importJsonl, insertRepository, scanWith } from '../../../test/support/exposures';
-import { osvRecord } from '../../../test/support/osv-records';
-import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
+import {
+  createTestApp,
+  importJsonl,
+  insertRepository,
+  osvRecord,
+  scanWith,
+  type TestApp,
+  type TestTenant,
+  twoTenants,
+} from '../../../test/support/scenarios';
 
 interface Item {
   vulnerabilityId: string;
@@ -27,8 +34,7 @@ describe('vulnerabilities API', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    a = await t.createTenant('enterprise', 'A');
-    b = await t.createTenant('enterprise', 'B');
+    ({ a, b } = await twoTenants(t));
     await importJsonl(t, [
       osvRecord({
         id: 'GHSA-vapi-0001-aaaa',

@@ -17,9 +17,9 @@ import {
   signScmAPush,
   startFakeScm,
 } from '../../../test/support/fake-scm';
+import { insertRepository, twoTenants } from '../../../test/support/scenarios';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { newId } from '../../db/ids';
-import { withTenant } from '../../db/tenant-scope';
 
 const APP_SECRET = 'app-webhook-secret-0123456789';
 const OWN_SECRET = 'installation-own-secret-42';
@@ -43,31 +43,14 @@ async function addRepository(
   externalId: string,
   defaultBranch = 'main',
 ): Promise<string> {
-  const id = newId();
-  await withTenant(t.database, tenant.tenantId, (db) =>
-    db
-      .insertInto('repositories')
-      .values({
-        tenant_id: tenant.tenantId,
-        id,
-        connection_id: connectionId,
-        provider,
-        external_id: externalId,
-        name: externalId,
-        full_name: `${provider}/${externalId}`,
-        clone_url: `https://${provider}.example.test/${id}.git`,
-        web_url: null,
-        default_branch: defaultBranch,
-        workspace_id: null,
-        team_id: null,
-        business_criticality: null,
-        deploy_key_sealed: null,
-        last_scan_id: null,
-        last_scanned_at: null,
-      })
-      .execute(),
-  );
-  return id;
+  return insertRepository(t, tenant.tenantId, externalId, {
+    connection_id: connectionId,
+    provider,
+    external_id: externalId,
+    full_name: `${provider}/${externalId}`,
+    clone_url: `https://${provider}.example.test/${newId()}.git`,
+    default_branch: defaultBranch,
+  });
 }
 
 beforeAll(async () => {
@@ -84,8 +67,7 @@ beforeAll(async () => {
   });
   fake.d.dcTokens.add('dc-token');
   t = await createTestApp({ sources: fake.sourcesConfig({ scmAWebhookSecret: APP_SECRET }) });
-  a = await t.createTenant('enterprise', 'Tenant A');
-  b = await t.createTenant('enterprise', 'Tenant B');
+  ({ a, b } = await twoTenants(t, 'enterprise', ['Tenant A', 'Tenant B']));
 
   const post = async (token: string, url: string, payload: object) => {
     const res = await t.as(token, { method: 'POST', url, payload });

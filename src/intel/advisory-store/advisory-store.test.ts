@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonl, npmRange, osvRecord } from '../../../test/support/osv-records';
+import { jsonl, npmRange, osvRecord } from '../../../test/support/scenarios';
 import { SHARED_DATA_MISSING, sharedDataDir, sharedPath } from '../../../test/support/shared-data';
 import { openTestDatabase } from '../../../test/support/test-app';
 import type { Database } from '../../db/connection';
-import { requestRematch } from '../../domains/exposures/rematch-request';
+import { requestRematch } from '../../domains/exposures/matching/rematch-request';
 import { importPath, importRecords } from './import';
 import {
   emptyReadResult,

@@ -2,10 +2,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertRepository, scanWith } from '../../../test/support/exposures';
-import { npmRange, osvRecord } from '../../../test/support/osv-records';
-import { createTestApp, type TestApp } from '../../../test/support/test-app';
-import { requestRematch } from '../../domains/exposures/rematch-request';
+import {
+  createTestApp,
+  insertRepository,
+  npmRange,
+  osvRecord,
+  scanWith,
+  type TestApp,
+} from '../../../test/support/scenarios';
+import { requestRematch } from '../../domains/exposures/matching/rematch-request';
 import { modifiedIndexUrl, parseModifiedIndex, recordUrl } from './incremental';
 import { syncOsvFeeds } from './sync';
 

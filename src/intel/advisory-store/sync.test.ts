@@ -3,12 +3,17 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertRepository, scanWith } from '../../../test/support/exposures';
-import { npmRange, osvRecord } from '../../../test/support/osv-records';
-import { createTestApp, type TestApp } from '../../../test/support/test-app';
+import {
+  createTestApp,
+  insertRepository,
+  npmRange,
+  osvRecord,
+  scanWith,
+  type TestApp,
+} from '../../../test/support/scenarios';
 import { EVENT_SUBSCRIPTIONS, jobDefinitions } from '../../background-jobs';
 import { OSV_SYNC } from '../../domains/exposures/jobs';
-import { REMATCH, requestRematch } from '../../domains/exposures/rematch-request';
+import { REMATCH, requestRematch } from '../../domains/exposures/matching/rematch-request';
 import { FeedError, feedUrlFor, importFromUrl, syncOsvFeeds } from './sync';
 
 /** A local stand-in for an OSV export bucket: `/{ecosystem}/all.zip` with ETag/Last-Modified. */

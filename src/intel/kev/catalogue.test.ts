@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { kevCatalogue, kevEntry } from '../../../test/support/cra';
+import { kevCatalogue, kevEntry } from '../../../test/support/scenarios';
 import { KevInputError, parseKevCatalogue, readKevFile } from './catalogue';
 
 describe('KEV catalogue parsing', () => {

@@ -8,7 +8,7 @@ import type { DB } from '../../db/schema';
  * The known-exploited list (docs/cra.md#known-exploited-vulnerabilities): a file in the format of
  * the CISA KEV catalogue, imported by the operator. Shared by every tenant, like the advisory
  * store: this is the catalogue; what it means for tenants' CRA products is the cra domain's
- * (domains/cra/kev.ts). The whole file is checked before anything is written: one bad entry
+ * (domains/cra/findings/kev.ts). The whole file is checked before anything is written: one bad entry
  * refuses the import.
  */
 export class KevInputError extends Error {}

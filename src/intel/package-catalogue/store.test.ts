@@ -1,40 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageMetadata } from '../../../test/support/scenarios';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { newId } from '../../db/ids';
-import type { PackageMetadata } from '../../ecosystems/registry-types';
 import { markNotFound, saveMetadata } from './store';
 
-const answer: PackageMetadata = {
-  ecosystem: 'npm',
-  name: 'vanishing',
-  purl: 'pkg:npm/vanishing',
-  versions: [
-    {
-      version: '1.0.0',
-      publishedAtUtc: '2025-01-01T00:00:00Z',
-      deprecated: null,
-      yanked: false,
-      prerelease: false,
-      licence: 'MIT',
-    },
-  ],
-  latestStable: '1.0.0',
-  latest: '1.0.0',
-  deprecated: null,
-  successor: null,
-  licence: 'MIT',
-  repositoryUrl: null,
-  homepage: null,
-  description: null,
-  maintainers: ['alice'],
-  maintainerChanges: [],
-  downloads: null,
+const answer = packageMetadata('vanishing', ['1.0.0'], {
   fetchedAtUtc: '2026-01-01T00:00:00Z',
   etag: '"v1"',
-  lastModified: null,
-  notModified: false,
-  notes: [],
-};
+});
 
 describe('package catalogue store', () => {
   let t: TestApp;

@@ -89,7 +89,7 @@ describe('computed imports', () => {
   it.each([
     ["const c = await import('./x.json', opts);", 35, { kind: 'literal', specifier: './x.json' }],
     ['const p = require(`./plugins/\u0024{name}`);', 10, { kind: 'local' }],
-    ["const p = require('../locale/' + name);", 10, { kind: 'local' }],
+    ["const p = require('../locale' + name);", 10, { kind: 'local' }],
     ['const t = require(path.resolve(cwd, file));', 10, { kind: 'local' }],
     ['const u = await import(pathToFileURL(file).href);', 16, { kind: 'local' }],
     [

@@ -3,9 +3,16 @@
  * C# light-weight API, and Microsoft.IdentityModel.Tokens (JWT). Paths are fully qualified;
  * `bare` says how many trailing segments name the API without its namespace (`RSA.Create`).
  */
-import { PathTable } from '../path-table-b.js';
-import type { ApiRule, ApiTables, KeyType, KnownValue, MethodRule, Recorded } from '../rules-b.js';
-import { methodsByName } from '../rules-b.js';
+import { PathTable } from '../engine/path-table.js';
+import type {
+  ApiRule,
+  ApiTables,
+  KeyType,
+  KnownValue,
+  MethodRule,
+  Recorded,
+} from '../engine/rules.js';
+import { methodsByName, recordsOnlyEntry } from '../engine/rules.js';
 import type { PublicKeyAlgorithm } from '../types.js';
 
 const SSC = 'System.Security.Cryptography';
@@ -16,8 +23,8 @@ function api(namespace: string, name: string, rule: Omit<ApiRule, 'path' | 'bare
   return { path: `${namespace}.${name}`, bare: name.split('.').length, ...rule };
 }
 
-const SIZE0 = [{ arg: { index: 0, name: 'keySizeInBits' }, read: 'key-size' }] as const;
-const CURVE0 = [{ arg: { index: 0, name: 'curve' }, read: 'curve' }] as const;
+const SIZE0 = [{ arg: { index: 0, keyword: 'keySizeInBits' }, read: 'key-size' }] as const;
+const CURVE0 = [{ arg: { index: 0, keyword: 'curve' }, read: 'curve' }] as const;
 
 /** Key objects: created by a factory or constructor, sized by the first argument. */
 function keyFactories(): ApiRule[] {
@@ -137,8 +144,8 @@ function systemOther(): ApiRule[] {
       primitive: 'signature',
       algorithm: 'ECDSA',
       args: [
-        { arg: { index: 1, name: 'key' }, read: 'key' },
-        { arg: { index: 3, name: 'padding' }, read: 'known' },
+        { arg: { index: 1, keyword: 'key' }, read: 'key' },
+        { arg: { index: 3, keyword: 'padding' }, read: 'known' },
       ],
     }),
   ];
@@ -478,7 +485,9 @@ export const CSHARP_TABLES: ApiTables = {
 
 /** Words at least one of which a file must contain for the detector to find anything. */
 export const CSHARP_KEYWORDS: readonly string[] = [
-  ...CALLS.map((rule) => rule.path.split('.').at(-2) ?? rule.path),
+  ...CALLS.filter((rule) => !recordsOnlyEntry(rule)).map(
+    (rule) => rule.path.split('.').at(-2) ?? rule.path,
+  ),
   ...keyTypes().map((type) => type.path.split('.').at(-1) ?? ''),
   ...METHODS.filter((rule) => rule.anyReceiver).map((rule) => rule.method),
   ...KNOWN.map((value) => value.path.split('.').at(-2) ?? ''),

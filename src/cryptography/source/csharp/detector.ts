@@ -2,11 +2,12 @@
  * C# detector: System.Security.Cryptography, BouncyCastle and Microsoft.IdentityModel.Tokens
  * uses of quantum-vulnerable public-key cryptography, read from the tree-sitter syntax tree.
  */
-import { emptyReport, MatchEngine } from '../engine-b.js';
-import { type SyntaxNode, withSyntaxTree } from '../parser.js';
-import { keywordPrefilter, wordsPattern } from '../prefilter-b.js';
-import { MAX_SOURCE_CHARS, nodesOfType, nodesSpelling } from '../syntax-b.js';
-import type { LanguageDetector, SourceFileReport } from '../types.js';
+import { treeDetector } from '../engine/detector.js';
+import { MatchEngine } from '../engine/engine.js';
+import { keywordPrefilter, wordsPattern } from '../engine/prefilter.js';
+import { descendants, nodesSpelling } from '../engine/syntax.js';
+import type { SyntaxNode } from '../parser.js';
+import type { SourceFileReport } from '../types.js';
 import { CSHARP_KEYWORDS, CSHARP_TABLES } from './api.js';
 import { CSHARP_DECLARATIONS, CSharpReader } from './reader.js';
 
@@ -35,7 +36,7 @@ function standaloneConstant(name: SyntaxNode): SyntaxNode | null {
 function detectInTree(root: SyntaxNode, text: string): SourceFileReport {
   const reader = new CSharpReader(CSHARP_TABLES);
   const engine = new MatchEngine(CSHARP_TABLES, reader);
-  const nodes = nodesOfType(root, [...CSHARP_DECLARATIONS, ...CALLS]);
+  const nodes = descendants(root, [...CSHARP_DECLARATIONS, ...CALLS]);
   const declarations: readonly string[] = CSHARP_DECLARATIONS;
   reader.index(nodes.filter((node) => declarations.includes(node.type)));
   const calls = nodes.filter(
@@ -49,17 +50,10 @@ function detectInTree(root: SyntaxNode, text: string): SourceFileReport {
   return engine.report();
 }
 
-export const csharpDetector: LanguageDetector = {
+export const csharpDetector = treeDetector({
   language: 'csharp',
   extensions: ['.cs'],
+  grammar: 'c-sharp',
   mayContain: prefilter,
-  async detect(_path: string, text: string): Promise<SourceFileReport> {
-    if (text.length > MAX_SOURCE_CHARS || !prefilter(text)) return emptyReport();
-    try {
-      return await withSyntaxTree('c-sharp', text, (tree) => detectInTree(tree.rootNode, text));
-    } catch {
-      // A file that breaks the reader (a tree too deep for the stack) yields no uses.
-      return emptyReport();
-    }
-  },
-};
+  read: (root, text) => detectInTree(root, text),
+});

@@ -4,24 +4,13 @@
  * methods), the value of an expression, and call sites (invocations, `new`, and property
  * assignments such as `rsa.KeySize = 1024`, read as a call of the property).
  */
+
+import { ImportScope } from '../engine/path-table.js';
+import type { ApiTables, Evaluation, LanguageReader, TableSite } from '../engine/rules.js';
+import { FileBindings, type NodeBinding } from '../engine/scope.js';
+import { codeChildren, literalContent, namedChildren } from '../engine/syntax.js';
+import { binaryExpression, numberValue, UNKNOWN, type Value } from '../engine/values.js';
 import type { SyntaxNode } from '../parser.js';
-import { ImportScope } from '../path-table-b.js';
-import {
-  type ApiTables,
-  type CallSite,
-  type Evaluation,
-  type LanguageReader,
-  UNKNOWN,
-  type Value,
-} from '../rules-b.js';
-import {
-  codeChildrenOf,
-  FileBindings,
-  foldIntegers,
-  integerLiteral,
-  literalContent,
-  namedChildrenOf,
-} from '../syntax-b.js';
 
 const STRING_CONTENT = new Set(['string_literal_content', 'string_literal_fragment']);
 const WRAPPERS = new Set(['parenthesized_expression', 'await_expression', 'checked_expression']);
@@ -45,7 +34,7 @@ export const CSHARP_DECLARATIONS = [
 export class CSharpReader implements LanguageReader {
   readonly language = 'csharp' as const;
   private readonly imports = new ImportScope();
-  private readonly bindings = new FileBindings();
+  private readonly bindings = new FileBindings<NodeBinding>();
   private readonly classes = new Set<string>();
 
   constructor(private readonly tables: ApiTables) {}
@@ -74,7 +63,7 @@ export class CSharpReader implements LanguageReader {
 
   private addUsing(node: SyntaxNode): void {
     const alias = node.childForFieldName('name');
-    const target = namedChildrenOf(node).find((child) => child.id !== alias?.id);
+    const target = namedChildren(node).find((child) => child.id !== alias?.id);
     const path = target ? qualifiedName(target) : null;
     if (!path) return;
     if (alias) this.imports.alias(alias.text, path);
@@ -89,7 +78,7 @@ export class CSharpReader implements LanguageReader {
       const type = node.parent?.childForFieldName('type') ?? undefined;
       this.bindings.add(name.text, { at, value: declaratorValue(node, name), type });
     } else if (node.type === 'parameter') {
-      const value = namedChildrenOf(node).find((c) => c.id !== name.id && c.type !== 'modifier');
+      const value = namedChildren(node).find((c) => c.id !== name.id && c.type !== 'modifier');
       const type = node.childForFieldName('type') ?? undefined;
       this.bindings.add(name.text, { at, value: value?.id === type?.id ? undefined : value, type });
     } else if (node.type === 'declaration_pattern' || node.type === 'recursive_pattern') {
@@ -122,20 +111,18 @@ export class CSharpReader implements LanguageReader {
 
   evaluate(node: SyntaxNode, evaluation: Evaluation): Value {
     const again = (next: SyntaxNode | null | undefined): Value => evaluation.value(next);
-    const callValue = (site: CallSite): Value => evaluation.call(site);
+    const callValue = (site: TableSite): Value => evaluation.call(site);
     switch (node.type) {
       case 'string_literal': {
         const text = literalContent(node, STRING_CONTENT);
-        return text === undefined ? UNKNOWN : { kind: 'string', text };
+        return text === undefined ? UNKNOWN : { kind: 'string', value: text };
       }
       case 'verbatim_string_literal':
-        return { kind: 'string', text: node.text.slice(2, -1).replaceAll('""', '"') };
+        return { kind: 'string', value: node.text.slice(2, -1).replaceAll('""', '"') };
       case 'raw_string_literal':
-        return { kind: 'string', text: node.text.replace(/^"+|"+$/g, '') };
-      case 'integer_literal': {
-        const value = integerLiteral(node.text);
-        return value === undefined ? UNKNOWN : { kind: 'number', value };
-      }
+        return { kind: 'string', value: node.text.replace(/^"+|"+$/g, '') };
+      case 'integer_literal':
+        return numberValue(node.text);
       case 'identifier':
       case 'member_access_expression':
         return this.evaluateName(node, again);
@@ -153,7 +140,7 @@ export class CSharpReader implements LanguageReader {
         return typed.kind === 'key' ? typed : again(node.childForFieldName('value'));
       }
       case 'binary_expression':
-        return foldBinary(node, again);
+        return binaryExpression(node, again);
       default:
         return WRAPPERS.has(node.type) ? again(node.namedChild(0)) : UNKNOWN;
     }
@@ -202,7 +189,7 @@ export class CSharpReader implements LanguageReader {
     return this.bindings.resolve(`${name}()`, node.startIndex)?.value;
   }
 
-  siteOf(node: SyntaxNode): CallSite | null {
+  siteOf(node: SyntaxNode): TableSite | null {
     if (node.type === 'object_creation_expression') return creationSite(node);
     if (node.type === 'assignment_expression') return propertySite(node);
     if (node.type !== 'invocation_expression') return null;
@@ -218,11 +205,11 @@ export class CSharpReader implements LanguageReader {
         node,
         callee,
         nameNode,
-        path: null,
+        segments: null,
         receiver,
         method: simpleName(nameNode),
         args,
-        named,
+        keywords: named,
       };
     }
     const nameNode =
@@ -231,7 +218,16 @@ export class CSharpReader implements LanguageReader {
     const receiver =
       callee.type === 'member_access_expression' ? callee.childForFieldName('expression') : null;
     const path = qualifiedName(callee);
-    return { node, callee, nameNode, path, receiver, method: simpleName(nameNode), args, named };
+    return {
+      node,
+      callee,
+      nameNode,
+      segments: path,
+      receiver,
+      method: simpleName(nameNode),
+      args,
+      keywords: named,
+    };
   }
 
   calleeName(node: SyntaxNode): string | undefined {
@@ -274,18 +270,27 @@ function namedCurveArgument(node: SyntaxNode): SyntaxNode | undefined {
   return argumentsOf(node.childForFieldName('arguments')).args[0];
 }
 
-function creationSite(node: SyntaxNode): CallSite | null {
+function creationSite(node: SyntaxNode): TableSite | null {
   const type = node.childForFieldName('type');
   const written = type ? qualifiedName(type) : null;
   if (!type || !written) return null;
   const nameNode = type.type === 'qualified_name' ? (type.childForFieldName('name') ?? type) : type;
   const { named, args } = argumentsOf(node.childForFieldName('arguments'));
   const path = [...written, 'new'];
-  return { node, callee: type, nameNode, path, receiver: null, method: 'new', args, named };
+  return {
+    node,
+    callee: type,
+    nameNode,
+    segments: path,
+    receiver: null,
+    method: 'new',
+    args,
+    keywords: named,
+  };
 }
 
 /** `x.KeySize = 1024` as a call of the property `KeySize` on `x` with one argument. */
-function propertySite(node: SyntaxNode): CallSite | null {
+function propertySite(node: SyntaxNode): TableSite | null {
   const left = node.childForFieldName('left');
   const right = node.childForFieldName('right');
   if (left?.type !== 'member_access_expression' || !right) return null;
@@ -297,11 +302,11 @@ function propertySite(node: SyntaxNode): CallSite | null {
     node,
     callee: left,
     nameNode,
-    path: null,
+    segments: null,
     receiver,
     method,
     args: [right],
-    named: new Map(),
+    keywords: new Map(),
   };
 }
 
@@ -311,7 +316,7 @@ function argumentsOf(list: SyntaxNode | null): {
 } {
   const args: SyntaxNode[] = [];
   const named = new Map<string, SyntaxNode>();
-  for (const argument of list ? namedChildrenOf(list) : []) {
+  for (const argument of list ? namedChildren(list) : []) {
     if (argument.type !== 'argument') continue;
     const name = argument.childForFieldName('name');
     const value = argument.lastNamedChild;
@@ -367,7 +372,7 @@ function propertyValue(node: SyntaxNode): SyntaxNode | undefined {
   if (value?.type === 'arrow_expression_clause') return value.namedChild(0) ?? undefined;
   if (value) return value;
   const accessors = node.childForFieldName('accessors');
-  for (const accessor of accessors ? namedChildrenOf(accessors) : []) {
+  for (const accessor of accessors ? namedChildren(accessors) : []) {
     if (accessor.childForFieldName('name')?.text !== 'get') continue;
     return returnedExpression(accessor.childForFieldName('body'));
   }
@@ -378,23 +383,8 @@ function propertyValue(node: SyntaxNode): SyntaxNode | undefined {
 function returnedExpression(body: SyntaxNode | null): SyntaxNode | undefined {
   if (!body) return undefined;
   if (body.type === 'arrow_expression_clause') return body.namedChild(0) ?? undefined;
-  const statements = body.type === 'block' ? codeChildrenOf(body) : [];
+  const statements = body.type === 'block' ? codeChildren(body) : [];
   if (statements.length > 4) return undefined;
   const statement = statements.find((child) => child.type === 'return_statement');
   return statement?.namedChild(0) ?? undefined;
-}
-
-function foldBinary(node: SyntaxNode, again: (next: SyntaxNode) => Value): Value {
-  const left = node.childForFieldName('left');
-  const right = node.childForFieldName('right');
-  const operator = node.childForFieldName('operator')?.text ?? '';
-  if (!left || !right) return UNKNOWN;
-  const a = again(left);
-  const b = again(right);
-  if (a.kind === 'string' && b.kind === 'string' && operator === '+') {
-    return { kind: 'string', text: a.text + b.text };
-  }
-  if (a.kind !== 'number' || b.kind !== 'number') return UNKNOWN;
-  const value = foldIntegers(operator, a.value, b.value);
-  return value === undefined ? UNKNOWN : { kind: 'number', value };
 }

@@ -1,8 +1,15 @@
 /**
  * Go hashes, MACs, ciphers and KDFs: recorded as algorithms for the CBOM, never findings.
  */
-import { hashName } from '../names.js';
-import { argValue, at, type Rule, type RuleRead, symmetricFixed } from '../rules.js';
+import { hashName } from '../engine/names.js';
+import {
+  argValue,
+  at,
+  type Rule,
+  type RuleRead,
+  recordsOnly,
+  symmetricFixed,
+} from '../engine/rules.js';
 
 const HASH_FUNCTIONS: ReadonlyArray<[string, readonly string[]]> = [
   ['crypto/md5', ['New', 'Sum']],
@@ -26,24 +33,24 @@ export function goHash(path: string): string | undefined {
   return hashName(`sha${digits || (pkg === 'sha256' ? '256' : '512')}`);
 }
 
-const hashRule: RuleRead = (site) => {
+const hashRule: RuleRead = recordsOnly((site) => {
   const hash = goHash(site.path);
   return hash ? [{ symmetric: { algorithm: hash, kind: 'hash' } }] : [];
-};
+});
 
-const hmacRule: RuleRead = (site, ctx) => {
+const hmacRule: RuleRead = recordsOnly((site, ctx) => {
   const hash = argValue(site, ctx, at(0));
   const name = hash?.kind === 'api' ? goHash(hash.path) : undefined;
   return [{ symmetric: { algorithm: name ? `HMAC-${name}` : 'HMAC', kind: 'mac' } }];
-};
+});
 
 /** `cipher.NewGCM(block)` is AES-GCM when the block came from `aes.NewCipher`. */
 function blockMode(mode: string, kind: 'ae' | 'block-cipher'): RuleRead {
-  return (site, ctx) => {
+  return recordsOnly((site, ctx) => {
     const block = argValue(site, ctx, at(0));
     const base = block?.kind === 'api' && block.path.startsWith('crypto/aes.') ? 'AES-' : '';
     return [{ symmetric: { algorithm: `${base}${mode}`, kind } }];
-  };
+  });
 }
 
 export const GO_SYMMETRIC_RULES: readonly Rule[] = [

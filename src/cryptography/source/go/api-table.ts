@@ -4,10 +4,18 @@
  * go-jose and jwx. Calls are rules on `importpath.Func`; constants such as
  * `jwt.SigningMethodRS256` or `x509.SHA256WithRSA` are reference rules.
  */
-import { joseAlgorithm, knownCurve, type NameMeaning, signatureName } from '../names.js';
-import { argValue, at, emissionsOf, fixed, named, type Rule, type RuleRead } from '../rules.js';
+import { joseAlgorithm, knownCurve, type NameMeaning, signatureName } from '../engine/names.js';
+import {
+  argValue,
+  at,
+  emissionsOf,
+  fixed,
+  named,
+  type Rule,
+  type RuleRead,
+} from '../engine/rules.js';
+import { lastName, own, type Value } from '../engine/values.js';
 import type { PublicKeyAlgorithm } from '../types.js';
-import { lastName, own, type Value } from '../values.js';
 
 function paths(pkg: string, names: readonly string[], read: RuleRead): Rule[] {
   return names.map((name) => ({ path: `${pkg}.${name}`, read }));

@@ -4,21 +4,55 @@
  * (`jwt.SigningMethodRS256`, `ssh.KeyAlgoED25519`) and type assertions to their types count
  * where they are referenced.
  */
-import { type SyntaxNode, withSyntaxTree } from '../parser.js';
-import { reportBuilder } from '../report.js';
-import { applyRules, ruleSet, type Site } from '../rules.js';
-import { apiText, lineOf, type NodesByType, namedChildren, nodesByType } from '../scope.js';
-import type { LanguageDetector, SourceFileReport } from '../types.js';
-import { member } from '../values.js';
+
+import { treeDetector } from '../engine/detector.js';
+import { pathMatcher } from '../engine/engine.js';
+import {
+  allOf,
+  anyOf,
+  apiNamePrefilter,
+  keywordPrefilter,
+  patternPrefilter,
+} from '../engine/prefilter.js';
+import { ruleSet, type Site } from '../engine/rules.js';
+import { apiText, lineOf, type NodesByType, namedChildren, nodesByType } from '../engine/syntax.js';
+import { member } from '../engine/values.js';
+import type { SyntaxNode } from '../parser.js';
+import type { SourceFileReport } from '../types.js';
 import { GO_SYMMETRIC_RULES } from './api-symmetric.js';
 import { GO_CALL_RULES, GO_REFERENCE_RULES } from './api-table.js';
-import { GO_BINDING_TYPES, type GoEvaluator, goEvaluator, qualifiedType } from './evaluate.js';
+import { GO_BINDING_TYPES, type GoEvaluator, goEvaluator, qualifiedType } from './reader.js';
 
 const CALLS = ruleSet([...GO_CALL_RULES, ...GO_SYMMETRIC_RULES]);
 const REFERENCES = ruleSet(GO_REFERENCE_RULES);
 
 /** Every rule starts from an import of a crypto package or a JOSE library. */
-const TOKENS = /"crypto\/|golang\.org\/x\/crypto|jwt|jose|jwx/;
+const MODULES = /"crypto\/|golang\.org\/x\/crypto|jwt|jose|jwx/;
+
+/** Packages that hold nothing but public-key cryptography: importing one is enough in Go. */
+const PUBLIC_KEY_PACKAGES = [
+  'crypto/rsa',
+  'crypto/ecdsa',
+  'crypto/ecdh',
+  'crypto/ed25519',
+  'crypto/dsa',
+  'crypto/elliptic',
+  'crypto/mlkem',
+  'x/crypto/ssh',
+  'x/crypto/curve25519',
+  'x/crypto/ed25519',
+  'nacl/box',
+  'nacl/sign',
+];
+
+/** A crypto package, and a public-key package or API (not only hashes or ciphers). */
+const prefilter = allOf(
+  patternPrefilter(MODULES),
+  anyOf(
+    apiNamePrefilter(ruleSet([...GO_CALL_RULES, ...GO_REFERENCE_RULES]).publicKeyNames),
+    keywordPrefilter(PUBLIC_KEY_PACKAGES),
+  ),
+);
 
 const NO_KEYWORDS: ReadonlyMap<string, SyntaxNode> = new Map();
 
@@ -45,7 +79,7 @@ function callSite(call: SyntaxNode, ev: GoEvaluator): Site | undefined {
   const receiver = ev.value(operand);
   const target = member(receiver, field.text);
   const path = target.kind === 'api' ? target.path : `*.${field.text}`;
-  return { ...base, path, line: lineOf(field), receiver, receiverNode: operand };
+  return { ...base, path, line: lineOf(field), receiverValue: receiver, receiver: operand };
 }
 
 /** `&rsa.PublicKey{N: n, E: e}` is a constructor call with keyword arguments. */
@@ -125,29 +159,21 @@ const WALKED = [
 function detectIn(root: SyntaxNode): SourceFileReport {
   const nodes = nodesByType(root, WALKED);
   const ev = goEvaluator(nodes);
-  const consumed = new Set<number>();
   const sites: Site[] = [];
   for (const node of nodes.of('call_expression', 'composite_literal')) {
     const site = node.type === 'call_expression' ? callSite(node, ev) : literalSite(node, ev);
     if (site) sites.push(site);
   }
-  const report = reportBuilder('go');
-  const ctx = {
-    value: ev.value,
-    consume: (node: SyntaxNode) => consumed.add(node.id),
-    imports: ev.imports,
-    consumed,
-  };
-  applyRules(sites, [], CALLS, ctx, report);
-  applyRules([], referenceSites(nodes, ev), REFERENCES, ctx, report);
-  return report.build();
+  const matcher = pathMatcher('go', ev);
+  matcher.apply(sites, [], CALLS);
+  matcher.apply([], referenceSites(nodes, ev), REFERENCES);
+  return matcher.report();
 }
 
-export const goDetector: LanguageDetector = {
+export const goDetector = treeDetector({
   language: 'go',
   extensions: ['.go'],
-  mayContain: (text) => TOKENS.test(text),
-  async detect(_path, text) {
-    return withSyntaxTree('go', text, (tree) => detectIn(tree.rootNode));
-  },
-};
+  grammar: 'go',
+  mayContain: prefilter,
+  read: (root) => detectIn(root),
+});

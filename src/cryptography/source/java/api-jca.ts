@@ -11,8 +11,7 @@ import {
   knownCurve,
   type NameMeaning,
   signatureName,
-} from '../names.js';
-import type { SyntaxNode } from '../parser.js';
+} from '../engine/names.js';
 import {
   at,
   fixed,
@@ -22,10 +21,11 @@ import {
   type RuleRead,
   refineReceiver,
   symmetricNamed,
-} from '../rules.js';
-import { namedChildren } from '../scope.js';
+} from '../engine/rules.js';
+import { namedChildren } from '../engine/syntax.js';
+import { lastName, numberOf, stringOf, type Value } from '../engine/values.js';
+import type { SyntaxNode } from '../parser.js';
 import type { PublicKeyAlgorithm } from '../types.js';
-import { lastName, numberOf, stringOf, type Value } from '../values.js';
 
 /** KeyPairGenerator and KeyFactory names. */
 export function jcaKeyAlgorithm(name: string): NameMeaning | undefined {

@@ -3,7 +3,7 @@
  * generators, signers, engines, agreements, key parameters), JJWT (`SignatureAlgorithm.RS256`,
  * `Jwts.SIG.ES256`), Nimbus JOSE+JWT and Auth0 java-jwt.
  */
-import { joseAlgorithm, type NameMeaning } from '../names.js';
+import { joseAlgorithm, type NameMeaning } from '../engine/names.js';
 import {
   argValue,
   at,
@@ -14,11 +14,11 @@ import {
   type RuleRead,
   refineReceiver,
   symmetricFixed,
-} from '../rules.js';
+} from '../engine/rules.js';
+import { lastName, numberOf, type Value } from '../engine/values.js';
 import type { PublicKeyAlgorithm } from '../types.js';
-import { lastName, numberOf, type Value } from '../values.js';
 import { javaCurve } from './api-jca.js';
-import { typeName } from './evaluate.js';
+import { typeName } from './reader.js';
 
 type Fixed = [readonly string[], Parameters<typeof fixed>[0], PublicKeyAlgorithm, string?];
 

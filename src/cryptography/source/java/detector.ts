@@ -4,9 +4,11 @@
  * name or key size in a constant, field, local or small method of the file is followed, and a
  * generator's `initialize(2048)` sets the size on the generator's finding.
  */
-import { type SyntaxNode, withSyntaxTree } from '../parser.js';
-import { reportBuilder } from '../report.js';
-import { applyRules, ruleSet, type Site } from '../rules.js';
+
+import { treeDetector } from '../engine/detector.js';
+import { pathMatcher } from '../engine/engine.js';
+import { allOf, apiNamePrefilter, patternPrefilter } from '../engine/prefilter.js';
+import { ruleSet, type Site } from '../engine/rules.js';
 import {
   apiText,
   descendants,
@@ -14,20 +16,47 @@ import {
   type NodesByType,
   namedChildren,
   nodesByType,
-} from '../scope.js';
-import type { LanguageDetector, SourceFileReport } from '../types.js';
-import { member } from '../values.js';
+} from '../engine/syntax.js';
+import { member } from '../engine/values.js';
+import type { SyntaxNode } from '../parser.js';
+import type { SourceFileReport } from '../types.js';
 import { JCA_LATE_RULES, JCA_RULES } from './api-jca.js';
 import { JAVA_LIBRARY_RULES, JAVA_REFERENCE_RULES } from './api-libraries.js';
-import { JAVA_BINDING_TYPES, type JavaEvaluator, javaEvaluator, typeName } from './evaluate.js';
+import { JAVA_BINDING_TYPES, type JavaEvaluator, javaEvaluator, typeName } from './reader.js';
 
 const CALLS = ruleSet([...JCA_RULES, ...JAVA_LIBRARY_RULES]);
 const LATE = ruleSet([...JCA_LATE_RULES, ...JAVA_REFERENCE_RULES]);
 const LATE_CREATIONS = new Set(JCA_LATE_RULES.map((rule) => String(rule.path)));
 
 /** Every rule needs an import from one of these packages (JCA classes are not in java.lang). */
-const TOKENS =
+const MODULES =
   /java\.security|javax\.crypto|org\.bouncycastle|io\.jsonwebtoken|com\.nimbusds|com\.auth0/;
+
+/**
+ * Method names every class has (`getInstance`, `init`), made specific by the class they are
+ * called on, which the code always spells: the class names stand for them in the prefilter.
+ */
+const BY_CLASS = new Set(['getInstance', 'initialize', 'init', 'keyPair']);
+const PUBLIC_KEY_CLASSES = [
+  'KeyPairGenerator',
+  'KeyFactory',
+  'Signature',
+  'KeyAgreement',
+  'Cipher',
+  'Jwts',
+  'SignatureAlgorithm',
+  'JWSAlgorithm',
+  'JWEAlgorithm',
+];
+
+/** A crypto package, and a public-key class or API of it (not only digests or MACs). */
+const prefilter = allOf(
+  patternPrefilter(MODULES),
+  apiNamePrefilter([
+    ...[...CALLS.publicKeyNames, ...LATE.publicKeyNames].filter((name) => !BY_CLASS.has(name)),
+    ...PUBLIC_KEY_CLASSES,
+  ]),
+);
 
 /** Places where a name is not a value: `a.RS256`, `RS256()`, `import ...RS256`. */
 const NOT_A_VALUE = new Set([
@@ -62,8 +91,8 @@ function invocationSite(call: SyntaxNode, ev: JavaEvaluator): Site | undefined {
     ...base,
     path,
     api: apiText(object).concat('.', name.text),
-    receiver,
-    receiverNode: object,
+    receiverValue: receiver,
+    receiver: object,
   };
 }
 
@@ -124,7 +153,6 @@ const WALKED = [
 function detectIn(root: SyntaxNode): SourceFileReport {
   const nodes = nodesByType(root, WALKED);
   const ev = javaEvaluator(nodes);
-  const consumed = new Set<number>();
   const calls: Site[] = [];
   const late: Site[] = [];
   for (const node of nodes.of('method_invocation', 'object_creation_expression')) {
@@ -133,23 +161,16 @@ function detectIn(root: SyntaxNode): SourceFileReport {
     if (!site) continue;
     (LATE_CREATIONS.has(site.path) ? late : calls).push(site);
   }
-  const report = reportBuilder('java');
-  const ctx = {
-    value: ev.value,
-    consume: (node: SyntaxNode) => consumed.add(node.id),
-    imports: ev.imports,
-    consumed,
-  };
-  applyRules(calls, [], CALLS, ctx, report);
-  applyRules([], [...late, ...referenceSites(root, nodes, ev)], LATE, ctx, report);
-  return report.build();
+  const matcher = pathMatcher('java', ev);
+  matcher.apply(calls, [], CALLS);
+  matcher.apply([], [...late, ...referenceSites(root, nodes, ev)], LATE);
+  return matcher.report();
 }
 
-export const javaDetector: LanguageDetector = {
+export const javaDetector = treeDetector({
   language: 'java',
   extensions: ['.java'],
-  mayContain: (text) => TOKENS.test(text),
-  async detect(_path, text) {
-    return withSyntaxTree('java', text, (tree) => detectIn(tree.rootNode));
-  },
-};
+  grammar: 'java',
+  mayContain: prefilter,
+  read: (root) => detectIn(root),
+});

@@ -10,8 +10,7 @@ import {
   joseAlgorithm,
   type NameMeaning,
   signatureName,
-} from '../names.js';
-import type { SyntaxNode } from '../parser.js';
+} from '../engine/names.js';
 import {
   argValue,
   at,
@@ -23,12 +22,14 @@ import {
   type Rule,
   type RuleContext,
   type RuleRead,
+  recordsOnly,
   symmetricFixed,
   symmetricNamed,
-} from '../rules.js';
-import { namedChildren } from '../scope.js';
+} from '../engine/rules.js';
+import { namedChildren } from '../engine/syntax.js';
+import { own, stringOf, type Value } from '../engine/values.js';
+import type { SyntaxNode } from '../parser.js';
 import type { PublicKeyAlgorithm } from '../types.js';
-import { own, stringOf, type Value } from '../values.js';
 
 function paths(names: readonly string[], read: RuleRead): Rule[] {
   return names.map((path) => ({ path, read }));
@@ -66,8 +67,11 @@ function firstArgument(call: SyntaxNode | undefined): SyntaxNode | undefined {
 }
 
 /** The curve given to `new EC('secp256k1')` for a call on the instance or one of its keys. */
-function instanceCurve(site: { receiver?: Value }, ctx: RuleContext): string | undefined {
-  const receiver = site.receiver;
+function instanceCurve(
+  site: { receiverValue?: Value | undefined },
+  ctx: RuleContext,
+): string | undefined {
+  const receiver = site.receiverValue;
   if (receiver?.kind !== 'api') return undefined;
   const curve = firstArgument(receiver.calls[0]);
   const name = curve ? stringOf(ctx.value(curve)) : undefined;
@@ -146,11 +150,11 @@ const forgeDigestSign: RuleRead = (site, ctx) => {
     : [];
 };
 
-const forgeDigest: RuleRead = (site) => {
+const forgeDigest: RuleRead = recordsOnly((site) => {
   const name = /^forge\.md\.(\w+)\.create$/.exec(site.path)?.[1];
   const hash = name ? hashName(name) : undefined;
   return hash ? [{ symmetric: { algorithm: hash, kind: 'hash' } }] : [];
-};
+});
 
 const FORGE_RULES: Rule[] = [
   {

@@ -3,8 +3,7 @@
  * `require('crypto').webcrypto.subtle`), as data: which call means which primitive and family,
  * and where the key type, key size and curve are written.
  */
-import { cipherName, hashName, modpBits, type NameMeaning } from '../names.js';
-import type { SyntaxNode } from '../parser.js';
+import { cipherName, hashName, modpBits, type NameMeaning } from '../engine/names.js';
 import {
   argValue,
   at,
@@ -14,12 +13,14 @@ import {
   type Rule,
   type RuleContext,
   type RuleRead,
+  recordsOnly,
   symmetricFixed,
   symmetricNamed,
-} from '../rules.js';
-import { namedChildren } from '../scope.js';
+} from '../engine/rules.js';
+import { namedChildren } from '../engine/syntax.js';
+import { own, stringOf, type Value } from '../engine/values.js';
+import type { SyntaxNode } from '../parser.js';
 import type { PublicKeyAlgorithm } from '../types.js';
-import { own, stringOf, type Value } from '../values.js';
 
 /** The key types of `generateKeyPair` and `KeyObject.asymmetricKeyType`. */
 export function nodeKeyType(name: string): NameMeaning | undefined {
@@ -119,7 +120,7 @@ const signerFromName: RuleRead = (site, ctx) => {
 
 /** `signer.sign(key)`: the key's family replaces the family `createSign` assumed. */
 const signerKey: RuleRead = (site, ctx) => {
-  const receiver = site.receiver;
+  const receiver = site.receiverValue;
   const producer = receiver?.kind === 'api' ? receiver.calls[0] : undefined;
   const algorithm = keyFamily(argValue(site, ctx, at(0)), ctx);
   return producer && algorithm ? [{ refine: producer, with: { algorithm } }] : [];
@@ -244,7 +245,11 @@ export const NODE_CRYPTO_RULES: readonly Rule[] = [
   webCrypto('decrypt', 'encryption', 0),
   webCrypto('deriveKey', 'key-agreement', 0),
   webCrypto('deriveBits', 'key-agreement', 0),
-  webCrypto('digest', 'key-agreement', 0),
+  // `subtle.digest` takes only hashes: it records them and lets no file through the prefilter.
+  {
+    ...webCrypto('digest', 'key-agreement', 0),
+    read: recordsOnly(webCrypto('digest', 'key-agreement', 0).read),
+  },
 ];
 
 function groupBits(value: Value): number | undefined {

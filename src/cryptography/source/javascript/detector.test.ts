@@ -102,6 +102,17 @@ describe('javascriptDetector', () => {
 
   it('prefilters files without any token a rule starts from', () => {
     expect(javascriptDetector.mayContain?.('export const sum = (a, b) => a + b;')).toBe(false);
-    expect(javascriptDetector.mayContain?.("require('node:crypto')")).toBe(true);
+    expect(
+      javascriptDetector.mayContain?.("require('node:crypto').generateKeyPairSync('rsa')"),
+    ).toBe(true);
+  });
+
+  it('prefilters files that import a crypto module only to hash or make ids', () => {
+    const hashing =
+      "import { createHash, randomUUID } from 'node:crypto';\nconst id = randomUUID();\nexport const digest = (s) => createHash('sha256').update(s).digest('hex');";
+    expect(javascriptDetector.mayContain?.(hashing)).toBe(false);
+    const signing =
+      "import { sign } from 'node:crypto';\nexport const f = (k, d) => sign(null, d, k);";
+    expect(javascriptDetector.mayContain?.(signing)).toBe(true);
   });
 });

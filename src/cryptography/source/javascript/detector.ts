@@ -4,16 +4,18 @@
  * the file's imports and bindings to a canonical path the API tables know.
  */
 import { extname } from 'node:path';
-import { type Grammar, type SyntaxNode, withSyntaxTree } from '../parser.js';
-import { reportBuilder } from '../report.js';
-import { applyRules, ruleSet, type Site } from '../rules.js';
-import { apiText, descendants, lineOf, namedChildren } from '../scope.js';
-import type { LanguageDetector, SourceFileReport, SourceLanguage } from '../types.js';
-import { own } from '../values.js';
+import { treeDetector } from '../engine/detector.js';
+import { pathMatcher } from '../engine/engine.js';
+import { allOf, apiNamePrefilter, patternPrefilter } from '../engine/prefilter.js';
+import { ruleSet, type Site } from '../engine/rules.js';
+import { apiText, descendants, lineOf, namedChildren } from '../engine/syntax.js';
+import { own } from '../engine/values.js';
+import type { Grammar, SyntaxNode } from '../parser.js';
+import type { SourceFileReport, SourceLanguage } from '../types.js';
 import { LIBRARY_RULES } from './api-libraries.js';
 import { NODE_CRYPTO_RULES } from './api-node.js';
-import { BINDING_TYPES, type JavaScriptEvaluator, javascriptEvaluator } from './evaluate.js';
 import { memberPath } from './modules.js';
+import { BINDING_TYPES, type JavaScriptEvaluator, javascriptEvaluator } from './reader.js';
 
 const RULES = ruleSet([...NODE_CRYPTO_RULES, ...LIBRARY_RULES]);
 
@@ -29,8 +31,11 @@ const GRAMMAR: Readonly<Record<string, Grammar>> = {
 };
 
 /** Every rule starts from one of these names (a module, a global or a library's export). */
-const TOKENS =
+const MODULES =
   /crypto|subtle|forge|jsrsasign|KEYUTIL|KJUR|RSAKey|elliptic|jsonwebtoken|jose|jwt|nacl|noble/;
+
+/** A crypto module, and a public-key API of it (not only hashes, ids or symmetric ciphers). */
+const prefilter = allOf(patternPrefilter(MODULES), apiNamePrefilter(RULES.publicKeyNames));
 
 function argumentsOf(call: SyntaxNode): SyntaxNode[] {
   const args = call.childForFieldName('arguments');
@@ -46,7 +51,7 @@ function siteOf(call: SyntaxNode, ev: JavaScriptEvaluator): Site | undefined {
   const callee = call.childForFieldName(isNew ? 'constructor' : 'function');
   if (!callee) return undefined;
   const prefix = isNew ? 'new ' : '';
-  let located: Pick<Site, 'path' | 'line' | 'receiver' | 'receiverNode'>;
+  let located: Pick<Site, 'path' | 'line' | 'receiverValue' | 'receiver'>;
   if (callee.type === 'member_expression') {
     const object = callee.childForFieldName('object');
     const property = callee.childForFieldName('property');
@@ -54,7 +59,7 @@ function siteOf(call: SyntaxNode, ev: JavaScriptEvaluator): Site | undefined {
     const receiver = ev.value(object);
     const target = memberPath(receiver, property.text);
     const path = prefix + (target.kind === 'api' ? target.path : `*.${property.text}`);
-    located = { path, line: lineOf(property), receiver, receiverNode: object };
+    located = { path, line: lineOf(property), receiverValue: receiver, receiver: object };
   } else {
     const target = ev.value(callee);
     if (target.kind !== 'api' || target.path === '') return undefined;
@@ -79,31 +84,21 @@ function detectIn(root: SyntaxNode, language: SourceLanguage): SourceFileReport 
   for (const node of descendants(root, WALKED))
     (CALL_TYPES.has(node.type) ? calls : declarations).push(node);
   const ev = javascriptEvaluator(declarations, calls);
-  const consumed = new Set<number>();
   const sites: Site[] = [];
   for (const call of calls) {
     const site = siteOf(call, ev);
     if (site) sites.push(site);
   }
-  const report = reportBuilder(language);
-  const ctx = {
-    value: ev.value,
-    consume: (node: SyntaxNode) => consumed.add(node.id),
-    imports: ev.imports,
-    consumed,
-  };
-  applyRules(sites, [], RULES, ctx, report);
-  return report.build();
+  const matcher = pathMatcher(language, ev);
+  matcher.apply(sites, [], RULES);
+  return matcher.report();
 }
 
-export const javascriptDetector: LanguageDetector = {
+export const javascriptDetector = treeDetector({
   language: 'javascript',
   extensions: Object.keys(GRAMMAR),
-  mayContain: (text) => TOKENS.test(text),
-  async detect(path, text) {
-    const extension = extname(path).toLowerCase();
-    const grammar = own(GRAMMAR, extension) ?? 'javascript';
-    const language: SourceLanguage = grammar === 'javascript' ? 'javascript' : 'typescript';
-    return withSyntaxTree(grammar, text, (tree) => detectIn(tree.rootNode, language));
-  },
-};
+  grammar: (path) => own(GRAMMAR, extname(path).toLowerCase()) ?? 'javascript',
+  languageOf: (grammar) => (grammar === 'javascript' ? 'javascript' : 'typescript'),
+  mayContain: prefilter,
+  read: (root, _text, { language }) => detectIn(root, language),
+});

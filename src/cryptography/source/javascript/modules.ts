@@ -2,7 +2,7 @@
  * The npm modules the JavaScript rules know, by the canonical name the API tables use, and
  * the globals a browser or Node script may use without importing anything.
  */
-import { api, member, own, type Value } from '../values.js';
+import { api, member, own, type Value } from '../engine/values.js';
 
 const MODULES: Readonly<Record<string, string>> = {
   crypto: 'crypto',

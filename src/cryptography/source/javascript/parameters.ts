@@ -3,8 +3,9 @@
  * `function makeKeys(type) { return generateKeyPairSync(type) }` called as `makeKeys('ec')`, the
  * key type is 'ec'. Only calls by the function's own name in the file count.
  */
+
+import { namedChildren } from '../engine/syntax.js';
 import type { SyntaxNode } from '../parser.js';
-import { namedChildren } from '../scope.js';
 
 const FUNCTIONS = new Set([
   'function_declaration',

@@ -3,19 +3,19 @@
  * options, signing, public-key encryption, derivation), ext/sodium, phpseclib 2 and 3,
  * firebase/php-jwt and lcobucci/jwt, and the hashes and ciphers recorded as algorithms.
  */
-import { PathTable } from '../path-table-b.js';
+import { PathTable } from '../engine/path-table.js';
 import type {
   ApiRule,
   ApiTables,
   ArgReader,
-  CallSite,
   Decision,
   KeyType,
   KnownValue,
   MethodRule,
   Recorded,
-} from '../rules-b.js';
-import { methodsByName } from '../rules-b.js';
+  TableSite,
+} from '../engine/rules.js';
+import { methodsByName, recordsOnlyEntry } from '../engine/rules.js';
 import type { PublicKeyAlgorithm } from '../types.js';
 
 type Fields = Omit<ApiRule, 'path' | 'bare'>;
@@ -32,11 +32,11 @@ function each(prefix: string, members: string[], fields: Fields, bare?: number):
  * OpenSSL's default), the size from `private_key_bits`, the curve from `curve_name` (which
  * alone means EC). The engine reads the option map's entries like named arguments.
  */
-function opensslPkeyNew(_site: CallSite, read: ArgReader): Decision {
+function opensslPkeyNew(_site: TableSite, read: ArgReader): Decision {
   const decision: Decision = { primitive: 'key-generation', algorithm: 'RSA' };
-  const type = read({ name: 'options', option: 'private_key_type' }, 'key-type');
-  const bits = read({ name: 'options', option: 'private_key_bits' }, 'key-size');
-  const curve = read({ name: 'options', option: 'curve_name' }, 'curve');
+  const type = read({ index: 0, keyword: 'options', property: 'private_key_type' }, 'key-type');
+  const bits = read({ index: 0, keyword: 'options', property: 'private_key_bits' }, 'key-size');
+  const curve = read({ index: 0, keyword: 'options', property: 'curve_name' }, 'curve');
   if (curve?.curve) {
     decision.algorithm = curve.algorithm ?? 'ECDSA';
     decision.curve = curve.curve;
@@ -69,17 +69,17 @@ function openssl(): ApiRule[] {
     ...each('', ['openssl_dh_compute_key'], { primitive: 'key-agreement', algorithm: 'DH' }),
     ...each('', ['openssl_csr_new'], { primitive: 'signature', algorithm: 'RSA', args: key(1) }),
     ...each('', ['openssl_encrypt', 'openssl_decrypt'], {
-      args: [{ arg: { index: 1, name: 'cipher_algo' }, read: 'cipher' }],
+      args: [{ arg: { index: 1, keyword: 'cipher_algo' }, read: 'cipher' }],
     }),
     ...each('', ['openssl_digest'], {
-      args: [{ arg: { index: 1, name: 'digest_algo' }, read: 'hash' }],
+      args: [{ arg: { index: 1, keyword: 'digest_algo' }, read: 'hash' }],
     }),
   ];
 }
 
 function sodium(): ApiRule[] {
   const ed: Fields = { primitive: 'signature', algorithm: 'EdDSA', curve: 'Ed25519' };
-  const x: Fields = { primitive: 'key-agreement', algorithm: 'X25519', curve: 'Curve25519' };
+  const x: Fields = { primitive: 'key-agreement', algorithm: 'X25519', curve: 'X25519' };
   const record = (members: string[], records: Recorded) => each('', members, { records });
   return [
     ...each('', ['sodium_crypto_sign_keypair', 'sodium_crypto_sign_seed_keypair'], {
@@ -242,10 +242,10 @@ function hashes(): ApiRule[] {
       ([name, algorithm]): ApiRule => ({ path: name, records: { algorithm, kind: 'hash' } }),
     ),
     ...each('', ['hash', 'hash_file', 'hash_init'], {
-      args: [{ arg: { index: 0, name: 'algo' }, read: 'hash' }],
+      args: [{ arg: { index: 0, keyword: 'algo' }, read: 'hash' }],
     }),
     ...each('', ['hash_hmac', 'hash_hmac_file'], {
-      args: [{ arg: { index: 0, name: 'algo' }, read: 'hmac' }],
+      args: [{ arg: { index: 0, keyword: 'algo' }, read: 'hmac' }],
     }),
     ...each('', ['hash_pbkdf2'], { records: { algorithm: 'PBKDF2', kind: 'kdf' } }),
     ...each('', ['password_hash'], { records: { algorithm: 'bcrypt', kind: 'kdf' } }),
@@ -347,11 +347,11 @@ export const PHP_TABLES: ApiTables = {
  */
 export const PHP_KEYWORDS: readonly string[] = [
   ...new Set(
-    CALLS.map((rule) =>
+    CALLS.filter((rule) => !recordsOnlyEntry(rule)).map((rule) =>
       rule.path.includes('.') ? (rule.path.split('.')[0] ?? '') : `${rule.path}(`,
     ),
   ),
-  ...CALLS.filter((rule) => rule.bare !== undefined).map(
-    (rule) => rule.path.split('.').at(-2) ?? '',
-  ),
+  ...CALLS.filter((rule) => !recordsOnlyEntry(rule))
+    .filter((rule) => rule.bare !== undefined)
+    .map((rule) => rule.path.split('.').at(-2) ?? ''),
 ];

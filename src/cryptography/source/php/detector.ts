@@ -2,11 +2,12 @@
  * PHP detector: ext/openssl, ext/sodium, phpseclib and the JWT libraries' uses of
  * quantum-vulnerable public-key cryptography, read from the tree-sitter syntax tree.
  */
-import { emptyReport, MatchEngine } from '../engine-b.js';
-import { type SyntaxNode, withSyntaxTree } from '../parser.js';
-import { keywordPrefilter } from '../prefilter-b.js';
-import { MAX_SOURCE_CHARS, nodesOfType } from '../syntax-b.js';
-import type { LanguageDetector, SourceFileReport } from '../types.js';
+import { treeDetector } from '../engine/detector.js';
+import { MatchEngine } from '../engine/engine.js';
+import { keywordPrefilter } from '../engine/prefilter.js';
+import { descendants } from '../engine/syntax.js';
+import type { SyntaxNode } from '../parser.js';
+import type { SourceFileReport } from '../types.js';
 import { PHP_KEYWORDS, PHP_TABLES } from './api.js';
 import { PHP_DECLARATIONS, PhpReader } from './reader.js';
 
@@ -23,7 +24,7 @@ const prefilter = keywordPrefilter(PHP_KEYWORDS, { ignoreCase: true });
 function detectInTree(root: SyntaxNode): SourceFileReport {
   const reader = new PhpReader(PHP_TABLES);
   const engine = new MatchEngine(PHP_TABLES, reader);
-  const nodes = nodesOfType(root, [...PHP_DECLARATIONS, ...CALLS]);
+  const nodes = descendants(root, [...PHP_DECLARATIONS, ...CALLS]);
   const declarations: readonly string[] = PHP_DECLARATIONS;
   reader.index(
     nodes.filter(
@@ -34,17 +35,10 @@ function detectInTree(root: SyntaxNode): SourceFileReport {
   return engine.report();
 }
 
-export const phpDetector: LanguageDetector = {
+export const phpDetector = treeDetector({
   language: 'php',
   extensions: ['.php', '.phtml'],
+  grammar: 'php',
   mayContain: prefilter,
-  async detect(_path: string, text: string): Promise<SourceFileReport> {
-    if (text.length > MAX_SOURCE_CHARS || !prefilter(text)) return emptyReport();
-    try {
-      return await withSyntaxTree('php', text, (tree) => detectInTree(tree.rootNode));
-    } catch {
-      // A file that breaks the reader (a tree too deep for the stack) yields no uses.
-      return emptyReport();
-    }
-  },
-};
+  read: (root) => detectInTree(root),
+});

@@ -5,24 +5,13 @@
  * values (arrays as option maps), and call sites (functions, static and instance methods,
  * `new`). Function names are matched in lower case, as PHP resolves them.
  */
+
+import { ImportScope } from '../engine/path-table.js';
+import type { ApiTables, Evaluation, LanguageReader, TableSite } from '../engine/rules.js';
+import { FileBindings, type NodeBinding } from '../engine/scope.js';
+import { codeChildren, literalContent, namedChildren } from '../engine/syntax.js';
+import { binaryExpression, numberValue, UNKNOWN, type Value } from '../engine/values.js';
 import type { SyntaxNode } from '../parser.js';
-import { ImportScope } from '../path-table-b.js';
-import {
-  type ApiTables,
-  type CallSite,
-  type Evaluation,
-  type LanguageReader,
-  UNKNOWN,
-  type Value,
-} from '../rules-b.js';
-import {
-  codeChildrenOf,
-  FileBindings,
-  foldIntegers,
-  integerLiteral,
-  literalContent,
-  namedChildrenOf,
-} from '../syntax-b.js';
 
 const STRING_CONTENT = new Set(['string_content', 'string_value']);
 const SELF_SCOPES = new Set(['self', 'static', 'parent']);
@@ -50,7 +39,7 @@ export const PHP_DECLARATIONS = [
 export class PhpReader implements LanguageReader {
   readonly language = 'php' as const;
   private readonly imports = new ImportScope();
-  private readonly bindings = new FileBindings();
+  private readonly bindings = new FileBindings<NodeBinding>();
   private readonly classes = new Set<string>();
 
   constructor(private readonly tables: ApiTables) {}
@@ -77,11 +66,11 @@ export class PhpReader implements LanguageReader {
 
   private addUse(node: SyntaxNode): void {
     const group = node.childForFieldName('body');
-    const prefix = namedChildrenOf(node).find((child) => child.type === 'namespace_name');
+    const prefix = namedChildren(node).find((child) => child.type === 'namespace_name');
     const base = group && prefix ? namespaceSegments(prefix) : [];
-    const clauses = namedChildrenOf(group ?? node).filter((c) => c.type === 'namespace_use_clause');
+    const clauses = namedChildren(group ?? node).filter((c) => c.type === 'namespace_use_clause');
     for (const clause of clauses) {
-      const target = namedChildrenOf(clause).find(
+      const target = namedChildren(clause).find(
         (c) => c.type === 'qualified_name' || c.type === 'name',
       );
       const path = target ? [...base, ...(phpPath(target) ?? [])] : [];
@@ -131,32 +120,30 @@ export class PhpReader implements LanguageReader {
 
   evaluate(node: SyntaxNode, evaluation: Evaluation): Value {
     const again = (next: SyntaxNode | null | undefined): Value => evaluation.value(next);
-    const callValue = (site: CallSite): Value => evaluation.call(site);
+    const callValue = (site: TableSite): Value => evaluation.call(site);
     switch (node.type) {
       case 'string':
       case 'encapsed_string': {
         const text = literalContent(node, STRING_CONTENT);
-        return text === undefined ? UNKNOWN : { kind: 'string', text };
+        return text === undefined ? UNKNOWN : { kind: 'string', value: text };
       }
-      case 'integer': {
-        const value = integerLiteral(node.text);
-        return value === undefined ? UNKNOWN : { kind: 'number', value };
-      }
+      case 'integer':
+        return numberValue(node.text);
       case 'array_creation_expression':
-        return { kind: 'entries', entries: arrayEntries(node) };
+        return { kind: 'object', entries: arrayEntries(node) };
       case 'parenthesized_expression':
         return again(node.namedChild(0));
       case 'binary_expression':
-        return foldBinary(node, again);
+        return binaryExpression(node, again, '.');
       case 'subscript_expression': {
         // `$config['alg']` of an array literal in the file.
-        const [container, index] = codeChildrenOf(node);
+        const [container, index] = codeChildren(node);
         const map = again(container);
         const key = index ? again(index) : UNKNOWN;
         const text =
-          key.kind === 'string' ? key.text : key.kind === 'number' ? String(key.value) : undefined;
+          key.kind === 'string' ? key.value : key.kind === 'number' ? String(key.value) : undefined;
         const entry =
-          map.kind === 'entries' && text !== undefined ? map.entries.get(text) : undefined;
+          map.kind === 'object' && text !== undefined ? map.entries.get(text) : undefined;
         return again(entry);
       }
       case 'conditional_expression': {
@@ -207,7 +194,7 @@ export class PhpReader implements LanguageReader {
   private evaluateCall(
     node: SyntaxNode,
     again: (next: SyntaxNode) => Value,
-    callValue: (site: CallSite) => Value,
+    callValue: (site: TableSite) => Value,
   ): Value {
     const site = this.siteOf(node);
     if (!site) return UNKNOWN;
@@ -215,7 +202,7 @@ export class PhpReader implements LanguageReader {
     const scope =
       node.type === 'scoped_call_expression' ? node.childForFieldName('scope')?.text : undefined;
     const own =
-      (node.type === 'function_call_expression' && site.path?.length === 1) ||
+      (node.type === 'function_call_expression' && site.segments?.length === 1) ||
       receiver === '$this' ||
       (scope !== undefined && (SELF_SCOPES.has(scope) || this.classes.has(scope)));
     const body = own
@@ -233,7 +220,7 @@ export class PhpReader implements LanguageReader {
     return name?.type === 'name' ? name.text.toLowerCase() : undefined;
   }
 
-  siteOf(node: SyntaxNode): CallSite | null {
+  siteOf(node: SyntaxNode): TableSite | null {
     const { args, named } = argumentsOf(node.childForFieldName('arguments') ?? argumentList(node));
     switch (node.type) {
       case 'function_call_expression': {
@@ -247,11 +234,11 @@ export class PhpReader implements LanguageReader {
           node,
           callee,
           nameNode,
-          path: lower,
+          segments: lower,
           receiver: null,
           method: lower.at(-1) ?? '',
           args,
-          named,
+          keywords: named,
         };
       }
       case 'scoped_call_expression': {
@@ -264,15 +251,15 @@ export class PhpReader implements LanguageReader {
           node,
           callee: scope,
           nameNode,
-          path,
+          segments: path,
           receiver: null,
           method: nameNode.text,
           args,
-          named,
+          keywords: named,
         };
       }
       case 'object_creation_expression': {
-        const type = namedChildrenOf(node).find(
+        const type = namedChildren(node).find(
           (c) => c.type === 'name' || c.type === 'qualified_name',
         );
         const path = type ? phpPath(type) : null;
@@ -283,11 +270,11 @@ export class PhpReader implements LanguageReader {
           node,
           callee: type,
           nameNode,
-          path: [...path, 'new'],
+          segments: [...path, 'new'],
           receiver: null,
           method: 'new',
           args,
-          named,
+          keywords: named,
         };
       }
       default: {
@@ -298,11 +285,11 @@ export class PhpReader implements LanguageReader {
           node,
           callee: receiver,
           nameNode,
-          path: null,
+          segments: null,
           receiver,
           method: nameNode.text,
           args,
-          named,
+          keywords: named,
         };
       }
     }
@@ -310,7 +297,7 @@ export class PhpReader implements LanguageReader {
 }
 
 function argumentList(node: SyntaxNode): SyntaxNode | null {
-  return namedChildrenOf(node).find((child) => child.type === 'arguments') ?? null;
+  return namedChildren(node).find((child) => child.type === 'arguments') ?? null;
 }
 
 function argumentsOf(list: SyntaxNode | null): {
@@ -319,7 +306,7 @@ function argumentsOf(list: SyntaxNode | null): {
 } {
   const args: SyntaxNode[] = [];
   const named = new Map<string, SyntaxNode>();
-  for (const argument of list ? codeChildrenOf(list) : []) {
+  for (const argument of list ? codeChildren(list) : []) {
     if (argument.type !== 'argument') continue;
     const name = argument.childForFieldName('name');
     const value = argument.lastNamedChild;
@@ -334,9 +321,9 @@ function argumentsOf(list: SyntaxNode | null): {
 function arrayEntries(node: SyntaxNode): Map<string, SyntaxNode> {
   const entries = new Map<string, SyntaxNode>();
   let position = 0;
-  for (const element of namedChildrenOf(node)) {
+  for (const element of namedChildren(node)) {
     if (element.type !== 'array_element_initializer') continue;
-    const parts = codeChildrenOf(element);
+    const parts = codeChildren(element);
     const value = parts.at(-1);
     if (!value) continue;
     const key = parts.length > 1 ? parts[0] : undefined;
@@ -353,7 +340,7 @@ export function phpPath(node: SyntaxNode): string[] | null {
   if (node.type === 'relative_scope') return [node.text];
   if (node.type !== 'qualified_name') return null;
   const segments: string[] = [];
-  for (const child of namedChildrenOf(node)) {
+  for (const child of namedChildren(node)) {
     if (child.type === 'namespace_name') segments.push(...namespaceSegments(child));
     else if (child.type === 'name') segments.push(child.text);
   }
@@ -361,7 +348,7 @@ export function phpPath(node: SyntaxNode): string[] | null {
 }
 
 function namespaceSegments(node: SyntaxNode): string[] {
-  return namedChildrenOf(node)
+  return namedChildren(node)
     .filter((child) => child.type === 'name')
     .map((child) => child.text);
 }
@@ -399,23 +386,8 @@ function bindingNameOfDeclaration(node: SyntaxNode, name: SyntaxNode): string {
 
 /** What a short function body returns: its first `return`. */
 function returnedExpression(body: SyntaxNode | null): SyntaxNode | undefined {
-  const statements = body ? codeChildrenOf(body) : [];
+  const statements = body ? codeChildren(body) : [];
   if (statements.length > 4) return undefined;
   const statement = statements.find((child) => child.type === 'return_statement');
   return statement?.namedChild(0) ?? undefined;
-}
-
-function foldBinary(node: SyntaxNode, again: (next: SyntaxNode) => Value): Value {
-  const left = node.childForFieldName('left');
-  const right = node.childForFieldName('right');
-  const operator = node.childForFieldName('operator')?.text ?? '';
-  if (!left || !right) return UNKNOWN;
-  const a = again(left);
-  const b = again(right);
-  if (a.kind === 'string' && b.kind === 'string' && operator === '.') {
-    return { kind: 'string', text: a.text + b.text };
-  }
-  if (a.kind !== 'number' || b.kind !== 'number') return UNKNOWN;
-  const value = foldIntegers(operator, a.value, b.value);
-  return value === undefined ? UNKNOWN : { kind: 'number', value };
 }

@@ -2,7 +2,7 @@
  * Python crypto libraries besides pyca/cryptography, as data: PyCryptodome (`Crypto.` and
  * `Cryptodome.`), ecdsa, paramiko, PyJWT and python-jose, python-rsa and PyNaCl.
  */
-import { cipherName, hashName, joseAlgorithm, knownCurve } from '../names.js';
+import { cipherName, hashName, joseAlgorithm, knownCurve } from '../engine/names.js';
 import {
   argValue,
   curveOf,
@@ -12,10 +12,11 @@ import {
   propertyValue,
   type Rule,
   type RuleRead,
+  recordsOnly,
   symmetricFixed,
-} from '../rules.js';
+} from '../engine/rules.js';
+import { lastName, numberOf, stringOf } from '../engine/values.js';
 import type { PublicKeyAlgorithm } from '../types.js';
-import { lastName, numberOf, stringOf } from '../values.js';
 
 function paths(names: readonly string[], read: RuleRead): Rule[] {
   return names.map((path) => ({ path, read }));
@@ -54,7 +55,7 @@ const dssSigner: RuleRead = (site, ctx) => {
 };
 
 /** `AES.new(key, AES.MODE_GCM)`: the cipher from the path, the mode from the argument. */
-const cryptodomeCipher: RuleRead = (site, ctx) => {
+const cryptodomeCipher: RuleRead = recordsOnly((site, ctx) => {
   const name = /^Crypto\.Cipher\.(\w+)\.new$/.exec(site.path)?.[1] ?? '';
   const mode = argValue(site, ctx, kw('mode', 1));
   const modeName = mode?.kind === 'api' ? lastName(mode.path).replace(/^MODE_/, '') : undefined;
@@ -64,14 +65,14 @@ const cryptodomeCipher: RuleRead = (site, ctx) => {
     .replace(/^ARC4$/, 'RC4');
   const symmetric = cipherName(modeName ? `${spelled}/${modeName}` : spelled);
   return symmetric ? [{ symmetric }] : [];
-};
+});
 
-const cryptodomeHash: RuleRead = (site) => {
+const cryptodomeHash: RuleRead = recordsOnly((site) => {
   const name = /^Crypto\.Hash\.(\w+)\.new$/.exec(site.path)?.[1] ?? '';
   if (name === 'HMAC') return [{ symmetric: { algorithm: 'HMAC', kind: 'mac' } }];
   const hash = hashName(name.replace(/_/g, '-'));
   return hash ? [{ symmetric: { algorithm: hash, kind: 'hash' } }] : [];
-};
+});
 
 const CRYPTODOME: Rule[] = [
   {

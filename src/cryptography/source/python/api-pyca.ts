@@ -4,19 +4,20 @@
  * `exchange` are findings when the key came from a generator in the file, or when the padding
  * or algorithm object passed says the family (`padding.OAEP`, `ec.ECDSA`, `ec.ECDH`).
  */
-import { hashName } from '../names.js';
+import { hashName } from '../engine/names.js';
 import {
   argValue,
   fixed,
   kw,
   type Rule,
   type RuleRead,
+  recordsOnly,
   type Site,
   symmetricFixed,
   symmetricNamed,
-} from '../rules.js';
+} from '../engine/rules.js';
+import { lastName, type Value } from '../engine/values.js';
 import type { PublicKeyAlgorithm } from '../types.js';
-import { lastName, type Value } from '../values.js';
 
 function paths(names: readonly string[], read: RuleRead): Rule[] {
   return names.map((path) => ({ path, read }));
@@ -54,7 +55,7 @@ function byArgument(primitive: Operation): RuleRead {
 }
 
 /** `Cipher(algorithms.AES(key), modes.GCM(iv))` → AES-GCM. */
-const cipherObject: RuleRead = (site, ctx) => {
+const cipherObject: RuleRead = recordsOnly((site, ctx) => {
   const algorithm = argValue(site, ctx, kw('algorithm', 0));
   const mode = argValue(site, ctx, kw('mode', 1));
   if (algorithm?.kind !== 'api') return [];
@@ -67,7 +68,7 @@ const cipherObject: RuleRead = (site, ctx) => {
         ? 'stream-cipher'
         : 'block-cipher';
   return [{ symmetric: { algorithm: modeName ? `${name}-${modeName}` : name, kind } }];
-};
+});
 
 const HASH_CLASSES = [
   'SHA1',
@@ -89,13 +90,13 @@ const HASH_CLASSES = [
   'SM3',
 ];
 
-const hashByName: RuleRead = (site) => {
+const hashByName: RuleRead = recordsOnly((site) => {
   const hash = hashName(lastName(site.path));
   return hash ? [{ symmetric: { algorithm: hash, kind: 'hash' } }] : [];
-};
+});
 
 /** `hmac.new(key, msg, hashlib.sha256)` or `digestmod="sha256"`. */
-const hmacNew: RuleRead = (site, ctx) => {
+const hmacNew: RuleRead = recordsOnly((site, ctx) => {
   const digest = argValue(site, ctx, kw('digestmod', 2)) ?? argValue(site, ctx, kw('digest', 2));
   const name =
     digest?.kind === 'api'
@@ -105,7 +106,7 @@ const hmacNew: RuleRead = (site, ctx) => {
         : undefined;
   const hash = name ? hashName(name) : undefined;
   return [{ symmetric: { algorithm: hash ? `HMAC-${hash}` : 'HMAC', kind: 'mac' } }];
-};
+});
 
 const PYCA_KEYS: Rule[] = [
   {

@@ -3,11 +3,20 @@
  * reading the syntax tree (tree-sitter), resolving each call's callee through the file's
  * imports and bindings to a canonical path the API tables know.
  */
-import { type SyntaxNode, withSyntaxTree } from '../parser.js';
-import { reportBuilder } from '../report.js';
-import { applyRules, ruleSet, type Site } from '../rules.js';
-import { apiText, lineOf, namedChildren, nodesByType } from '../scope.js';
-import type { LanguageDetector, SourceFileReport } from '../types.js';
+
+import { treeDetector } from '../engine/detector.js';
+import { pathMatcher } from '../engine/engine.js';
+import {
+  allOf,
+  anyOf,
+  apiNamePrefilter,
+  keywordPrefilter,
+  patternPrefilter,
+} from '../engine/prefilter.js';
+import { ruleSet, type Site } from '../engine/rules.js';
+import { apiText, lineOf, namedChildren, nodesByType } from '../engine/syntax.js';
+import type { SyntaxNode } from '../parser.js';
+import type { SourceFileReport } from '../types.js';
 import { PYTHON_LIBRARY_RULES } from './api-libraries.js';
 import { PYCA_RULES } from './api-pyca.js';
 import {
@@ -15,12 +24,21 @@ import {
   PYTHON_BINDING_TYPES,
   type PythonEvaluator,
   pythonEvaluator,
-} from './evaluate.js';
+} from './reader.js';
 
 const RULES = ruleSet([...PYCA_RULES, ...PYTHON_LIBRARY_RULES]);
 
 /** Every rule starts from an import of one of these modules. */
-const TOKENS = /cryptography|Crypto|ecdsa|paramiko|jwt|jose|jws|hashlib|hmac|nacl|rsa/;
+const MODULES = /cryptography|Crypto|ecdsa|paramiko|jwt|jose|jws|hashlib|hmac|nacl|rsa/;
+
+/** Modules that hold nothing but public-key cryptography: importing one is enough. */
+const PUBLIC_KEY_MODULES = ['asymmetric', 'PublicKey', 'Signature', 'PKCS1_OAEP', 'PKCS1_v1_5'];
+
+/** A crypto module, and a public-key API or module of it (not only hashes or ciphers). */
+const prefilter = allOf(
+  patternPrefilter(MODULES),
+  anyOf(apiNamePrefilter(RULES.publicKeyNames), keywordPrefilter(PUBLIC_KEY_MODULES)),
+);
 
 function argumentsOf(call: SyntaxNode, ev: PythonEvaluator) {
   const args: SyntaxNode[] = [];
@@ -45,7 +63,7 @@ function argumentsOf(call: SyntaxNode, ev: PythonEvaluator) {
 function siteOf(call: SyntaxNode, ev: PythonEvaluator): Site | undefined {
   const callee = call.childForFieldName('function');
   if (!callee) return undefined;
-  let located: Pick<Site, 'path' | 'line' | 'receiver' | 'receiverNode'>;
+  let located: Pick<Site, 'path' | 'line' | 'receiverValue' | 'receiver'>;
   if (callee.type === 'attribute') {
     const object = callee.childForFieldName('object');
     const attribute = callee.childForFieldName('attribute');
@@ -53,7 +71,7 @@ function siteOf(call: SyntaxNode, ev: PythonEvaluator): Site | undefined {
     const receiver = ev.value(object);
     const target = canonicalMember(receiver, attribute.text);
     const path = target.kind === 'api' ? target.path : `*.${attribute.text}`;
-    located = { path, line: lineOf(attribute), receiver, receiverNode: object };
+    located = { path, line: lineOf(attribute), receiverValue: receiver, receiver: object };
   } else {
     const target = ev.value(callee);
     if (target.kind !== 'api') return undefined;
@@ -66,28 +84,20 @@ function siteOf(call: SyntaxNode, ev: PythonEvaluator): Site | undefined {
 function detectIn(root: SyntaxNode): SourceFileReport {
   const nodes = nodesByType(root, [...PYTHON_BINDING_TYPES, 'call']);
   const ev = pythonEvaluator(nodes);
-  const consumed = new Set<number>();
   const sites: Site[] = [];
   for (const call of nodes.of('call')) {
     const site = siteOf(call, ev);
     if (site) sites.push(site);
   }
-  const report = reportBuilder('python');
-  const ctx = {
-    value: ev.value,
-    consume: (node: SyntaxNode) => consumed.add(node.id),
-    imports: ev.imports,
-    consumed,
-  };
-  applyRules(sites, [], RULES, ctx, report);
-  return report.build();
+  const matcher = pathMatcher('python', ev);
+  matcher.apply(sites, [], RULES);
+  return matcher.report();
 }
 
-export const pythonDetector: LanguageDetector = {
+export const pythonDetector = treeDetector({
   language: 'python',
   extensions: ['.py', '.pyw'],
-  mayContain: (text) => TOKENS.test(text),
-  async detect(_path, text) {
-    return withSyntaxTree('python', text, (tree) => detectIn(tree.rootNode));
-  },
-};
+  grammar: 'python',
+  mayContain: prefilter,
+  read: (root) => detectIn(root),
+});

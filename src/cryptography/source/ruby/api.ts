@@ -3,18 +3,18 @@
  * generate_key), the ed25519 and rbnacl gems, the jwt gem, sshkey, and the hashes, HMACs and
  * ciphers of Digest, OpenSSL and ActiveSupport recorded as algorithms.
  */
-import { argumentNode } from '../engine-b.js';
-import { PathTable } from '../path-table-b.js';
+
+import { PathTable } from '../engine/path-table.js';
 import type {
   ApiRule,
   ApiTables,
-  CallSite,
   Decision,
   KnownValue,
   MethodRule,
   Recorded,
-} from '../rules-b.js';
-import { methodsByName } from '../rules-b.js';
+  TableSite,
+} from '../engine/rules.js';
+import { argNode, methodsByName, recordsOnlyEntry } from '../engine/rules.js';
 import type { PublicKeyAlgorithm } from '../types.js';
 
 type Fields = Omit<ApiRule, 'path' | 'bare'>;
@@ -31,8 +31,8 @@ const SIZE_NAME = /bit|size|len|strength|modulus/i;
  * first argument decides, and an unbound one counts as a size only when its name says so.
  */
 function sizeOrMaterial(algorithm: PublicKeyAlgorithm) {
-  return (site: CallSite, read: Parameters<NonNullable<ApiRule['decide']>>[1]): Decision => {
-    const first = argumentNode(site, { index: 0 });
+  return (site: TableSite, read: Parameters<NonNullable<ApiRule['decide']>>[1]): Decision => {
+    const first = argNode(site, { index: 0 });
     if (!first) return { primitive: 'key-generation', algorithm };
     const size = read({ index: 0 }, 'key-size');
     if (size?.keySize !== undefined)
@@ -47,10 +47,10 @@ function sizeOrMaterial(algorithm: PublicKeyAlgorithm) {
 
 /** `EC.new('prime256v1')` makes a key on a curve; `EC.new(pem)` loads one. */
 function curveOrMaterial(
-  site: CallSite,
+  site: TableSite,
   read: Parameters<NonNullable<ApiRule['decide']>>[1],
 ): Decision {
-  if (!argumentNode(site, { index: 0 })) return { primitive: 'key-generation', algorithm: 'ECDSA' };
+  if (!argNode(site, { index: 0 })) return { primitive: 'key-generation', algorithm: 'ECDSA' };
   const curve = read({ index: 0 }, 'curve');
   if (curve?.curve)
     return {
@@ -96,9 +96,9 @@ function openssl(): ApiRule[] {
       primitive: 'key-generation',
       args: [
         { arg: { index: 0 }, read: 'key-type', required: true },
-        { arg: { name: 'rsa_keygen_bits' }, read: 'key-size' },
-        { arg: { name: 'ec_paramgen_curve' }, read: 'curve' },
-        { arg: { name: 'dsa_paramgen_bits' }, read: 'key-size' },
+        { arg: { keyword: 'rsa_keygen_bits' }, read: 'key-size' },
+        { arg: { keyword: 'ec_paramgen_curve' }, read: 'curve' },
+        { arg: { keyword: 'dsa_paramgen_bits' }, read: 'key-size' },
       ],
       returnsKey: true,
     }),
@@ -115,7 +115,7 @@ function gems(): ApiRule[] {
   const box: Fields = {
     primitive: 'key-agreement',
     algorithm: 'X25519',
-    curve: 'Curve25519',
+    curve: 'X25519',
     returnsKey: true,
   };
   return [
@@ -134,22 +134,22 @@ function gems(): ApiRule[] {
     ...each('RbNaCl.GroupElements.Curve25519', ['new'], box),
     ...each('JWT', ['encode'], {
       primitive: 'signature',
-      args: [{ arg: { index: 2, name: 'algorithm' }, read: 'jwt', required: true }],
+      args: [{ arg: { index: 2, keyword: 'algorithm' }, read: 'jwt', required: true }],
     }),
     // The options hash of decode names the algorithm (`algorithm:` or `algorithms: [...]`).
     ...each('JWT', ['decode'], {
       primitive: 'signature',
       args: [
-        { arg: { name: 'algorithm' }, read: 'jwt' },
-        { arg: { name: 'algorithms' }, read: 'jwt' },
+        { arg: { keyword: 'algorithm' }, read: 'jwt' },
+        { arg: { keyword: 'algorithms' }, read: 'jwt' },
       ],
     }),
     ...each('SSHKey', ['generate'], {
       primitive: 'key-generation',
       algorithm: 'RSA',
       args: [
-        { arg: { name: 'type' }, read: 'key-type' },
-        { arg: { name: 'bits' }, read: 'key-size' },
+        { arg: { keyword: 'type' }, read: 'key-type' },
+        { arg: { keyword: 'bits' }, read: 'key-size' },
       ],
     }),
   ];
@@ -267,7 +267,11 @@ export const RUBY_TABLES: ApiTables = {
 export const RUBY_KEYWORDS: readonly string[] = [
   // The class a rule calls on: `RSA` for OpenSSL::PKey::RSA.new, which an include or an
   // alias (`RSA = OpenSSL::PKey::RSA`) still spells out.
-  ...new Set(CALLS.map((rule) => rule.path.split('.').at(-2) ?? rule.path)),
+  ...new Set(
+    CALLS.filter((rule) => !recordsOnlyEntry(rule)).map(
+      (rule) => rule.path.split('.').at(-2) ?? rule.path,
+    ),
+  ),
   ...METHODS.filter((rule) => rule.anyReceiver && rule.method !== 'sign').map(
     (rule) => rule.method,
   ),

@@ -4,23 +4,13 @@
  * variables, optional and keyword parameter defaults, methods whose body is a literal),
  * values, and call sites with their keyword arguments.
  */
+
+import { ImportScope } from '../engine/path-table.js';
+import type { Evaluation, LanguageReader, TableSite } from '../engine/rules.js';
+import { FileBindings, type NodeBinding } from '../engine/scope.js';
+import { codeChildren, literalContent, namedChildren } from '../engine/syntax.js';
+import { binaryExpression, numberValue, UNKNOWN, type Value } from '../engine/values.js';
 import type { SyntaxNode } from '../parser.js';
-import { ImportScope } from '../path-table-b.js';
-import {
-  type CallSite,
-  type Evaluation,
-  type LanguageReader,
-  UNKNOWN,
-  type Value,
-} from '../rules-b.js';
-import {
-  codeChildrenOf,
-  FileBindings,
-  foldIntegers,
-  integerLiteral,
-  literalContent,
-  namedChildrenOf,
-} from '../syntax-b.js';
 
 const STRING_CONTENT = new Set(['string_content']);
 const LET = new Set(['let', 'let!', 'subject', 'subject!']);
@@ -47,7 +37,7 @@ export const RUBY_DECLARATIONS = [
 export class RubyReader implements LanguageReader {
   readonly language = 'ruby' as const;
   private readonly imports = new ImportScope();
-  private readonly bindings = new FileBindings();
+  private readonly bindings = new FileBindings<NodeBinding>();
   private readonly modules = new Set<string>();
   private readonly callsByName = new Map<string, SyntaxNode[]>();
 
@@ -97,7 +87,7 @@ export class RubyReader implements LanguageReader {
     const value = returnedExpression(node.childForFieldName('body'));
     if (value) this.bindings.add(`${name.text}()`, { at: node.startIndex, value });
     const parameters = node.childForFieldName('parameters');
-    namedChildrenOf(parameters ?? node).forEach((parameter, index) => {
+    namedChildren(parameters ?? node).forEach((parameter, index) => {
       if (parameter.type !== 'identifier' || !parameters) return;
       const argumentOf = { method: name.text, index };
       this.bindings.add(parameter.text, { at: node.startIndex, argumentOf });
@@ -116,7 +106,7 @@ export class RubyReader implements LanguageReader {
     if (calls) calls.push(node);
     else this.callsByName.set(method, [node]);
     const list = node.childForFieldName('arguments');
-    const args = list ? namedChildrenOf(list) : [];
+    const args = list ? namedChildren(list) : [];
     if (method === 'include') {
       for (const argument of args) {
         const path = constantPath(argument);
@@ -124,7 +114,7 @@ export class RubyReader implements LanguageReader {
       }
     } else if (LET.has(method) && args[0]?.type === 'simple_symbol') {
       const body = node.childForFieldName('block')?.childForFieldName('body');
-      const value = body ? codeChildrenOf(body).at(-1) : undefined;
+      const value = body ? codeChildren(body).at(-1) : undefined;
       if (value) this.bindings.add(`${args[0].text.slice(1)}()`, { at: node.startIndex, value });
     }
   }
@@ -133,7 +123,7 @@ export class RubyReader implements LanguageReader {
   private argumentValue(method: string, index: number): SyntaxNode | undefined {
     for (const call of this.callsByName.get(method) ?? []) {
       const list = call.childForFieldName('arguments');
-      const argument = list ? namedChildrenOf(list)[index] : undefined;
+      const argument = list ? namedChildren(list)[index] : undefined;
       if (argument) return argument;
     }
     return undefined;
@@ -145,19 +135,17 @@ export class RubyReader implements LanguageReader {
 
   evaluate(node: SyntaxNode, evaluation: Evaluation): Value {
     const again = (next: SyntaxNode | null | undefined): Value => evaluation.value(next);
-    const callValue = (site: CallSite): Value => evaluation.call(site);
+    const callValue = (site: TableSite): Value => evaluation.call(site);
     switch (node.type) {
       case 'string':
       case 'delimited_symbol': {
         const text = literalContent(node, STRING_CONTENT);
-        return text === undefined ? UNKNOWN : { kind: 'string', text };
+        return text === undefined ? UNKNOWN : { kind: 'string', value: text };
       }
       case 'simple_symbol':
-        return { kind: 'string', text: node.text.slice(1) };
-      case 'integer': {
-        const value = integerLiteral(node.text);
-        return value === undefined ? UNKNOWN : { kind: 'number', value };
-      }
+        return { kind: 'string', value: node.text.slice(1) };
+      case 'integer':
+        return numberValue(node.text);
       case 'array':
         return again(node.namedChild(0));
       case 'parenthesized_statements':
@@ -170,7 +158,7 @@ export class RubyReader implements LanguageReader {
         return chosen.kind === 'unknown' ? again(node.childForFieldName('alternative')) : chosen;
       }
       case 'binary':
-        return foldBinary(node, again);
+        return binaryExpression(node, again);
       case 'call':
         return this.evaluateCall(node, again, callValue);
       case 'scope_resolution':
@@ -212,7 +200,7 @@ export class RubyReader implements LanguageReader {
   private evaluateCall(
     node: SyntaxNode,
     again: (next: SyntaxNode) => Value,
-    callValue: (site: CallSite) => Value,
+    callValue: (site: TableSite) => Value,
   ): Value {
     const receiver = node.childForFieldName('receiver');
     const method = node.childForFieldName('method')?.text ?? '';
@@ -227,7 +215,7 @@ export class RubyReader implements LanguageReader {
     return site ? callValue(site) : UNKNOWN;
   }
 
-  siteOf(node: SyntaxNode): CallSite | null {
+  siteOf(node: SyntaxNode): TableSite | null {
     if (node.type !== 'call') return null;
     const nameNode = node.childForFieldName('method');
     if (!nameNode) return null;
@@ -240,7 +228,16 @@ export class RubyReader implements LanguageReader {
         : [nameNode.text];
     const { args, named } = argumentsOf(node.childForFieldName('arguments'));
     const callee = receiver ?? nameNode;
-    return { node, callee, nameNode, path, receiver, method: nameNode.text, args, named };
+    return {
+      node,
+      callee,
+      nameNode,
+      segments: path,
+      receiver,
+      method: nameNode.text,
+      args,
+      keywords: named,
+    };
   }
 
   calleeName(node: SyntaxNode): string | undefined {
@@ -270,10 +267,10 @@ function argumentsOf(list: SyntaxNode | null): {
 } {
   const args: SyntaxNode[] = [];
   const named = new Map<string, SyntaxNode>();
-  for (const argument of list ? codeChildrenOf(list) : []) {
+  for (const argument of list ? codeChildren(list) : []) {
     if (argument.type === 'pair') addPair(argument, named);
     else if (argument.type === 'hash') {
-      for (const pair of namedChildrenOf(argument)) if (pair.type === 'pair') addPair(pair, named);
+      for (const pair of namedChildren(argument)) if (pair.type === 'pair') addPair(pair, named);
       args.push(argument);
     } else if (argument.type !== 'block_argument') args.push(argument);
   }
@@ -291,24 +288,9 @@ function addPair(pair: SyntaxNode, named: Map<string, SyntaxNode>): void {
 
 /** What a short method body returns: its last expression or its `return`. */
 function returnedExpression(body: SyntaxNode | null): SyntaxNode | undefined {
-  const statements = body ? codeChildrenOf(body) : [];
+  const statements = body ? codeChildren(body) : [];
   if (statements.length > 3) return undefined;
   const last = statements.at(-1);
   if (last?.type !== 'return') return last ?? undefined;
   return last.namedChild(0)?.namedChild(0) ?? undefined;
-}
-
-function foldBinary(node: SyntaxNode, again: (next: SyntaxNode) => Value): Value {
-  const left = node.childForFieldName('left');
-  const right = node.childForFieldName('right');
-  const operator = node.childForFieldName('operator')?.text ?? '';
-  if (!left || !right) return UNKNOWN;
-  const a = again(left);
-  const b = again(right);
-  if (a.kind === 'string' && b.kind === 'string' && operator === '+') {
-    return { kind: 'string', text: a.text + b.text };
-  }
-  if (a.kind !== 'number' || b.kind !== 'number') return UNKNOWN;
-  const value = foldIntegers(operator, a.value, b.value);
-  return value === undefined ? UNKNOWN : { kind: 'number', value };
 }

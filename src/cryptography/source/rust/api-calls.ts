@@ -4,7 +4,7 @@
  * x25519-dalek, openssl, jsonwebtoken, and the hashes and AEADs recorded as algorithms. Paths
  * are crate-qualified, as `use` declarations expand them.
  */
-import type { ApiRule, ArgRule, Primitive, Recorded } from '../rules-b.js';
+import type { ApiRule, ArgRule, Recorded, UsePrimitive } from '../engine/rules.js';
 import type { PublicKeyAlgorithm } from '../types.js';
 
 type Fields = Omit<ApiRule, 'path' | 'bare'>;
@@ -178,16 +178,16 @@ function ring(): ApiRule[] {
 }
 
 function dalek(): ApiRule[] {
-  const ed = (primitive: Primitive): Fields => ({
+  const ed = (primitive: UsePrimitive): Fields => ({
     primitive,
     algorithm: 'EdDSA',
     curve: 'Ed25519',
     returnsKey: true,
   });
-  const x = (primitive: Primitive): Fields => ({
+  const x = (primitive: UsePrimitive): Fields => ({
     primitive,
     algorithm: 'X25519',
-    curve: 'Curve25519',
+    curve: 'X25519',
     returnsKey: true,
   });
   const random = ['generate', 'random', 'random_from_rng', 'new'];
@@ -216,7 +216,7 @@ function dalek(): ApiRule[] {
     rule('x25519_dalek.x25519', {
       primitive: 'key-agreement',
       algorithm: 'X25519',
-      curve: 'Curve25519',
+      curve: 'X25519',
     }),
   ];
 }

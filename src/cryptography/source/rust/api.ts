@@ -2,9 +2,9 @@
  * The Rust tables: call rules (api-calls.ts), methods on key objects, library constants
  * (ring's algorithm statics, jsonwebtoken's Algorithm, openssl's Nid), and key types.
  */
-import { PathTable } from '../path-table-b.js';
-import type { ApiTables, KeyType, KnownValue, MethodRule } from '../rules-b.js';
-import { methodsByName } from '../rules-b.js';
+import { PathTable } from '../engine/path-table.js';
+import type { ApiTables, KeyType, KnownValue, MethodRule } from '../engine/rules.js';
+import { methodsByName, recordsOnlyEntry } from '../engine/rules.js';
 import type { PublicKeyAlgorithm } from '../types.js';
 import { EC_CRATES, RUST_CALLS } from './api-calls.js';
 
@@ -109,7 +109,7 @@ function ringOthers(): KnownValue[] {
       path: 'ring.agreement.X25519',
       bare: 2,
       algorithm: 'X25519',
-      curve: 'Curve25519',
+      curve: 'X25519',
       standalone: 'key-agreement',
     },
     {
@@ -227,8 +227,8 @@ function keyTypes(): KeyType[] {
     { path: 'ed25519_dalek.SigningKey', algorithm: 'EdDSA', curve: 'Ed25519' },
     { path: 'ed25519_dalek.VerifyingKey', algorithm: 'EdDSA', curve: 'Ed25519' },
     { path: 'ed25519_dalek.Keypair', algorithm: 'EdDSA', curve: 'Ed25519' },
-    { path: 'x25519_dalek.StaticSecret', algorithm: 'X25519', curve: 'Curve25519' },
-    { path: 'x25519_dalek.EphemeralSecret', algorithm: 'X25519', curve: 'Curve25519' },
+    { path: 'x25519_dalek.StaticSecret', algorithm: 'X25519', curve: 'X25519' },
+    { path: 'x25519_dalek.EphemeralSecret', algorithm: 'X25519', curve: 'X25519' },
     { path: 'openssl.rsa.Rsa', algorithm: 'RSA' },
     { path: 'openssl.ec.EcKey', algorithm: 'ECDSA' },
   ];
@@ -265,13 +265,20 @@ export const RUST_TABLES: ApiTables = {
  * crate names (every path above starts with one, and a `use` names it) and the few names
  * found without a `use` (`Pkcs1v15Encrypt`, `public_encrypt`, `Algorithm::RS256`).
  */
+/** Library constants that name a public-key scheme (not the digests recorded as algorithms). */
+const PUBLIC_KEY_KNOWN = KNOWN.filter((entry) => entry.algorithm !== undefined);
+
 export const RUST_KEYWORDS: readonly string[] = [
   ...new Set(
-    [...RUST_CALLS, ...KNOWN, ...keyTypes()].map((entry) => `${entry.path.split('.')[0] ?? ''}::`),
+    [
+      ...RUST_CALLS.filter((rule) => !recordsOnlyEntry(rule)),
+      ...PUBLIC_KEY_KNOWN,
+      ...keyTypes(),
+    ].map((entry) => `${entry.path.split('.')[0] ?? ''}::`),
   ),
-  ...RUST_CALLS.filter((entry) => entry.bare !== undefined).map(
-    (entry) => entry.path.split('.').at(-2) ?? '',
-  ),
-  ...KNOWN.map((entry) => entry.path.split('.').at(entry.bare === 1 ? -1 : -2) ?? ''),
+  ...RUST_CALLS.filter((rule) => !recordsOnlyEntry(rule))
+    .filter((entry) => entry.bare !== undefined)
+    .map((entry) => entry.path.split('.').at(-2) ?? ''),
+  ...PUBLIC_KEY_KNOWN.map((entry) => entry.path.split('.').at(entry.bare === 1 ? -1 : -2) ?? ''),
   ...METHODS.filter((entry) => entry.anyReceiver).map((entry) => entry.method),
 ];

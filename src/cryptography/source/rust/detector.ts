@@ -2,11 +2,12 @@
  * Rust detector: the rsa, p256/p384/k256, ring, dalek, openssl and jsonwebtoken crates' uses
  * of quantum-vulnerable public-key cryptography, read from the tree-sitter syntax tree.
  */
-import { emptyReport, MatchEngine } from '../engine-b.js';
-import { parserFor, type SyntaxNode, withSyntaxTree } from '../parser.js';
-import { keywordPrefilter, wordsPattern } from '../prefilter-b.js';
-import { ancestorOfType, MAX_SOURCE_CHARS, nodesOfType, nodesSpelling } from '../syntax-b.js';
-import type { LanguageDetector, SourceFileReport } from '../types.js';
+import { type Parser, treeDetector } from '../engine/detector.js';
+import { MatchEngine } from '../engine/engine.js';
+import { keywordPrefilter, wordsPattern } from '../engine/prefilter.js';
+import { ancestorOfType, descendants, nodesSpelling } from '../engine/syntax.js';
+import type { SyntaxNode } from '../parser.js';
+import type { SourceFileReport } from '../types.js';
 import { RUST_KEYWORDS, RUST_TABLES } from './api.js';
 import { RUST_DECLARATIONS, RustReader } from './reader.js';
 
@@ -21,8 +22,6 @@ const MACRO_BODY = new RegExp(
 );
 
 const NESTED_MACRO = /\b[A-Za-z_][A-Za-z0-9_]*!(?=\s*[([{])/g;
-
-type Parser = Awaited<ReturnType<typeof parserFor>>;
 
 /** Library constants are found by their names in the text: few, and no walk of the tree. */
 const CONSTANT_NAMES = wordsPattern(RUST_TABLES.known.lastSegments);
@@ -97,7 +96,7 @@ function reportInMacros(
   if (!reparsed) return;
   try {
     const calls = macros.flatMap((macro) =>
-      nodesOfType(reparsed.rootNode, CALLS, macro.startPosition, macro.endPosition),
+      descendants(reparsed.rootNode, CALLS, macro.startPosition, macro.endPosition),
     );
     engine.reportCalls(calls);
     const inMacro = (node: SyntaxNode) =>
@@ -117,7 +116,7 @@ function reportInMacros(
 function detectInTree(root: SyntaxNode, text: string, parser: Parser): SourceFileReport {
   const reader = new RustReader(RUST_TABLES);
   const engine = new MatchEngine(RUST_TABLES, reader);
-  const nodes = nodesOfType(root, [...RUST_DECLARATIONS, ...CALLS, 'macro_invocation']);
+  const nodes = descendants(root, [...RUST_DECLARATIONS, ...CALLS, 'macro_invocation']);
   const declarations: readonly string[] = RUST_DECLARATIONS;
   reader.index(nodes.filter((node) => declarations.includes(node.type)));
   engine.reportCalls(nodes.filter((node) => CALLS.includes(node.type)));
@@ -129,20 +128,10 @@ function detectInTree(root: SyntaxNode, text: string, parser: Parser): SourceFil
   return engine.report();
 }
 
-export const rustDetector: LanguageDetector = {
+export const rustDetector = treeDetector({
   language: 'rust',
   extensions: ['.rs'],
+  grammar: 'rust',
   mayContain: prefilter,
-  async detect(_path: string, text: string): Promise<SourceFileReport> {
-    if (text.length > MAX_SOURCE_CHARS || !prefilter(text)) return emptyReport();
-    const parser = await parserFor('rust');
-    try {
-      return await withSyntaxTree('rust', text, (tree) =>
-        detectInTree(tree.rootNode, text, parser),
-      );
-    } catch {
-      // A file that breaks the reader (a tree too deep for the stack) yields no uses.
-      return emptyReport();
-    }
-  },
-};
+  read: (root, text, { parser }) => detectInTree(root, text, parser),
+});

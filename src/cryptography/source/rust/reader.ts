@@ -3,24 +3,13 @@
  * `as` aliases, globs), the names bound in the file (const and static items, `let`, parameters,
  * struct fields read through `self`, functions whose body is a literal), values and call sites.
  */
+
+import { ImportScope } from '../engine/path-table.js';
+import type { ApiTables, Evaluation, LanguageReader, TableSite } from '../engine/rules.js';
+import { FileBindings, type NodeBinding } from '../engine/scope.js';
+import { codeChildren, literalContent, namedChildren } from '../engine/syntax.js';
+import { binaryExpression, numberValue, UNKNOWN, type Value } from '../engine/values.js';
 import type { SyntaxNode } from '../parser.js';
-import { ImportScope } from '../path-table-b.js';
-import {
-  type ApiTables,
-  type CallSite,
-  type Evaluation,
-  type LanguageReader,
-  UNKNOWN,
-  type Value,
-} from '../rules-b.js';
-import {
-  codeChildrenOf,
-  FileBindings,
-  foldIntegers,
-  integerLiteral,
-  literalContent,
-  namedChildrenOf,
-} from '../syntax-b.js';
 
 const STRING_CONTENT = new Set(['string_content']);
 const WRAPPERS = new Set([
@@ -49,7 +38,7 @@ export const RUST_DECLARATIONS = [
 export class RustReader implements LanguageReader {
   readonly language = 'rust' as const;
   private readonly imports = new ImportScope();
-  private readonly bindings = new FileBindings();
+  private readonly bindings = new FileBindings<NodeBinding>();
   /** Types declared in the file (`struct`, `impl` targets): `Type::f()` may be their function. */
   private readonly types = new Set<string>();
 
@@ -102,7 +91,7 @@ export class RustReader implements LanguageReader {
         const path = node.childForFieldName('path');
         const inner = [...prefix, ...((path && rustPath(path)) ?? [])];
         const list = node.type === 'use_list' ? node : node.childForFieldName('list');
-        for (const child of list ? namedChildrenOf(list) : []) this.addUse(child, inner);
+        for (const child of list ? namedChildren(list) : []) this.addUse(child, inner);
         break;
       }
     }
@@ -136,17 +125,15 @@ export class RustReader implements LanguageReader {
 
   evaluate(node: SyntaxNode, evaluation: Evaluation): Value {
     const again = (next: SyntaxNode | null | undefined): Value => evaluation.value(next);
-    const callValue = (site: CallSite): Value => evaluation.call(site);
+    const callValue = (site: TableSite): Value => evaluation.call(site);
     switch (node.type) {
       case 'string_literal':
       case 'raw_string_literal': {
         const text = literalContent(node, STRING_CONTENT);
-        return text === undefined ? UNKNOWN : { kind: 'string', text };
+        return text === undefined ? UNKNOWN : { kind: 'string', value: text };
       }
-      case 'integer_literal': {
-        const value = integerLiteral(node.text);
-        return value === undefined ? UNKNOWN : { kind: 'number', value };
-      }
+      case 'integer_literal':
+        return numberValue(node.text);
       case 'identifier':
       case 'scoped_identifier':
       case 'field_expression':
@@ -158,7 +145,7 @@ export class RustReader implements LanguageReader {
         return site ? callValue(site) : UNKNOWN;
       }
       case 'binary_expression':
-        return foldBinary(node, again);
+        return binaryExpression(node, again);
       default:
         return WRAPPERS.has(node.type)
           ? again(node.childForFieldName('value') ?? node.namedChild(0))
@@ -203,24 +190,42 @@ export class RustReader implements LanguageReader {
     return this.bindings.resolve(`${bare}()`, node.startIndex)?.value;
   }
 
-  siteOf(node: SyntaxNode): CallSite | null {
+  siteOf(node: SyntaxNode): TableSite | null {
     if (node.type !== 'call_expression') return null;
     let callee = node.childForFieldName('function');
     if (!callee) return null;
-    const args = codeChildrenOf(node.childForFieldName('arguments') ?? node);
+    const args = codeChildren(node.childForFieldName('arguments') ?? node);
     const named = new Map<string, SyntaxNode>();
     if (callee.type === 'generic_function') callee = callee.childForFieldName('function') ?? callee;
     if (callee.type === 'field_expression') {
       const nameNode = callee.childForFieldName('field');
       const receiver = callee.childForFieldName('value');
       if (!nameNode) return null;
-      return { node, callee, nameNode, path: null, receiver, method: nameNode.text, args, named };
+      return {
+        node,
+        callee,
+        nameNode,
+        segments: null,
+        receiver,
+        method: nameNode.text,
+        args,
+        keywords: named,
+      };
     }
     const path = rustPath(callee);
     const nameNode =
       callee.type === 'scoped_identifier' ? callee.childForFieldName('name') : callee;
     if (!path || !nameNode) return null;
-    return { node, callee, nameNode, path, receiver: null, method: nameNode.text, args, named };
+    return {
+      node,
+      callee,
+      nameNode,
+      segments: path,
+      receiver: null,
+      method: nameNode.text,
+      args,
+      keywords: named,
+    };
   }
 
   calleeName(node: SyntaxNode): string | undefined {
@@ -290,7 +295,7 @@ function bindingName(node: SyntaxNode): string | undefined {
 
 /** The value a small function body gives: its tail expression or its first `return`. */
 function tailExpression(body: SyntaxNode | null): SyntaxNode | undefined {
-  const statements = body?.type === 'block' ? codeChildrenOf(body) : [];
+  const statements = body?.type === 'block' ? codeChildren(body) : [];
   if (statements.length > 3) return undefined;
   const last = statements.at(-1);
   if (!last) return undefined;
@@ -299,16 +304,4 @@ function tailExpression(body: SyntaxNode | null): SyntaxNode | undefined {
     return inner?.type === 'return_expression' ? (inner.namedChild(0) ?? undefined) : undefined;
   }
   return last.type === 'return_expression' ? (last.namedChild(0) ?? undefined) : last;
-}
-
-function foldBinary(node: SyntaxNode, again: (next: SyntaxNode) => Value): Value {
-  const left = node.childForFieldName('left');
-  const right = node.childForFieldName('right');
-  const operator = node.childForFieldName('operator')?.text ?? '';
-  if (!left || !right) return UNKNOWN;
-  const a = again(left);
-  const b = again(right);
-  if (a.kind !== 'number' || b.kind !== 'number') return UNKNOWN;
-  const value = foldIntegers(operator, a.value, b.value);
-  return value === undefined ? UNKNOWN : { kind: 'number', value };
 }

@@ -3,14 +3,22 @@ import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCraProduct, tokenWithRole } from '../../../../test/support/cra';
-import { importJsonl, insertRepository, scanWith } from '../../../../test/support/exposures';
-import { npmRange, osvRecord } from '../../../../test/support/osv-records';
-import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
+import {
+  createCraProduct,
+  createTestApp,
+  importantProduct,
+  importJsonl,
+  insertRepository,
+  npmRange,
+  osvRecord,
+  scanWith,
+  type TestApp,
+  type TestTenant,
+  tenantsWithTeam,
+} from '../../../../test/support/scenarios';
 import { jobDefinitions } from '../../../background-jobs';
 import { newId } from '../../../db/ids';
 import { withTenant } from '../../../db/tenant-scope';
-import { CRA_CATEGORIES } from '../../cra/classification';
 import { emitEvent } from '../../events';
 import { START_CLOCKS, SWEEP_CLOCKS } from '../jobs';
 
@@ -71,10 +79,7 @@ describe('CRA Article 14 clocks and incidents', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    a = await t.createTenant('enterprise', 'A');
-    b = await t.createTenant('enterprise', 'B');
-    team = await t.createTenant('team', 'Team');
-    viewer = await tokenWithRole(t, a, 'viewer');
+    ({ a, b, team, token: viewer } = await tenantsWithTeam(t, 'viewer'));
     const repositoryId = await insertRepository(t, a.tenantId, 'clocks');
     await importJsonl(t, [
       osvRecord({
@@ -92,15 +97,7 @@ describe('CRA Article 14 clocks and incidents', () => {
       .executeTakeFirstOrThrow();
     vulnerabilityId = exposure.vulnerability_id;
     exposureId = exposure.id;
-    productA = await createCraProduct(t, a.token, {
-      name: 'Gateway',
-      classification: 'important_class_i',
-      category: Object.keys(CRA_CATEGORIES.important_class_i)[0],
-      supportPeriodEnd: '2031-12-31',
-      securityContact: 'security@acme.test',
-      cvdPolicyUrl: 'https://acme.test/cvd',
-      repositoryIds: [repositoryId],
-    });
+    productA = await createCraProduct(t, a.token, importantProduct([repositoryId]));
     productB = await createCraProduct(t, b.token, { name: 'Other' });
   }, 240_000);
   afterAll(async () => {

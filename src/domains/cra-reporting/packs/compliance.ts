@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema';
-import { type AssessedItem, annexIStatus, listDuties } from '../../cra/assessments';
-import { type CraFinding, listFindings } from '../../cra/findings';
+import { type AssessedItem, annexIStatus, listDuties } from '../../cra/annex-i/assessments';
+import { type CraFinding, listFindings } from '../../cra/findings/findings';
 
 /**
  * A row of a pack generated before the sections carried data (display text only). Stored packs

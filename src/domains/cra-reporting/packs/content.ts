@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import { iso } from '../../../core/iso-time';
 import type { DB } from '../../../db/schema';
-import type { AssessedItem } from '../../cra/assessments';
-import { CONFORMITY_ROUTES, categoryTitle } from '../../cra/classification';
-import type { CraFinding } from '../../cra/findings';
-import { findProduct } from '../../cra/products-store';
+import type { AssessedItem } from '../../cra/annex-i/assessments';
+import type { CraFinding } from '../../cra/findings/findings';
+import { CONFORMITY_ROUTES, categoryTitle } from '../../cra/products/classification';
+import { findProduct } from '../../cra/products/store';
 import { generateExportDocument } from '../../sbom/service';
 import { readPackageJson } from '../../system/build-info';
 import { presentClock, presentIncident } from '../present';

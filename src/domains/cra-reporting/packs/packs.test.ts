@@ -12,13 +12,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCraProduct, tokenWithRole } from '../../../../test/support/cra';
-import { insertRepository, scanWith } from '../../../../test/support/exposures';
-import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
+import {
+  createCraProduct,
+  createTestApp,
+  importantProduct,
+  insertRepository,
+  scanWith,
+  type TestApp,
+  type TestTenant,
+  tenantsWithTeam,
+} from '../../../../test/support/scenarios';
 import { newId } from '../../../db/ids';
 import { withTenant } from '../../../db/tenant-scope';
-import { CRA_CATEGORIES } from '../../cra/classification';
-import { ANNEX_I_REQUIREMENTS, CRA_DUTIES } from '../../cra/requirements';
+import { ANNEX_I_REQUIREMENTS, CRA_DUTIES } from '../../cra/annex-i/requirements';
 import { GENERATE_PACK } from './service';
 
 const PDFTOPPM = '/usr/bin/pdftoppm';
@@ -73,22 +79,11 @@ describe('CRA report packs', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    a = await t.createTenant('enterprise', 'A');
-    b = await t.createTenant('enterprise', 'B');
-    team = await t.createTenant('team', 'Team');
-    viewer = await tokenWithRole(t, a, 'viewer');
+    ({ a, b, team, token: viewer } = await tenantsWithTeam(t, 'viewer'));
     repositoryId = await insertRepository(t, a.tenantId, 'firmware');
     const deps = Array.from({ length: 70 }, (_, i) => ({ name: `lib-${i}`, version: `1.${i}.0` }));
     await scanWith(t, a.tenantId, repositoryId, deps, []);
-    productId = await createCraProduct(t, a.token, {
-      name: 'Gateway',
-      classification: 'important_class_i',
-      category: Object.keys(CRA_CATEGORIES.important_class_i)[0],
-      supportPeriodEnd: '2031-12-31',
-      securityContact: 'security@acme.test',
-      cvdPolicyUrl: 'https://acme.test/cvd',
-      repositoryIds: [repositoryId],
-    });
+    productId = await createCraProduct(t, a.token, importantProduct([repositoryId]));
   }, 240_000);
   afterAll(async () => {
     await t?.close();

@@ -1,5 +1,5 @@
-import type { AssessedItem } from '../../cra/assessments';
-import type { CraFinding } from '../../cra/findings';
+import type { AssessedItem } from '../../cra/annex-i/assessments';
+import type { CraFinding } from '../../cra/findings/findings';
 import { isLegacyItem, type LegacyReportItem } from './compliance';
 import { componentsOf, type ReportContent } from './content';
 

@@ -5,7 +5,8 @@ import {
   type DependencyFacts,
   FACT_FUNCTIONS,
   FACT_GROUPS,
-  VULNERABILITY_FIELDS,
+  FACT_OBJECT_TYPES,
+  REPOSITORY_GROUPS,
 } from '../facts/definition';
 import { type FactReads, factReadsOf } from '../facts/reads';
 
@@ -50,10 +51,10 @@ function schemaOf(fields: Readonly<Record<string, { type: CelFieldType }>>) {
 }
 
 function buildEnvironment(): Environment {
-  let env = new Environment({ limits: { maxAstNodes: 2000, maxDepth: 60 } }).registerType(
-    'Vulnerability',
-    { fields: schemaOf(VULNERABILITY_FIELDS) },
-  );
+  let env = new Environment({ limits: { maxAstNodes: 2000, maxDepth: 60 } });
+  for (const [type, { fields }] of Object.entries(FACT_OBJECT_TYPES)) {
+    env = env.registerType(type, { fields: schemaOf(fields) });
+  }
   for (const [name, group] of Object.entries(FACT_GROUPS)) {
     env = env.registerVariable({ name, schema: schemaOf(group.fields) });
   }
@@ -90,14 +91,34 @@ function describeError(text: string, error: unknown): string {
 }
 
 // Integer fields are CEL `int`: the library wants bigints for them.
+const intFieldsOf = (fields: Readonly<Record<string, { type: CelFieldType }>>) =>
+  Object.entries(fields)
+    .filter(([, field]) => field.type === 'int')
+    .map(([name]) => name);
+
 const INT_FIELDS = Object.fromEntries(
-  Object.entries(FACT_GROUPS).map(([group, { fields }]) => [
-    group,
-    Object.entries(fields)
-      .filter(([, field]) => field.type === 'int')
-      .map(([name]) => name),
-  ]),
+  Object.entries(FACT_GROUPS).map(([group, { fields }]) => [group, intFieldsOf(fields)]),
 );
+
+// Lists of objects with integer fields (the quantum inventory's): each item converted too.
+const INT_ITEM_FIELDS: Record<string, Record<string, string[]>> = {};
+for (const [group, { fields }] of Object.entries(FACT_GROUPS)) {
+  for (const [name, field] of Object.entries<{ type: CelFieldType }>(fields)) {
+    const itemType = /^list<(\w+)>$/.exec(field.type)?.[1] as keyof typeof FACT_OBJECT_TYPES;
+    const ints =
+      itemType && FACT_OBJECT_TYPES[itemType]
+        ? intFieldsOf(FACT_OBJECT_TYPES[itemType].fields)
+        : [];
+    if (ints.length === 0) continue;
+    INT_ITEM_FIELDS[group] = { ...INT_ITEM_FIELDS[group], [name]: ints };
+  }
+}
+
+function withBigInts(values: Record<string, unknown>, names: readonly string[]) {
+  const copy: Record<string, unknown> = { ...values };
+  for (const name of names) copy[name] = BigInt(Math.trunc(Number(copy[name] ?? 0)));
+  return copy;
+}
 
 // One input per dependency, shared by every policy evaluated on it (not one per evaluation).
 const inputs = new WeakMap<DependencyFacts, Record<string, Record<string, unknown>>>();
@@ -108,13 +129,17 @@ function toCelInput(facts: DependencyFacts): Record<string, Record<string, unkno
   const input: Record<string, Record<string, unknown>> = {};
   for (const [group, values] of Object.entries(facts)) {
     const ints = INT_FIELDS[group] ?? [];
+    const itemInts = INT_ITEM_FIELDS[group];
     // Groups without integers go as they are (CEL does not change its input).
-    if (ints.length === 0) {
+    if (ints.length === 0 && !itemInts) {
       input[group] = values;
       continue;
     }
-    const copy: Record<string, unknown> = { ...values };
-    for (const name of ints) copy[name] = BigInt(Math.trunc(Number(copy[name] ?? 0)));
+    const copy = withBigInts(values, ints);
+    for (const [list, names] of Object.entries(itemInts ?? {})) {
+      const items = copy[list];
+      if (Array.isArray(items)) copy[list] = items.map((item) => withBigInts(item, names));
+    }
     input[group] = copy;
   }
   inputs.set(facts, input);
@@ -139,10 +164,20 @@ export function compileCondition(text: string): CompileResult {
   } catch (error) {
     return { ok: false, errors: [describeError(text, error)] };
   }
+  const reads = factReadsOf(program.ast);
+  const mixed = reads.groups.filter((group) => !REPOSITORY_GROUPS.includes(group));
+  if (reads.groups.includes('quantum') && mixed.length > 0) {
+    return {
+      ok: false,
+      errors: [
+        `a condition on quantum facts is a repository condition: it may read quantum and repository, not ${mixed.join(', ')}`,
+      ],
+    };
+  }
   return {
     ok: true,
     condition: {
-      reads: factReadsOf(program.ast),
+      reads,
       holds: (facts) => {
         try {
           return program(toCelInput(facts)) === true;

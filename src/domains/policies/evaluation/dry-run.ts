@@ -3,11 +3,13 @@ import { compositeKey } from '../../../core/composite-key';
 import { notFound, unprocessable } from '../../../core/problem';
 import type { DB } from '../../../db/schema';
 import type { RiskSettings } from '../../../intel/risk/indicators';
-import type { DependencyWithFacts } from '../facts/store';
+import { isRepositoryCondition } from '../facts/reads';
+import type { DependencyWithFacts, RepositoryForFacts } from '../facts/store';
 import { repositoryFacts } from '../facts/store';
-import { findPolicy } from '../store';
-import { compileCondition, conditionOf } from './cel';
+import { findPolicy, type PolicyRow } from '../store';
+import { type CompiledCondition, compileCondition, conditionOf } from './cel';
 import { appliesTo, matchingDependencies } from './evaluate';
+import { subjectOf } from './repository-subject';
 
 /**
  * The dry run (POST /api/v1/policies/{policyId}/test, docs/policies.md#dry-run): the stored
@@ -29,6 +31,29 @@ export interface WouldBeViolation {
 
 const DEFAULT_TAKE = 200;
 
+/** What a condition is tried on: the repository itself (a repository condition), or its dependencies. */
+async function candidatesIn(
+  db: Kysely<DB>,
+  repository: RepositoryForFacts,
+  repositoryCondition: boolean,
+  riskSettings: RiskSettings,
+): Promise<DependencyWithFacts[]> {
+  if (repositoryCondition) return [await subjectOf(db, repository, new Date())];
+  return repositoryFacts(db, repository, new Date(), null, riskSettings);
+}
+
+/** The stored policy's condition, or the draft one (422 when it does not compile). */
+function conditionFor(policy: PolicyRow, draft: string | undefined): CompiledCondition {
+  if (draft === undefined) return conditionOf(policy);
+  const compiled = compileCondition(draft);
+  if (!compiled.ok) {
+    throw unprocessable('The condition is not a valid policy condition.', {
+      condition: compiled.errors,
+    });
+  }
+  return compiled.condition;
+}
+
 export async function testPolicy(
   db: Kysely<DB>,
   policyId: string,
@@ -37,16 +62,7 @@ export async function testPolicy(
 ) {
   const policy = await findPolicy(db, policyId);
   if (!policy) throw notFound('The policy');
-  let holds = conditionOf(policy).holds;
-  if (request.condition !== undefined) {
-    const compiled = compileCondition(request.condition);
-    if (!compiled.ok) {
-      throw unprocessable('The condition is not a valid policy condition.', {
-        condition: compiled.errors,
-      });
-    }
-    holds = compiled.condition.holds;
-  }
+  const { holds, reads } = conditionFor(policy, request.condition);
   let repositories = db
     .selectFrom('repositories')
     .select(['id', 'name', 'business_criticality', 'lifecycle_status'])
@@ -77,11 +93,14 @@ export async function testPolicy(
     const existing = new Map(unresolved.map((v) => [compositeKey(v.package_id, v.version), v]));
     const inScope = appliesTo(asEnabled, repository);
     const dependencies = inScope
-      ? await repositoryFacts(db, repository, new Date(), null, riskSettings)
+      ? await candidatesIn(db, repository, isRepositoryCondition(reads), riskSettings)
       : [];
     if (inScope) counts.repositoriesEvaluated++;
     counts.dependenciesEvaluated += dependencies.length;
-    for (const dependency of matchingDependencies(policy, holds, dependencies)) {
+    const matches = isRepositoryCondition(reads)
+      ? dependencies.filter((subject) => holds(subject.facts))
+      : matchingDependencies(policy, holds, dependencies);
+    for (const dependency of matches) {
       const key = compositeKey(dependency.packageId, dependency.version);
       const current = existing.get(key);
       existing.delete(key);

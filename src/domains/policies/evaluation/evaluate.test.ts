@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importJsonl, insertRepository, scanWith } from '../../../../test/support/exposures';
-import { npmRange, osvRecord } from '../../../../test/support/osv-records';
-import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
+import {
+  createPolicy,
+  createTestApp,
+  importJsonl,
+  npmRange,
+  osvRecord,
+  scanWith,
+  type TestApp,
+  type TestTenant,
+  tokenWithRole,
+  twoTenantsWithRepositories,
+} from '../../../../test/support/scenarios';
 import { withTenant } from '../../../db/tenant-scope';
 import { eventsOfRow } from '../../../jobs/outbox';
 import { MATCH_DEPENDENCIES, REMATCH } from '../../exposures/jobs';
@@ -57,9 +66,11 @@ describe('policy evaluation and violations', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    a = await t.createTenant('enterprise', 'A');
-    b = await t.createTenant('enterprise', 'B');
-    repo = await insertRepository(t, a.tenantId, 'web');
+    ({
+      a,
+      b,
+      repositories: [repo],
+    } = await twoTenantsWithRepositories(t, ['web']));
     await importJsonl(t, [
       osvRecord({
         id: 'GHSA-crit-0001-aaaa',
@@ -79,28 +90,17 @@ describe('policy evaluation and violations', () => {
       }),
     ]);
     await scan({ 'crit-pkg': '1.0.0', 'crit-nofix': '1.0.0', 'mid-pkg': '1.0.0', safe: '3.0.0' });
-    const issued = await t.as(a.token, {
-      method: 'POST',
-      url: '/api/v1/api-tokens',
-      payload: { name: 'viewer', roleScopeJson: '{"roles":["viewer"]}', expiresAtUtc: null },
-    });
-    viewer = issued.json().rawSecret as string;
+    viewer = await tokenWithRole(t, a, 'viewer', null);
   });
   afterAll(() => t.close());
 
   it('opens a violation per matching dependency when a policy is created, with its facts and an event', async () => {
-    const created = await t.as(a.token, {
-      method: 'POST',
-      url: '/api/v1/policies',
-      payload: {
-        name: 'Critical with a fix',
-        condition: CRITICAL_WITH_FIX,
-        severity: 'critical',
-        action: 'block',
-      },
+    policyId = await createPolicy(t, a.token, {
+      name: 'Critical with a fix',
+      condition: CRITICAL_WITH_FIX,
+      severity: 'critical',
+      action: 'block',
     });
-    expect(created.statusCode, created.body).toBe(201);
-    policyId = created.json().policyId;
     // The evaluation is queued with the policy; run it directly to see the outbox it writes.
     const counts = await withTenant(t.database, a.tenantId, (db) =>
       evaluateRepository(db, { tenantId: a.tenantId, repositoryId: repo, policyIds: [policyId] }),

@@ -8,7 +8,7 @@ import { emitEvents, type PolicyViolationOpened } from '../../events';
 import { coveringException } from '../exceptions/coverage';
 import { activeExceptions, type CoveringException } from '../exceptions/store';
 import type { DependencyFacts } from '../facts/definition';
-import { type FactReads, projectedJson, projectFacts } from '../facts/reads';
+import { type FactReads, isRepositoryCondition, projectedJson, projectFacts } from '../facts/reads';
 import { type DependencyWithFacts, type RepositoryForFacts, repositoryFacts } from '../facts/store';
 import { allPolicies, type PolicyRow } from '../store';
 import type { ViolationStatus } from '../tables';
@@ -22,6 +22,7 @@ import {
 } from '../violations/store';
 import { conditionOf } from './cel';
 import { finishRequests, openRequestIds, recordVersions } from './progress';
+import { repositorySubject } from './repository-subject';
 import {
   loadEvaluationState,
   lockRepositoryEvaluation,
@@ -382,9 +383,7 @@ async function evaluateLocked(
     !wanted && applicable.length > 0
       ? changesSince(await loadEvaluationState(db, repository.id), dependencies, packageIds)
       : null;
-  const everywhere = policies
-    .filter((p) => !applicable.includes(p) || conditionOf(p).reads.timeDependent)
-    .map((p) => p.id);
+  const everywhere = evaluatedEverywhere(policies, applicable);
   const existing = considered(
     await existingViolations(db, {
       repositoryId: repository.id,
@@ -416,10 +415,9 @@ async function evaluateLocked(
       evaluated: changed.length,
     },
   };
+  const subject = await repositorySubject(db, repository, applicable, packageIds, now);
   for (const policy of applicable) {
-    const { holds, reads } = conditionOf(policy);
-    const candidates = reads.timeDependent ? dependencies : changed;
-    const matches = matchingDependencies(policy, holds, candidates);
+    const matches = matchesOf(policy, { subject, dependencies, changed });
     planMatches(plan, policy, repository.id, matches, existing, exceptions);
   }
   planResolutions(plan, existing);
@@ -437,6 +435,37 @@ async function evaluateLocked(
   const complete =
     packageIds === null ? policies.filter((p) => everyDependency || everywhere.includes(p.id)) : [];
   return { counts: plan.counts, complete };
+}
+
+/**
+ * Policies whose violations an evaluation decides on whatever changed: those that no longer
+ * apply (they resolve), those reading the release's age, and repository conditions.
+ */
+function evaluatedEverywhere(policies: readonly PolicyRow[], applicable: readonly PolicyRow[]) {
+  return policies
+    .filter((p) => {
+      const { reads } = conditionOf(p);
+      return !applicable.includes(p) || reads.timeDependent || isRepositoryCondition(reads);
+    })
+    .map((p) => p.id);
+}
+
+/** What one policy's condition holds for: the repository (a repository condition), or dependencies. */
+function matchesOf(
+  policy: PolicyRow,
+  facts: {
+    subject: DependencyWithFacts | undefined;
+    dependencies: DependencyWithFacts[];
+    changed: DependencyWithFacts[];
+  },
+): DependencyWithFacts[] {
+  const { holds, reads } = conditionOf(policy);
+  if (isRepositoryCondition(reads)) {
+    // No subject when narrowed to some packages (their exposures or drift changed).
+    return facts.subject && holds(facts.subject.facts) ? [facts.subject] : [];
+  }
+  const candidates = reads.timeDependent ? facts.dependencies : facts.changed;
+  return matchingDependencies(policy, holds, candidates);
 }
 
 /**

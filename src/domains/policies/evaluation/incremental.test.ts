@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertRepository, scanWith } from '../../../../test/support/exposures';
-import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
+import {
+  createTestApp,
+  insertRepository,
+  scanWith,
+  type TestApp,
+  type TestTenant,
+} from '../../../../test/support/scenarios';
 import { newId } from '../../../db/ids';
 import { withTenant } from '../../../db/tenant-scope';
 import { MATCH_DEPENDENCIES } from '../../exposures/jobs';

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertRepository } from '../../../../test/support/exposures';
-import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
+import {
+  createTestApp,
+  insertRepository,
+  type TestApp,
+  type TestTenant,
+} from '../../../../test/support/scenarios';
 import { EVENT_SUBSCRIPTIONS } from '../../../background-jobs';
 import { newId } from '../../../db/ids';
 import { withTenant } from '../../../db/tenant-scope';

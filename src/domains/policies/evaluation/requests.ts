@@ -14,6 +14,7 @@ import type { EventName } from '../../events';
 export const POLICY_FACT_EVENTS = [
   'exposures.status_changed',
   'dependency_drift.changed',
+  'quantum.inventory_changed',
 ] as const satisfies readonly EventName[];
 
 const EvaluateRepositoryPayload = Type.Object({

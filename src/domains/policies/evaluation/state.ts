@@ -5,7 +5,11 @@ import { FACT_GROUPS, type FactGroupName } from '../facts/definition';
 import { groupJson } from '../facts/reads';
 import type { DependencyWithFacts } from '../facts/store';
 
-const FACT_GROUP_NAMES = Object.keys(FACT_GROUPS) as FactGroupName[];
+// `quantum` is the repository's (repository conditions are evaluated every time), never a
+// dependency's: it is not part of what a dependency's digest compares.
+const FACT_GROUP_NAMES = (Object.keys(FACT_GROUPS) as FactGroupName[]).filter(
+  (group) => group !== 'quantum',
+);
 
 /**
  * What every policy last saw of a repository's dependencies (docs/policies.md#evaluation,

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { importJsonl, insertRepository, scanWith } from '../../../../test/support/exposures';
-import { npmRange, osvRecord } from '../../../../test/support/osv-records';
-import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
+import {
+  createPolicy,
+  createTestApp,
+  importJsonl,
+  insertRepository,
+  npmRange,
+  osvRecord,
+  scanWith,
+  type TestApp,
+  type TestTenant,
+} from '../../../../test/support/scenarios';
 import { loadConfig } from '../../../config';
 import { withTenant } from '../../../db/tenant-scope';
 import { eventRowName } from '../../../jobs/outbox';
@@ -48,15 +56,7 @@ describe('policy re-evaluation triggers', () => {
     }[];
     return items.filter((v) => v.packageName === name);
   };
-  const createPolicy = async (name: string, condition: string) => {
-    const res = await t.as(a.token, {
-      method: 'POST',
-      url: '/api/v1/policies',
-      payload: { name, condition, severity: 'high', action: 'warn' },
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json().policyId as string;
-  };
+
   /** The evaluation jobs waiting in the outbox: which packages each would evaluate. */
   const queuedEvaluations = async () => {
     const rows = await t.database.system
@@ -114,9 +114,15 @@ describe('policy re-evaluation triggers', () => {
     for (const row of rows) packageIds.set(row.name, row.id);
     // The scan's drift snapshot, every package still pending (no registry metadata yet).
     await snapshotDrift();
-    await createPolicy('Vulnerable', 'vulnerabilities.count > 0');
-    await createPolicy('Unhealthy', 'health.known && health.score < 40.0');
-    await createPolicy('A major behind', 'drift.known && drift.majorsBehind >= 1');
+    await createPolicy(t, a.token, { name: 'Vulnerable', condition: 'vulnerabilities.count > 0' });
+    await createPolicy(t, a.token, {
+      name: 'Unhealthy',
+      condition: 'health.known && health.score < 40.0',
+    });
+    await createPolicy(t, a.token, {
+      name: 'A major behind',
+      condition: 'drift.known && drift.majorsBehind >= 1',
+    });
     await t.runJobs({ only: JOBS });
   });
   afterAll(() => t.close());

@@ -1,8 +1,17 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importJsonl, insertRepository, scanWith } from '../../../../test/support/exposures';
-import { npmRange, osvRecord } from '../../../../test/support/osv-records';
-import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
+import {
+  createPolicy,
+  createTestApp,
+  importJsonl,
+  npmRange,
+  osvRecord,
+  scanWith,
+  type TestApp,
+  type TestTenant,
+  tokenWithRole,
+  twoTenantsWithRepositories,
+} from '../../../../test/support/scenarios';
 import { jobDefinitions } from '../../../background-jobs';
 import { eventsOfRow } from '../../../jobs/outbox';
 import { MATCH_DEPENDENCIES, REMATCH } from '../../exposures/jobs';
@@ -65,10 +74,11 @@ describe('policy exceptions and the dry run', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    a = await t.createTenant('enterprise', 'A');
-    b = await t.createTenant('enterprise', 'B');
-    web = await insertRepository(t, a.tenantId, 'web');
-    api = await insertRepository(t, a.tenantId, 'api');
+    ({
+      a,
+      b,
+      repositories: [web, api],
+    } = await twoTenantsWithRepositories(t, ['web', 'api']));
     await importJsonl(t, [
       osvRecord({
         id: 'GHSA-exc-0001-aaaa',
@@ -87,24 +97,14 @@ describe('policy exceptions and the dry run', () => {
       ],
       JOBS,
     );
-    const created = await t.as(a.token, {
-      method: 'POST',
-      url: '/api/v1/policies',
-      payload: {
-        name: 'Critical',
-        condition: 'vulnerabilities.maxSeverityLevel >= 4',
-        severity: 'high',
-        action: 'warn',
-      },
+    policyId = await createPolicy(t, a.token, {
+      name: 'Critical',
+      condition: 'vulnerabilities.maxSeverityLevel >= 4',
+      severity: 'high',
+      action: 'warn',
     });
-    policyId = created.json().policyId;
     await t.runJobs({ only: JOBS });
-    const issued = await t.as(a.token, {
-      method: 'POST',
-      url: '/api/v1/api-tokens',
-      payload: { name: 'viewer', roleScopeJson: '{"roles":["viewer"]}', expiresAtUtc: null },
-    });
-    viewer = issued.json().rawSecret as string;
+    viewer = await tokenWithRole(t, a, 'viewer', null);
   });
   afterAll(() => t.close());
 

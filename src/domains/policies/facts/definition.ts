@@ -11,7 +11,9 @@ export type CelFieldType =
   | 'bool'
   | 'list<string>'
   | 'map<string, double>'
-  | 'list<Vulnerability>';
+  | 'list<Vulnerability>'
+  | 'list<QuantumFinding>'
+  | 'list<QuantumCertificate>';
 
 interface FactField {
   readonly type: CelFieldType;
@@ -49,6 +51,61 @@ export const VULNERABILITY_FIELDS = {
     description:
       'Whether first-party code imports the package (npm, PyPI, Go): imported, used_by_tooling, not_imported or unknown (docs/reachability.md)',
   },
+} as const satisfies Record<string, FactField>;
+
+/** One finding of the repository's quantum inventory (`quantum.findings`). */
+export const QUANTUM_FINDING_FIELDS = {
+  id: { type: 'string', description: 'The findingId (GET .../quantum/findings)' },
+  primitive: {
+    type: 'string',
+    description: 'key-generation, key-agreement, signature, encryption, key-material or library',
+  },
+  algorithm: {
+    type: 'string',
+    description: 'RSA, DSA, DH, ECDH, ECDSA, EdDSA, X25519, X448, ML-KEM, ML-DSA, ...',
+  },
+  curve: { type: 'string', description: 'The curve where known, else ""' },
+  keySize: { type: 'int', description: 'The key size in bits where known, else 0' },
+  classification: {
+    type: 'string',
+    description: 'weak, deprecated-2030, disallowed-2035, hybrid or quantum-safe',
+  },
+  severity: { type: 'string', description: 'high, medium, low or info' },
+  status: {
+    type: 'string',
+    description:
+      'Triage status: open, investigating, affected, accepted_risk, not_affected, false_positive (an expired acceptance reads open)',
+  },
+  file: { type: 'string', description: 'Repository-relative path, "" for a library finding' },
+  line: { type: 'int', description: 'Line (1-based), 0 when none' },
+  language: { type: 'string', description: 'The source language, "" for a library finding' },
+  purl: { type: 'string', description: 'The library dependency\'s purl, "" for source findings' },
+} as const satisfies Record<string, FactField>;
+
+/** One certificate of the repository's quantum inventory (`quantum.certificates`). */
+export const QUANTUM_CERTIFICATE_FIELDS = {
+  id: { type: 'string', description: 'The certificateId (GET .../quantum/certificates)' },
+  provenance: {
+    type: 'string',
+    description:
+      'repository-file (found by the latest scan) or tls-observation (last chain seen on a TLS endpoint linked to the repository)',
+  },
+  subject: { type: 'string', description: 'Subject distinguished name' },
+  keyAlgorithm: { type: 'string', description: 'RSA, EC, Ed25519, ML-DSA-65, ...' },
+  keySize: { type: 'int', description: 'The key size in bits where known, else 0' },
+  curve: { type: 'string', description: 'The curve or parameter set where known, else ""' },
+  signatureAlgorithm: { type: 'string', description: 'The signature algorithm' },
+  classification: {
+    type: 'string',
+    description: 'weak, deprecated-2030, disallowed-2035, hybrid or quantum-safe',
+  },
+  notAfter: {
+    type: 'string',
+    description:
+      'End of validity, ISO 8601 UTC ("2031-01-01T00:00:00.000Z"): strings of this form compare in time order',
+  },
+  notAfterYear: { type: 'int', description: 'The year of notAfter (UTC)' },
+  expired: { type: 'bool', description: 'notAfter is past at evaluation time' },
 } as const satisfies Record<string, FactField>;
 
 export const FACT_GROUPS = {
@@ -178,6 +235,38 @@ export const FACT_GROUPS = {
       ageDays: { type: 'int', description: 'Whole days since the used version was published' },
     },
   },
+  quantum: {
+    description:
+      "The repository's quantum inventory (docs/quantum.md): a repository fact, so a condition that reads `quantum` is a repository condition, evaluated once per repository, which may read `repository` besides and no dependency group (one violation per repository, docs/policies.md#repository-conditions); the findings and certificates leave out those the latest scan no longer saw",
+    fields: {
+      known: {
+        type: 'bool',
+        description: 'A scan recorded a quantum inventory of the repository',
+      },
+      findings: {
+        type: 'list<QuantumFinding>',
+        description: 'Every finding the latest scan saw, whatever its status (fields below)',
+      },
+      certificates: {
+        type: 'list<QuantumCertificate>',
+        description: 'Every certificate of the repository, both provenances (fields below)',
+      },
+      vulnerableCount: {
+        type: 'int',
+        description:
+          'Findings that count (status not not_affected or false_positive) classified weak, deprecated-2030 or disallowed-2035',
+      },
+      classifications: {
+        type: 'list<string>',
+        description: 'Classifications of the findings that count',
+      },
+      algorithms: { type: 'list<string>', description: 'Algorithms of the findings that count' },
+      weakCertificates: {
+        type: 'int',
+        description: 'Certificates classified weak, deprecated-2030 or disallowed-2035',
+      },
+    },
+  },
   repository: {
     description: 'The repository the dependency belongs to',
     fields: {
@@ -216,13 +305,32 @@ type JsOf<T extends CelFieldType> = T extends 'string'
           ? Record<string, number>
           : T extends 'list<Vulnerability>'
             ? VulnerabilityFact[]
-            : never;
+            : T extends 'list<QuantumFinding>'
+              ? QuantumFindingFact[]
+              : T extends 'list<QuantumCertificate>'
+                ? QuantumCertificateFact[]
+                : never;
 
 type FieldsOf<F extends Readonly<Record<string, FactField>>> = {
   -readonly [K in keyof F]: JsOf<F[K]['type']>;
 };
 
 export type VulnerabilityFact = FieldsOf<typeof VULNERABILITY_FIELDS>;
+export type QuantumFindingFact = FieldsOf<typeof QUANTUM_FINDING_FIELDS>;
+export type QuantumCertificateFact = FieldsOf<typeof QUANTUM_CERTIFICATE_FIELDS>;
+
+/** The object types lists of facts hold, by CEL name (cel.ts registers them; doc.ts lists them). */
+export const FACT_OBJECT_TYPES = {
+  Vulnerability: { fields: VULNERABILITY_FIELDS, listedIn: 'vulnerabilities.items' },
+  QuantumFinding: { fields: QUANTUM_FINDING_FIELDS, listedIn: 'quantum.findings' },
+  QuantumCertificate: { fields: QUANTUM_CERTIFICATE_FIELDS, listedIn: 'quantum.certificates' },
+} as const;
+
+/**
+ * Groups that describe the repository rather than one dependency: a condition reading
+ * `quantum` may read these alone (it is evaluated once per repository, not per dependency).
+ */
+export const REPOSITORY_GROUPS: readonly FactGroupName[] = ['quantum', 'repository'];
 
 /** The facts of one dependency, as computed and as stored on a violation (numbers, not bigints). */
 export type DependencyFacts = {

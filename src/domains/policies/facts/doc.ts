@@ -1,4 +1,4 @@
-import { FACT_FUNCTIONS, FACT_GROUPS, VULNERABILITY_FIELDS } from './definition';
+import { FACT_FUNCTIONS, FACT_GROUPS, FACT_OBJECT_TYPES } from './definition';
 
 /**
  * The facts section of docs/policies.md, generated from the facts definition. `npx tsx
@@ -17,12 +17,15 @@ export function factsMarkdown(): string {
     }
     lines.push('');
   }
-  lines.push('#### `Vulnerability` (items of `vulnerabilities.items`)', '');
-  lines.push('| Field | CEL type | Meaning |', '|---|---|---|');
-  for (const [name, field] of Object.entries(VULNERABILITY_FIELDS)) {
-    lines.push(`| \`${name}\` | \`${field.type}\` | ${field.description} |`);
+  for (const [type, { fields, listedIn }] of Object.entries(FACT_OBJECT_TYPES)) {
+    lines.push(`#### \`${type}\` (items of \`${listedIn}\`)`, '');
+    lines.push('| Field | CEL type | Meaning |', '|---|---|---|');
+    for (const [name, field] of Object.entries(fields)) {
+      lines.push(`| \`${name}\` | \`${field.type}\` | ${field.description} |`);
+    }
+    lines.push('');
   }
-  lines.push('', '#### Functions', '', '| Signature | Meaning | Example |', '|---|---|---|');
+  lines.push('#### Functions', '', '| Signature | Meaning | Example |', '|---|---|---|');
   for (const fn of FACT_FUNCTIONS) {
     lines.push(`| \`${fn.signature}\` | ${fn.description} | \`${fn.example}\` |`);
   }

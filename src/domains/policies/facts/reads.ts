@@ -80,3 +80,12 @@ export function groupJson(facts: DependencyFacts, group: FactGroupName): string 
 export function projectedJson(facts: DependencyFacts, reads: FactReads): string {
   return `{${reads.groups.map((group) => `"${group}":${groupJson(facts, group)}`).join(',')}}`;
 }
+
+/**
+ * A repository condition (docs/policies.md#repository-conditions): it reads the repository's
+ * quantum facts, so it holds for the repository once, not per dependency (cel.ts refuses one that
+ * also reads a dependency group).
+ */
+export function isRepositoryCondition(reads: FactReads): boolean {
+  return reads.groups.includes('quantum');
+}

@@ -2,8 +2,13 @@ import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeRegistries, startFakeRegistries } from '../../../../test/support/fake-registries';
-import { storeScan } from '../../../../test/support/package-scans';
-import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
+import {
+  createPolicy,
+  createTestApp,
+  storeScan,
+  type TestApp,
+  type TestTenant,
+} from '../../../../test/support/scenarios';
 import { loadConfig } from '../../../config';
 import { getEcosystem } from '../../../ecosystems/ecosystem-list';
 import type { Ecosystem } from '../../../ecosystems/types';
@@ -87,18 +92,12 @@ describe('risk facts', () => {
         source: { kind: 'git', url: 'https://git.example.test/acme/only.git', ref: 'main' },
       },
     ]);
-    const created = await t.as(a.token, {
-      method: 'POST',
-      url: '/api/v1/policies',
-      payload: {
-        name: 'Typosquats and install scripts',
-        condition: '"typosquat" in risk.kinds || "install-scripts" in risk.kinds',
-        severity: 'high',
-        action: 'block',
-      },
+    policyId = await createPolicy(t, a.token, {
+      name: 'Typosquats and install scripts',
+      condition: '"typosquat" in risk.kinds || "install-scripts" in risk.kinds',
+      severity: 'high',
+      action: 'block',
     });
-    expect(created.statusCode, created.body).toBe(201);
-    policyId = created.json().policyId;
     await t.runJobs();
   });
 

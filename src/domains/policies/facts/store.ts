@@ -8,6 +8,7 @@ import {
   type UsageFact,
 } from '../../../intel/risk/indicators';
 import type { DependencyFacts, VulnerabilityFact } from './definition';
+import { NO_QUANTUM_FACTS } from './quantum';
 import { type RiskCatalogueColumns, riskFacts } from './risk';
 
 /**
@@ -322,6 +323,7 @@ export function assembleFacts(
     drift: driftFacts(sources.drift),
     ...catalogueFacts(sources.catalogue, now),
     risk: riskFacts(dependency, sources.catalogue, sources.usage, sources.riskSettings, now),
+    quantum: NO_QUANTUM_FACTS,
     repository,
   };
 }

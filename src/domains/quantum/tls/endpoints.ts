@@ -1,7 +1,13 @@
 import { isIP } from 'node:net';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../../config';
-import { conflict, FieldErrorCollector, notFound, unprocessable } from '../../../core/problem';
+import {
+  badRequest,
+  conflict,
+  FieldErrorCollector,
+  notFound,
+  unprocessable,
+} from '../../../core/problem';
 import { isUniqueViolation } from '../../../db/errors';
 import { newId } from '../../../db/ids';
 import type { DB } from '../../../db/schema';
@@ -11,6 +17,8 @@ import {
   outboundPolicy,
   readHost,
 } from '../../../security/outbound-guard';
+import { repositoryExists } from '../findings';
+import { emitInventoryChanged } from '../store';
 import type { TlsObservationState } from '../tables';
 import {
   countEndpoints,
@@ -38,6 +46,7 @@ export interface TlsEndpoint {
   host: string;
   port: number;
   serverName: string | null;
+  repositoryId: string | null;
   intervalHours: number;
   createdAtUtc: string;
   lastProbedAtUtc: string | null;
@@ -67,6 +76,7 @@ export function presentEndpoint(row: EndpointRow): TlsEndpoint {
     host: row.host,
     port: row.port,
     serverName: row.server_name,
+    repositoryId: row.repository_id,
     intervalHours: row.interval_hours,
     createdAtUtc: row.created_at.toISOString(),
     lastProbedAtUtc: row.last_probed_at?.toISOString() ?? null,
@@ -143,6 +153,18 @@ export interface CreateEndpointBody {
   port?: number | undefined;
   serverName?: string | null | undefined;
   intervalHours?: number | undefined;
+  repositoryId?: string | null | undefined;
+}
+
+/**
+ * The repository an endpoint is linked to must be the tenant's: another tenant's id, or one that
+ * does not exist, is a 400 naming the field (row-level security hides another tenant's).
+ */
+async function checkRepository(db: Kysely<DB>, repositoryId: string | null | undefined) {
+  if (!repositoryId || (await repositoryExists(db, repositoryId))) return;
+  throw badRequest('The endpoint cannot be linked to that repository.', {
+    repositoryId: [`no repository ${repositoryId}`],
+  });
 }
 
 export async function createEndpoint(
@@ -157,6 +179,7 @@ export async function createEndpoint(
   if (!host || !errors.empty) {
     throw unprocessable('The endpoint cannot be watched.', errors.errors);
   }
+  await checkRepository(db, body.repositoryId);
   await lockTenantEndpoints(db, tenantId);
   if ((await countEndpoints(db)) >= MAX_ENDPOINTS_PER_TENANT) {
     throw conflict(
@@ -170,6 +193,7 @@ export async function createEndpoint(
     // A name host is its own server name unless another is given; an IP host has none.
     serverName: serverName ?? (host.literal ? null : host.host),
     intervalHours: body.intervalHours ?? DEFAULT_INTERVAL_HOURS,
+    repositoryId: body.repositoryId ?? null,
   });
   if (!inserted) {
     throw conflict('The tenant already watches this host, port and server name.');
@@ -190,30 +214,60 @@ export async function endpointList(db: Kysely<DB>): Promise<TlsEndpoint[]> {
 export interface UpdateEndpointBody {
   intervalHours?: number | undefined;
   serverName?: string | null | undefined;
+  repositoryId?: string | null | undefined;
 }
 
-/** Changes the interval or the server name; a null server name of a name host resets it. */
+/**
+ * Changes the interval, the server name or the linked repository; a null server name of a name
+ * host resets it. Moving the link moves the endpoint's certificates between repositories' quantum
+ * facts: both are announced (`quantum.inventory_changed`).
+ */
 export async function changeEndpoint(
   db: Kysely<DB>,
-  endpointId: string,
+  target: { tenantId: string; endpointId: string },
   body: UpdateEndpointBody,
 ): Promise<TlsEndpoint> {
+  const { endpointId } = target;
   const current = await findEndpoint(db, endpointId);
   if (!current) throw notFound('The TLS endpoint');
   const errors = new FieldErrorCollector();
   let serverName = readServerName(body.serverName, errors);
   errors.throwIfAny(422, 'The endpoint cannot be changed so.');
+  await checkRepository(db, body.repositoryId);
   if (serverName === null && ipLiteral(current.host) === null) serverName = current.host;
-  if (serverName === undefined && body.intervalHours === undefined) return presentEndpoint(current);
+  const { intervalHours, repositoryId } = body;
+  if (serverName === undefined && intervalHours === undefined && repositoryId === undefined) {
+    return presentEndpoint(current);
+  }
   try {
-    await updateEndpoint(db, endpointId, { intervalHours: body.intervalHours, serverName });
+    await updateEndpoint(db, endpointId, { intervalHours, serverName, repositoryId });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     throw conflict('The tenant already watches this host, port and server name.');
   }
+  if (repositoryId !== undefined && repositoryId !== current.repository_id) {
+    await announceRepositories(db, target.tenantId, [current.repository_id, repositoryId]);
+  }
   return loadEndpoint(db, endpointId);
 }
 
-export async function removeEndpoint(db: Kysely<DB>, endpointId: string): Promise<void> {
-  if (!(await deleteEndpoint(db, endpointId))) throw notFound('The TLS endpoint');
+async function announceRepositories(
+  db: Kysely<DB>,
+  tenantId: string,
+  repositoryIds: readonly (string | null)[],
+): Promise<void> {
+  for (const repositoryId of repositoryIds) {
+    if (repositoryId) await emitInventoryChanged(db, { tenantId, repositoryId });
+  }
+}
+
+export async function removeEndpoint(
+  db: Kysely<DB>,
+  target: { tenantId: string; endpointId: string },
+): Promise<void> {
+  const current = await findEndpoint(db, target.endpointId);
+  if (!current || !(await deleteEndpoint(db, target.endpointId))) {
+    throw notFound('The TLS endpoint');
+  }
+  await announceRepositories(db, target.tenantId, [current.repository_id]);
 }

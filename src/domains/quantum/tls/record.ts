@@ -81,7 +81,10 @@ export async function recordObservation(
   const observationId = newId();
   await insertObservation(db, observationId, endpoint.id, outcome, now);
   if (outcome.certificates.length > 0) {
+    const before = await chainFingerprints(db, endpoint.id);
     await replaceCertificates(db, endpoint.id, outcome.certificates);
+    const after = outcome.certificates.map((fact) => fact.fingerprintSha256).sort();
+    if (before.join(',') !== after.join(',')) await announceChain(db, tenantId, endpoint.id);
   }
   const ref: TlsEndpointRef = {
     endpointId: endpoint.id,
@@ -144,6 +147,33 @@ async function insertObservation(
       certificates: JSON.stringify(outcome.certificates),
     })
     .execute();
+}
+
+async function chainFingerprints(db: Kysely<DB>, endpointId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('quantum_certificates')
+    .select('fingerprint_sha256')
+    .where('provenance', '=', 'tls-observation')
+    .where('endpoint_id', '=', endpointId)
+    .execute();
+  return rows.map((row) => row.fingerprint_sha256).sort();
+}
+
+/**
+ * Another chain on an endpoint linked to a repository changes that repository's quantum facts
+ * (its certificates): policies are told, as for a scan's inventory.
+ */
+async function announceChain(db: Kysely<DB>, tenantId: string, endpointId: string) {
+  const row = await db
+    .selectFrom('quantum_tls_endpoints')
+    .select('repository_id')
+    .where('id', '=', endpointId)
+    .executeTakeFirst();
+  if (!row?.repository_id) return;
+  await emitEvent(db, 'quantum.inventory_changed', {
+    tenantId,
+    data: { repositoryId: row.repository_id, packageIds: null },
+  });
 }
 
 /** The endpoint's certificates in the inventory become the chain just read. */

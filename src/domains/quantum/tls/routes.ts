@@ -107,7 +107,11 @@ function endpointItemRoutes(app: RouteApp): void {
     },
     async (request) => {
       request.auditResourceId = request.params.endpointId;
-      return changeEndpoint(tenantDb(request), request.params.endpointId, request.body);
+      return changeEndpoint(
+        tenantDb(request),
+        { tenantId: principalOf(request).tenantId, endpointId: request.params.endpointId },
+        request.body,
+      );
     },
   );
 
@@ -128,7 +132,10 @@ function endpointItemRoutes(app: RouteApp): void {
     },
     async (request, reply) => {
       request.auditResourceId = request.params.endpointId;
-      await removeEndpoint(tenantDb(request), request.params.endpointId);
+      await removeEndpoint(tenantDb(request), {
+        tenantId: principalOf(request).tenantId,
+        endpointId: request.params.endpointId,
+      });
       return reply.code(204).send();
     },
   );

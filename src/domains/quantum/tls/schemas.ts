@@ -35,6 +35,15 @@ const serverName = Type.Optional(
     }),
   ),
 );
+const repositoryId = Type.Optional(
+  Nullable(
+    Type.String({
+      format: 'uuid',
+      description:
+        "The tenant's repository whose service answers there: the endpoint's chain is listed among that repository's certificates (provenance tls-observation) and its quantum facts; null: none",
+    }),
+  ),
+);
 const intervalHours = Type.Integer({
   minimum: 1,
   maximum: MAX_INTERVAL_HOURS,
@@ -54,12 +63,13 @@ export const CreateEndpointRequest = Type.Object(
     ),
     serverName,
     intervalHours: Type.Optional(intervalHours),
+    repositoryId,
   },
   { additionalProperties: false },
 );
 
 export const UpdateEndpointRequest = Type.Object(
-  { serverName, intervalHours: Type.Optional(intervalHours) },
+  { serverName, intervalHours: Type.Optional(intervalHours), repositoryId },
   { additionalProperties: false },
 );
 
@@ -70,6 +80,7 @@ export const Endpoint = Type.Object({
   host: Type.String(),
   port: Type.Integer(),
   serverName: NullableString,
+  repositoryId: Nullable(Uuid),
   intervalHours: Type.Integer(),
   createdAtUtc: DateTime,
   lastProbedAtUtc: NullableDateTime,

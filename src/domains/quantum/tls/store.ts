@@ -12,6 +12,7 @@ export interface EndpointRow {
   host: string;
   port: number;
   server_name: string | null;
+  repository_id: string | null;
   interval_hours: number;
   next_probe_at: Date;
   last_probed_at: Date | null;
@@ -50,6 +51,7 @@ function endpointsWithLatest(db: Kysely<DB>) {
       'e.host',
       'e.port',
       'e.server_name',
+      'e.repository_id',
       'e.interval_hours',
       'e.next_probe_at',
       'e.last_probed_at',
@@ -94,6 +96,7 @@ export interface EndpointValues {
   port: number;
   serverName: string | null;
   intervalHours: number;
+  repositoryId: string | null;
 }
 
 /** Inserts the endpoint; false when the tenant already watches the same host, port and name. */
@@ -110,6 +113,7 @@ export async function insertEndpoint(
       port: values.port,
       server_name: values.serverName,
       interval_hours: values.intervalHours,
+      repository_id: values.repositoryId,
     })
     .onConflict((oc) => oc.doNothing())
     .returning('id')
@@ -126,13 +130,18 @@ export async function insertEndpoint(
 export async function updateEndpoint(
   db: Kysely<DB>,
   id: string,
-  changes: { intervalHours?: number | undefined; serverName?: string | null | undefined },
+  changes: {
+    intervalHours?: number | undefined;
+    serverName?: string | null | undefined;
+    repositoryId?: string | null | undefined;
+  },
 ): Promise<boolean> {
-  const { intervalHours, serverName } = changes;
+  const { intervalHours, serverName, repositoryId } = changes;
   const row = await db
     .updateTable('quantum_tls_endpoints')
     .set((eb) => ({
       ...(serverName !== undefined ? { server_name: serverName } : {}),
+      ...(repositoryId !== undefined ? { repository_id: repositoryId } : {}),
       ...(intervalHours !== undefined
         ? {
             interval_hours: intervalHours,

@@ -5,7 +5,7 @@ import { ProblemError, unprocessable } from '../../../core/problem';
 import type { DB } from '../../../db/schema';
 import { formatVers, parseVers } from '../../../ecosystems/vers';
 import { mapPurl } from '../../../sbom/purl-map';
-import { announceStatusChanges, applyTriageRules } from '../../exposures/triage-apply';
+import { announceStatusChanges, applyTriageRules } from '../../exposures/automatic/triage-apply';
 import {
   type CreateRuleBody,
   checkTriageRule,

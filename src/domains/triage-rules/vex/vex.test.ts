@@ -1,9 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importJsonl, insertRepository, scanWith } from '../../../../test/support/exposures';
 import { expectValidOpenVex } from '../../../../test/support/openvex-schema';
-import { npmRange, osvRecord } from '../../../../test/support/osv-records';
 import { cycloneDxValidator, schemaErrors } from '../../../../test/support/sbom-schemas';
-import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
+import {
+  createTestApp,
+  importJsonl,
+  insertRepository,
+  npmRange,
+  osvRecord,
+  scanWith,
+  type TestApp,
+  type TestTenant,
+  tokenWithRole,
+  twoTenantsWithRepositories,
+} from '../../../../test/support/scenarios';
 import { eventRowName } from '../../../jobs/outbox';
 import { POLICY_FACT_EVENTS } from '../../policies/evaluation/requests';
 import { readVexDocument } from './documents';
@@ -149,10 +158,11 @@ describe('VEX import and export', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    a = await t.createTenant('enterprise', 'A');
-    b = await t.createTenant('enterprise', 'B');
-    web = await insertRepository(t, a.tenantId, 'web');
-    api = await insertRepository(t, a.tenantId, 'api');
+    ({
+      a,
+      b,
+      repositories: [web, api],
+    } = await twoTenantsWithRepositories(t, ['web', 'api']));
     await importJsonl(t, [
       osvRecord({
         id: 'GHSA-carr-0001-aaaa',
@@ -404,16 +414,7 @@ describe('VEX import and export', () => {
   });
 
   it('member imports, viewer exports; another tenant sees nothing of ours and gets 404 for our ids', async () => {
-    const create = await t.as(a.token, {
-      method: 'POST',
-      url: '/api/v1/api-tokens',
-      payload: {
-        name: 'viewer',
-        roleScopeJson: JSON.stringify({ roles: ['viewer'] }),
-        expiresAtUtc: new Date(Date.now() + 86_400_000).toISOString(),
-      },
-    });
-    const viewer = create.json().rawSecret as string;
+    const viewer = await tokenWithRole(t, a, 'viewer');
     expect((await importVex(viewer, firstImport)).statusCode).toBe(403);
     expect((await exportVex(viewer, '?format=openvex')).statements).not.toEqual([]);
 
