@@ -31,6 +31,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
       'administration: create-tenant --name NAME --plan PLAN | create-token --tenant ID|NAME | import-osv <file|dir|url> | import-kev <file> | status',
     load: () => import('./commands/admin'),
   },
+  ask: {
+    summary: 'ask a running service a question in plain language ("question"; --json)',
+    load: () => import('./commands/ask'),
+  },
   status: {
     summary: 'the public status page: show | incident create/update | changelog add | override',
     load: () => import('./commands/status'),

@@ -7,6 +7,7 @@ import type { Config } from './config';
 import { ProblemSchema } from './core/problem';
 import type { Database } from './db/connection';
 import { newId } from './db/ids';
+import { aiRoutes } from './domains/ai/routes';
 import { alertRoutes } from './domains/alerts/routes';
 import { analyticsRoutes } from './domains/analytics/routes';
 import { analyticsExportRoutes } from './domains/analytics-export/routes';
@@ -217,6 +218,7 @@ const DOMAIN_ROUTES: readonly DomainRoutes[] = [
   statusRoutes,
   quantumRoutes,
   complianceRoutes,
+  aiRoutes,
 ];
 
 async function registerDomainRoutes(

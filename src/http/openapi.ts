@@ -54,6 +54,10 @@ export const OPENAPI_TAGS = [
     description:
       'Compliance control evidence for auditors (SOC 2, ISO/IEC 27001:2022, CRA Annex I Part II) and signed evidence archives',
   },
+  {
+    name: 'Questions',
+    description: "Questions in plain language over the tenant's data, answered with citations",
+  },
 ] as const;
 
 export type OpenApiTag = (typeof OPENAPI_TAGS)[number]['name'];

@@ -6,6 +6,7 @@ import { principalOf, tenantDb } from '../../http/scope';
 import {
   BenchmarkProfile,
   BenchmarkProfilePatch,
+  QuestionSettings,
   ScoringWeights,
   ScoringWeightsPatch,
 } from './schemas';
@@ -15,7 +16,7 @@ import {
   changeBenchmarkProfile,
   replaceScoringWeights,
 } from './service';
-import { loadScoringWeights } from './store';
+import { loadQuestionSettings, loadScoringWeights, saveQuestionSettings } from './store';
 
 /**
  * Tenant settings of package intelligence: health scoring weights and the benchmark profile
@@ -27,6 +28,7 @@ export function tenantSettingsRoutes(deps: { config: Config }): FastifyPluginAsy
   return async (app) => {
     scoringWeightRoutes(app);
     benchmarkProfileRoutes(app, minimum);
+    questionSettingRoutes(app);
   };
 }
 
@@ -110,6 +112,43 @@ function benchmarkProfileRoutes(app: RouteApp, minimum: number): void {
       request.auditDetails = await changeBenchmarkProfile(db, request.body);
       request.auditResourceId = principal.tenantId;
       return benchmarkProfileView(db, principal.plan, minimum);
+    },
+  );
+}
+
+/** Whether questions' audit entries keep their text (docs/questions.md#audit). */
+function questionSettingRoutes(app: RouteApp): void {
+  app.get(
+    '/api/v1/tenants/current/question-settings',
+    {
+      schema: {
+        tags: ['Tenant'],
+        summary: 'Settings of questions in plain language (defaults until changed)',
+        response: withErrors({ 200: QuestionSettings }),
+      },
+    },
+    async (request) => loadQuestionSettings(tenantDb(request)),
+  );
+
+  app.put(
+    '/api/v1/tenants/current/question-settings',
+    {
+      schema: {
+        tags: ['Tenant'],
+        summary: "Replace the settings of questions (whether audit entries keep a question's text)",
+        body: QuestionSettings,
+        response: withErrors({ 200: QuestionSettings }, [413, 415]),
+      },
+      config: {
+        role: 'admin',
+        audit: { action: 'tenant.question_settings.update', resourceType: 'tenant_settings' },
+      },
+    },
+    async (request) => {
+      await saveQuestionSettings(tenantDb(request), request.body);
+      request.auditResourceId = principalOf(request).tenantId;
+      request.auditDetails = { ...request.body };
+      return request.body;
     },
   );
 }

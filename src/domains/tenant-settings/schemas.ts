@@ -70,3 +70,12 @@ export const BenchmarkProfilePatch = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const QuestionSettings = Type.Object(
+  {
+    recordQuestionText: Type.Boolean({
+      description: "Whether the audit entry of POST /api/v1/ai/query keeps the question's text",
+    }),
+  },
+  { additionalProperties: false },
+);

@@ -63,3 +63,25 @@ export async function saveBenchmarkProfile(
     .onConflict((oc) => oc.column('tenant_id').doUpdateSet(values))
     .execute();
 }
+
+export interface QuestionSettings {
+  recordQuestionText: boolean;
+}
+
+/** Defaults until changed: the question's text is kept in its audit entry. */
+export async function loadQuestionSettings(db: Db): Promise<QuestionSettings> {
+  const row = await db
+    .selectFrom('tenant_question_settings')
+    .select('record_question_text')
+    .executeTakeFirst();
+  return { recordQuestionText: row?.record_question_text ?? true };
+}
+
+export async function saveQuestionSettings(db: Db, settings: QuestionSettings): Promise<void> {
+  const values = { record_question_text: settings.recordQuestionText, updated_at: new Date() };
+  await db
+    .insertInto('tenant_question_settings')
+    .values(values)
+    .onConflict((oc) => oc.column('tenant_id').doUpdateSet(values))
+    .execute();
+}

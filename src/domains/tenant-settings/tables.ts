@@ -16,7 +16,15 @@ export interface TenantBenchmarkProfileTable {
   updated_at: Date;
 }
 
+/** Whether a question's audit entry keeps its text (migration 0057, docs/questions.md). */
+export interface TenantQuestionSettingsTable {
+  tenant_id: TenantColumn;
+  record_question_text: boolean;
+  updated_at: Date;
+}
+
 export interface TenantSettingsTables {
+  tenant_question_settings: TenantQuestionSettingsTable;
   tenant_scoring_weights: TenantScoringWeightsTable;
   tenant_benchmark_profiles: TenantBenchmarkProfileTable;
 }

@@ -1,0 +1,48 @@
+import type { Intent } from './intent';
+import {
+  changesSince,
+  craClocksDue,
+  expiringExceptions,
+  licenceViolations,
+  policyViolations,
+  quantumFindings,
+  scanFailures,
+} from './intents/activity';
+import { inventory, trends } from './intents/counts';
+import { exposures, maliciousPackages, reachability } from './intents/exposures';
+import {
+  driftedPackagesIntent,
+  driftedRepositoriesIntent,
+  lowHealth,
+  packageUsage,
+} from './intents/packages';
+import { affectedRepositories, vulnerabilityDetails } from './intents/vulnerabilities';
+
+/**
+ * Every intent, in the order a tie between equal scores is settled (the more specific first).
+ * docs/questions.md lists them with their parameters and examples.
+ */
+export const INTENTS: readonly Intent[] = [
+  affectedRepositories,
+  vulnerabilityDetails,
+  maliciousPackages,
+  reachability,
+  licenceViolations,
+  expiringExceptions,
+  craClocksDue,
+  quantumFindings,
+  scanFailures,
+  lowHealth,
+  trends,
+  packageUsage,
+  driftedRepositoriesIntent,
+  driftedPackagesIntent,
+  policyViolations,
+  exposures,
+  changesSince,
+  inventory,
+];
+
+export function intentNamed(name: string): Intent | undefined {
+  return INTENTS.find((intent) => intent.name === name);
+}

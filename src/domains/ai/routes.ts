@@ -1,0 +1,43 @@
+import { withErrors } from '../../http/schemas';
+import { tenantDb } from '../../http/scope';
+import type { DomainRoutes } from '../route-deps';
+import { loadQuestionSettings } from '../tenant-settings/store';
+import { QuestionAnswer, QuestionRequest } from './schemas';
+import { askQuestion, presentAnswer } from './service';
+
+export const AI_TAG = 'Questions';
+
+/**
+ * POST /api/v1/ai/query: a question in plain language over the tenant's data, answered by the
+ * intents' tenant-scoped reads (docs/questions.md). A read: viewers may ask, the read rate
+ * limits apply; the audit entry names the intent (and the question, unless the tenant turned
+ * that off).
+ */
+export const aiRoutes: DomainRoutes = () => async (app) => {
+  app.post(
+    '/api/v1/ai/query',
+    {
+      schema: {
+        tags: [AI_TAG],
+        operationId: 'askQuestion',
+        summary: "Answer a question in plain language over the tenant's data, with citations",
+        body: QuestionRequest,
+        response: withErrors({ 200: QuestionAnswer }, [413, 415, 422]),
+      },
+      config: {
+        role: 'viewer',
+        audit: { action: 'ai.query', resourceType: 'ai_query' },
+      },
+    },
+    async (request) => {
+      const db = tenantDb(request);
+      const { recordQuestionText } = await loadQuestionSettings(db);
+      const outcome = await askQuestion(db, request.body, (intent) => {
+        request.auditDetails = recordQuestionText
+          ? { intent, question: request.body.question }
+          : { intent };
+      });
+      return presentAnswer(outcome);
+    },
+  );
+};
