@@ -24,7 +24,8 @@ export type CitationType =
   | 'policy_exception'
   | 'scan'
   | 'cra_clock'
-  | 'quantum_finding';
+  | 'quantum_finding'
+  | 'alert_rule';
 
 /** A record an answer rests on: its id and the API path that returns it. */
 export interface Citation {

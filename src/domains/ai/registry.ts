@@ -11,6 +11,15 @@ import {
 import { inventory, trends } from './intents/counts';
 import { exposures, maliciousPackages, reachability } from './intents/exposures';
 import {
+  alertRules,
+  dependencyCounts,
+  exposuresByEcosystem,
+  exposuresByRepository,
+  mostVulnerablePackages,
+  repositoriesByCriticality,
+  repositoryScans,
+} from './intents/inventory';
+import {
   driftedPackagesIntent,
   driftedRepositoriesIntent,
   lowHealth,
@@ -32,6 +41,11 @@ export const INTENTS: readonly Intent[] = [
   craClocksDue,
   quantumFindings,
   scanFailures,
+  alertRules,
+  exposuresByEcosystem,
+  exposuresByRepository,
+  mostVulnerablePackages,
+  dependencyCounts,
   lowHealth,
   trends,
   packageUsage,
@@ -40,6 +54,8 @@ export const INTENTS: readonly Intent[] = [
   policyViolations,
   exposures,
   changesSince,
+  repositoryScans,
+  repositoriesByCriticality,
   inventory,
 ];
 
