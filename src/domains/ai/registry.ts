@@ -8,6 +8,7 @@ import {
   quantumFindings,
   scanFailures,
 } from './intents/activity';
+import { fixedVersions, policiesList, versionsInUse, watchedPackages } from './intents/catalogue';
 import { inventory, trends } from './intents/counts';
 import { exposures, maliciousPackages, reachability } from './intents/exposures';
 import {
@@ -33,6 +34,7 @@ import { affectedRepositories, vulnerabilityDetails } from './intents/vulnerabil
  */
 export const INTENTS: readonly Intent[] = [
   affectedRepositories,
+  fixedVersions,
   vulnerabilityDetails,
   maliciousPackages,
   reachability,
@@ -42,6 +44,8 @@ export const INTENTS: readonly Intent[] = [
   quantumFindings,
   scanFailures,
   alertRules,
+  versionsInUse,
+  watchedPackages,
   exposuresByEcosystem,
   exposuresByRepository,
   mostVulnerablePackages,
@@ -53,6 +57,7 @@ export const INTENTS: readonly Intent[] = [
   driftedPackagesIntent,
   policyViolations,
   exposures,
+  policiesList,
   changesSince,
   repositoryScans,
   repositoriesByCriticality,
