@@ -31,6 +31,7 @@ export const cite = {
     path: `/api/v1/policy-exceptions?packageId=${packageId}`,
   }),
   scan: (id: string): Citation => ({ type: 'scan', id, path: `/api/v1/scans/${id}` }),
+  alert: (id: string): Citation => ({ type: 'alert', id, path: `/api/v1/alerts/${id}` }),
   alertRule: (id: string): Citation => ({
     type: 'alert_rule',
     id,

@@ -25,7 +25,8 @@ export type CitationType =
   | 'scan'
   | 'cra_clock'
   | 'quantum_finding'
-  | 'alert_rule';
+  | 'alert_rule'
+  | 'alert';
 
 /** A record an answer rests on: its id and the API path that returns it. */
 export interface Citation {

@@ -20,6 +20,7 @@ import {
   repositoriesByCriticality,
   repositoryScans,
 } from './intents/inventory';
+import { activeExceptions, openAlerts, sbomExports, tlsEndpoints } from './intents/operations';
 import {
   driftedPackagesIntent,
   driftedRepositoriesIntent,
@@ -40,10 +41,14 @@ export const INTENTS: readonly Intent[] = [
   reachability,
   licenceViolations,
   expiringExceptions,
+  activeExceptions,
   craClocksDue,
   quantumFindings,
   scanFailures,
   alertRules,
+  openAlerts,
+  sbomExports,
+  tlsEndpoints,
   versionsInUse,
   watchedPackages,
   exposuresByEcosystem,
