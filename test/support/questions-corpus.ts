@@ -401,6 +401,16 @@ export const CORPUS: readonly CorpusEntry[] = [
   { question: 'Which TLS endpoints do we watch?', expect: 'quantum.tls_endpoints', rows: 0 },
   { question: 'List our monitored TLS hosts', expect: 'quantum.tls_endpoints', rows: 0 },
   { question: 'Which SSL endpoints are monitored?', expect: 'quantum.tls_endpoints', rows: 0 },
+  { question: 'Which CRA products do we have?', expect: 'cra.products', rows: 0 },
+  { question: 'List our products under the Cyber Resilience Act', expect: 'cra.products', rows: 0 },
+  { question: 'What products have we declared?', expect: 'cra.products', rows: 0 },
+  {
+    question: 'Which certificates expire in the next 30 days?',
+    expect: 'quantum.certificates',
+    rows: 0,
+  },
+  { question: 'Show expiring certificates', expect: 'quantum.certificates', rows: 0 },
+  { question: 'Are any certs running out within 7 days?', expect: 'quantum.certificates', rows: 0 },
   // Refused: not placeable, or asking to change something.
   { question: 'What is the weather in Paris tomorrow?', expect: R },
   { question: 'Write me a poem about dependencies', expect: R },

@@ -32,6 +32,11 @@ export const cite = {
   }),
   scan: (id: string): Citation => ({ type: 'scan', id, path: `/api/v1/scans/${id}` }),
   alert: (id: string): Citation => ({ type: 'alert', id, path: `/api/v1/alerts/${id}` }),
+  craProduct: (id: string): Citation => ({
+    type: 'cra_product',
+    id,
+    path: `/api/v1/cra/products/${id}`,
+  }),
   alertRule: (id: string): Citation => ({
     type: 'alert_rule',
     id,

@@ -26,7 +26,8 @@ export type CitationType =
   | 'cra_clock'
   | 'quantum_finding'
   | 'alert_rule'
-  | 'alert';
+  | 'alert'
+  | 'cra_product';
 
 /** A record an answer rests on: its id and the API path that returns it. */
 export interface Citation {

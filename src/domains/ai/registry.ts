@@ -20,7 +20,14 @@ import {
   repositoriesByCriticality,
   repositoryScans,
 } from './intents/inventory';
-import { activeExceptions, openAlerts, sbomExports, tlsEndpoints } from './intents/operations';
+import {
+  activeExceptions,
+  craProducts,
+  expiringCertificates,
+  openAlerts,
+  sbomExports,
+  tlsEndpoints,
+} from './intents/operations';
 import {
   driftedPackagesIntent,
   driftedRepositoriesIntent,
@@ -42,7 +49,9 @@ export const INTENTS: readonly Intent[] = [
   licenceViolations,
   expiringExceptions,
   activeExceptions,
+  craProducts,
   craClocksDue,
+  expiringCertificates,
   quantumFindings,
   scanFailures,
   alertRules,

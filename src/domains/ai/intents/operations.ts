@@ -192,3 +192,68 @@ export const tlsEndpoints = defineIntent({
     return answer(text, rows, []);
   },
 });
+
+export const craProducts = defineIntent({
+  name: 'cra.products',
+  summary: 'The CRA products you declared, with their classification and support period',
+  parameters: Type.Object({}),
+  examples: ['Which CRA products do we have?', 'List our products under the Cyber Resilience Act'],
+  cues: [
+    { pattern: /\b(?:cra|cyber resilience)\b/, weight: 3 },
+    { pattern: /\bproducts?\b/, weight: 5 },
+  ],
+  extract: () => ({}),
+  run: async ({ db }) => {
+    const found = await db
+      .selectFrom('cra_products')
+      .select(['id', 'name', 'version_line', 'classification', 'support_period_end'])
+      .orderBy('name')
+      .limit(SHOWN)
+      .execute();
+    const rows: Row[] = found.map((p) => ({
+      productId: p.id,
+      name: p.name,
+      versionLine: p.version_line,
+      classification: p.classification,
+    }));
+    const text = `You have ${plural(rows.length, 'CRA product')}${rows.length ? `: ${listed(rows.map((r) => `${r.name} ${r.versionLine}`))}` : ''}.`;
+    return answer(
+      text,
+      rows,
+      found.map((p) => cite.craProduct(p.id)),
+    );
+  },
+});
+
+export const expiringCertificates = defineIntent({
+  name: 'quantum.certificates',
+  summary:
+    'Certificates found in code or on TLS endpoints expiring within a horizon (default 30 days)',
+  parameters: Type.Object({ withinHours: Type.Integer({ minimum: 1, maximum: 24 * 3650 }) }),
+  examples: ['Which certificates expire in the next 30 days?', 'Show expiring certificates'],
+  cues: [
+    { pattern: /\bcert(?:ificate)?s?\b/, weight: 4 },
+    { pattern: /\b(?:expir\w*|run(?:s|ning)? out|valid until|lapse)\b/, weight: 2 },
+  ],
+  extract: (q) => ({ withinHours: q.horizonHours ?? 30 * 24 }),
+  run: async ({ db, now }, p) => {
+    const until = new Date(now.getTime() + p.withinHours * 3_600_000);
+    const found = await db
+      .selectFrom('quantum_certificates')
+      .select(['id', 'repository_id', 'subject', 'not_after', 'key_algorithm', 'classification'])
+      .where('not_after', '<', until)
+      .orderBy('not_after')
+      .limit(SHOWN)
+      .execute();
+    const rows: Row[] = found.map((c) => ({
+      certificateId: c.id,
+      repositoryId: c.repository_id,
+      subject: c.subject,
+      notAfterUtc: c.not_after.toISOString(),
+      keyAlgorithm: c.key_algorithm,
+      classification: c.classification,
+    }));
+    const text = `${plural(rows.length, 'certificate')} expire${rows.length === 1 ? 's' : ''} (or expired) before ${until.toISOString().slice(0, 10)}${rows.length ? `: ${listed(rows.map((r) => String(r.subject)))}` : ''}.`;
+    return answer(text, rows, []);
+  },
+});
