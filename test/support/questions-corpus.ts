@@ -411,6 +411,14 @@ export const CORPUS: readonly CorpusEntry[] = [
   },
   { question: 'Show expiring certificates', expect: 'quantum.certificates', rows: 0 },
   { question: 'Are any certs running out within 7 days?', expect: 'quantum.certificates', rows: 0 },
+  {
+    question: 'Which licences do we use?',
+    expect: 'counts.licences',
+    rows: 1,
+    first: { licence: 'unknown', dependencies: 11 },
+  },
+  { question: 'Give me a licence breakdown', expect: 'counts.licences', rows: 1 },
+  { question: 'How many dependencies per license?', expect: 'counts.licences', rows: 1 },
   // Refused: not placeable, or asking to change something.
   { question: 'What is the weather in Paris tomorrow?', expect: R },
   { question: 'Write me a poem about dependencies', expect: R },

@@ -8,7 +8,13 @@ import {
   quantumFindings,
   scanFailures,
 } from './intents/activity';
-import { fixedVersions, policiesList, versionsInUse, watchedPackages } from './intents/catalogue';
+import {
+  fixedVersions,
+  licenceInventory,
+  policiesList,
+  versionsInUse,
+  watchedPackages,
+} from './intents/catalogue';
 import { inventory, trends } from './intents/counts';
 import { exposures, maliciousPackages, reachability } from './intents/exposures';
 import {
@@ -47,6 +53,7 @@ export const INTENTS: readonly Intent[] = [
   maliciousPackages,
   reachability,
   licenceViolations,
+  licenceInventory,
   expiringExceptions,
   activeExceptions,
   craProducts,

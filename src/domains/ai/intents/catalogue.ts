@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { usageOf } from '../../packages/store';
 import { advisoriesOf, affectedOf, findVulnerability } from '../../vulnerabilities/store';
@@ -188,5 +189,57 @@ export const policiesList = defineIntent({
       rows,
       found.map((r) => cite.policy(r.id)),
     );
+  },
+});
+
+/** The same text in select and group by (a bound 'unknown' would be two parameters to PostgreSQL). */
+const LICENCE = sql<string>`coalesce(v.licence, 'unknown')`;
+
+export const licenceInventory = defineIntent({
+  name: 'counts.licences',
+  summary: 'The licences of the versions your repositories use, counted (unknown: not read yet)',
+  parameters: Type.Object({}),
+  examples: ['Which licences do we use?', 'Give me a licence breakdown'],
+  cues: [
+    { pattern: /\b(?:licen[cs]es?|licen[cs]ing)\b/, weight: 5 },
+    {
+      pattern:
+        /\b(?:do we use|in use|we use|inventory|breakdown|break down|summary|overview|how many|count|distribution|per licen[cs]e)\b/,
+      weight: 3,
+    },
+  ],
+  refuses: 'package',
+  extract: () => ({}),
+  run: async ({ db }) => {
+    // The catalogue's versions are read only through the tenant's own dependencies.
+    const found = await db
+      .selectFrom('repository_dependencies as d')
+      .innerJoin('repositories as r', (join) =>
+        join.onRef('r.id', '=', 'd.repository_id').onRef('r.dependency_scan_id', '=', 'd.scan_id'),
+      )
+      .leftJoin('package_versions as v', (join) =>
+        join.onRef('v.package_id', '=', 'd.package_id').onRef('v.version', '=', 'd.version'),
+      )
+      .select((eb) => [
+        LICENCE.as('licence'),
+        eb.fn.countAll<string>().as('dependencies'),
+        eb.fn.count<string>('d.package_id').distinct().as('packages'),
+      ])
+      .groupBy(LICENCE)
+      .orderBy('dependencies', 'desc')
+      .limit(SHOWN)
+      .execute();
+    const rows: Row[] = found.map((l) => ({
+      licence: l.licence,
+      dependencies: Number(l.dependencies),
+      packages: Number(l.packages),
+    }));
+    const text = rows.length
+      ? `Licences in use: ${listed(
+          rows.map((r) => `${r.licence} ${r.dependencies}`),
+          10,
+        )}.`
+      : 'Your repositories have no dependencies yet.';
+    return answer(text, rows, []);
   },
 });
