@@ -162,6 +162,15 @@ export const SETTINGS = [
     '(none)',
     'per-tenant additions: <tenant-id>:<git|webhooks|tls-probes>=<cidr>,<cidr>;...',
   ],
+  ['AI_MODEL_URL', '(unset: no model)', 'base URL of an OpenAI-compatible API for questions'],
+  ['AI_MODEL_NAME', 'gpt-4o-mini', 'model asked by POST /api/v1/ai/query'],
+  ['AI_MODEL_API_KEY', '(unset)', 'bearer key of the model API, plain or sealed (v1.…)'],
+  ['AI_MODEL_TIMEOUT_MS', '10000 ms', 'longest one call to the model may take'],
+  [
+    'AI_MODEL_ALLOW_CIDRS',
+    'none',
+    'networks (CIDR) the model endpoint may be on although internal',
+  ],
   ['TLS_PROBE_TIMEOUT_MS', '10000', 'longest one connection of a TLS endpoint probe may take'],
   ['WEBHOOK_TIMEOUT_MS', '10000', 'longest a webhook delivery attempt may take'],
   [

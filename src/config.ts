@@ -125,6 +125,19 @@ export interface Config {
     /** Longest one connection of a probe may take (a probe makes up to three, in parallel). */
     timeoutMs: number;
   };
+  /** The optional OpenAI-compatible model of POST /api/v1/ai/query (docs/questions.md#model). */
+  aiModel: AiModelConfig | null;
+}
+
+/** Null when AI_MODEL_URL is unset: questions are answered by the parser and the engine only. */
+export interface AiModelConfig {
+  baseUrl: string;
+  model: string;
+  /** The key as configured: plain, or sealed with the master key (`v1.…`); sealed in memory. */
+  apiKey: string | null;
+  timeoutMs: number;
+  /** Networks the endpoint may be on although internal (a model served on the private network). */
+  allowCidrs: string[];
 }
 
 /** E-mail to status subscribers: SMTP, the sender, the links' base and the sending retries. */
@@ -446,6 +459,22 @@ function scanSettings(
   };
 }
 
+function aiModelSettings(
+  env: Env,
+  { int, url }: SettingReaders,
+  problems: string[],
+): AiModelConfig | null {
+  const baseUrl = url('AI_MODEL_URL', ['https:', 'http:']);
+  if (!baseUrl) return null;
+  return {
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    model: env.AI_MODEL_NAME || 'gpt-4o-mini',
+    apiKey: env.AI_MODEL_API_KEY || null,
+    timeoutMs: int('AI_MODEL_TIMEOUT_MS', 100, 120_000, 10_000),
+    allowCidrs: cidrList('AI_MODEL_ALLOW_CIDRS', env.AI_MODEL_ALLOW_CIDRS, problems),
+  };
+}
+
 function outboundSettings(env: Env, problems: string[]): Config['outbound'] {
   return {
     allow: {
@@ -589,6 +618,7 @@ export function loadConfig(
       verdictBodyLimitBytes: int('IDE_VERDICTS_BODY_LIMIT_BYTES', 1024, 64 * 1024 ** 2),
     },
     tlsProbes: { timeoutMs: int('TLS_PROBE_TIMEOUT_MS', 100, 120_000) },
+    aiModel: aiModelSettings(env, read, problems),
     // After `registries` and `osv`: their evaluation fills the origins in.
     origins: { registries: registryOrigins, osvFeed: osv.origin, warnings: machine.warnings },
   };

@@ -31,6 +31,17 @@ export const cite = {
     path: `/api/v1/policy-exceptions?packageId=${packageId}`,
   }),
   scan: (id: string): Citation => ({ type: 'scan', id, path: `/api/v1/scans/${id}` }),
+  alert: (id: string): Citation => ({ type: 'alert', id, path: `/api/v1/alerts/${id}` }),
+  craProduct: (id: string): Citation => ({
+    type: 'cra_product',
+    id,
+    path: `/api/v1/cra/products/${id}`,
+  }),
+  alertRule: (id: string): Citation => ({
+    type: 'alert_rule',
+    id,
+    path: `/api/v1/alert-rules/${id}`,
+  }),
   clock: (id: string): Citation => ({ type: 'cra_clock', id, path: `/api/v1/cra/clocks/${id}` }),
   quantumFinding: (id: string, repositoryId: string): Citation => ({
     type: 'quantum_finding',

@@ -24,7 +24,10 @@ export type CitationType =
   | 'policy_exception'
   | 'scan'
   | 'cra_clock'
-  | 'quantum_finding';
+  | 'quantum_finding'
+  | 'alert_rule'
+  | 'alert'
+  | 'cra_product';
 
 /** A record an answer rests on: its id and the API path that returns it. */
 export interface Citation {
@@ -102,6 +105,8 @@ export interface Intent {
   /** How well the question fits (0: not at all). */
   score: (question: ParsedQuestion) => number;
   plan: (question: ParsedQuestion) => PlannedQuestion;
+  /** Whether parameters from elsewhere (a model) match the schema. */
+  accepts: (parameters: unknown) => boolean;
   /** Runs with parameters from elsewhere (a client, a model): refused unless they match. */
   runWith: (context: IntentContext, parameters: unknown) => Promise<IntentResult>;
 }
@@ -153,6 +158,7 @@ export function defineIntent<S extends TSchema>(definition: IntentDefinition<S>)
         execute: (context) => definition.run(context, parameters),
       };
     },
+    accepts: (parameters) => validator.Check(parameters),
     runWith: (context, parameters) => definition.run(context, checked(parameters)),
   };
   return intent;

@@ -8,8 +8,32 @@ import {
   quantumFindings,
   scanFailures,
 } from './intents/activity';
+import {
+  fixedVersions,
+  licenceInventory,
+  policiesList,
+  versionsInUse,
+  watchedPackages,
+} from './intents/catalogue';
 import { inventory, trends } from './intents/counts';
 import { exposures, maliciousPackages, reachability } from './intents/exposures';
+import {
+  alertRules,
+  dependencyCounts,
+  exposuresByEcosystem,
+  exposuresByRepository,
+  mostVulnerablePackages,
+  repositoriesByCriticality,
+  repositoryScans,
+} from './intents/inventory';
+import {
+  activeExceptions,
+  craProducts,
+  expiringCertificates,
+  openAlerts,
+  sbomExports,
+  tlsEndpoints,
+} from './intents/operations';
 import {
   driftedPackagesIntent,
   driftedRepositoriesIntent,
@@ -24,14 +48,29 @@ import { affectedRepositories, vulnerabilityDetails } from './intents/vulnerabil
  */
 export const INTENTS: readonly Intent[] = [
   affectedRepositories,
+  fixedVersions,
   vulnerabilityDetails,
   maliciousPackages,
   reachability,
   licenceViolations,
+  licenceInventory,
   expiringExceptions,
+  activeExceptions,
+  craProducts,
   craClocksDue,
+  expiringCertificates,
   quantumFindings,
   scanFailures,
+  alertRules,
+  openAlerts,
+  sbomExports,
+  tlsEndpoints,
+  versionsInUse,
+  watchedPackages,
+  exposuresByEcosystem,
+  exposuresByRepository,
+  mostVulnerablePackages,
+  dependencyCounts,
   lowHealth,
   trends,
   packageUsage,
@@ -39,7 +78,10 @@ export const INTENTS: readonly Intent[] = [
   driftedPackagesIntent,
   policyViolations,
   exposures,
+  policiesList,
   changesSince,
+  repositoryScans,
+  repositoriesByCriticality,
   inventory,
 ];
 

@@ -2,6 +2,7 @@ import { withErrors } from '../../http/schemas';
 import { tenantDb } from '../../http/scope';
 import type { DomainRoutes } from '../route-deps';
 import { loadQuestionSettings } from '../tenant-settings/store';
+import { createModelClient } from './model/client';
 import { QuestionAnswer, QuestionRequest } from './schemas';
 import { askQuestion, presentAnswer } from './service';
 
@@ -13,7 +14,13 @@ export const AI_TAG = 'Questions';
  * limits apply; the audit entry names the intent (and the question, unless the tenant turned
  * that off).
  */
-export const aiRoutes: DomainRoutes = () => async (app) => {
+export const aiRoutes: DomainRoutes = (deps) => async (app) => {
+  const settings = deps.config.aiModel;
+  const model = settings
+    ? createModelClient(settings, deps.secretBox, {
+        onFailure: (reason) => app.log.warn({ reason }, 'question model call failed'),
+      })
+    : null;
   app.post(
     '/api/v1/ai/query',
     {
@@ -32,11 +39,12 @@ export const aiRoutes: DomainRoutes = () => async (app) => {
     async (request) => {
       const db = tenantDb(request);
       const { recordQuestionText } = await loadQuestionSettings(db);
-      const outcome = await askQuestion(db, request.body, (intent) => {
+      const note = (intent: string | null) => {
         request.auditDetails = recordQuestionText
           ? { intent, question: request.body.question }
           : { intent };
-      });
+      };
+      const outcome = await askQuestion(db, request.body, note, new Date(), model);
       return presentAnswer(outcome);
     },
   );

@@ -47,6 +47,17 @@ export const QuestionAnswer = Type.Object({
   }),
   citations: Type.Array(Citation),
   choices: Type.Array(Choice, { description: 'Empty unless kind is clarification' }),
+  model: Type.Object(
+    {
+      translated: Type.Boolean({
+        description: 'The optional model placed the question (the parser could not)',
+      }),
+      phrased: Type.Boolean({
+        description: 'The optional model worded the answer (its numbers checked against the rows)',
+      }),
+    },
+    { description: 'What the optional model did; both false without one' },
+  ),
   timeZone: Type.String(),
   answeredAtUtc: Type.String({ format: 'date-time' }),
 });

@@ -2,9 +2,13 @@ import type { Kysely } from 'kysely';
 import { unprocessable } from '../../core/problem';
 import type { DB } from '../../db/schema';
 import { placeQuestion } from './engine';
-import type { IntentResult } from './intent';
+import { type Intent, type IntentResult, InvalidIntentParameters } from './intent';
+import type { ModelClient } from './model/client';
+import { phraseAnswer } from './model/phrase';
+import { translateQuestion } from './model/translate';
 import { isTimeZone } from './parse/dates';
-import { parseQuestion } from './parse/question';
+import { type ParsedQuestion, parseQuestion } from './parse/question';
+import { INTENTS } from './registry';
 
 /**
  * Answers a question (docs/questions.md): parse (pure), place it in an intent, read the
@@ -23,16 +27,71 @@ export interface AskOutcome {
   result: IntentResult;
   timeZone: string;
   answeredAt: Date;
+  /** What the optional model did: placed the question (the parser could not), worded the answer. */
+  model: { translated: boolean; phrased: boolean };
 }
 
 /** What the audit entry gets to know, set before the answer so a refused question is audited too. */
 export type AuditNote = (intent: string | null) => void;
+
+const notUnderstood = (suggestions: string[]) =>
+  unprocessable('The question could not be placed in any intent the service answers.', {
+    question: ['not understood; try one of the suggested questions'],
+    suggestions,
+  });
+
+interface Plan {
+  intent: Intent;
+  parameters: Record<string, unknown>;
+  run: (context: { db: Kysely<DB>; now: Date; timeZone: string }) => Promise<IntentResult>;
+  translated: boolean;
+}
+
+/**
+ * The parser's placement, else (with a model) the model's proposal, whose parameters are checked
+ * against the intent's schema before it runs: a proposal that does not match is the same 422.
+ */
+async function planQuestion(
+  parsed: ParsedQuestion,
+  timeZone: string,
+  model: ModelClient | null,
+  note: AuditNote,
+): Promise<Plan> {
+  const placement = placeQuestion(parsed);
+  if (placement.kind === 'read_only') {
+    note(null);
+    throw unprocessable('Questions only read data; this one asks to change something.', {
+      question: ['questions are read-only: use the API operation that makes the change'],
+    });
+  }
+  if (placement.kind === 'placed') {
+    const planned = placement.intent.plan(parsed);
+    note(placement.intent.name);
+    return { ...planned, run: planned.execute, translated: false };
+  }
+  const translation = model
+    ? await translateQuestion(model, parsed, timeZone, INTENTS)
+    : { kind: 'none' as const };
+  if (translation.kind === 'none' || !translation.intent.accepts(translation.parameters)) {
+    note(null);
+    throw notUnderstood(placement.suggestions);
+  }
+  const { intent, parameters } = translation;
+  note(intent.name);
+  return {
+    intent,
+    parameters: parameters as Record<string, unknown>,
+    run: (context) => intent.runWith(context, parameters),
+    translated: true,
+  };
+}
 
 export async function askQuestion(
   db: Kysely<DB>,
   request: AskRequest,
   note: AuditNote = () => {},
   now = new Date(),
+  model: ModelClient | null = null,
 ): Promise<AskOutcome> {
   const timeZone = request.timeZone ?? 'UTC';
   if (!isTimeZone(timeZone)) {
@@ -41,29 +100,29 @@ export async function askQuestion(
     });
   }
   const parsed = parseQuestion(request.question, now, timeZone);
-  const placement = placeQuestion(parsed);
-  if (placement.kind === 'read_only') {
-    note(null);
-    throw unprocessable('Questions only read data; this one asks to change something.', {
-      question: ['questions are read-only: use the API operation that makes the change'],
-    });
+  const plan = await planQuestion(parsed, timeZone, model, note);
+  let result: IntentResult;
+  try {
+    result = await plan.run({ db, now, timeZone });
+  } catch (error) {
+    if (error instanceof InvalidIntentParameters) throw notUnderstood([]);
+    throw error;
   }
-  if (placement.kind === 'unplaced') {
-    note(null);
-    throw unprocessable('The question could not be placed in any intent the service answers.', {
-      question: ['not understood; try one of the suggested questions'],
-      suggestions: placement.suggestions,
-    });
+  let phrased = false;
+  if (model && result.kind === 'answer') {
+    const wording = await phraseAnswer(model, parsed.text, plan.intent.name, result);
+    if (wording !== null) {
+      result = { ...result, answer: wording };
+      phrased = true;
+    }
   }
-  const planned = placement.intent.plan(parsed);
-  note(placement.intent.name);
-  const result = await planned.execute({ db, now, timeZone });
   return {
     question: parsed.text,
-    intent: { name: placement.intent.name, parameters: planned.parameters },
+    intent: { name: plan.intent.name, parameters: plan.parameters },
     result,
     timeZone,
     answeredAt: now,
+    model: { translated: plan.translated, phrased },
   };
 }
 
@@ -77,6 +136,7 @@ export function presentAnswer(outcome: AskOutcome) {
     rows: result.kind === 'answer' ? result.rows : [],
     citations: result.citations,
     choices: result.kind === 'clarification' ? result.choices : [],
+    model: outcome.model,
     timeZone: outcome.timeZone,
     answeredAtUtc: outcome.answeredAt.toISOString(),
   };

@@ -156,6 +156,7 @@ const BARE: readonly RegExp[] = [
   /\b(?:uses?|using|used by|depends? on|depending on|usage of|usages of|imports?|includes?|pulls? in|installs?)\s+(?:the\s+)?(?:package|library|dependency|module|crate|gem)?\s*([a-z0-9][\w./-]*\w|[a-z0-9])(?=[\s?.,!]|$)/,
   /\bwhere (?:is|are|do we use|does anyone use|we use)\s+(?:the\s+)?(?:package\s+|library\s+)?([a-z0-9][\w./-]*\w)\b/,
   /\b(?:package|library|dependency|module|crate|gem)\s+([a-z0-9][\w./-]*\w)\b/,
+  /\bversions? of\s+(?:the\s+)?(?:package\s+|library\s+)?([a-z0-9][\w./-]*\w)\b/,
   /\bis\s+([a-z0-9][\w./-]*\w)\s+(?:vulnerable|affected|safe|malicious|used|exposed|outdated)\b/,
   /\b(?:who|which (?:repos|repositories|projects|services))\s+(?:still\s+)?(?:has|have|ships?|contains?)\s+([a-z0-9][\w./-]*\w)\b/,
 ];
