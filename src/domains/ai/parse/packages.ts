@@ -143,7 +143,7 @@ const EXPLICIT: ReadonlyArray<(text: string) => PackageMention[]> = [
       }),
     ),
   (text) =>
-    each(text, /[`"“”']((?:@[\w.-]+\/)?[a-z0-9][\w./:-]*)[`"“”']/gi, ([, name]) => ({
+    each(text, /[`"\u201C\u201D']((?:@[\w.-]+\/)?[a-z0-9][\w./:-]*)[`"\u201C\u201D']/gi, ([, name]) => ({
       name: name ?? '',
       ecosystem: null,
       version: null,
