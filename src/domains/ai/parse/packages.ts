@@ -143,11 +143,15 @@ const EXPLICIT: ReadonlyArray<(text: string) => PackageMention[]> = [
       }),
     ),
   (text) =>
-    each(text, /[`"\u201C\u201D']((?:@[\w.-]+\/)?[a-z0-9][\w./:-]*)[`"\u201C\u201D']/gi, ([, name]) => ({
-      name: name ?? '',
-      ecosystem: null,
-      version: null,
-    })),
+    each(
+      text,
+      /[`"\u201C\u201D']((?:@[\w.-]+\/)?[a-z0-9][\w./:-]*)[`"\u201C\u201D']/gi,
+      ([, name]) => ({
+        name: name ?? '',
+        ecosystem: null,
+        version: null,
+      }),
+    ),
 ];
 
 /** Sentences that name a package with a bare word, on the lower-case question. */
