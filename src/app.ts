@@ -60,6 +60,7 @@ import { OneLinePerRequest } from './http/request-log';
 import { trackRoutes } from './http/route-table';
 import { lazySerializers } from './http/serializers';
 import { createValidatorCompiler } from './http/validators';
+import { webApp } from './http/web-app';
 import { createServiceLogger, type ServiceLogger } from './logger';
 import type { Metrics } from './observability/metrics';
 import { operatorTokenCheck } from './security/operator-token';
@@ -81,6 +82,8 @@ export interface AppDeps {
   logger?: ServiceLogger;
   /** The API's recent answers (the status page's API component); absent: a new one. */
   responseWindow?: ResponseWindow;
+  /** The built web app (dist/web); absent: / answers 503 naming `npm run build`. */
+  webAppDir?: string | null;
 }
 
 const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -120,7 +123,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerOperationDefaults(app);
   app.addSchema(ProblemSchema);
   registerErrorHandling(app);
-  registerNotFound(app);
+  const web = webApp(deps.webAppDir ?? null);
+  registerNotFound(app, web.fallback);
   await app.register(cors, {
     origin: true,
     exposedHeaders: ['X-Correlation-Id', ...RATE_LIMIT_HEADERS],
@@ -147,6 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerEdgeRules(app);
 
   await registerDomainRoutes(app, { ...deps, responseWindow }, routes);
+  web.register(app);
 
   app.get('/api/v1/openapi.json', { schema: { hide: true }, config: { auth: false } }, async () =>
     app.swagger(),

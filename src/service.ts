@@ -26,6 +26,7 @@ import { readBuildInfo, readCliVersion } from './domains/system/build-info';
 import type { ServiceState } from './domains/system/readiness';
 import { type CreatedTenant, countTenants, createTenantWithOwner } from './domains/tenants/service';
 import { createRateLimitStore } from './http/rate-limit';
+import { builtWebAppDir } from './http/web-app';
 import { type OutboxRelay, startOutboxRelay } from './jobs/outbox';
 import { createJobQueue, type JobQueue } from './jobs/queue';
 import { readQueueStats } from './jobs/queue-stats';
@@ -317,6 +318,7 @@ async function startApi(parts: ApiParts, state: ServiceState, step: StepReporter
   // The API's answers are the status page's API component: this process measures the status.
   const responseWindow = createResponseWindow();
   const app = await buildApp({
+    webAppDir: builtWebAppDir(),
     responseWindow,
     config,
     database,

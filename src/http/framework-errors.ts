@@ -75,8 +75,13 @@ export function collectRouteTable(app: FastifyInstance): RouteTable {
 }
 
 /** 404, or 405 with `Allow` when the path exists under other methods; before the routes. */
-export function registerNotFound(app: FastifyInstance): void {
-  app.setNotFoundHandler(notFoundOrNotAllowed(collectRouteTable(app)));
+export function registerNotFound(
+  app: FastifyInstance,
+  fallback?: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> | null,
+): void {
+  const refuse = notFoundOrNotAllowed(collectRouteTable(app));
+  // The web app's client-side routes (src/http/web-app.ts) answer before the 404.
+  app.setNotFoundHandler((request, reply) => fallback?.(request, reply) ?? refuse(request, reply));
 }
 
 /** The not-found handler: 405 with `Allow` when the path exists under other methods, else 404. */

@@ -96,7 +96,9 @@ export function isRateLimitExempt(path: string): boolean {
     path === '/api/v1/health' ||
     path === '/api/v1/version' ||
     path.startsWith('/api/v1/webhooks/') ||
-    path.startsWith('/api/v1/status/')
+    path.startsWith('/api/v1/status/') ||
+    // The web app's content-hashed files: static, cached for a year, loaded a few per visit.
+    path.startsWith('/assets/')
   );
 }
 

@@ -97,6 +97,8 @@ export async function createTestApp(
     /** Request metrics, job observations and /metrics (with an operator token) on this app. */
     metrics?: Metrics;
     state?: ServiceState;
+    /** A built web app to serve at / (src/http/web-app.ts); absent: / is a 503. */
+    webAppDir?: string;
   } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await openTestDatabase());
@@ -123,6 +125,7 @@ export async function createTestApp(
     cliVersion: readCliVersion(),
     metrics: options.metrics,
     state: options.state,
+    webAppDir: options.webAppDir ?? null,
   });
   options.configure?.(app);
   await app.ready();

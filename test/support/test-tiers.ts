@@ -15,7 +15,7 @@ export type TestTier = 'unit' | 'database';
 const DATABASE_MARKERS =
   /\b(createTestApp|openTestDatabase|openDatabase|startServiceProcess|createScratchDatabase)\b|service-process'|TEST_DATABASE_URL/;
 
-const TEST_ROOTS = ['src', 'test', 'cli'];
+const TEST_ROOTS = ['src', 'test', 'cli', 'web'];
 const TEST_FILE = /\.test\.ts$/;
 
 function testFilesUnder(root: string, dir: string, found: string[]): void {

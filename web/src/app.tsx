@@ -5,8 +5,8 @@ import { type ApiProblem, asProblem } from './api/problem';
 import { sessionTokenStore } from './api/session';
 import { ErrorPanel, Loading, RateLimitNotice } from './components/status';
 import { AppContext, allows, type Principal, useWatch } from './context';
-import { ROUTES, type RouteDef, type ScreenProps } from './routes';
 import { Link, matchPath, useLocation } from './router';
+import { ROUTES, type RouteDef, type ScreenProps } from './routes';
 import { SignIn } from './screens/SignIn';
 
 /** Who the token is: the plan and its features (the only such route today; see context.ts). */
@@ -46,7 +46,6 @@ export function App() {
     api.tokens.clear();
     setSession({ state: 'signed-out', problem: null });
   };
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once, with the stored token.
   useEffect(() => {
     if (api.tokens.read()) void signIn(null);
   }, []);
@@ -114,9 +113,10 @@ const isCurrent = (route: RouteDef, path: string) =>
 /** The matched route's screen, loaded on first use; focus moves to it on navigation. */
 function Outlet({ principal, path }: { principal: Principal; path: string }) {
   const main = useRef<HTMLElement>(null);
-  const [screen, setScreen] = useState<{ path: string; Component: ComponentType<ScreenProps> } | null>(
-    null,
-  );
+  const [screen, setScreen] = useState<{
+    path: string;
+    Component: ComponentType<ScreenProps>;
+  } | null>(null);
   const [failed, setFailed] = useState<ApiProblem | null>(null);
   const match = ROUTES.map((route) => ({ route, params: matchPath(route.path, path) })).find(
     (candidate) => candidate.params !== null,
@@ -136,7 +136,6 @@ function Outlet({ principal, path }: { principal: Principal; path: string }) {
     };
   }, [route]);
   const first = useRef(true);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every path change.
   useEffect(() => {
     if (first.current) {
       first.current = false;

@@ -15,7 +15,10 @@ export interface Location {
 
 const CHANGE = 'driftwatch:navigate';
 
-const current = (): Location => ({ path: window.location.pathname, search: window.location.search });
+const current = (): Location => ({
+  path: window.location.pathname,
+  search: window.location.search,
+});
 
 export function navigate(to: string, options: { replace?: boolean } = {}): void {
   if (options.replace) window.history.replaceState(null, '', to);

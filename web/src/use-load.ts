@@ -20,7 +20,6 @@ export function useLoad<T>(
   const { api } = useApp();
   const [state, setState] = useState<Loadable<T>>({ state: 'loading' });
   const [round, setRound] = useState(0);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` says when to load again.
   useEffect(() => {
     let live = true;
     setState({ state: 'loading' });

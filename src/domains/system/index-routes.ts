@@ -45,33 +45,6 @@ export function topLevelResources(routes: RouteTable): { name: string; href: str
   return resources;
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"]/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c,
-  );
-
-function frontPage(product: string, version: string, links: [string, string][]): string {
-  const items = links
-    .map(([href, text]) => `    <li><a href="${escapeHtml(href)}">${escapeHtml(text)}</a></li>`)
-    .join('\n');
-  return `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <title>${escapeHtml(product)}</title>
-</head>
-<body>
-  <h1>${escapeHtml(product)} ${escapeHtml(version)}</h1>
-  <p>A multi-tenant API for dependency drift and supply-chain intelligence.</p>
-  <ul>
-${items}
-  </ul>
-</body>
-</html>
-`;
-}
-
 export interface IndexDeps {
   routes: RouteTable;
   product: string;
@@ -81,21 +54,12 @@ export interface IndexDeps {
   operatorCheck?: ((authorization: string | undefined) => boolean) | null;
 }
 
-/** `/` (HTML), `/api/v1` (JSON) and, for the operator, `/metrics`; all public of tenant tokens. */
+/**
+ * `/api/v1` (JSON) and, for the operator, `/metrics`; public of tenant tokens. `/` is the web
+ * app's (src/http/web-app.ts).
+ */
 export function indexRoutes(deps: IndexDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.get('/', { schema: { hide: true }, config: { auth: false } }, async (_request, reply) => {
-      const links: [string, string][] = [
-        [PATHS.docs, 'API reference'],
-        [PATHS.openapi, 'OpenAPI document'],
-        [PATHS.api, 'API index (JSON)'],
-      ];
-      // Only a page that exists is linked: the route table decides, not this list.
-      if (app.hasRoute({ method: 'GET', url: PATHS.status })) links.push([PATHS.status, 'Status']);
-      reply.type('text/html; charset=utf-8');
-      return frontPage(deps.product, deps.version, links);
-    });
-
     const apiIndex = async () => ({
       product: deps.product,
       version: deps.version,

@@ -96,7 +96,9 @@ export async function ok<T>(pending: Promise<Result<T>>): Promise<T> {
   const { data, error, response } = await pending;
   if (!response.ok) throw new ApiError(problemOf(response, error));
   if (data === undefined) {
-    throw new ApiError(problemOf(response, { title: 'Empty response', detail: 'The service sent no body' }));
+    throw new ApiError(
+      problemOf(response, { title: 'Empty response', detail: 'The service sent no body' }),
+    );
   }
   return data;
 }

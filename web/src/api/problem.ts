@@ -35,7 +35,8 @@ function fieldErrors(value: unknown): Record<string, string[]> | null {
 
 /** The problem of a failed response; `body` is what openapi-fetch parsed (or text, or nothing). */
 export function problemOf(response: Response, body: unknown): ApiProblem {
-  const fields = typeof body === 'object' && body !== null ? Object.fromEntries(Object.entries(body)) : {};
+  const fields =
+    typeof body === 'object' && body !== null ? Object.fromEntries(Object.entries(body)) : {};
   return {
     status: response.status,
     title: text(fields.title) ?? (response.statusText || `HTTP ${response.status}`),
@@ -49,5 +50,11 @@ export function problemOf(response: Response, body: unknown): ApiProblem {
 export function asProblem(error: unknown): ApiProblem {
   if (error instanceof ApiError) return error.problem;
   const detail = error instanceof Error ? error.message : String(error);
-  return { status: 0, title: 'The service could not be reached', detail, correlationId: null, errors: null };
+  return {
+    status: 0,
+    title: 'The service could not be reached',
+    detail,
+    correlationId: null,
+    errors: null,
+  };
 }

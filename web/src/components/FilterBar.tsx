@@ -11,12 +11,19 @@ export type FilterField =
   | { kind: 'search'; key: string; label: string; placeholder?: string }
   | { kind: 'select'; key: string; label: string; options: readonly string[] };
 
-export function FilterBar({ fields, label = 'Filters' }: { fields: readonly FilterField[]; label?: string }) {
+export function FilterBar({
+  fields,
+  label = 'Filters',
+}: {
+  fields: readonly FilterField[];
+  label?: string;
+}) {
   const { search, setFilter } = useQueryState();
   const [texts, setTexts] = useState<Record<string, string>>({});
   useEffect(() => {
     const next: Record<string, string> = {};
-    for (const field of fields) if (field.kind === 'search') next[field.key] = textParam(search, field.key) ?? '';
+    for (const field of fields)
+      if (field.kind === 'search') next[field.key] = textParam(search, field.key) ?? '';
     setTexts(next);
   }, [search, fields]);
 
@@ -26,7 +33,7 @@ export function FilterBar({ fields, label = 'Filters' }: { fields: readonly Filt
   };
   const active = fields.some((field) => textParam(search, field.key) !== null);
   return (
-    <form class="filters" role="search" aria-label={label} onSubmit={onSubmit}>
+    <form class="filters" aria-label={label} onSubmit={onSubmit}>
       {fields.map((field) => {
         const id = `filter-${field.key}`;
         if (field.kind === 'select') {

@@ -19,9 +19,10 @@ export interface PagedListProps<T> {
   filters?: readonly FilterField[];
   pageSize?: number;
   /** One page: pass `search` (the URL query) through to the API's filters. */
-  load: (api: Api, request: { search: string; take: number; skip: number }) => Promise<
-    OffsetEnvelope & { items: readonly T[] }
-  >;
+  load: (
+    api: Api,
+    request: { search: string; take: number; skip: number },
+  ) => Promise<OffsetEnvelope & { items: readonly T[] }>;
   columns: readonly Column<T>[];
   rowKey: (row: T) => string;
   /** Shown when the page is empty. */
@@ -66,17 +67,27 @@ export function PagedList<T>(props: PagedListProps<T>) {
 export function Pager({ info }: { info: PageInfo }) {
   const { setQuery } = useQueryState();
   const total =
-    info.total === null ? '' : ` of ${info.totalIsEstimate ? 'about ' : ''}${info.total.toLocaleString('en')}`;
+    info.total === null
+      ? ''
+      : ` of ${info.totalIsEstimate ? 'about ' : ''}${info.total.toLocaleString('en')}`;
   return (
     <nav class="pager" aria-label="Pages">
-      <button type="button" disabled={!info.hasPrevious} onClick={() => setQuery({ page: info.page - 1 || null })}>
+      <button
+        type="button"
+        disabled={!info.hasPrevious}
+        onClick={() => setQuery({ page: info.page - 1 || null })}
+      >
         Previous page
       </button>
       <span aria-live="polite">
         Rows {info.from.toLocaleString('en')}–{info.to.toLocaleString('en')}
         {total}
       </span>
-      <button type="button" disabled={!info.hasNext} onClick={() => setQuery({ page: info.page + 1 })}>
+      <button
+        type="button"
+        disabled={!info.hasNext}
+        onClick={() => setQuery({ page: info.page + 1 })}
+      >
         Next page
       </button>
     </nav>

@@ -45,7 +45,12 @@ export function TimeChart({ title, times, series, height = 220, format = plain }
         axes: [{}, { values: (_u, ticks) => ticks.map(format), size: 60 }],
         series: [
           {},
-          ...series.map((line) => ({ label: line.label, stroke: line.color, width: 2, spanGaps: false })),
+          ...series.map((line) => ({
+            label: line.label,
+            stroke: line.color,
+            width: 2,
+            spanGaps: false,
+          })),
         ],
       },
       data,

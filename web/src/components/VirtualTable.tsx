@@ -11,6 +11,7 @@ import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact
  * A table that renders only the rows in view (@tanstack/virtual-core), so 20,000 rows scroll
  * smoothly. It keeps table semantics for screen readers (role=table, aria-rowcount and
  * aria-rowindex on each rendered row); the scroll area is focusable so the keyboard scrolls it.
+ * Divs with ARIA roles, not <table>: rows are absolutely positioned (biome.json override).
  */
 export interface Column<T> {
   header: string;
@@ -54,7 +55,11 @@ export function VirtualTable<T>({
         onChange: () => rerender(0),
       }),
   );
-  virtualizer.setOptions({ ...virtualizer.options, count: rows.length, estimateSize: () => rowHeight });
+  virtualizer.setOptions({
+    ...virtualizer.options,
+    count: rows.length,
+    estimateSize: () => rowHeight,
+  });
   useLayoutEffect(() => virtualizer._didMount(), [virtualizer]);
   useEffect(() => virtualizer._willUpdate());
 
@@ -63,15 +68,23 @@ export function VirtualTable<T>({
   return (
     <div class="vtable" role="table" aria-label={label} aria-rowcount={rows.length + 1}>
       <div class="vtable-head" role="rowgroup">
-        <div class="vtable-row" role="row" aria-rowindex={1} style={{ gridTemplateColumns: template }}>
+        <div
+          class="vtable-row"
+          role="row"
+          aria-rowindex={1}
+          style={{ gridTemplateColumns: template }}
+        >
           {columns.map((column) => (
-            <div key={column.header} role="columnheader" class={column.align === 'end' ? 'num' : ''}>
+            <div
+              key={column.header}
+              role="columnheader"
+              class={column.align === 'end' ? 'num' : ''}
+            >
               {column.header}
             </div>
           ))}
         </div>
       </div>
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll area must be reachable by keyboard. */}
       <div
         class="vtable-body"
         role="rowgroup"

@@ -1,7 +1,7 @@
 import { ok } from '../api/client';
 import type { Ok } from '../api/types';
-import { TimeChart } from '../components/TimeChart';
 import { Empty, ErrorPanel, Loading } from '../components/status';
+import { TimeChart } from '../components/TimeChart';
 import { useApp } from '../context';
 import { count, dateTime, decimal, percent, unixSeconds } from '../format';
 import { Link } from '../router';
@@ -43,7 +43,15 @@ export default function Overview() {
   );
 }
 
-function OverviewBody({ dashboard, trends, clocks }: { dashboard: Dashboard; trends: Trends; clocks: Clocks | null }) {
+function OverviewBody({
+  dashboard,
+  trends,
+  clocks,
+}: {
+  dashboard: Dashboard;
+  trends: Trends;
+  clocks: Clocks | null;
+}) {
   if (dashboard.repositories.total === 0) {
     return (
       <Empty>
@@ -90,7 +98,17 @@ function OverviewBody({ dashboard, trends, clocks }: { dashboard: Dashboard; tre
   );
 }
 
-function Stat({ label, value, href, note }: { label: string; value: string; href: string; note?: string }) {
+function Stat({
+  label,
+  value,
+  href,
+  note,
+}: {
+  label: string;
+  value: string;
+  href: string;
+  note?: string;
+}) {
   return (
     <li class="stat">
       <Link href={href}>
@@ -108,7 +126,11 @@ function Headline({ dashboard }: { dashboard: Dashboard }) {
     <>
       <h2>At a glance</h2>
       <ul class="stats">
-        <Stat label="Repositories" value={count(dashboard.repositories.total)} href="/repositories" />
+        <Stat
+          label="Repositories"
+          value={count(dashboard.repositories.total)}
+          href="/repositories"
+        />
         <Stat label="Dependencies" value={count(dashboard.dependencies.total)} href="/packages" />
         <Stat
           label="Unresolved exposures"
@@ -129,18 +151,35 @@ function Headline({ dashboard }: { dashboard: Dashboard }) {
           href="/exposures?kind=malicious"
           note={`in ${count(dashboard.exposures.malicious.repositories)} repositories`}
         />
-        <Stat label="Open violations" value={count(dashboard.violations.open)} href="/violations?status=open" />
+        <Stat
+          label="Open violations"
+          value={count(dashboard.violations.open)}
+          href="/violations?status=open"
+        />
         <Stat label="Open alerts" value={count(dashboard.alerts.open)} href="/alerts?status=open" />
-        <Stat label="Libyears behind" value={decimal(dashboard.drift.libyearTotal)} href="/repositories" />
-        <Stat label="Major versions behind" value={count(dashboard.drift.majorBehind)} href="/packages" />
-        <Stat label="Deprecated packages" value={count(dashboard.drift.deprecated)} href="/packages" />
+        <Stat
+          label="Libyears behind"
+          value={decimal(dashboard.drift.libyearTotal)}
+          href="/repositories"
+        />
+        <Stat
+          label="Major versions behind"
+          value={count(dashboard.drift.majorBehind)}
+          href="/packages"
+        />
+        <Stat
+          label="Deprecated packages"
+          value={count(dashboard.drift.deprecated)}
+          href="/packages"
+        />
       </ul>
     </>
   );
 }
 
 function TrendCharts({ trends }: { trends: Trends }) {
-  if (trends.points.length === 0) return <Empty>No trend data yet: trends fill in after scans.</Empty>;
+  if (trends.points.length === 0)
+    return <Empty>No trend data yet: trends fill in after scans.</Empty>;
   const times = trends.points.map((point) => unixSeconds(point.bucketStartUtc));
   return (
     <>
@@ -149,19 +188,31 @@ function TrendCharts({ trends }: { trends: Trends }) {
         times={times}
         series={[
           { label: 'Open', values: trends.points.map((p) => p.exposuresOpen), color: '#1d4ed8' },
-          { label: 'Critical open', values: trends.points.map((p) => p.exposuresCriticalOpen), color: '#b91c1c' },
+          {
+            label: 'Critical open',
+            values: trends.points.map((p) => p.exposuresCriticalOpen),
+            color: '#b91c1c',
+          },
         ]}
       />
       <TimeChart
         title="Libyear over time"
         times={times}
-        series={[{ label: 'Libyears', values: trends.points.map((p) => p.libyear), color: '#047857' }]}
+        series={[
+          { label: 'Libyears', values: trends.points.map((p) => p.libyear), color: '#047857' },
+        ]}
       />
     </>
   );
 }
 
-function TopList({ title, rows }: { title: string; rows: { id: string; name: string; value: string }[] }) {
+function TopList({
+  title,
+  rows,
+}: {
+  title: string;
+  rows: { id: string; name: string; value: string }[];
+}) {
   return (
     <div class="panel">
       <h2>{title}</h2>
@@ -239,12 +290,14 @@ function Quantum({ dashboard }: { dashboard: Dashboard }) {
       <h2>Quantum readiness</h2>
       <p>
         <Link href="/quantum">
-          {quantum.readiness === null ? 'No cryptographic assets found yet' : `${percent(quantum.readiness)} ready`}
+          {quantum.readiness === null
+            ? 'No cryptographic assets found yet'
+            : `${percent(quantum.readiness)} ready`}
         </Link>
       </p>
       <p class="muted">
-        {count(quantum.findings.unresolved)} unresolved findings · {count(quantum.certificates.quantumVulnerable)}{' '}
-        quantum-vulnerable certificates
+        {count(quantum.findings.unresolved)} unresolved findings ·{' '}
+        {count(quantum.certificates.quantumVulnerable)} quantum-vulnerable certificates
       </p>
     </div>
   );

@@ -16,7 +16,9 @@ const COLUMNS: readonly Column<Repository>[] = [
   {
     header: 'Repository',
     width: '2fr',
-    render: (row) => <Link href={`/repositories/${encodeURIComponent(row.repositoryId)}`}>{row.fullName}</Link>,
+    render: (row) => (
+      <Link href={`/repositories/${encodeURIComponent(row.repositoryId)}`}>{row.fullName}</Link>
+    ),
   },
   { header: 'Criticality', render: (row) => row.businessCriticality ?? 'not set' },
   { header: 'Lifecycle', render: (row) => row.lifecycleStatus },
@@ -39,7 +41,8 @@ export default function Repositories() {
               query: {
                 take,
                 skip,
-                businessCriticality: oneOfParam(search, 'businessCriticality', CRITICALITY) ?? undefined,
+                businessCriticality:
+                  oneOfParam(search, 'businessCriticality', CRITICALITY) ?? undefined,
                 lifecycleStatus: oneOfParam(search, 'lifecycleStatus', LIFECYCLE) ?? undefined,
               },
             },
