@@ -1,0 +1,164 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+
+/**
+ * The browser harness of the web app's end-to-end tests (web/README.md "End-to-end tests"):
+ * Debian's Chromium driven by playwright-core, one context as a person uses the app (the CSP
+ * enforced, CSP violations collected) and one with bypassCSP used only to inject axe-core.
+ * A screen is one `ScreenStep`; `walkScreen` opens it, waits until it is ready, checks it with
+ * axe at 1280 px and 390 px, and writes docs/images/ui/<name>.png.
+ */
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const WEB_DIST = join(ROOT, 'dist', 'web');
+export const SCREENSHOTS = join(ROOT, 'docs', 'images', 'ui');
+/** The session storage key the app keeps its token under (web/src/api/session.ts). */
+const TOKEN_KEY = 'driftwatch.apiToken';
+
+export const WIDE = { width: 1280, height: 900 };
+export const NARROW = { width: 390, height: 844 };
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** The number of keys in the tab's sessionStorage (the token is the only one the app keeps). */
+export const sessionStorageSize = (page: Page) =>
+  page.evaluate<number>('window.sessionStorage.length');
+
+export interface UiHarness {
+  browser: Browser;
+  /** The person's tab: the CSP is enforced. */
+  page: Page;
+  /** Content-Security-Policy violations and page errors seen in the person's tab. */
+  problems: string[];
+  /** Signs in through the form, as a person does. */
+  signIn(token: string): Promise<void>;
+  /** Serious and critical axe violations of `path` at `viewport` (a bypassCSP tab, signed in). */
+  axe(
+    path: string,
+    ready: (page: Page) => Promise<void>,
+    viewport?: typeof WIDE,
+  ): Promise<AxeViolation[]>;
+  close(): Promise<void>;
+}
+
+export interface ScreenStep {
+  /** The screenshot's name: docs/images/ui/<name>.png (and <name>-390.png). */
+  name: string;
+  path: string;
+  /** Resolves once the screen shows its data (waits on the page, never sleeps). */
+  ready: (page: Page) => Promise<void>;
+}
+
+/** Why the browser tests cannot run here, or null when they can. */
+export function browserTestsUnavailable(): string | null {
+  if (!existsSync(CHROMIUM)) return `no ${CHROMIUM} (apt-get install -y chromium; .ci/run does)`;
+  if (!existsSync(join(WEB_DIST, 'index.html'))) return 'no dist/web (run npm run build)';
+  return null;
+}
+
+export async function openHarness(base: string, token: string): Promise<UiHarness> {
+  const { chromium } = await import('playwright-core');
+  const profile = mkdtempSync(join(tmpdir(), 'driftwatch-chromium-'));
+  // A fresh profile each run: launchPersistentContext is the way to name the user-data dir.
+  const personal: BrowserContext = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
+    headless: true,
+    viewport: WIDE,
+  });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
+    headless: true,
+  });
+  const axeContext = await browser.newContext({ bypassCSP: true, viewport: WIDE });
+  // Browser code as strings: this project's TypeScript has no DOM types.
+  await axeContext.addInitScript({
+    content: `window.sessionStorage.setItem(${JSON.stringify(TOKEN_KEY)}, ${JSON.stringify(token)});`,
+  });
+  const axeSource = readFileSync(
+    createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+    'utf8',
+  );
+  const page = personal.pages()[0] ?? (await personal.newPage());
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (/Content.Security.Policy|Refused to/i.test(message.text())) problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+
+  return {
+    browser,
+    page,
+    problems,
+    async signIn(secret) {
+      await page.goto(`${base}/`);
+      await page.getByLabel('API token').fill(secret);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    },
+    async axe(path, ready, viewport = WIDE) {
+      const tab = await axeContext.newPage();
+      try {
+        await tab.setViewportSize(viewport);
+        await tab.goto(`${base}${path}`);
+        await ready(tab);
+        await tab.addScriptTag({ content: axeSource });
+        const violations = await tab.evaluate<AxeViolation[]>(
+          "axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations)",
+        );
+        return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      } finally {
+        await tab.close();
+      }
+    },
+    async close() {
+      await personal.close();
+      await browser.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * One screen: opened in the person's tab by navigating in the app (history API, no reload),
+ * screenshots at both widths, and the axe results at both widths.
+ */
+export async function walkScreen(harness: UiHarness, base: string, step: ScreenStep) {
+  const { page } = harness;
+  await page.evaluate(
+    `window.history.pushState(null, '', ${JSON.stringify(step.path)});` +
+      "window.dispatchEvent(new Event('driftwatch:navigate'));",
+  );
+  await step.ready(page);
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${step.name}.png`), fullPage: true });
+  await page.setViewportSize(NARROW);
+  await step.ready(page);
+  const overflow = await page.evaluate<number>(
+    'document.documentElement.scrollWidth - window.innerWidth',
+  );
+  await page.screenshot({ path: join(SCREENSHOTS, `${step.name}-390.png`), fullPage: false });
+  await page.setViewportSize(WIDE);
+  const wide = await harness.axe(step.path, step.ready, WIDE);
+  const narrow = await harness.axe(step.path, step.ready, NARROW);
+  return { axe: [...wide, ...narrow], horizontalOverflow: overflow, url: `${base}${step.path}` };
+}
