@@ -13,7 +13,7 @@
 
 const TEST = '\\.test\\.ts$';
 const COMPOSITION_ROOT =
-  '^src/(app|service|background-jobs|main|logger|process-handlers|operator/[a-z-]+)\\.ts$';
+  '^src/(app|service|background-jobs|main|logger|process-handlers|openapi-document|operator/[a-z-]+)\\.ts$';
 // config.ts and the two modules it is made of (config-settings.ts, config-values.ts).
 const CONFIG = '^src/config(-settings|-values)?[.]ts$';
 // A module of src/ or cli/ named for test-only support: test-helpers.ts, test-records.ts,

@@ -23,5 +23,7 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     sourcemap: false,
     reportCompressedSize: false,
+    // dist/web/.vite/manifest.json: which chunks each entry loads (test/web/bundle-size.test.ts).
+    manifest: true,
   },
 });
