@@ -169,7 +169,15 @@ export async function buildWeb({ log = () => {} } = {}) {
   const generated = performance.now();
   const typecheck = spawnSync(
     process.execPath,
-    [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'web')],
+    [
+      join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '-p',
+      join(ROOT, 'web'),
+      // Unchanged files are not checked again on the next build (dist/ is the cache's home).
+      '--incremental',
+      '--tsBuildInfoFile',
+      join(DIST, 'web.tsbuildinfo'),
+    ],
     { cwd: ROOT, encoding: 'utf8' },
   );
   if (typecheck.status !== 0) {

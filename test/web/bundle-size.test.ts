@@ -43,7 +43,10 @@ describe.skipIf(!built)('the first screen JavaScript', () => {
     const manifest: Record<string, Chunk> = JSON.parse(readFileSync(MANIFEST, 'utf8'));
     const files = staticClosure(manifest, ['index.html', 'src/screens/Overview.tsx']);
     const js = [...files].filter((file) => file.endsWith('.js'));
-    const gzipped = js.reduce((sum, file) => sum + gzipSync(readFileSync(join(WEB, file))).length, 0);
+    const gzipped = js.reduce(
+      (sum, file) => sum + gzipSync(readFileSync(join(WEB, file))).length,
+      0,
+    );
     console.log(`first screen: ${js.length} files, ${(gzipped / 1024).toFixed(1)} KB gzipped`);
     expect(gzipped).toBeGreaterThan(0);
     expect(gzipped).toBeLessThan(BUDGET_BYTES);
