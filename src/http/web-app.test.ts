@@ -26,7 +26,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await bare.close();
+  // bare shares t's database: close its app only.
+  await bare?.app.close();
   await t.close();
   rmSync(dir, { recursive: true, force: true });
 });
