@@ -54,7 +54,9 @@ async function ensureBuilt() {
   try {
     const { build } = await import(pathToFileURL(BUILD_SCRIPT).href);
     say('The sources changed since the last build: rebuilding dist/ …');
-    await build({ log: say });
+    // The service only: the web app (dist/web) is built by `npm run build` and on install, and a
+    // stale-source rebuild stays a second or two.
+    await build({ log: say, web: false });
   } catch (error) {
     if (!exists(ENTRY)) {
       throw new Error(

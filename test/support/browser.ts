@@ -55,6 +55,7 @@ export interface UiHarness {
     path: string,
     ready: (page: Page) => Promise<void>,
     viewport?: typeof WIDE,
+    signedIn?: boolean,
   ): Promise<AxeViolation[]>;
   close(): Promise<void>;
 }
@@ -89,11 +90,6 @@ export async function openHarness(base: string, token: string): Promise<UiHarnes
     args: CHROMIUM_ARGS,
     headless: true,
   });
-  const axeContext = await browser.newContext({ bypassCSP: true, viewport: WIDE });
-  // Browser code as strings: this project's TypeScript has no DOM types.
-  await axeContext.addInitScript({
-    content: `window.sessionStorage.setItem(${JSON.stringify(TOKEN_KEY)}, ${JSON.stringify(token)});`,
-  });
   const axeSource = readFileSync(
     createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
     'utf8',
@@ -115,7 +111,15 @@ export async function openHarness(base: string, token: string): Promise<UiHarnes
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('navigation', { name: 'Main' }).waitFor();
     },
-    async axe(path, ready, viewport = WIDE) {
+    async axe(path, ready, viewport = WIDE, signedIn = true) {
+      // bypassCSP only here, to inject axe; a context of its own per check (cheap), signed in
+      // by putting the token where the app keeps it. Browser code as a string: no DOM types here.
+      const axeContext = await browser.newContext({ bypassCSP: true, viewport });
+      if (signedIn) {
+        await axeContext.addInitScript({
+          content: `window.sessionStorage.setItem(${JSON.stringify(TOKEN_KEY)}, ${JSON.stringify(token)});`,
+        });
+      }
       const tab = await axeContext.newPage();
       try {
         await tab.setViewportSize(viewport);
@@ -127,7 +131,7 @@ export async function openHarness(base: string, token: string): Promise<UiHarnes
         );
         return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       } finally {
-        await tab.close();
+        await axeContext.close();
       }
     },
     async close() {

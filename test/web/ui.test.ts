@@ -1,11 +1,16 @@
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   browserTestsUnavailable,
+  NARROW,
   openHarness,
+  SCREENSHOTS,
   type ScreenStep,
   sessionStorageSize,
   type UiHarness,
   WEB_DIST,
+  WIDE,
   walkScreen,
 } from '../support/browser';
 import {
@@ -103,6 +108,10 @@ describe.skipIf(skip !== null)('the web app in headless Chromium', () => {
     await alert.waitFor();
     expect(await alert.textContent()).toMatch(/correlation id/);
     expect(await sessionStorageSize(ui.page)).toBe(0);
+    const signInReady = (page: Page) => page.getByLabel('API token').waitFor();
+    expect(await ui.axe('/', signInReady, WIDE, false)).toEqual([]);
+    expect(await ui.axe('/', signInReady, NARROW, false)).toEqual([]);
+    await ui.page.screenshot({ path: join(SCREENSHOTS, 'sign-in.png') });
     await ui.signIn(tenant.token);
     expect(ui.page.url()).not.toContain(tenant.token);
     const plan = await ui.page.locator('.who').textContent();
