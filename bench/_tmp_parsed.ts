@@ -1,0 +1,14 @@
+import { scanSourceTree } from '../src/cryptography/source/scan';
+import { SOURCE_DETECTORS } from '../src/cryptography/source/detectors';
+const dir = '/tmp/qprof/checkout';
+const parsed: {p:string; ms:number; n:number}[] = [];
+const detectors = SOURCE_DETECTORS.map((d) => ({ ...d, detect: async (p: string, t: string) => { const s = performance.now(); const r = await d.detect(p, t); parsed.push({p, ms: performance.now()-s, n: r.uses.length + r.algorithms.length}); return r; } }));
+await scanSourceTree(dir, { detectors });
+const parsed2 = parsed.splice(0);
+await scanSourceTree(dir, { detectors });
+const outside = parsed.filter(x => !x.p.startsWith('test/support/quantum-corpus'));
+const sum = (a: typeof parsed) => a.reduce((s, x) => s + x.ms, 0).toFixed(0);
+console.log('all parsed', parsed.length, sum(parsed), 'outside corpus', outside.length, sum(outside));
+const empty = outside.filter(x => x.n === 0);
+console.log('outside with nothing found', empty.length, sum(empty));
+for (const x of outside.sort((a,b)=>b.ms-a.ms).slice(0,40)) console.log(x.ms.toFixed(1), x.n, x.p);
