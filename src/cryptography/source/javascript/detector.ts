@@ -34,8 +34,11 @@ const GRAMMAR: Readonly<Record<string, Grammar>> = {
 const MODULES =
   /crypto|subtle|forge|jsrsasign|KEYUTIL|KJUR|RSAKey|elliptic|jsonwebtoken|jose|jwt|nacl|noble/;
 
-/** A crypto module, and a public-key API of it (not only hashes, ids or symmetric ciphers). */
-const prefilter = allOf(patternPrefilter(MODULES), apiNamePrefilter(RULES.publicKeyNames));
+/**
+ * A crypto module, and an API of it some rule matches: a file that only hashes or runs a
+ * symmetric cipher is parsed too, since its algorithms go into the CBOM (without a finding).
+ */
+const prefilter = allOf(patternPrefilter(MODULES), apiNamePrefilter(RULES.names));
 
 function argumentsOf(call: SyntaxNode): SyntaxNode[] {
   const args = call.childForFieldName('arguments');
