@@ -17,7 +17,7 @@ import type { ServiceState } from '../../src/domains/system/readiness';
 import { createTenantWithOwner } from '../../src/domains/tenants/service';
 import { createRateLimitStore } from '../../src/http/rate-limit';
 import { takeOutbox } from '../../src/jobs/outbox';
-import { startsJob } from '../../src/jobs/queue';
+import { type JobEnvelope, startsJob } from '../../src/jobs/queue';
 import type { Metrics } from '../../src/observability/metrics';
 import { createSecretBox, type SecretBox } from '../../src/security/secret-box';
 import { TEST_REPOSITORY_ROOT } from './git-fixtures';
@@ -82,7 +82,11 @@ export interface TestApp {
    * Runs queued jobs inline, through the same handlers the worker registers, until the outbox is
    * empty (jobs may queue more). Returns the names of the jobs that ran, in order.
    */
-  runJobs: (options?: { only?: string[] }) => Promise<string[]>;
+  runJobs: (options?: {
+    only?: string[];
+    /** Sees each job as it runs (its payload), for tests that count jobs of one kind. */
+    onJob?: (name: string, envelope: JobEnvelope<unknown>) => void;
+  }) => Promise<string[]>;
   createTenant: (plan?: Plan, name?: string) => Promise<TestTenant>;
   /** `inject` with a bearer token. */
   as: (token: string, options: InjectOptions) => Promise<LightMyRequestResponse>;
@@ -150,6 +154,7 @@ export async function createTestApp(
           if (!startsJob(definition, envelope)) continue;
           await definition.handle(envelope);
           ran.push(name);
+          runOptions.onJob?.(name, envelope);
         }
       }
       throw new Error('jobs kept queueing jobs for 50 rounds');

@@ -58,6 +58,14 @@ function isSshHostKey(name: string): boolean {
 /** True for a file the reader should open because of its name, within the size cap. */
 export function isCandidateCryptoFile(path: string, size: number): boolean {
   if (size <= 0 || size > MAX_CRYPTO_FILE_BYTES) return false;
+  return isCandidateCryptoName(path);
+}
+
+/**
+ * The name half of isCandidateCryptoFile: a scan decides by name first and reads the size (from
+ * the one open of the file) only for the few files named like keys and certificates.
+ */
+export function isCandidateCryptoName(path: string): boolean {
   const name = baseName(path);
   if (EXCLUDED_NAMES.has(name)) return false;
   if (NAMES.has(name) || isSshHostKey(name)) return true;

@@ -6,7 +6,7 @@
  * raw text holds none of its detector's tokens is not parsed (the prefilter), which is what
  * keeps a scan fast: most files of a repository never reach the parser.
  */
-import { type Dirent, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, type Dirent, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { detectorsByExtension, SOURCE_DETECTORS } from './detectors.js';
 import type {
@@ -43,6 +43,8 @@ export interface VisitedFile {
   absolutePath: string;
   /** The text of a source file the walk read (not minified, generated or too large). */
   text?: string;
+  /** The bytes that text was decoded from: a consumer that needs them reads nothing again. */
+  bytes?: Buffer;
 }
 
 /** A use with the one source line it is on (trimmed, at most 200 characters). */
@@ -234,41 +236,60 @@ function skip(
   return undefined;
 }
 
-function fileSize(path: string): number | undefined {
-  try {
-    return statSync(path).size;
-  } catch {
-    return undefined;
-  }
-}
+type Refusal = 'failed' | 'tooLarge' | 'overLimit';
 
-function fileBytes(path: string): Buffer | undefined {
+/**
+ * A file's bytes from one open: its size comes from the open descriptor, so a file over a limit
+ * is refused unread and a file within them costs no separate stat of its path.
+ */
+function readWithin(path: string, refuse: (size: number) => Refusal | undefined): Buffer | Refusal {
+  let fd: number;
   try {
-    return readFileSync(path);
+    fd = openSync(path, 'r');
   } catch {
-    return undefined;
+    return 'failed';
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const refused = refuse(size);
+    if (refused) return refused;
+    const bytes = Buffer.allocUnsafe(size);
+    let filled = 0;
+    while (filled < size) {
+      const count = readSync(fd, bytes, filled, size - filled, null);
+      if (count === 0) break;
+      filled += count;
+    }
+    return filled === size ? bytes : bytes.subarray(0, filled);
+  } catch {
+    return 'failed';
+  } finally {
+    closeSync(fd);
   }
 }
 
 /** Reads a candidate file within the limits; undefined (and a count) when it is skipped. */
-function readCandidate(path: string, name: string, state: WalkState): string | undefined {
+function readCandidate(
+  path: string,
+  name: string,
+  state: WalkState,
+): { text: string; bytes: Buffer } | undefined {
   const { options, result } = state;
   if (MINIFIED_NAME.test(name)) return skip(result, 'minified');
   if (DECLARATION.test(name)) return skip(result, 'generated');
   if (result.filesRead >= options.maxFiles) return skip(result, 'overLimit', true);
-  const size = fileSize(path);
-  if (size === undefined) return skip(result, 'failed');
-  if (size > options.maxFileBytes) return skip(result, 'tooLarge');
-  if (result.bytesRead + size > options.maxTotalBytes) return skip(result, 'overLimit', true);
-  const bytes = fileBytes(path);
-  if (!bytes) return skip(result, 'failed');
+  const bytes = readWithin(path, (size) => {
+    if (size > options.maxFileBytes) return 'tooLarge';
+    return result.bytesRead + size > options.maxTotalBytes ? 'overLimit' : undefined;
+  });
+  if (typeof bytes === 'string') return skip(result, bytes, bytes === 'overLimit');
   result.filesRead += 1;
   result.bytesRead += bytes.length;
   if (bytes.subarray(0, 8_000).includes(0)) return skip(result, 'binary');
   const text = bytes.toString('utf8');
   if (looksMinified(text)) return skip(result, 'minified');
   if (GENERATED_MARK.test(text.slice(0, 2_000))) return skip(result, 'generated');
-  return text;
+  return { text, bytes };
 }
 
 async function scanFile(
@@ -277,9 +298,10 @@ async function scanFile(
   detector: LanguageDetector,
   state: WalkState,
 ) {
-  const text = readCandidate(path, relative.slice(relative.lastIndexOf('/') + 1), state);
-  if (text === undefined) return;
-  state.visitFile?.({ path: relative, absolutePath: path, text });
+  const read = readCandidate(path, relative.slice(relative.lastIndexOf('/') + 1), state);
+  if (read === undefined) return;
+  const { text } = read;
+  state.visitFile?.({ path: relative, absolutePath: path, text, bytes: read.bytes });
   if (state.options.prefilter && detector.mayContain && !detector.mayContain(text)) return;
   state.result.filesParsed += 1;
   let report: Awaited<ReturnType<LanguageDetector['detect']>>;

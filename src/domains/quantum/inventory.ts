@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import {
   isCandidateCryptoFile,
+  isCandidateCryptoName,
   MAX_CRYPTO_FILE_BYTES,
   sniffCryptoContent,
 } from '../../cryptography/certificates/candidates';
@@ -188,17 +189,21 @@ function libraryFindings(dependencies: readonly InventoryDependency[]): Inventor
   return [...findings.values()];
 }
 
-/** Whether a visited file is read for certificates and keys (by name, or by a look at its text). */
+/**
+ * Whether a visited file is read for certificates and keys: a source file by a look at the text
+ * the walk read; any other file by its name first, so that only the few named like keys and
+ * certificates cost a stat (for the size cap), and the rest of the tree nothing at all.
+ */
 function isArtifactFile(file: VisitedFile): boolean {
   if (file.text !== undefined) {
     return (
       (file.text.includes('-----BEGIN ') || file.text.includes('ssh-')) &&
-      sniffCryptoContent(file.path, Buffer.from(file.text))
+      sniffCryptoContent(file.path, file.bytes ?? Buffer.from(file.text))
     );
   }
+  if (!isCandidateCryptoName(file.path)) return false;
   try {
-    const size = statSync(file.absolutePath).size;
-    return isCandidateCryptoFile(file.path, size);
+    return isCandidateCryptoFile(file.path, statSync(file.absolutePath).size);
   } catch {
     return false;
   }
@@ -210,7 +215,8 @@ function readArtifacts(files: readonly VisitedFile[], now: Date) {
   for (const file of files.slice(0, MAX_ARTIFACT_FILES)) {
     let bytes: Buffer;
     try {
-      bytes = readFileSync(file.absolutePath);
+      // A source file holding PEM text was read by the walk already: its bytes are reused.
+      bytes = file.bytes ?? readFileSync(file.absolutePath);
     } catch {
       continue;
     }
@@ -235,8 +241,9 @@ export async function collectInventory(
   const artifactFiles: VisitedFile[] = [];
   const source = await scanSourceTree(directory, {
     visitFile: (file) => {
-      if (isArtifactFile(file))
-        artifactFiles.push({ path: file.path, absolutePath: file.absolutePath });
+      if (!isArtifactFile(file)) return;
+      const { path, absolutePath, bytes } = file;
+      artifactFiles.push(bytes ? { path, absolutePath, bytes } : { path, absolutePath });
     },
   });
   const artifacts = readArtifacts(artifactFiles, now);

@@ -29,6 +29,15 @@ const KEYS_JS = [
   '',
 ].join('\n');
 
+/** Hashes and a symmetric cipher, no public-key API: CBOM algorithms, never findings. */
+const DIGEST_JS = [
+  "const { createHash, createCipheriv, randomBytes } = require('node:crypto');",
+  "const etag = (body) => createHash('sha512').update(body).digest('base64');",
+  "const seal = (key, data) => createCipheriv('aes-256-gcm', key, randomBytes(12)).update(data);",
+  'module.exports = { etag, seal };',
+  '',
+].join('\n');
+
 const PACKAGE_JSON = JSON.stringify({
   name: 'quantum-fixture',
   version: '1.0.0',
@@ -83,6 +92,7 @@ describe('quantum inventory of a scanned repository', () => {
     repo = createGitRepository({
       'package.json': PACKAGE_JSON,
       'src/keys.js': KEYS_JS,
+      'src/digest.js': DIGEST_JS,
       'deploy/server.pem': certificate.cert.toString('utf8'),
       'deploy/server.key': certificate.key.toString('utf8'),
       'node_modules/vendored/index.js': "require('crypto').generateKeyPairSync('rsa');\n",
@@ -168,6 +178,26 @@ describe('quantum inventory of a scanned repository', () => {
     expect(validate(cbom.json()), schemaErrors(validate).join('\n')).toBe(true);
     const names = (cbom.json().components as { name: string; type: string }[]).map((c) => c.name);
     expect(names).toEqual(expect.arrayContaining(['RSA-1024', 'SHA-256']));
+  });
+
+  it('records the algorithms of a file that only hashes and encrypts in the CBOM, as no finding', async () => {
+    const cbom = await t.as(a.token, {
+      method: 'GET',
+      url: `/api/v1/repositories/${repositoryId}/quantum/cbom`,
+    });
+    expect(cbom.statusCode, cbom.body).toBe(200);
+    const components = cbom.json().components as {
+      name: string;
+      evidence?: { occurrences: { location: string; line: number }[] };
+    }[];
+    const inDigest = (name: string) =>
+      components
+        .find((c) => c.name === name)
+        ?.evidence?.occurrences.filter((o) => o.location === 'src/digest.js')
+        .map((o) => o.line);
+    expect(inDigest('SHA-512')).toEqual([2]);
+    expect(inDigest('AES-256-GCM')).toEqual([3]);
+    expect((await findings()).items.map((f) => f.file)).not.toContain('src/digest.js');
   });
 
   it('keeps triage across a rescan, and marks a use that left as fixed', async () => {

@@ -9,6 +9,11 @@ import type { QuantumInventory } from './inventory';
  * completion): findings are matched to the stored ones by key, so a rescan keeps the triage of
  * an unchanged finding and moves it to this scan; findings the scan no longer saw stay, not
  * present; the repository's file certificates, algorithm uses and summary are replaced.
+ *
+ * No `quantum.inventory_changed` here: the inventory is written in the transaction that switches
+ * the scan's dependencies, and the scan's own evaluation (queued once its exposures are matched)
+ * reads it. Announcing it as well queued a second evaluation of the whole repository that found
+ * nothing new. `changed` still says whether the inventory moved (the scan log names it).
  */
 export async function saveInventory(
   db: Kysely<DB>,
@@ -55,8 +60,6 @@ export async function saveInventory(
   }
   await saveAlgorithmsAndSummary(db, target, inventory);
   const changed = (await inventoryDigest(db, repositoryId)) !== before;
-  // Policies read the inventory as facts: a scan that changed it asks for their evaluation.
-  if (changed) await emitInventoryChanged(db, target);
   return {
     findings: inventory.findings.length,
     certificates: inventory.certificates.length,

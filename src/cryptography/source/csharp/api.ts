@@ -12,7 +12,7 @@ import type {
   MethodRule,
   Recorded,
 } from '../engine/rules.js';
-import { methodsByName, recordsOnlyEntry } from '../engine/rules.js';
+import { methodsByName } from '../engine/rules.js';
 import type { PublicKeyAlgorithm } from '../types.js';
 
 const SSC = 'System.Security.Cryptography';
@@ -485,9 +485,7 @@ export const CSHARP_TABLES: ApiTables = {
 
 /** Words at least one of which a file must contain for the detector to find anything. */
 export const CSHARP_KEYWORDS: readonly string[] = [
-  ...CALLS.filter((rule) => !recordsOnlyEntry(rule)).map(
-    (rule) => rule.path.split('.').at(-2) ?? rule.path,
-  ),
+  ...CALLS.map((rule) => rule.path.split('.').at(-2) ?? rule.path),
   ...keyTypes().map((type) => type.path.split('.').at(-1) ?? ''),
   ...METHODS.filter((rule) => rule.anyReceiver).map((rule) => rule.method),
   ...KNOWN.map((value) => value.path.split('.').at(-2) ?? ''),

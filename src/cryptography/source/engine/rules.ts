@@ -296,32 +296,20 @@ export function named(
   };
 }
 
-const RECORDS_ONLY = new WeakSet<RuleRead>();
-
-/**
- * Marks a rule's read as one that only records symmetric algorithms and hashes: its names do
- * not let a file through the public-key prefilter (a file that only hashes is not parsed).
- */
-export function recordsOnly(read: RuleRead): RuleRead {
-  RECORDS_ONLY.add(read);
-  return read;
-}
-
 /** A symmetric cipher, MAC, KDF or hash named by an argument (`createHash('sha256')`). */
 export function symmetricNamed(
   name: ArgRef,
   reader: (name: string) => Recorded | undefined,
 ): RuleRead {
-  return recordsOnly((site, ctx) =>
+  return (site, ctx) =>
     namesIn(argValue(site, ctx, name), ctx).flatMap((one) => {
       const symmetric = reader(one);
       return symmetric ? [{ symmetric }] : [];
-    }),
-  );
+    });
 }
 
 export function symmetricFixed(algorithm: string, kind: Recorded['kind']): RuleRead {
-  return recordsOnly(() => [{ symmetric: { algorithm, kind } }]);
+  return () => [{ symmetric: { algorithm, kind } }];
 }
 
 /** The call that produced a method call's receiver (the `getInstance` of `generator.initialize`). */
@@ -355,20 +343,16 @@ export interface RuleSet {
    * call whose method name is not here needs no evaluation at all, which is most calls.
    */
   names: ReadonlySet<string>;
-  /** The last names of the paths of the rules that can find a public-key use (not records only). */
-  publicKeyNames: ReadonlySet<string>;
 }
 
 export function ruleSet(rules: readonly Rule[]): RuleSet {
   const exact = new Map<string, Rule[]>();
   const byMethod = new Map<string, Rule[]>();
   const names = new Set<string>();
-  const publicKeyNames = new Set<string>();
   for (const rule of rules) {
     const key = typeof rule.path === 'string' ? rule.path : (rule.method ?? '');
     const name = typeof rule.path === 'string' ? lastName(rule.path) : key;
     names.add(name);
-    if (!RECORDS_ONLY.has(rule.read)) publicKeyNames.add(name);
     const map = typeof rule.path === 'string' ? exact : byMethod;
     const list = map.get(key) ?? [];
     list.push(rule);
@@ -376,7 +360,6 @@ export function ruleSet(rules: readonly Rule[]): RuleSet {
   }
   return {
     names,
-    publicKeyNames,
     match(path) {
       const hits = exact.get(path) ?? [];
       const candidates = byMethod.get(lastName(path));
@@ -471,17 +454,6 @@ export interface ApiTables {
   types: PathTable<KeyType>;
   /** Methods whose value is their receiver's (`unwrap`, `expect`, `freeze`, `clone`). */
   passthrough: ReadonlySet<string>;
-}
-
-const RECORD_READINGS: ReadonlySet<Reading> = new Set(['hash', 'hmac']);
-
-/**
- * Whether a table entry can only record a hash or MAC (no public-key use): its names do not
- * let a file through the public-key prefilter.
- */
-export function recordsOnlyEntry(rule: ApiRule): boolean {
-  if (rule.primitive || rule.algorithm || rule.decide || rule.returnsKey) return false;
-  return (rule.args ?? []).every((arg) => RECORD_READINGS.has(arg.read));
 }
 
 /** Groups method rules by name for ApiTables.methods. */

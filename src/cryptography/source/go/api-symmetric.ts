@@ -2,14 +2,7 @@
  * Go hashes, MACs, ciphers and KDFs: recorded as algorithms for the CBOM, never findings.
  */
 import { hashName } from '../engine/names.js';
-import {
-  argValue,
-  at,
-  type Rule,
-  type RuleRead,
-  recordsOnly,
-  symmetricFixed,
-} from '../engine/rules.js';
+import { argValue, at, type Rule, type RuleRead, symmetricFixed } from '../engine/rules.js';
 
 const HASH_FUNCTIONS: ReadonlyArray<[string, readonly string[]]> = [
   ['crypto/md5', ['New', 'Sum']],
@@ -33,24 +26,24 @@ export function goHash(path: string): string | undefined {
   return hashName(`sha${digits || (pkg === 'sha256' ? '256' : '512')}`);
 }
 
-const hashRule: RuleRead = recordsOnly((site) => {
+const hashRule: RuleRead = (site) => {
   const hash = goHash(site.path);
   return hash ? [{ symmetric: { algorithm: hash, kind: 'hash' } }] : [];
-});
+};
 
-const hmacRule: RuleRead = recordsOnly((site, ctx) => {
+const hmacRule: RuleRead = (site, ctx) => {
   const hash = argValue(site, ctx, at(0));
   const name = hash?.kind === 'api' ? goHash(hash.path) : undefined;
   return [{ symmetric: { algorithm: name ? `HMAC-${name}` : 'HMAC', kind: 'mac' } }];
-});
+};
 
 /** `cipher.NewGCM(block)` is AES-GCM when the block came from `aes.NewCipher`. */
 function blockMode(mode: string, kind: 'ae' | 'block-cipher'): RuleRead {
-  return recordsOnly((site, ctx) => {
+  return (site, ctx) => {
     const block = argValue(site, ctx, at(0));
     const base = block?.kind === 'api' && block.path.startsWith('crypto/aes.') ? 'AES-' : '';
     return [{ symmetric: { algorithm: `${base}${mode}`, kind } }];
-  });
+  };
 }
 
 export const GO_SYMMETRIC_RULES: readonly Rule[] = [

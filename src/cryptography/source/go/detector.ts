@@ -49,7 +49,7 @@ const PUBLIC_KEY_PACKAGES = [
 const prefilter = allOf(
   patternPrefilter(MODULES),
   anyOf(
-    apiNamePrefilter(ruleSet([...GO_CALL_RULES, ...GO_REFERENCE_RULES]).publicKeyNames),
+    apiNamePrefilter([...CALLS.names, ...REFERENCES.names]),
     keywordPrefilter(PUBLIC_KEY_PACKAGES),
   ),
 );

@@ -49,12 +49,24 @@ const PUBLIC_KEY_CLASSES = [
   'JWEAlgorithm',
 ];
 
-/** A crypto package, and a public-key class or API of it (not only digests or MACs). */
+/** The classes whose generic methods (`MessageDigest.getInstance`) the rules match. */
+const RULE_CLASSES = [...JCA_RULES, ...JCA_LATE_RULES, ...JAVA_LIBRARY_RULES].flatMap((rule) => {
+  if (typeof rule.path !== 'string') return [];
+  const segments = rule.path.replace(/^new /, '').split('.');
+  const last = segments.at(-1) ?? '';
+  return BY_CLASS.has(last) && segments.length > 1 ? [segments[0] ?? ''] : [];
+});
+
+/**
+ * A crypto package, and a class or API of it some rule matches (digests, MACs and symmetric
+ * ciphers included: they go into the CBOM, without a finding).
+ */
 const prefilter = allOf(
   patternPrefilter(MODULES),
   apiNamePrefilter([
-    ...[...CALLS.publicKeyNames, ...LATE.publicKeyNames].filter((name) => !BY_CLASS.has(name)),
+    ...[...CALLS.names, ...LATE.names].filter((name) => !BY_CLASS.has(name)),
     ...PUBLIC_KEY_CLASSES,
+    ...RULE_CLASSES,
   ]),
 );
 

@@ -22,7 +22,6 @@ import {
   type Rule,
   type RuleContext,
   type RuleRead,
-  recordsOnly,
   symmetricFixed,
   symmetricNamed,
 } from '../engine/rules.js';
@@ -150,11 +149,11 @@ const forgeDigestSign: RuleRead = (site, ctx) => {
     : [];
 };
 
-const forgeDigest: RuleRead = recordsOnly((site) => {
+const forgeDigest: RuleRead = (site) => {
   const name = /^forge\.md\.(\w+)\.create$/.exec(site.path)?.[1];
   const hash = name ? hashName(name) : undefined;
   return hash ? [{ symmetric: { algorithm: hash, kind: 'hash' } }] : [];
-});
+};
 
 const FORGE_RULES: Rule[] = [
   {

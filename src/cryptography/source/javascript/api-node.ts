@@ -13,7 +13,6 @@ import {
   type Rule,
   type RuleContext,
   type RuleRead,
-  recordsOnly,
   symmetricFixed,
   symmetricNamed,
 } from '../engine/rules.js';
@@ -245,10 +244,10 @@ export const NODE_CRYPTO_RULES: readonly Rule[] = [
   webCrypto('decrypt', 'encryption', 0),
   webCrypto('deriveKey', 'key-agreement', 0),
   webCrypto('deriveBits', 'key-agreement', 0),
-  // `subtle.digest` takes only hashes: it records them and lets no file through the prefilter.
+  // `subtle.digest` takes only hashes: it records them (CBOM algorithms, no finding).
   {
     ...webCrypto('digest', 'key-agreement', 0),
-    read: recordsOnly(webCrypto('digest', 'key-agreement', 0).read),
+    read: webCrypto('digest', 'key-agreement', 0).read,
   },
 ];
 

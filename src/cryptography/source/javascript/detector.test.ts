@@ -107,10 +107,29 @@ describe('javascriptDetector', () => {
     ).toBe(true);
   });
 
-  it('prefilters files that import a crypto module only to hash or make ids', () => {
+  it('prefilters files that import a crypto module only to make ids, not those that hash', async () => {
+    const ids =
+      "import { randomBytes, randomUUID } from 'node:crypto';\nexport const id = () => randomUUID() + randomBytes(4).toString('hex');";
+    expect(javascriptDetector.mayContain?.(ids)).toBe(false);
+    // A hash is no finding, but the CBOM records it: the file must be parsed.
     const hashing =
       "import { createHash, randomUUID } from 'node:crypto';\nconst id = randomUUID();\nexport const digest = (s) => createHash('sha256').update(s).digest('hex');";
-    expect(javascriptDetector.mayContain?.(hashing)).toBe(false);
+    expect(javascriptDetector.mayContain?.(hashing)).toBe(true);
+    const report = await javascriptDetector.detect('src/digest.js', hashing);
+    expect(report.uses).toEqual([]);
+    expect(report.algorithms).toEqual([expect.objectContaining({ algorithm: 'SHA-256', line: 3 })]);
+  });
+
+  it("lets a module's API names through only beside that module", () => {
+    // `ECDSA` is a jsrsasign constructor (KJUR.crypto.ECDSA): beside node:crypto alone it is a string.
+    const label =
+      "import { randomUUID } from 'node:crypto';\nexport const alg = { name: 'ECDSA', id: randomUUID() };";
+    expect(javascriptDetector.mayContain?.(label)).toBe(false);
+    const jsrsasign =
+      "const { KJUR } = require('jsrsasign');\nconst ec = new KJUR.crypto.ECDSA({ curve: 'secp256r1' });";
+    expect(javascriptDetector.mayContain?.(jsrsasign)).toBe(true);
+    const global = "const ec = new KJUR.crypto.ECDSA({ curve: 'secp256r1' });";
+    expect(javascriptDetector.mayContain?.(global)).toBe(true);
     const signing =
       "import { sign } from 'node:crypto';\nexport const f = (k, d) => sign(null, d, k);";
     expect(javascriptDetector.mayContain?.(signing)).toBe(true);

@@ -6,8 +6,14 @@
 import { extname } from 'node:path';
 import { treeDetector } from '../engine/detector.js';
 import { pathMatcher } from '../engine/engine.js';
-import { allOf, apiNamePrefilter, patternPrefilter } from '../engine/prefilter.js';
-import { ruleSet, type Site } from '../engine/rules.js';
+import {
+  allOf,
+  anyOf,
+  apiNamePrefilter,
+  type Prefilter,
+  patternPrefilter,
+} from '../engine/prefilter.js';
+import { type Rule, ruleSet, type Site } from '../engine/rules.js';
 import { apiText, descendants, lineOf, namedChildren } from '../engine/syntax.js';
 import { own } from '../engine/values.js';
 import type { Grammar, SyntaxNode } from '../parser.js';
@@ -34,8 +40,72 @@ const GRAMMAR: Readonly<Record<string, Grammar>> = {
 const MODULES =
   /crypto|subtle|forge|jsrsasign|KEYUTIL|KJUR|RSAKey|elliptic|jsonwebtoken|jose|jwt|nacl|noble/;
 
-/** A crypto module, and a public-key API of it (not only hashes, ids or symmetric ciphers). */
-const prefilter = allOf(patternPrefilter(MODULES), apiNamePrefilter(RULES.publicKeyNames));
+/**
+ * What a file must spell to reach each module the rules start from: the import's string or the
+ * global's name (modules.ts), always as a whole word. A path is only ever built from these, so
+ * a rule under `jsrsasign` cannot match in a file that names none of them.
+ */
+const MODULE_SPELLINGS: Readonly<Record<string, RegExp>> = {
+  crypto: /\bcrypto\b/,
+  forge: /\bforge\b/,
+  jsrsasign: /\b(?:jsrsasign|KEYUTIL|KJUR|RSAKey)\b/,
+  elliptic: /\belliptic\b/,
+  jsonwebtoken: /\bjsonwebtoken\b/,
+  jose: /\bjose\b/,
+  'nestjs-jwt': /@nestjs\/jwt\b/,
+  'express-jwt': /\bexpress-jwt\b/,
+  'passport-jwt': /\bpassport-jwt\b/,
+  nacl: /\btweetnacl\b/,
+  noble: /@noble\//,
+  'noble-ed25519': /@noble\//,
+  'noble-secp256k1': /@noble\//,
+};
+
+/** The module a rule's path starts from (`new jsrsasign.KJUR...`, `^forge\.pki`), if it names one. */
+function moduleOf(rule: Rule): string | undefined {
+  const source = typeof rule.path === 'string' ? rule.path : rule.path.source;
+  const root = /^\^?(?:new )?([\w-]+)(?:\\)?\./.exec(source)?.[1];
+  return root !== undefined && own(MODULE_SPELLINGS, root) ? root : undefined;
+}
+
+/**
+ * Per module, its spelling and the names of its rules. Rules that start from no module (`*.sign`,
+ * whose read checks the imports itself) take any module, as the coarse check does.
+ */
+function perModulePrefilter(rules: readonly Rule[]): Prefilter {
+  const byModule = new Map<string, Rule[]>();
+  const anyModule: Rule[] = [];
+  for (const rule of rules) {
+    const module = moduleOf(rule);
+    if (!module) anyModule.push(rule);
+    else byModule.set(module, [...(byModule.get(module) ?? []), rule]);
+  }
+  const groups = [
+    allOf(patternPrefilter(MODULES), apiNamePrefilter(ruleSet(anyModule).names)),
+    ...[...byModule].map(([module, list]) =>
+      allOf(
+        patternPrefilter(MODULE_SPELLINGS[module] as RegExp),
+        apiNamePrefilter(ruleSet(list).names),
+      ),
+    ),
+  ];
+  // Tested one by one: one pattern of every group's lookaheads would rescan the text per start.
+  return Object.assign((text: string) => groups.some((group) => group(text)), {
+    source: anyOf(...groups).source,
+  });
+}
+
+/**
+ * A crypto module, and an API of it some rule matches: a file that only hashes or runs a
+ * symmetric cipher is parsed too, since its algorithms go into the CBOM (without a finding).
+ * The coarse check (any module, any name) runs first; a file it lets through must also name an
+ * API of a module it names (`ECDSA` in a file that imports only node:crypto is no jsrsasign use).
+ */
+const coarse = allOf(patternPrefilter(MODULES), apiNamePrefilter(RULES.names));
+const fine = perModulePrefilter([...NODE_CRYPTO_RULES, ...LIBRARY_RULES]);
+const prefilter: Prefilter = Object.assign((text: string) => coarse(text) && fine(text), {
+  source: coarse.source,
+});
 
 function argumentsOf(call: SyntaxNode): SyntaxNode[] {
   const args = call.childForFieldName('arguments');
@@ -46,8 +116,7 @@ function argumentsOf(call: SyntaxNode): SyntaxNode[] {
 const NO_KEYWORDS: ReadonlyMap<string, SyntaxNode> = new Map();
 
 /** A call or `new` with the canonical path of its callee, or nothing when no rule can match. */
-function siteOf(call: SyntaxNode, ev: JavaScriptEvaluator): Site | undefined {
-  const isNew = call.type === 'new_expression';
+function siteOf(call: SyntaxNode, ev: JavaScriptEvaluator, isNew: boolean): Site | undefined {
   const callee = call.childForFieldName(isNew ? 'constructor' : 'function');
   if (!callee) return undefined;
   const prefix = isNew ? 'new ' : '';
@@ -80,13 +149,21 @@ const WALKED = [...CALL_TYPES, ...BINDING_TYPES];
 
 function detectIn(root: SyntaxNode, language: SourceLanguage): SourceFileReport {
   const calls: SyntaxNode[] = [];
+  const news = new Set<SyntaxNode>();
   const declarations: SyntaxNode[] = [];
-  for (const node of descendants(root, WALKED))
-    (CALL_TYPES.has(node.type) ? calls : declarations).push(node);
+  for (const node of descendants(root, WALKED)) {
+    // A node's type is a WebAssembly call: read once here.
+    const type = node.type;
+    if (!CALL_TYPES.has(type)) declarations.push(node);
+    else {
+      calls.push(node);
+      if (type === 'new_expression') news.add(node);
+    }
+  }
   const ev = javascriptEvaluator(declarations, calls);
   const sites: Site[] = [];
   for (const call of calls) {
-    const site = siteOf(call, ev);
+    const site = siteOf(call, ev, news.has(call));
     if (site) sites.push(site);
   }
   const matcher = pathMatcher(language, ev);

@@ -365,13 +365,19 @@ function bindParameter(parameter: SyntaxNode, names: Bindings, ev: JavaScriptEva
   }
 }
 
-function bindDeclaration(node: SyntaxNode, names: Bindings, ev: JavaScriptEvaluator): void {
+/** `type` is the node's, read once by the caller (each read of a node's type is a WebAssembly call). */
+function bindDeclaration(
+  node: SyntaxNode,
+  type: string,
+  names: Bindings,
+  ev: JavaScriptEvaluator,
+): void {
   const start = node.startIndex;
-  if (node.type === 'variable_declarator') {
+  if (type === 'variable_declarator') {
     const name = node.childForFieldName('name');
     const value = node.childForFieldName('value');
     if (name && value) bindPattern(name, () => ev.value(value), start, names, ev);
-  } else if (node.type === 'assignment_expression') {
+  } else if (type === 'assignment_expression') {
     const left = node.childForFieldName('left');
     const right = node.childForFieldName('right');
     if (!left || !right) return;
@@ -383,17 +389,14 @@ function bindDeclaration(node: SyntaxNode, names: Bindings, ev: JavaScriptEvalua
       const property = left.childForFieldName('property');
       if (property) names.add(`this.${property.text}`, start, () => ev.value(right));
     }
-  } else if (
-    node.type === 'function_declaration' ||
-    node.type === 'generator_function_declaration'
-  ) {
+  } else if (type === 'function_declaration' || type === 'generator_function_declaration') {
     const name = node.childForFieldName('name');
     if (name) names.add(name.text, 0, () => ({ kind: 'function', node }));
-  } else if (node.type === 'public_field_definition' || node.type === 'field_definition') {
+  } else if (type === 'public_field_definition' || type === 'field_definition') {
     const name = node.childForFieldName('name') ?? node.childForFieldName('property');
     const value = node.childForFieldName('value');
     if (name && value) names.add(`this.${name.text}`, 0, () => ev.value(value));
-  } else if (node.type === 'method_definition') {
+  } else if (type === 'method_definition') {
     const name = node.childForFieldName('name');
     if (name && node.parent?.type === 'class_body') {
       names.add(`this.${name.text}`, 0, () => ({ kind: 'function', node }));
@@ -411,12 +414,13 @@ function collectBindings(
   ev: JavaScriptEvaluator,
 ): void {
   for (const node of declarations) {
-    if (node.type === 'import_statement') bindImport(node, names, modules);
-    else if (node.type === 'class_declaration') {
+    const type = node.type;
+    if (type === 'import_statement') bindImport(node, names, modules);
+    else if (type === 'class_declaration') {
       const name = node.childForFieldName('name');
       if (name) classes.add(name.text);
-    } else if (node.type === 'assignment_pattern') {
+    } else if (type === 'assignment_pattern') {
       if (node.parent?.type === 'formal_parameters') bindParameter(node, names, ev);
-    } else bindDeclaration(node, names, ev);
+    } else bindDeclaration(node, type, names, ev);
   }
 }

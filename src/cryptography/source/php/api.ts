@@ -15,7 +15,7 @@ import type {
   Recorded,
   TableSite,
 } from '../engine/rules.js';
-import { methodsByName, recordsOnlyEntry } from '../engine/rules.js';
+import { methodsByName } from '../engine/rules.js';
 import type { PublicKeyAlgorithm } from '../types.js';
 
 type Fields = Omit<ApiRule, 'path' | 'bare'>;
@@ -347,11 +347,11 @@ export const PHP_TABLES: ApiTables = {
  */
 export const PHP_KEYWORDS: readonly string[] = [
   ...new Set(
-    CALLS.filter((rule) => !recordsOnlyEntry(rule)).map((rule) =>
+    CALLS.map((rule) =>
       rule.path.includes('.') ? (rule.path.split('.')[0] ?? '') : `${rule.path}(`,
     ),
   ),
-  ...CALLS.filter((rule) => !recordsOnlyEntry(rule))
-    .filter((rule) => rule.bare !== undefined)
-    .map((rule) => rule.path.split('.').at(-2) ?? ''),
+  ...CALLS.filter((rule) => rule.bare !== undefined).map(
+    (rule) => rule.path.split('.').at(-2) ?? '',
+  ),
 ];

@@ -12,7 +12,6 @@ import {
   propertyValue,
   type Rule,
   type RuleRead,
-  recordsOnly,
   symmetricFixed,
 } from '../engine/rules.js';
 import { lastName, numberOf, stringOf } from '../engine/values.js';
@@ -55,7 +54,7 @@ const dssSigner: RuleRead = (site, ctx) => {
 };
 
 /** `AES.new(key, AES.MODE_GCM)`: the cipher from the path, the mode from the argument. */
-const cryptodomeCipher: RuleRead = recordsOnly((site, ctx) => {
+const cryptodomeCipher: RuleRead = (site, ctx) => {
   const name = /^Crypto\.Cipher\.(\w+)\.new$/.exec(site.path)?.[1] ?? '';
   const mode = argValue(site, ctx, kw('mode', 1));
   const modeName = mode?.kind === 'api' ? lastName(mode.path).replace(/^MODE_/, '') : undefined;
@@ -65,14 +64,14 @@ const cryptodomeCipher: RuleRead = recordsOnly((site, ctx) => {
     .replace(/^ARC4$/, 'RC4');
   const symmetric = cipherName(modeName ? `${spelled}/${modeName}` : spelled);
   return symmetric ? [{ symmetric }] : [];
-});
+};
 
-const cryptodomeHash: RuleRead = recordsOnly((site) => {
+const cryptodomeHash: RuleRead = (site) => {
   const name = /^Crypto\.Hash\.(\w+)\.new$/.exec(site.path)?.[1] ?? '';
   if (name === 'HMAC') return [{ symmetric: { algorithm: 'HMAC', kind: 'mac' } }];
   const hash = hashName(name.replace(/_/g, '-'));
   return hash ? [{ symmetric: { algorithm: hash, kind: 'hash' } }] : [];
-});
+};
 
 const CRYPTODOME: Rule[] = [
   {

@@ -11,7 +11,6 @@ import {
   kw,
   type Rule,
   type RuleRead,
-  recordsOnly,
   type Site,
   symmetricFixed,
   symmetricNamed,
@@ -55,7 +54,7 @@ function byArgument(primitive: Operation): RuleRead {
 }
 
 /** `Cipher(algorithms.AES(key), modes.GCM(iv))` → AES-GCM. */
-const cipherObject: RuleRead = recordsOnly((site, ctx) => {
+const cipherObject: RuleRead = (site, ctx) => {
   const algorithm = argValue(site, ctx, kw('algorithm', 0));
   const mode = argValue(site, ctx, kw('mode', 1));
   if (algorithm?.kind !== 'api') return [];
@@ -68,7 +67,7 @@ const cipherObject: RuleRead = recordsOnly((site, ctx) => {
         ? 'stream-cipher'
         : 'block-cipher';
   return [{ symmetric: { algorithm: modeName ? `${name}-${modeName}` : name, kind } }];
-});
+};
 
 const HASH_CLASSES = [
   'SHA1',
@@ -90,13 +89,13 @@ const HASH_CLASSES = [
   'SM3',
 ];
 
-const hashByName: RuleRead = recordsOnly((site) => {
+const hashByName: RuleRead = (site) => {
   const hash = hashName(lastName(site.path));
   return hash ? [{ symmetric: { algorithm: hash, kind: 'hash' } }] : [];
-});
+};
 
 /** `hmac.new(key, msg, hashlib.sha256)` or `digestmod="sha256"`. */
-const hmacNew: RuleRead = recordsOnly((site, ctx) => {
+const hmacNew: RuleRead = (site, ctx) => {
   const digest = argValue(site, ctx, kw('digestmod', 2)) ?? argValue(site, ctx, kw('digest', 2));
   const name =
     digest?.kind === 'api'
@@ -106,7 +105,7 @@ const hmacNew: RuleRead = recordsOnly((site, ctx) => {
         : undefined;
   const hash = name ? hashName(name) : undefined;
   return [{ symmetric: { algorithm: hash ? `HMAC-${hash}` : 'HMAC', kind: 'mac' } }];
-});
+};
 
 const PYCA_KEYS: Rule[] = [
   {

@@ -34,10 +34,13 @@ const MODULES = /cryptography|Crypto|ecdsa|paramiko|jwt|jose|jws|hashlib|hmac|na
 /** Modules that hold nothing but public-key cryptography: importing one is enough. */
 const PUBLIC_KEY_MODULES = ['asymmetric', 'PublicKey', 'Signature', 'PKCS1_OAEP', 'PKCS1_v1_5'];
 
-/** A crypto module, and a public-key API or module of it (not only hashes or ciphers). */
+/**
+ * A crypto module, and an API or public-key module of it some rule matches (hashes and ciphers
+ * included: they go into the CBOM, without a finding).
+ */
 const prefilter = allOf(
   patternPrefilter(MODULES),
-  anyOf(apiNamePrefilter(RULES.publicKeyNames), keywordPrefilter(PUBLIC_KEY_MODULES)),
+  anyOf(apiNamePrefilter(RULES.names), keywordPrefilter(PUBLIC_KEY_MODULES)),
 );
 
 function argumentsOf(call: SyntaxNode, ev: PythonEvaluator) {

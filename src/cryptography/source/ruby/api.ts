@@ -14,7 +14,7 @@ import type {
   Recorded,
   TableSite,
 } from '../engine/rules.js';
-import { argNode, methodsByName, recordsOnlyEntry } from '../engine/rules.js';
+import { argNode, methodsByName } from '../engine/rules.js';
 import type { PublicKeyAlgorithm } from '../types.js';
 
 type Fields = Omit<ApiRule, 'path' | 'bare'>;
@@ -267,11 +267,7 @@ export const RUBY_TABLES: ApiTables = {
 export const RUBY_KEYWORDS: readonly string[] = [
   // The class a rule calls on: `RSA` for OpenSSL::PKey::RSA.new, which an include or an
   // alias (`RSA = OpenSSL::PKey::RSA`) still spells out.
-  ...new Set(
-    CALLS.filter((rule) => !recordsOnlyEntry(rule)).map(
-      (rule) => rule.path.split('.').at(-2) ?? rule.path,
-    ),
-  ),
+  ...new Set(CALLS.map((rule) => rule.path.split('.').at(-2) ?? rule.path)),
   ...METHODS.filter((rule) => rule.anyReceiver && rule.method !== 'sign').map(
     (rule) => rule.method,
   ),

@@ -4,7 +4,7 @@
  */
 import { PathTable } from '../engine/path-table.js';
 import type { ApiTables, KeyType, KnownValue, MethodRule } from '../engine/rules.js';
-import { methodsByName, recordsOnlyEntry } from '../engine/rules.js';
+import { methodsByName } from '../engine/rules.js';
 import type { PublicKeyAlgorithm } from '../types.js';
 import { EC_CRATES, RUST_CALLS } from './api-calls.js';
 
@@ -265,20 +265,13 @@ export const RUST_TABLES: ApiTables = {
  * crate names (every path above starts with one, and a `use` names it) and the few names
  * found without a `use` (`Pkcs1v15Encrypt`, `public_encrypt`, `Algorithm::RS256`).
  */
-/** Library constants that name a public-key scheme (not the digests recorded as algorithms). */
-const PUBLIC_KEY_KNOWN = KNOWN.filter((entry) => entry.algorithm !== undefined);
-
 export const RUST_KEYWORDS: readonly string[] = [
   ...new Set(
-    [
-      ...RUST_CALLS.filter((rule) => !recordsOnlyEntry(rule)),
-      ...PUBLIC_KEY_KNOWN,
-      ...keyTypes(),
-    ].map((entry) => `${entry.path.split('.')[0] ?? ''}::`),
+    [...RUST_CALLS, ...KNOWN, ...keyTypes()].map((entry) => `${entry.path.split('.')[0] ?? ''}::`),
   ),
-  ...RUST_CALLS.filter((rule) => !recordsOnlyEntry(rule))
-    .filter((entry) => entry.bare !== undefined)
-    .map((entry) => entry.path.split('.').at(-2) ?? ''),
-  ...PUBLIC_KEY_KNOWN.map((entry) => entry.path.split('.').at(entry.bare === 1 ? -1 : -2) ?? ''),
+  ...RUST_CALLS.filter((entry) => entry.bare !== undefined).map(
+    (entry) => entry.path.split('.').at(-2) ?? '',
+  ),
+  ...KNOWN.map((entry) => entry.path.split('.').at(entry.bare === 1 ? -1 : -2) ?? ''),
   ...METHODS.filter((entry) => entry.anyReceiver).map((entry) => entry.method),
 ];
