@@ -24,6 +24,7 @@ export const WEB_SCHEMA = join(ROOT, 'web', 'src', 'api', 'schema.d.ts');
 const ENTRIES = [
   'cli/main.ts',
   'src/domains/scans/dependencies/extract-worker.ts',
+  'src/domains/quantum/inventory-worker.ts',
   'src/db/embedded-worker.ts',
   // Not run by the service: the build imports it for the web app's OpenAPI document.
   'src/openapi-document.ts',

@@ -232,12 +232,15 @@ function readArtifacts(files: readonly VisitedFile[], now: Date) {
   return { certificates, findings };
 }
 
-/** Reads the inventory of a checkout whose dependencies were extracted already. */
-export async function collectInventory(
-  directory: string,
-  dependencies: readonly InventoryDependency[],
-  now: Date,
-): Promise<QuantumInventory> {
+/**
+ * The part of the inventory read from the checkout's files alone (source, keys, certificates):
+ * it needs no dependency list, so a scan reads it in its own thread while extraction runs
+ * (./inventory-thread.ts). Plain data, so it crosses a thread boundary as it is.
+ */
+export type CodeInventory = QuantumInventory;
+
+/** Reads the source, keys and certificates of a checkout (no dependency findings yet). */
+export async function collectCodeInventory(directory: string, now: Date): Promise<CodeInventory> {
   const artifactFiles: VisitedFile[] = [];
   const source = await scanSourceTree(directory, {
     visitFile: (file) => {
@@ -250,7 +253,6 @@ export async function collectInventory(
   const findings = [
     ...source.files.flatMap((file) => sourceFindings(file.path, file.uses)),
     ...artifacts.findings,
-    ...libraryFindings(dependencies),
   ];
   const algorithms = source.files
     .flatMap((file) => file.algorithms.map((use) => ({ ...use, file: file.path })))
@@ -264,4 +266,21 @@ export async function collectInventory(
     bytesRead: source.bytesRead,
     filesSkipped: skipped,
   };
+}
+
+/** The whole inventory: the checkout's part plus the dependencies that are crypto libraries. */
+export function withLibraryFindings(
+  code: CodeInventory,
+  dependencies: readonly InventoryDependency[],
+): QuantumInventory {
+  return { ...code, findings: [...code.findings, ...libraryFindings(dependencies)] };
+}
+
+/** Reads the inventory of a checkout whose dependencies were extracted already. */
+export async function collectInventory(
+  directory: string,
+  dependencies: readonly InventoryDependency[],
+  now: Date,
+): Promise<QuantumInventory> {
+  return withLibraryFindings(await collectCodeInventory(directory, now), dependencies);
 }

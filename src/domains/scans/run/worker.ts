@@ -15,7 +15,12 @@ import {
   shallowCheckout,
 } from '../../../sources/git';
 import type { JobDeps } from '../../job-deps';
-import { collectInventory, type QuantumInventory } from '../../quantum/inventory';
+import {
+  type CodeInventory,
+  type QuantumInventory,
+  withLibraryFindings,
+} from '../../quantum/inventory';
+import { collectCodeInventoryInThread } from '../../quantum/inventory-thread';
 import { saveInventory } from '../../quantum/store';
 import { cloneAccessFor } from '../../source-control/clone-access';
 import { DEFAULT_EXTRACTION_LIMITS, extractInWorker } from '../dependencies/extraction';
@@ -236,39 +241,55 @@ async function analyseImports(
 
 /**
  * The cryptography inventory of the checkout (docs/quantum.md), for tenants whose plan has the
- * quantum area. Like reachability, a failure costs only the inventory (the previous one stays),
- * never the scan.
+ * quantum area. The checkout's part (source, keys, certificates) is read in its own thread,
+ * started before extraction so that the two overlap; the dependency findings are added once
+ * extraction is done (`finishInventory`). Like reachability, a failure costs only the inventory
+ * (the previous one stays), never the scan. Never rejects.
  */
-async function takeInventory(
+async function startInventory(
   deps: JobDeps,
   run: Run,
   checkout: Checkout,
-  extraction: TreeExtraction,
-): Promise<QuantumInventory | null> {
-  run.step = 'quantum';
-  await ensureOwned(deps, run, 'quantum');
+  signal: AbortSignal,
+): Promise<CodeInventory | Error | null> {
   const tenant = await deps.database.system
     .selectFrom('tenants')
     .select('plan')
     .where('id', '=', run.tenantId)
     .executeTakeFirst();
   if (!tenant || !isPlan(tenant.plan) || !planHas(tenant.plan, 'quantum')) return null;
-  try {
-    const dependencies = extraction.files.flatMap((file) =>
-      file.dependencies.map((d) => ({ ecosystem: file.ecosystem, name: d.name, purl: d.purl })),
-    );
-    const inventory = await collectInventory(checkout.directory, dependencies, new Date());
-    await note(
-      deps,
-      run,
-      'info',
-      `quantum: ${inventory.findings.length} findings, ${inventory.certificates.length} certificates in ${inventory.filesRead} files`,
-    );
-    return inventory;
-  } catch (error) {
-    await note(deps, run, 'warn', `quantum inventory not taken: ${(error as Error).message}`);
+  return collectCodeInventoryInThread(checkout.directory, new Date(), {
+    signal,
+    timeoutMs: DEFAULT_EXTRACTION_LIMITS.scanTimeoutMs,
+    maxHeapMb: deps.config.scans.extractionHeapMb,
+  }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+}
+
+async function finishInventory(
+  deps: JobDeps,
+  run: Run,
+  extraction: TreeExtraction,
+  pending: Promise<CodeInventory | Error | null>,
+): Promise<QuantumInventory | null> {
+  run.step = 'quantum';
+  const code = await pending;
+  if (code === null) return null;
+  await ensureOwned(deps, run, 'quantum');
+  if (code instanceof Error) {
+    await note(deps, run, 'warn', `quantum inventory not taken: ${code.message}`);
     return null;
   }
+  const dependencies = extraction.files.flatMap((file) =>
+    file.dependencies.map((d) => ({ ecosystem: file.ecosystem, name: d.name, purl: d.purl })),
+  );
+  const inventory = withLibraryFindings(code, dependencies);
+  await note(
+    deps,
+    run,
+    'info',
+    `quantum: ${inventory.findings.length} findings, ${inventory.certificates.length} certificates in ${inventory.filesRead} files`,
+  );
+  return inventory;
 }
 
 /**
@@ -444,6 +465,8 @@ export async function runScanJob(deps: JobDeps, envelope: JobEnvelope<RunScanJob
   let workDirectory: string | null = null;
   // The scan as this run's last move left it: reported once the run is over.
   let ended: ScanRow | undefined;
+  // Ends the inventory's thread if the scan ends first (failure, cancellation, lost claim).
+  const inventoryStop = new AbortController();
   try {
     const repository = await loadRepository(deps, run, claimed);
     const branch = claimed.branch || repository.default_branch;
@@ -455,13 +478,15 @@ export async function runScanJob(deps: JobDeps, envelope: JobEnvelope<RunScanJob
     );
     workDirectory = await mkdtemp(join(tmpdir(), CHECKOUT_PREFIX));
     const checkout = await checkOut(deps, run, repository, branch, workDirectory);
+    const pendingInventory = startInventory(deps, run, checkout, inventoryStop.signal);
     const extraction = await extract(deps, run, checkout);
     const reachability = await analyseImports(deps, run, checkout, extraction);
-    const inventory = await takeInventory(deps, run, checkout, extraction);
+    const inventory = await finishInventory(deps, run, extraction, pendingInventory);
     ended = await store(deps, run, repository, checkout, extraction, reachability, inventory);
   } catch (error) {
     ended = await settleFailure(deps, run, error);
   } finally {
+    inventoryStop.abort();
     clearInterval(heartbeat);
     await cleanUp(deps, run, workDirectory);
   }
