@@ -254,7 +254,7 @@ export const CORPUS: readonly CorpusEntry[] = [
   {
     question: 'What changed in November?',
     expect: 'changes.since',
-    rows: 1,
+    rows: 2,
     first: { change: 'exposure_opened' },
   },
   // Asked back: a name that is two packages, a repository name that is several.
