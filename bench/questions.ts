@@ -24,8 +24,11 @@ async function main() {
   for (let round = 0; round < ROUNDS; round++) {
     for (const entry of questions) {
       const started = performance.now();
-      await withTenant(t.database, a.tenantId, (db) =>
-        askQuestion(db, { question: entry.question, timeZone: entry.timeZone }, () => {}, NOW),
+      await askQuestion(
+        (work) => withTenant(t.database, a.tenantId, work),
+        { question: entry.question, timeZone: entry.timeZone },
+        () => {},
+        NOW,
       );
       times.push(performance.now() - started);
     }

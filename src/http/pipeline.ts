@@ -102,7 +102,9 @@ function authenticateAndLimit(deps: PipelineDeps) {
       return;
     }
     const token = parseBearer(request.headers.authorization);
-    const readOnly = (request.method === 'GET' || request.method === 'HEAD') && !config?.isolation;
+    const released = config?.scope === 'released';
+    const readOnly =
+      ((request.method === 'GET' || request.method === 'HEAD') && !config?.isolation) || released;
     const opened = token
       ? await openAuthenticatedScope(
           deps.database,
@@ -119,7 +121,8 @@ function authenticateAndLimit(deps: PipelineDeps) {
       );
     }
     request.principal = opened.principal;
-    request.scope = opened.scope;
+    if (released) await opened.scope.commit();
+    else request.scope = opened.scope;
     deps.tokenUsage.touch(opened.principal.tokenId, opened.principal.tenantId);
     if (exempt) return;
     const plan = PLAN_DEFINITIONS[opened.principal.plan].limits;
@@ -180,9 +183,27 @@ function registerFinish(app: FastifyInstance, deps: PipelineDeps): void {
     }
   };
 
+  // A released route holds no scope at the end: its entry goes in a transaction of its own,
+  // once (onSend and onResponse both finish a request).
+  const finishedReleased = new WeakSet<FastifyRequest>();
+  const finishReleased = async (request: FastifyRequest, status: number) => {
+    const principal = request.principal;
+    if (request.routeOptions.config?.scope !== 'released' || !principal) return;
+    if (finishedReleased.has(request)) return;
+    finishedReleased.add(request);
+    if (!request.routeOptions.config.audit) return;
+    if (status >= 400) {
+      if (auditsFailure(request, status)) await writeFailureEntry(request, status);
+      return;
+    }
+    // No success without its audit entry: a failed write becomes a 500 (the error handler).
+    const call = auditedCallOf(request, status);
+    await withTenant(deps.database, principal.tenantId, (db) => deps.audit.write(db, call));
+  };
+
   const finish = async (request: FastifyRequest, status: number) => {
     const scope = request.scope;
-    if (!scope) return;
+    if (!scope) return finishReleased(request, status);
     request.scope = null;
     const audit = request.routeOptions.config?.audit;
     if (status < 400) {
@@ -224,7 +245,7 @@ function registerFinish(app: FastifyInstance, deps: PipelineDeps): void {
   // the call is audited as aborted (status 499, the convention for a client that closed).
   const abandon = async (request: FastifyRequest) => {
     const scope = request.scope;
-    if (!scope) return;
+    if (!scope) return finishReleased(request, ABORTED_STATUS);
     request.scope = null;
     await scope.rollback().catch(() => {});
     if (auditsFailure(request, ABORTED_STATUS)) await writeFailureEntry(request, ABORTED_STATUS);

@@ -29,8 +29,11 @@ describe('question corpus', () => {
 
   async function check(entry: CorpusEntry): Promise<string | null> {
     try {
-      const outcome = await withTenant(t.database, a.tenantId, (db) =>
-        askQuestion(db, { question: entry.question, timeZone: entry.timeZone }, () => {}, NOW),
+      const outcome = await askQuestion(
+        (work) => withTenant(t.database, a.tenantId, work),
+        { question: entry.question, timeZone: entry.timeZone },
+        () => {},
+        NOW,
       );
       const { result } = outcome;
       const ids = JSON.stringify(result);
@@ -84,8 +87,11 @@ describe('question corpus', () => {
   });
 
   it("never shows tenant B's data in B's own answers either way round", async () => {
-    const outcome = await withTenant(t.database, b.tenantId, (db) =>
-      askQuestion(db, { question: 'Which repositories use lodash?' }, () => {}, NOW),
+    const outcome = await askQuestion(
+      (work) => withTenant(t.database, b.tenantId, work),
+      { question: 'Which repositories use lodash?' },
+      () => {},
+      NOW,
     );
     expect(outcome.result.kind).toBe('answer');
     const text = JSON.stringify(outcome.result);
