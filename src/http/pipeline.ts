@@ -157,6 +157,32 @@ async function checkRoleAndPlan(request: FastifyRequest): Promise<void> {
   }
 }
 
+/**
+ * The end of a request on a released route (`config.scope: 'released'`): no scope is held, so
+ * its entry goes in a transaction of its own, once (onSend and onResponse both finish).
+ */
+function releasedFinisher(
+  deps: PipelineDeps,
+  auditsFailure: (request: FastifyRequest, status: number) => boolean,
+  writeFailureEntry: (request: FastifyRequest, status: number) => Promise<void>,
+) {
+  const finished = new WeakSet<FastifyRequest>();
+  return async (request: FastifyRequest, status: number): Promise<void> => {
+    const principal = request.principal;
+    if (request.routeOptions.config?.scope !== 'released' || !principal) return;
+    if (finished.has(request)) return;
+    finished.add(request);
+    if (!request.routeOptions.config.audit) return;
+    if (status >= 400) {
+      if (auditsFailure(request, status)) await writeFailureEntry(request, status);
+      return;
+    }
+    // No success without its audit entry: a failed write becomes a 500 (the error handler).
+    const call = auditedCallOf(request, status);
+    await withTenant(deps.database, principal.tenantId, (db) => deps.audit.write(db, call));
+  };
+}
+
 /** Commit or rollback at the end of every scoped request, with its audit entry. */
 function registerFinish(app: FastifyInstance, deps: PipelineDeps): void {
   // Every audited call leaves an entry (docs/decisions/0002-audit-and-failures.md): a success
@@ -183,23 +209,7 @@ function registerFinish(app: FastifyInstance, deps: PipelineDeps): void {
     }
   };
 
-  // A released route holds no scope at the end: its entry goes in a transaction of its own,
-  // once (onSend and onResponse both finish a request).
-  const finishedReleased = new WeakSet<FastifyRequest>();
-  const finishReleased = async (request: FastifyRequest, status: number) => {
-    const principal = request.principal;
-    if (request.routeOptions.config?.scope !== 'released' || !principal) return;
-    if (finishedReleased.has(request)) return;
-    finishedReleased.add(request);
-    if (!request.routeOptions.config.audit) return;
-    if (status >= 400) {
-      if (auditsFailure(request, status)) await writeFailureEntry(request, status);
-      return;
-    }
-    // No success without its audit entry: a failed write becomes a 500 (the error handler).
-    const call = auditedCallOf(request, status);
-    await withTenant(deps.database, principal.tenantId, (db) => deps.audit.write(db, call));
-  };
+  const finishReleased = releasedFinisher(deps, auditsFailure, writeFailureEntry);
 
   const finish = async (request: FastifyRequest, status: number) => {
     const scope = request.scope;

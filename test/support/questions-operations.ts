@@ -1,8 +1,13 @@
 import { newId } from '../../src/db/ids';
 import { withTenant } from '../../src/db/tenant-scope';
 import { CRA_CATEGORIES } from '../../src/domains/cra/products/classification';
-import type { QuestionFixture } from './questions-fixture';
 import type { TestApp } from './test-app';
+
+/** What of the fixture this half reads (questions-fixture.ts builds it and calls this). */
+interface QuestionFixture {
+  repositories: Record<'web' | 'api' | 'cli' | 'billing', string>;
+  exposures: Record<string, string>;
+}
 
 /**
  * The operational half of the question fixture (docs/questions.md#proof), written through the
