@@ -120,6 +120,7 @@ export async function writeOperations(t: TestApp, tenantId: string, fixture: Que
       .execute();
 
     await writeTls(db, fixture);
+    await writeQuantumFindings(db, fixture);
     await writeCra(db, fixture);
 
     const watched = await db
@@ -217,6 +218,51 @@ async function writeTls(db: Db, fixture: QuestionFixture) {
       certificate('CN=old.api.acme.test', '2026-12-01T00:00:00Z', {
         repositoryId: fixture.repositories.api,
       }),
+    ])
+    .execute();
+}
+
+/**
+ * Quantum findings: weak RSA-1024 and deprecated-2030 RSA-2048 in web, disallowed-2035 ECDSA in
+ * api, and a weak finding in cli that is no longer present (never counted).
+ */
+async function writeQuantumFindings(db: Db, fixture: QuestionFixture) {
+  const finding = (
+    repositoryId: string,
+    algorithm: string,
+    keySize: number | null,
+    classification: 'weak' | 'deprecated-2030' | 'disallowed-2035',
+    line: number,
+    present = true,
+  ) => {
+    const scanId = newId();
+    return {
+      id: newId(),
+      repository_id: repositoryId,
+      finding_key: `${algorithm}-${keySize ?? 'x'}-${line}`,
+      scan_id: scanId,
+      first_seen_scan_id: scanId,
+      file: 'src/crypto.ts',
+      line,
+      language: 'typescript',
+      primitive: 'key-generation' as const,
+      algorithm,
+      curve: algorithm === 'ECDSA' ? 'P-256' : null,
+      key_size: keySize,
+      classification,
+      severity: classification === 'weak' ? 'high' : 'medium',
+      recommendation: 'Move to ML-KEM / ML-DSA',
+      present,
+    };
+  };
+  const { web, api, cli } = fixture.repositories;
+  await db
+    .insertInto('quantum_findings')
+    .values([
+      finding(web, 'RSA', 1024, 'weak', 10),
+      finding(web, 'RSA', 2048, 'deprecated-2030', 20),
+      finding(api, 'ECDSA', null, 'disallowed-2035', 30),
+      finding(cli, 'RSA', 512, 'weak', 40, false),
     ])
     .execute();
 }
