@@ -146,6 +146,8 @@ export const OPERATIONS_CORPUS: readonly CorpusEntry[] = [
     first: { name: 'requests' },
   },
   { question: 'What is behind by one major release?', expect: 'drift.majors_behind', rows: 4 },
+  // "major" without a version or "behind" is not this intent (added after the first try).
+  { question: 'Which major vulnerabilities affect lodash?', expect: 'exposures.list', rows: 2 },
   // Repositories without a recent completed scan.
   {
     question: 'Which repositories have not been scanned in 30 days?',

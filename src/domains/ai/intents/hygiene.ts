@@ -15,6 +15,8 @@ import { packageAt, withRepository } from './shared';
  */
 
 const SHOWN = 50;
+/** Rows read to count an answer before the first SHOWN are listed. */
+const COUNTED = 1000;
 
 const FindingState = Type.Union([
   Type.Literal('open'),
@@ -332,17 +334,17 @@ export const deprecatedPackages = defineIntent({
           .$if(repository !== null, (q) => q.where('r.id', '=', repository?.repositoryId ?? ''))
           .orderBy('p.name')
           .orderBy('r.full_name')
-          .limit(SHOWN)
+          .limit(COUNTED)
           .execute();
-        const rows = found.map(driftRow);
+        const shown = found.slice(0, SHOWN);
         const kind =
           p.flag === null ? 'deprecated, yanked or end-of-life' : p.flag.replaceAll('_', '-');
-        const text = `${plural(rows.length, `${kind} package version`)} in use${repository ? ` in ${repository.fullName}` : ''}${
-          rows.length
-            ? `: ${listed(found.map((d) => `${packageAt(d.name, d.used_version)} (${d.full_name})`))}`
+        const text = `${plural(found.length, `${kind} package version`)} in use${repository ? ` in ${repository.fullName}` : ''}${
+          shown.length
+            ? `: ${listed(shown.map((d) => `${packageAt(d.name, d.used_version)} (${d.full_name})`))}`
             : ''
         }.`;
-        return answer(text, rows, driftCitations(found));
+        return answer(text, shown.map(driftRow), driftCitations(shown));
       },
     ),
 });
@@ -370,7 +372,12 @@ export const majorsBehind = defineIntent({
     'Which packages are at least 2 majors behind?',
   ],
   cues: [
-    { pattern: /\bmajors?\b/, weight: 6 },
+    // "major" next to a version, "behind" or a number: not "major vulnerabilities".
+    {
+      pattern:
+        /\bmajors?\b(?:\s+(?:versions?|releases?))?\s+(?:behind|old|out)\b|\bbehind\b.*\bmajors?\b|\b(?:\d{1,2}|a|one|two|three|four|five)\s+(?:or more\s+)?majors?\b/,
+      weight: 6,
+    },
     { pattern: /\bbehind\b|\boutdated\b|\bout of date\b|\blagging\b/, weight: 2 },
   ],
   extract: (q) => ({
@@ -391,14 +398,14 @@ export const majorsBehind = defineIntent({
           .orderBy('d.major_behind', 'desc')
           .orderBy('p.name')
           .orderBy('r.full_name')
-          .limit(SHOWN)
+          .limit(COUNTED)
           .execute();
-        const rows = found.map(driftRow);
-        const where = `${p.ecosystem ? ` ${p.ecosystem}` : ''}`;
-        const text = `${plural(rows.length, `${where.trim() ? `${where.trim()} ` : ''}dependency`, `${where.trim() ? `${where.trim()} ` : ''}dependencies`)} ${rows.length === 1 ? 'is' : 'are'} at least ${plural(p.minMajors, 'major version')} behind${repository ? ` in ${repository.fullName}` : ''}${
-          rows.length
+        const shown = found.slice(0, SHOWN);
+        const noun = p.ecosystem ? `${p.ecosystem} ` : '';
+        const text = `${plural(found.length, `${noun}dependency`, `${noun}dependencies`)} ${found.length === 1 ? 'is' : 'are'} at least ${plural(p.minMajors, 'major version')} behind${repository ? ` in ${repository.fullName}` : ''}${
+          shown.length
             ? `: ${listed(
-                found.map(
+                shown.map(
                   (d) =>
                     `${packageAt(d.name, d.used_version)} (${d.full_name}, latest ${d.latest_stable ?? '?'})`,
                 ),
@@ -406,7 +413,7 @@ export const majorsBehind = defineIntent({
               )}`
             : ''
         }.`;
-        return answer(text, rows, driftCitations(found));
+        return answer(text, shown.map(driftRow), driftCitations(shown));
       },
     ),
 });
@@ -458,6 +465,7 @@ export const staleScans = defineIntent({
           .as('last_completed'),
       )
       .where('r.lifecycle_status', '!=', 'archived')
+      .orderBy('r.full_name')
       .where((eb) =>
         eb.not(
           eb.exists(
@@ -470,7 +478,7 @@ export const staleScans = defineIntent({
           ),
         ),
       )
-      .limit(SHOWN)
+      .limit(COUNTED)
       .execute();
     found.sort(
       (a, b) =>
@@ -478,13 +486,14 @@ export const staleScans = defineIntent({
           (b.last_completed ? new Date(b.last_completed).getTime() : -1) ||
         a.full_name.localeCompare(b.full_name),
     );
-    const rows: Row[] = found.map((r) => ({
+    const shown = found.slice(0, SHOWN);
+    const rows: Row[] = shown.map((r) => ({
       repositoryId: r.id,
       repository: r.full_name,
       lastCompletedUtc: r.last_completed ? new Date(r.last_completed).toISOString() : null,
     }));
     const window = p.days === null ? 'ever' : `in the last ${plural(p.days, 'day')}`;
-    const text = `${plural(rows.length, 'repository', 'repositories')} ${rows.length === 1 ? 'has' : 'have'} no completed scan ${window}${
+    const text = `${plural(found.length, 'repository', 'repositories')} ${found.length === 1 ? 'has' : 'have'} no completed scan ${window}${
       rows.length
         ? `: ${listed(rows.map((r) => `${r.repository} (${r.lastCompletedUtc ? `last ${String(r.lastCompletedUtc).slice(0, 10)}` : 'never'})`))}`
         : ''
@@ -492,7 +501,7 @@ export const staleScans = defineIntent({
     return answer(
       text,
       rows,
-      found.map((r) => cite.repository(r.id)),
+      shown.map((r) => cite.repository(r.id)),
     );
   },
 });
