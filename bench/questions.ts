@@ -21,19 +21,33 @@ async function main() {
   await writeActivity(t, a.tenantId, fixture);
   const questions = CORPUS.filter((e) => e.expect !== 'refused');
   const times: number[] = [];
+  const byIntent = new Map<string, number[]>();
   for (let round = 0; round < ROUNDS; round++) {
     for (const entry of questions) {
       const started = performance.now();
-      await withTenant(t.database, a.tenantId, (db) =>
-        askQuestion(db, { question: entry.question, timeZone: entry.timeZone }, () => {}, NOW),
+      await askQuestion(
+        (work) => withTenant(t.database, a.tenantId, work),
+        { question: entry.question, timeZone: entry.timeZone },
+        () => {},
+        NOW,
       );
-      times.push(performance.now() - started);
+      const took = performance.now() - started;
+      times.push(took);
+      byIntent.set(entry.expect, [...(byIntent.get(entry.expect) ?? []), took]);
     }
   }
   times.sort((x, y) => x - y);
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
   console.log(
     `questions: ${times.length} answers, p50 ${at(0.5).toFixed(1)} ms, p95 ${at(0.95).toFixed(1)} ms, p99 ${at(0.99).toFixed(1)} ms, max ${at(1).toFixed(1)} ms (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`,
+  );
+  // The slowest intents by their own worst answer: where a p99 over target would come from.
+  const slowest = [...byIntent.entries()]
+    .map(([intent, list]) => ({ intent, max: Math.max(...list), n: list.length }))
+    .sort((x, y) => y.max - x.max)
+    .slice(0, 5);
+  console.log(
+    `slowest intents (max): ${slowest.map((s) => `${s.intent} ${s.max.toFixed(1)} ms`).join(', ')}`,
   );
   await t.close();
 }

@@ -102,7 +102,9 @@ function authenticateAndLimit(deps: PipelineDeps) {
       return;
     }
     const token = parseBearer(request.headers.authorization);
-    const readOnly = (request.method === 'GET' || request.method === 'HEAD') && !config?.isolation;
+    const released = config?.scope === 'released';
+    const readOnly =
+      ((request.method === 'GET' || request.method === 'HEAD') && !config?.isolation) || released;
     const opened = token
       ? await openAuthenticatedScope(
           deps.database,
@@ -119,7 +121,8 @@ function authenticateAndLimit(deps: PipelineDeps) {
       );
     }
     request.principal = opened.principal;
-    request.scope = opened.scope;
+    if (released) await opened.scope.commit();
+    else request.scope = opened.scope;
     deps.tokenUsage.touch(opened.principal.tokenId, opened.principal.tenantId);
     if (exempt) return;
     const plan = PLAN_DEFINITIONS[opened.principal.plan].limits;
@@ -154,6 +157,32 @@ async function checkRoleAndPlan(request: FastifyRequest): Promise<void> {
   }
 }
 
+/**
+ * The end of a request on a released route (`config.scope: 'released'`): no scope is held, so
+ * its entry goes in a transaction of its own, once (onSend and onResponse both finish).
+ */
+function releasedFinisher(
+  deps: PipelineDeps,
+  auditsFailure: (request: FastifyRequest, status: number) => boolean,
+  writeFailureEntry: (request: FastifyRequest, status: number) => Promise<void>,
+) {
+  const finished = new WeakSet<FastifyRequest>();
+  return async (request: FastifyRequest, status: number): Promise<void> => {
+    const principal = request.principal;
+    if (request.routeOptions.config?.scope !== 'released' || !principal) return;
+    if (finished.has(request)) return;
+    finished.add(request);
+    if (!request.routeOptions.config.audit) return;
+    if (status >= 400) {
+      if (auditsFailure(request, status)) await writeFailureEntry(request, status);
+      return;
+    }
+    // No success without its audit entry: a failed write becomes a 500 (the error handler).
+    const call = auditedCallOf(request, status);
+    await withTenant(deps.database, principal.tenantId, (db) => deps.audit.write(db, call));
+  };
+}
+
 /** Commit or rollback at the end of every scoped request, with its audit entry. */
 function registerFinish(app: FastifyInstance, deps: PipelineDeps): void {
   // Every audited call leaves an entry (docs/decisions/0002-audit-and-failures.md): a success
@@ -180,9 +209,11 @@ function registerFinish(app: FastifyInstance, deps: PipelineDeps): void {
     }
   };
 
+  const finishReleased = releasedFinisher(deps, auditsFailure, writeFailureEntry);
+
   const finish = async (request: FastifyRequest, status: number) => {
     const scope = request.scope;
-    if (!scope) return;
+    if (!scope) return finishReleased(request, status);
     request.scope = null;
     const audit = request.routeOptions.config?.audit;
     if (status < 400) {
@@ -224,7 +255,7 @@ function registerFinish(app: FastifyInstance, deps: PipelineDeps): void {
   // the call is audited as aborted (status 499, the convention for a client that closed).
   const abandon = async (request: FastifyRequest) => {
     const scope = request.scope;
-    if (!scope) return;
+    if (!scope) return finishReleased(request, ABORTED_STATUS);
     request.scope = null;
     await scope.rollback().catch(() => {});
     if (auditsFailure(request, ABORTED_STATUS)) await writeFailureEntry(request, ABORTED_STATUS);

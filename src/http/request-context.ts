@@ -28,6 +28,13 @@ declare module 'fastify' {
     validationStatus?: 400 | 422;
     /** Isolation level of the request's tenant transaction. */
     isolation?: 'read committed' | 'repeatable read';
+    /**
+     * 'released': the token is checked and its connection returned at once; the handler opens
+     * short tenant transactions of its own (`tenantWork` in ./scope.ts), so that it can wait on
+     * something slow (an outside model) without holding a pooled connection. The audit entry
+     * is written in its own transaction. Default: the request holds one scope throughout.
+     */
+    scope?: 'request' | 'released';
   }
 
   interface FastifyRequest {

@@ -1,17 +1,7 @@
-/**
- * The question corpus (docs/questions.md#proof): each question with the intent it must be placed
- * in ('refused': a 422; 'clarification': asked back) and what the answer must hold, against the
- * fixture of questions-fixture.ts asked at its NOW.
- */
-export interface CorpusEntry {
-  question: string;
-  expect: string;
-  rows?: number;
-  /** The first row has these values. */
-  first?: Record<string, unknown>;
-  includes?: string;
-  timeZone?: string;
-}
+import type { CorpusEntry } from './questions-corpus-entry';
+import { OPERATIONS_CORPUS } from './questions-corpus-operations';
+
+export type { CorpusEntry };
 
 const affected = 'vulnerability.affected_repositories';
 const details = 'vulnerability.details';
@@ -22,6 +12,12 @@ const usage = 'packages.usage';
 const R = 'refused';
 const C = 'clarification';
 
+/**
+ * The question corpus (docs/questions.md#proof): each question with the intent it must be placed
+ * in ('refused': a 422; 'clarification': asked back) and what the answer must hold, against the
+ * fixture of questions-fixture.ts asked at its NOW. The operational half is in
+ * questions-corpus-operations.ts.
+ */
 export const CORPUS: readonly CorpusEntry[] = [
   { question: 'Which repositories are affected by CVE-2021-23337?', expect: affected, rows: 2 },
   { question: 'Which repos are affected by GHSA-35jh-r3h4-6jhm?', expect: affected, rows: 2 },
@@ -123,17 +119,29 @@ export const CORPUS: readonly CorpusEntry[] = [
     expect: 'policies.exceptions_expiring',
     rows: 0,
   },
-  { question: 'Which CRA clocks are due?', expect: 'cra.clocks_due', rows: 0 },
-  { question: 'What CRA reports are due in the next 24 hours?', expect: 'cra.clocks_due', rows: 0 },
-  { question: 'Any Article 14 deadlines coming up?', expect: 'cra.clocks_due', rows: 0 },
+  {
+    question: 'Which CRA clocks are due?',
+    expect: 'cra.clocks_due',
+    rows: 1,
+    first: { kind: 'early_warning' },
+  },
+  { question: 'What CRA reports are due in the next 24 hours?', expect: 'cra.clocks_due', rows: 1 },
+  { question: 'Any Article 14 deadlines coming up?', expect: 'cra.clocks_due', rows: 1 },
+  { question: 'Which CRA clocks are due within 12 hours?', expect: 'cra.clocks_due', rows: 0 },
   {
     question: 'How many quantum findings do we have by classification?',
     expect: 'quantum.findings',
-    rows: 0,
+    rows: 3,
+    first: { classification: 'deprecated-2030', findings: 1 },
   },
-  { question: 'Which cryptography is disallowed after 2035?', expect: 'quantum.findings', rows: 0 },
-  { question: 'Show weak crypto findings', expect: 'quantum.findings', rows: 0 },
-  { question: 'Where do we still use RSA?', expect: 'quantum.findings', rows: 0 },
+  {
+    question: 'Which cryptography is disallowed after 2035?',
+    expect: 'quantum.findings',
+    rows: 1,
+    first: { repository: 'acme/api', algorithm: 'ECDSA' },
+  },
+  { question: 'Show weak crypto findings', expect: 'quantum.findings', rows: 1 },
+  { question: 'Where do we still use RSA?', expect: 'quantum.findings', rows: 3 },
   { question: 'Which scans failed this week?', expect: 'scans.failures', rows: 1 },
   { question: 'Show scan failures in the last 30 days', expect: 'scans.failures', rows: 1 },
   { question: 'Did any scan fail yesterday?', expect: 'scans.failures', rows: 1 },
@@ -224,17 +232,33 @@ export const CORPUS: readonly CorpusEntry[] = [
     expect: 'policies.violations',
     rows: 1,
   },
-  { question: 'What changed since Monday?', expect: 'changes.since', rows: 3 },
-  { question: 'What got worse last week?', expect: 'changes.since', rows: 2 },
-  { question: "What's new since yesterday?", expect: 'changes.since', rows: 2 },
+  {
+    question: 'What changed since Monday?',
+    expect: 'changes.since',
+    rows: 5,
+    includes: '2 new dependencies',
+  },
+  { question: 'What got worse last week?', expect: 'changes.since', rows: 3 },
+  { question: "What's new since yesterday?", expect: 'changes.since', rows: 3 },
   {
     question: "What's new since yesterday?",
     expect: 'changes.since',
     rows: 0,
     timeZone: 'Pacific/Auckland',
   },
-  { question: 'What happened in the last 7 days?', expect: 'changes.since', rows: 3 },
-  { question: 'Anything different since 2026-12-01?', expect: 'changes.since', rows: 5 },
+  { question: 'What happened in the last 7 days?', expect: 'changes.since', rows: 5 },
+  { question: 'Anything different since 2026-12-01?', expect: 'changes.since', rows: 8 },
+  {
+    question: 'Which new dependencies appeared since Monday?',
+    expect: 'changes.since',
+    includes: '2 new dependencies',
+  },
+  {
+    question: 'What changed in November?',
+    expect: 'changes.since',
+    rows: 2,
+    first: { change: 'exposure_opened' },
+  },
   // Asked back: a name that is two packages, a repository name that is several.
   { question: 'Which repositories use requests?', expect: C },
   { question: 'Is requests vulnerable?', expect: C },
@@ -328,7 +352,8 @@ export const CORPUS: readonly CorpusEntry[] = [
   {
     question: 'Show the scans of repository web',
     expect: 'scans.of_repository',
-    rows: 0,
+    rows: 1,
+    first: { state: 'completed' },
   },
   { question: 'When were our repositories last scanned?', expect: 'scans.of_repository', rows: 4 },
   { question: 'List the latest scans', expect: 'scans.of_repository', rows: 4 },
@@ -337,9 +362,14 @@ export const CORPUS: readonly CorpusEntry[] = [
     expect: 'scans.of_repository',
     rows: 1,
   },
-  { question: 'Which alert rules do we have?', expect: 'alerts.rules', rows: 0 },
-  { question: 'List the enabled alert rules', expect: 'alerts.rules', rows: 0 },
-  { question: 'What alerting rules are configured?', expect: 'alerts.rules', rows: 0 },
+  { question: 'Which alert rules do we have?', expect: 'alerts.rules', rows: 2 },
+  {
+    question: 'List the enabled alert rules',
+    expect: 'alerts.rules',
+    rows: 1,
+    first: { name: 'Critical exposures' },
+  },
+  { question: 'What alerting rules are configured?', expect: 'alerts.rules', rows: 2 },
   // Catalogue: fixed versions, versions in use, watched packages, policies.
   {
     question: 'Which version fixes CVE-2021-23337?',
@@ -382,43 +412,13 @@ export const CORPUS: readonly CorpusEntry[] = [
     rows: 1,
     first: { version: '2.31.0' },
   },
-  { question: 'Which packages do we watch?', expect: 'packages.watched', rows: 0 },
-  { question: 'Show our watchlist', expect: 'packages.watched', rows: 0 },
-  { question: 'What libraries are we watching?', expect: 'packages.watched', rows: 0 },
+  { question: 'Which packages do we watch?', expect: 'packages.watched', rows: 2 },
+  { question: 'Show our watchlist', expect: 'packages.watched', rows: 2 },
+  { question: 'What libraries are we watching?', expect: 'packages.watched', rows: 2 },
   { question: 'Which policies do we have?', expect: 'policies.list', rows: 2 },
   { question: 'List the enabled policies', expect: 'policies.list', rows: 2 },
   { question: 'What policies are configured?', expect: 'policies.list', rows: 2 },
-  // Operations: alerts, active exceptions, SBOM exports, TLS endpoints.
-  { question: 'Which alerts are open?', expect: 'alerts.open', rows: 0 },
-  { question: 'Show unacknowledged alerts', expect: 'alerts.open', rows: 0 },
-  { question: 'Are any alerts firing?', expect: 'alerts.open', rows: 0 },
-  { question: 'Which policy exceptions are active?', expect: 'policies.exceptions', rows: 1 },
-  { question: 'List the waivers we granted', expect: 'policies.exceptions', rows: 1 },
-  { question: 'What exceptions do we have?', expect: 'policies.exceptions', rows: 1 },
-  { question: 'Which SBOM exports have we made?', expect: 'sbom.exports', rows: 0 },
-  { question: 'List our SBOMs', expect: 'sbom.exports', rows: 0 },
-  { question: 'Show the CycloneDX exports', expect: 'sbom.exports', rows: 0 },
-  { question: 'Which TLS endpoints do we watch?', expect: 'quantum.tls_endpoints', rows: 0 },
-  { question: 'List our monitored TLS hosts', expect: 'quantum.tls_endpoints', rows: 0 },
-  { question: 'Which SSL endpoints are monitored?', expect: 'quantum.tls_endpoints', rows: 0 },
-  { question: 'Which CRA products do we have?', expect: 'cra.products', rows: 0 },
-  { question: 'List our products under the Cyber Resilience Act', expect: 'cra.products', rows: 0 },
-  { question: 'What products have we declared?', expect: 'cra.products', rows: 0 },
-  {
-    question: 'Which certificates expire in the next 30 days?',
-    expect: 'quantum.certificates',
-    rows: 0,
-  },
-  { question: 'Show expiring certificates', expect: 'quantum.certificates', rows: 0 },
-  { question: 'Are any certs running out within 7 days?', expect: 'quantum.certificates', rows: 0 },
-  {
-    question: 'Which licences do we use?',
-    expect: 'counts.licences',
-    rows: 1,
-    first: { licence: 'unknown', dependencies: 11 },
-  },
-  { question: 'Give me a licence breakdown', expect: 'counts.licences', rows: 1 },
-  { question: 'How many dependencies per license?', expect: 'counts.licences', rows: 1 },
+  ...OPERATIONS_CORPUS,
   // Refused: not placeable, or asking to change something.
   { question: 'What is the weather in Paris tomorrow?', expect: R },
   { question: 'Write me a poem about dependencies', expect: R },

@@ -1,6 +1,7 @@
 import { withTenant } from '../../src/db/tenant-scope';
 import { importJsonl, insertRepository, scanWith } from './exposures';
 import { npmRange, osvRecord } from './osv-records';
+import { writeOperations } from './questions-operations';
 import type { TestApp, TestTenant } from './test-app';
 
 /**
@@ -170,6 +171,34 @@ async function writeHistory(t: TestApp, tenantId: string, exposures: Record<stri
       })
       .where('id', '=', exposures['api/google.golang.org/protobuf'] ?? '')
       .execute();
+    // Dependencies: there since June, except the three that came with this autumn's exposures.
+    await db
+      .updateTable('dependency_first_seen')
+      .set({ first_seen_at: at('2026-06-01T00:00:00Z') })
+      .execute();
+    const newDependencies: Record<string, string> = {
+      'web/@acme/ui': '2026-12-08T08:00:00Z',
+      'cli/evil-pkg': '2026-12-07T09:30:00Z',
+      'api/requests': '2026-12-01T08:00:00Z',
+    };
+    for (const [key, iso] of Object.entries(newDependencies)) {
+      const [repository, name] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
+      await db
+        .updateTable('dependency_first_seen as f')
+        .set({ first_seen_at: at(iso) })
+        .where(({ exists, selectFrom }) =>
+          exists(
+            selectFrom('repository_dependencies as d')
+              .innerJoin('repositories as r', 'r.id', 'd.repository_id')
+              .select('d.package_id')
+              .whereRef('d.package_id', '=', 'f.package_id')
+              .whereRef('d.repository_id', '=', 'f.repository_id')
+              .where('r.name', '=', repository)
+              .where('d.name', '=', name),
+          ),
+        )
+        .execute();
+    }
     await db
       .updateTable('vulnerability_exposures')
       .set({ reachability: 'imported' })
@@ -209,7 +238,7 @@ export async function writeActivity(t: TestApp, tenantId: string, fixture: Quest
       lodash: [3.5, 0],
       express: [2.25, 1],
       '@acme/ui': [0.5, 0],
-      requests: [0.2, 0],
+      requests: [0.2, 1],
       chalk: [0, 0],
     };
     for (const r of repos) {
@@ -253,9 +282,9 @@ export async function writeActivity(t: TestApp, tenantId: string, fixture: Quest
           major_behind: major,
           minor_behind: 1,
           patch_behind: 0,
-          deprecated: false,
+          deprecated: d.name === 'chalk',
           yanked: false,
-          end_of_life: false,
+          end_of_life: d.name === 'time',
         })
         .execute();
     }
@@ -369,4 +398,5 @@ export async function writeActivity(t: TestApp, tenantId: string, fixture: Quest
       })
       .execute();
   });
+  await writeOperations(t, tenantId, fixture);
 }

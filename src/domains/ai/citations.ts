@@ -42,6 +42,16 @@ export const cite = {
     id,
     path: `/api/v1/alert-rules/${id}`,
   }),
+  tlsEndpoint: (id: string): Citation => ({
+    type: 'tls_endpoint',
+    id,
+    path: `/api/v1/quantum/tls-endpoints/${id}`,
+  }),
+  sbomExport: (id: string): Citation => ({
+    type: 'sbom_export',
+    id,
+    path: `/api/v1/sbom-exports/${id}`,
+  }),
   clock: (id: string): Citation => ({ type: 'cra_clock', id, path: `/api/v1/cra/clocks/${id}` }),
   quantumFinding: (id: string, repositoryId: string): Citation => ({
     type: 'quantum_finding',

@@ -29,8 +29,11 @@ describe('question corpus', () => {
 
   async function check(entry: CorpusEntry): Promise<string | null> {
     try {
-      const outcome = await withTenant(t.database, a.tenantId, (db) =>
-        askQuestion(db, { question: entry.question, timeZone: entry.timeZone }, () => {}, NOW),
+      const outcome = await askQuestion(
+        (work) => withTenant(t.database, a.tenantId, work),
+        { question: entry.question, timeZone: entry.timeZone },
+        () => {},
+        NOW,
       );
       const { result } = outcome;
       const ids = JSON.stringify(result);
@@ -83,9 +86,52 @@ describe('question corpus', () => {
     expect(other.length).toBeGreaterThanOrEqual(30);
   });
 
+  it("shows tenant B none of A's operational rows (CRA, TLS, alerts, drift, scans)", async () => {
+    const questions = [
+      'Which CRA findings are open?',
+      'Which CRA products do we have?',
+      'Are our live endpoints quantum ready?',
+      'Which certificates expire in the next 30 days?',
+      'Which alerts are open?',
+      'Which SBOM exports have we made?',
+      'Which packages do we watch?',
+      'Which deprecated packages are we using?',
+      'Which dependencies are a major version behind?',
+    ];
+    for (const question of questions) {
+      const outcome = await askQuestion(
+        (work) => withTenant(t.database, b.tenantId, work),
+        { question },
+        () => {},
+        NOW,
+      );
+      expect(outcome.result.kind, question).toBe('answer');
+      expect(outcome.result.kind === 'answer' && outcome.result.rows, question).toEqual([]);
+    }
+    // B's own rows only: its repository never scanned, its own new dependencies and exposures.
+    for (const question of [
+      'Which repositories were never scanned?',
+      'What changed since 2026-01-01?',
+    ]) {
+      const outcome = await askQuestion(
+        (work) => withTenant(t.database, b.tenantId, work),
+        { question },
+        () => {},
+        NOW,
+      );
+      const text = JSON.stringify(outcome.result);
+      expect(text, question).toContain(fixture.otherWeb);
+      for (const id of Object.values(fixture.repositories)) expect(text).not.toContain(id);
+      for (const id of Object.values(fixture.exposures)) expect(text).not.toContain(id);
+    }
+  });
+
   it("never shows tenant B's data in B's own answers either way round", async () => {
-    const outcome = await withTenant(t.database, b.tenantId, (db) =>
-      askQuestion(db, { question: 'Which repositories use lodash?' }, () => {}, NOW),
+    const outcome = await askQuestion(
+      (work) => withTenant(t.database, b.tenantId, work),
+      { question: 'Which repositories use lodash?' },
+      () => {},
+      NOW,
     );
     expect(outcome.result.kind).toBe('answer');
     const text = JSON.stringify(outcome.result);

@@ -27,7 +27,9 @@ export type CitationType =
   | 'quantum_finding'
   | 'alert_rule'
   | 'alert'
-  | 'cra_product';
+  | 'cra_product'
+  | 'tls_endpoint'
+  | 'sbom_export';
 
 /** A record an answer rests on: its id and the API path that returns it. */
 export interface Citation {

@@ -18,6 +18,13 @@ import {
 import { inventory, trends } from './intents/counts';
 import { exposures, maliciousPackages, reachability } from './intents/exposures';
 import {
+  craFindings,
+  deprecatedPackages,
+  majorsBehind,
+  staleScans,
+  tlsVerdicts,
+} from './intents/hygiene';
+import {
   alertRules,
   dependencyCounts,
   exposuresByEcosystem,
@@ -56,10 +63,13 @@ export const INTENTS: readonly Intent[] = [
   licenceInventory,
   expiringExceptions,
   activeExceptions,
+  craFindings,
   craProducts,
   craClocksDue,
   expiringCertificates,
+  tlsVerdicts,
   quantumFindings,
+  staleScans,
   scanFailures,
   alertRules,
   openAlerts,
@@ -67,6 +77,8 @@ export const INTENTS: readonly Intent[] = [
   tlsEndpoints,
   versionsInUse,
   watchedPackages,
+  deprecatedPackages,
+  majorsBehind,
   exposuresByEcosystem,
   exposuresByRepository,
   mostVulnerablePackages,

@@ -1,5 +1,5 @@
 import { withErrors } from '../../http/schemas';
-import { tenantDb } from '../../http/scope';
+import { tenantWork } from '../../http/scope';
 import type { DomainRoutes } from '../route-deps';
 import { loadQuestionSettings } from '../tenant-settings/store';
 import { createModelClient } from './model/client';
@@ -34,17 +34,19 @@ export const aiRoutes: DomainRoutes = (deps) => async (app) => {
       config: {
         role: 'viewer',
         audit: { action: 'ai.query', resourceType: 'ai_query' },
+        // A model may take seconds: each database step takes a connection only while it reads.
+        scope: 'released',
       },
     },
     async (request) => {
-      const db = tenantDb(request);
-      const { recordQuestionText } = await loadQuestionSettings(db);
+      const inTenant = tenantWork(request, deps.database);
+      const { recordQuestionText } = await inTenant(loadQuestionSettings);
       const note = (intent: string | null) => {
         request.auditDetails = recordQuestionText
           ? { intent, question: request.body.question }
           : { intent };
       };
-      const outcome = await askQuestion(db, request.body, note, new Date(), model);
+      const outcome = await askQuestion(inTenant, request.body, note, new Date(), model);
       return presentAnswer(outcome);
     },
   );

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { unprocessable } from '../../core/problem';
 import type { DB } from '../../db/schema';
+import type { TenantWork } from '../../http/scope';
 import { placeQuestion } from './engine';
 import { type Intent, type IntentResult, InvalidIntentParameters } from './intent';
 import type { ModelClient } from './model/client';
@@ -14,6 +15,10 @@ import { INTENTS } from './registry';
  * Answers a question (docs/questions.md): parse (pure), place it in an intent, read the
  * parameters, run the intent's tenant-scoped query. A question no intent takes, or one asking to
  * change something, is a 422 whose `errors.suggestions` lists questions that can be answered.
+ *
+ * No transaction is open while the optional model works (docs/questions.md#the-optional-model):
+ * a translation happens before the transaction that runs the intent, the wording after it has
+ * committed, so a slow model holds no pooled connection.
  */
 
 export interface AskRequest {
@@ -87,7 +92,7 @@ async function planQuestion(
 }
 
 export async function askQuestion(
-  db: Kysely<DB>,
+  inTenant: TenantWork,
   request: AskRequest,
   note: AuditNote = () => {},
   now = new Date(),
@@ -100,14 +105,16 @@ export async function askQuestion(
     });
   }
   const parsed = parseQuestion(request.question, now, timeZone);
+  // Outside any transaction: the model may translate here.
   const plan = await planQuestion(parsed, timeZone, model, note);
   let result: IntentResult;
   try {
-    result = await plan.run({ db, now, timeZone });
+    result = await inTenant((db) => plan.run({ db, now, timeZone }));
   } catch (error) {
     if (error instanceof InvalidIntentParameters) throw notUnderstood([]);
     throw error;
   }
+  // The rows are read and the transaction is closed: the model may word the answer.
   let phrased = false;
   if (model && result.kind === 'answer') {
     const wording = await phraseAnswer(model, parsed.text, plan.intent.name, result);

@@ -238,3 +238,52 @@ export async function lowHealthPackages(
     .limit(take)
     .execute();
 }
+
+/**
+ * Dependencies a repository has now that it first had in [from, to): `dependency_first_seen`
+ * (migration 0058) joined to the current generation, one row per repository and package, newest
+ * first, at most `take`, and how many in all.
+ */
+export async function newDependencies(db: Kysely<DB>, from: Date, to: Date, take: number) {
+  const base = db
+    .selectFrom('dependency_first_seen as f')
+    .innerJoin('repositories as r', 'r.id', 'f.repository_id')
+    .innerJoin('packages as p', 'p.id', 'f.package_id')
+    .where('f.first_seen_at', '>=', from)
+    .where('f.first_seen_at', '<', to)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('repository_dependencies as d')
+          .select('d.package_id')
+          .whereRef('d.repository_id', '=', 'f.repository_id')
+          .whereRef('d.package_id', '=', 'f.package_id'),
+      ),
+    );
+  const rows = await base
+    .select([
+      'f.repository_id',
+      'f.package_id',
+      'f.first_seen_at',
+      'f.first_seen_scan_id',
+      'r.full_name',
+      'p.ecosystem',
+      'p.name',
+    ])
+    .select((eb) =>
+      eb
+        .selectFrom('repository_dependencies as d')
+        .select((sb) => sb.fn.min('d.version').as('v'))
+        .whereRef('d.repository_id', '=', 'f.repository_id')
+        .whereRef('d.package_id', '=', 'f.package_id')
+        .as('version'),
+    )
+    .orderBy('f.first_seen_at', 'desc')
+    .orderBy('r.full_name')
+    .orderBy('p.name')
+    .limit(take)
+    .execute();
+  const counted = await base
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return { rows, total: Number(counted.n) };
+}

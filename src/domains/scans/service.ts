@@ -11,6 +11,7 @@ import {
   insertGenerationRows,
   switchGeneration,
 } from './dependencies/dependency-store';
+import { recordFirstSeen } from './dependencies/first-seen';
 import {
   countDependencies,
   DELETE_CHUNK_ROWS,
@@ -170,6 +171,7 @@ export async function switchToGeneration(
     repositoryId: input.repositoryId,
     scanId: input.scanId,
   });
+  await recordFirstSeen(db, input.repositoryId, input.scanId);
   await emitEvent(db, 'dependencies.changed', {
     tenantId: input.tenantId,
     correlationId: input.correlationId ?? null,

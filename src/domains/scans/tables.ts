@@ -61,8 +61,21 @@ export interface RepositoryReachabilityTable {
   reason: string | null;
 }
 
+/**
+ * When a repository first had a package among its current dependencies (migration 0058): the
+ * generations replace each other, so this is the only memory of what is new.
+ */
+export interface DependencyFirstSeenTable {
+  tenant_id: TenantColumn;
+  repository_id: string;
+  package_id: string;
+  first_seen_at: Date;
+  first_seen_scan_id: string;
+}
+
 export interface ScanTables {
   scans: ScanTable;
+  dependency_first_seen: DependencyFirstSeenTable;
   repository_reachability: RepositoryReachabilityTable;
   scan_logs: ScanLogTable;
   dependency_generations: DependencyGenerationTable;

@@ -16,7 +16,7 @@ import {
   Severity,
 } from '../intent';
 import { listed, plural } from '../resolve';
-import { queryExposures } from '../store';
+import { newDependencies, queryExposures } from '../store';
 import { packageAt, repositoryNames, withRepository } from './shared';
 
 /** Questions about policies, scans, CRA clocks, the quantum inventory and what changed. */
@@ -444,7 +444,7 @@ export const quantumFindings = defineIntent({
 export const changesSince = defineIntent({
   name: 'changes.since',
   summary:
-    'What changed in a period (default: the last 7 days): new and fixed exposures, new and resolved violations, failed scans',
+    'What changed in a period (default: the last 7 days): new and fixed exposures, new and resolved violations, new dependencies',
   parameters: Type.Object({ period: PeriodParameter }),
   examples: [
     'What changed since Monday?',
@@ -458,6 +458,11 @@ export const changesSince = defineIntent({
       weight: 2,
     },
     { pattern: /\b(?:what(?:'s| has| have)?|anything)\b/, weight: 1 },
+    {
+      pattern:
+        /\bnew (?:dependenc(?:y|ies)|packages?|libraries|deps)\b|\bdependenc(?:y|ies) (?:added|introduced)\b/,
+      weight: 4,
+    },
     {
       pattern:
         /\bwhat (?:changed|happened|got worse|got better|is new|'s new)\b|\bwhat's new\b|\banything (?:new|different|changed)\b/,
@@ -486,6 +491,7 @@ export const changesSince = defineIntent({
     const resolved = violations.rows.filter(
       (v) => v.resolved_at && v.resolved_at >= from && v.resolved_at < to,
     );
+    const added = await newDependencies(db, from, to, SHOWN);
     const names = await repositoryNames(
       db,
       [...opened.rows, ...fixed.rows].map((e) => e.repository_id),
@@ -519,8 +525,15 @@ export const changesSince = defineIntent({
         subject: `${v.policy_name}: ${packageAt(v.package_name, v.version)}`,
         atUtc: v.resolved_at?.toISOString() ?? null,
       })),
+      ...added.rows.map((d) => ({
+        change: 'dependency_added',
+        id: d.package_id,
+        repository: d.full_name,
+        subject: `${packageAt(d.name, d.version)} (${d.ecosystem})`,
+        atUtc: d.first_seen_at.toISOString(),
+      })),
     ];
-    const text = `${period.label}: ${plural(opened.total, 'new exposure')}, ${plural(fixed.total, 'fixed exposure')}, ${plural(newViolations.length, 'new policy violation')} and ${plural(resolved.length, 'resolved violation')}.`;
+    const text = `${period.label}: ${plural(opened.total, 'new exposure')}, ${plural(fixed.total, 'fixed exposure')}, ${plural(newViolations.length, 'new policy violation')}, ${plural(resolved.length, 'resolved violation')} and ${plural(added.total, 'new dependency', 'new dependencies')}.`;
     return answer(
       text,
       rows,
@@ -529,6 +542,8 @@ export const changesSince = defineIntent({
         ...fixed.rows.map((e) => cite.exposure(e.id)),
         ...newViolations.map((v) => cite.violation(v.id)),
         ...resolved.map((v) => cite.violation(v.id)),
+        ...added.rows.map((d) => cite.package(d.package_id)),
+        ...added.rows.map((d) => cite.repository(d.repository_id)),
       ]),
     );
   },

@@ -14,21 +14,32 @@ const SHOWN = 50;
 
 export const openAlerts = defineIntent({
   name: 'alerts.open',
-  summary: 'Alerts raised, open or acknowledged (a resolved alert is gone)',
-  parameters: Type.Object({}),
+  summary:
+    'Alerts raised and not resolved: unacknowledged (open), acknowledged, or both (a resolved alert is gone)',
+  parameters: Type.Object({
+    status: Type.Union([Type.Literal('open'), Type.Literal('acknowledged'), Type.Null()]),
+  }),
   examples: ['Which alerts are open?', 'Show unacknowledged alerts'],
   cues: [
     { pattern: /\balerts?\b/, weight: 3 },
     {
-      pattern: /\b(?:open|active|firing|raised|unacknowledged|unresolved|pending|new|current)\b/,
+      pattern:
+        /\b(?:open|active|firing|raised|unacknowledged|acknowledged|unresolved|pending|new|current)\b/,
       weight: 2,
     },
   ],
-  extract: () => ({}),
-  run: async ({ db }) => {
+  extract: (q) => {
+    const text = q.normalised;
+    if (/\b(?:unacknowledged|not acknowledged|firing|new)\b/.test(text))
+      return { status: 'open' as const };
+    if (/\backnowledged\b/.test(text)) return { status: 'acknowledged' as const };
+    return { status: null };
+  },
+  run: async ({ db }, p) => {
     const found = await db
       .selectFrom('alerts')
       .select(['id', 'rule_name', 'title', 'severity', 'status', 'raised_at'])
+      .$if(p.status !== null, (q) => q.where('status', '=', p.status ?? 'open'))
       .orderBy('raised_at', 'desc')
       .limit(SHOWN)
       .execute();
@@ -40,7 +51,13 @@ export const openAlerts = defineIntent({
       status: a.status,
       raisedUtc: a.raised_at.toISOString(),
     }));
-    const text = `${plural(rows.length, 'open alert')}${rows.length ? `: ${listed(rows.map((r) => String(r.title)))}` : ''}.`;
+    const kind =
+      p.status === 'open'
+        ? 'unacknowledged '
+        : p.status === 'acknowledged'
+          ? 'acknowledged '
+          : 'open ';
+    const text = `${plural(rows.length, `${kind}alert`)}${rows.length ? `: ${listed(rows.map((r) => String(r.title)))}` : ''}.`;
     return answer(
       text,
       rows,
@@ -125,15 +142,23 @@ export const activeExceptions = defineIntent({
 
 export const sbomExports = defineIntent({
   name: 'sbom.exports',
-  summary: 'SBOM exports made, with their format and state',
-  parameters: Type.Object({}),
+  summary: 'SBOM exports made, with their format and state, optionally of one format',
+  parameters: Type.Object({
+    format: Type.Union([Type.Literal('cyclonedx-1.6'), Type.Literal('spdx-2.3'), Type.Null()]),
+  }),
   examples: ['Which SBOM exports have we made?', 'List our SBOMs'],
   cues: [
     { pattern: /\bsboms?\b|\bsoftware bills? of materials?\b|\bcyclonedx\b|\bspdx\b/, weight: 4 },
     { pattern: /\b(?:exports?|exported|generated|made|list|which|show)\b/, weight: 1 },
   ],
-  extract: () => ({}),
-  run: async ({ db }) => {
+  extract: (q) => ({
+    format: /\bcyclonedx\b/.test(q.normalised)
+      ? ('cyclonedx-1.6' as const)
+      : /\bspdx\b/.test(q.normalised)
+        ? ('spdx-2.3' as const)
+        : null,
+  }),
+  run: async ({ db }, p) => {
     const found = await db
       .selectFrom('sbom_exports as s')
       .innerJoin('repositories as r', 'r.id', 's.repository_id')
@@ -146,6 +171,7 @@ export const sbomExports = defineIntent({
         's.component_count',
         's.created_at',
       ])
+      .$if(p.format !== null, (q) => q.where('s.format', '=', p.format ?? 'cyclonedx-1.6'))
       .orderBy('s.created_at', 'desc')
       .limit(SHOWN)
       .execute();
@@ -158,8 +184,15 @@ export const sbomExports = defineIntent({
       components: s.component_count,
       createdUtc: s.created_at.toISOString(),
     }));
-    const text = `${plural(rows.length, 'SBOM export')}${rows.length ? `: ${listed(rows.map((r) => `${r.repository} ${r.format} ${r.state}`))}` : ''}.`;
-    return answer(text, rows, uniqueCitations(found.map((s) => cite.repository(s.repository_id))));
+    const text = `${plural(rows.length, `${p.format ? `${p.format} ` : ''}SBOM export`)}${rows.length ? `: ${listed(rows.map((r) => `${r.repository} ${r.format} ${r.state}`))}` : ''}.`;
+    return answer(
+      text,
+      rows,
+      uniqueCitations([
+        ...found.map((s) => cite.sbomExport(s.id)),
+        ...found.map((s) => cite.repository(s.repository_id)),
+      ]),
+    );
   },
 });
 
@@ -189,7 +222,11 @@ export const tlsEndpoints = defineIntent({
       lastProbedUtc: e.last_probed_at ? e.last_probed_at.toISOString() : null,
     }));
     const text = `You watch ${plural(rows.length, 'TLS endpoint')}${rows.length ? `: ${listed(rows.map((r) => `${r.host}:${r.port}`))}` : ''}.`;
-    return answer(text, rows, []);
+    return answer(
+      text,
+      rows,
+      found.map((e) => cite.tlsEndpoint(e.id)),
+    );
   },
 });
 

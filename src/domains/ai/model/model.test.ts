@@ -7,6 +7,7 @@ import {
 } from '../../../../test/support/questions-fixture';
 import { createTestApp, type TestApp, type TestTenant } from '../../../../test/support/test-app';
 import type { AiModelConfig } from '../../../config';
+import { withTenant } from '../../../db/tenant-scope';
 
 /**
  * The optional model (docs/questions.md#the-optional-model) against a stand-in OpenAI-compatible
@@ -20,7 +21,7 @@ interface Seen {
   body: { model: string; messages: { role: string; content: string }[] };
 }
 
-type Reply = string | 'hang';
+type Reply = string | 'hang' | { after: Promise<void>; content: string };
 type Behaviour = { translate: Reply; phrase: Reply };
 
 const completion = (content: string) =>
@@ -63,8 +64,12 @@ describe('the optional model of POST /api/v1/ai/query', () => {
         const system = body.messages[0]?.content ?? '';
         const reply = system.startsWith('You map') ? behaviour.translate : behaviour.phrase;
         if (reply === 'hang') return; // never answers; the client's timeout ends it
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(completion(reply));
+        const send = (content: string) => {
+          response.writeHead(200, { 'content-type': 'application/json' });
+          response.end(completion(content));
+        };
+        if (typeof reply === 'string') send(reply);
+        else void reply.after.then(() => send(reply.content));
       });
     });
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -145,6 +150,51 @@ describe('the optional model of POST /api/v1/ai/query', () => {
     expect(sent).toContain(fixture.otherWeb);
     for (const id of Object.values(fixture.repositories)) expect(sent).not.toContain(id);
     for (const id of Object.values(fixture.exposures)) expect(sent).not.toContain(id);
+  });
+
+  it('holds no database connection while a slow model words the answer', async () => {
+    const slowApp = await createTestApp({ aiModel: settings({ timeoutMs: 20_000 }) });
+    try {
+      const tenant = await slowApp.createTenant('enterprise', 'Slow');
+      let answerNow = () => {};
+      const after = new Promise<void>((done) => {
+        answerNow = done;
+      });
+      behaviour.phrase = { after, content: 'You have no repositories yet.' };
+      const slow = ask(slowApp, tenant.token, 'How many repositories do we have?');
+      const started = Date.now();
+      while (!seen.some((s) => !s.body.messages[0]?.content.startsWith('You map'))) {
+        if (Date.now() - started > 10_000) throw new Error('the model was never asked');
+        await new Promise((done) => setTimeout(done, 10));
+      }
+      // The model is working: the rows were read and their transaction closed, so no pooled
+      // connection is checked out and another request is served at once.
+      const { pool, readPool } = slowApp.database;
+      expect(pool.totalCount - pool.idleCount).toBe(0);
+      if (readPool) expect(readPool.totalCount - readPool.idleCount).toBe(0);
+      const other = await Promise.race([
+        slowApp.as(tenant.token, { method: 'GET', url: '/api/v1/repositories' }),
+        new Promise<null>((done) => setTimeout(() => done(null), 5_000)),
+      ]);
+      expect(other?.statusCode).toBe(200);
+      answerNow();
+      const res = await slow;
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().model).toEqual({ translated: false, phrased: true });
+      // Its audit entry was written after the fact, in a transaction of its own.
+      const audited = await withTenant(slowApp.database, tenant.tenantId, (db) =>
+        db
+          .selectFrom('audit_log')
+          .select(['details', 'status_code'])
+          .where('action', '=', 'ai.query')
+          .execute(),
+      );
+      expect(audited).toMatchObject([
+        { status_code: 200, details: { intent: 'counts.inventory' } },
+      ]);
+    } finally {
+      await slowApp.close();
+    }
   });
 
   it('reaches no internal address the operator did not allow (the outbound guard)', async () => {

@@ -49,7 +49,7 @@ export const UNRESOLVED_STATUSES: readonly ExposureStatus[] = [
 
 /** Words that ask the service to change something: questions are read-only. */
 export const WRITE_VERBS =
-  /^(?:please\s+)?(?:delete|remove|drop|update|insert|create|add|set|change|modify|triage|dismiss|acknowledge|accept|suppress|ignore|rescan|scan|trigger|revoke|disable|enable|purge|truncate|grant|mark|close|fix|upgrade|bump)\b/;
+  /^(?:please\s+)?(?:delete|remove|drop|update|insert|create|add|set|change|modify|triage|dismiss|acknowledge|accept|suppress|ignore|rescan|scan|trigger|revoke|disable|enable|purge|truncate|grant|mark|close|fix|upgrade|bump|deprecate|probe|remediate)\b/;
 
 export function matchAll<T>(text: string, table: ReadonlyArray<readonly [T, RegExp]>): T[] {
   return table.filter(([, pattern]) => pattern.test(text)).map(([value]) => value);
