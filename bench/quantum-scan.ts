@@ -21,16 +21,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { collectInventory, type QuantumInventory } from '../src/domains/quantum/inventory';
+import type {
+  InventoryWorkerInput,
+  InventoryWorkerMessage,
+} from '../src/domains/quantum/inventory-worker';
 import type { ExtractWorkerInput } from '../src/domains/scans/dependencies/extract-worker';
 import {
   DEFAULT_EXTRACTION_LIMITS,
   extractInWorker,
 } from '../src/domains/scans/dependencies/extraction';
 import { computeReachability } from '../src/domains/scans/run/reachability';
+import type { TreeExtraction } from '../src/ecosystems/extract-tree';
 import { median } from './report';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const BUILT_WORKER = join(process.cwd(), 'dist/src/domains/scans/dependencies/extract-worker.js');
+const BUILT_INVENTORY = join(process.cwd(), 'dist/src/domains/quantum/inventory-worker.js');
 const CORPUS = 'test/support/quantum-corpus';
 
 function checkoutOfThisRepository(): { directory: string; remove: () => void } {
@@ -63,6 +69,46 @@ function builtExtraction(root: string): Promise<void> {
   });
 }
 
+/** The production inventory thread (built), as a scan starts it beside extraction. */
+function builtInventory(directory: string): Promise<void> {
+  const workerData: InventoryWorkerInput = { directory, now: new Date().toISOString() };
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(BUILT_INVENTORY, { workerData, stdout: false, stderr: false });
+    worker.on('message', (message: InventoryWorkerMessage) => {
+      if (message.type === 'done') void worker.terminate().then(() => resolve());
+      else reject(new Error(message.message));
+    });
+    worker.on('error', reject);
+  });
+}
+
+/**
+ * A scan's duration on the checkout (wall ms), as the scan job runs it: extraction then
+ * reachability, and with the inventory its thread started beside extraction. The second figure
+ * over the first is what the inventory adds to the scan's duration.
+ */
+async function scanDurations(
+  directory: string,
+  files: TreeExtraction['files'],
+): Promise<{ plain: number; withInventory: number }> {
+  const wall = async (work: () => Promise<unknown>) => {
+    const started = performance.now();
+    await work();
+    return performance.now() - started;
+  };
+  const plain = await wall(async () => {
+    await builtExtraction(directory);
+    await computeReachability(directory, files);
+  });
+  const withInventory = await wall(async () => {
+    const inventory = builtInventory(directory);
+    await builtExtraction(directory);
+    await computeReachability(directory, files);
+    await inventory;
+  });
+  return { plain, withInventory };
+}
+
 function describe(found: QuantumInventory): string {
   const mib = (found.bytesRead / 1024 / 1024).toFixed(1);
   return `${found.filesRead} files, ${mib} MiB read, ${found.findings.length} findings, ${found.algorithms.length} algorithm uses, ${found.certificates.length} certificates`;
@@ -82,6 +128,8 @@ async function main(): Promise<void> {
       reachability: [] as number[],
       inventory: [] as number[],
       withoutCorpus: [] as number[],
+      scanWall: [] as number[],
+      scanWithInventoryWall: [] as number[],
     };
     let summary = '';
     let lessSummary = '';
@@ -90,6 +138,11 @@ async function main(): Promise<void> {
         extractInWorker(directory, DEFAULT_EXTRACTION_LIMITS, new AbortController().signal),
       );
       figures.fromSources.push(sources.cpuMs);
+      if (built && existsSync(BUILT_INVENTORY)) {
+        const durations = await scanDurations(directory, sources.value.files);
+        figures.scanWall.push(durations.plain);
+        figures.scanWithInventoryWall.push(durations.withInventory);
+      }
       if (built) figures.extraction.push((await cpuOf(() => builtExtraction(directory))).cpuMs);
       const files = sources.value.files;
       const reachability = await cpuOf(() => computeReachability(directory, files));
@@ -135,6 +188,12 @@ async function main(): Promise<void> {
     if (figures.withoutCorpus.length > 0) {
       console.log(
         `inventory without ${CORPUS}: ${m.withoutCorpus.toFixed(0)}  -> ${percent(m.withoutCorpus, scan)} (${lessSummary})`,
+      );
+    }
+    if (figures.scanWall.length > 0) {
+      const added = m.scanWithInventoryWall - m.scanWall;
+      console.log(
+        `scan duration (wall ms, built threads): ${m.scanWall.toFixed(0)} without the inventory, ${m.scanWithInventoryWall.toFixed(0)} with its thread beside extraction -> adds ${added.toFixed(0)} ms, ${percent(added, m.scanWall)}`,
       );
     }
     const devScan = m.fromSources + m.reachability;
