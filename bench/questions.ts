@@ -26,7 +26,7 @@ async function main() {
     for (const entry of questions) {
       const started = performance.now();
       await askQuestion(
-        (work) => withTenant(t.database, a.tenantId, work),
+        { inTenant: (work) => withTenant(t.database, a.tenantId, work), plan: 'enterprise' },
         { question: entry.question, timeZone: entry.timeZone },
         () => {},
         NOW,

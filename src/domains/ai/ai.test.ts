@@ -132,6 +132,21 @@ describe('POST /api/v1/ai/query', () => {
     expect(denied.statusCode).toBe(403);
   });
 
+  it("refuses a question about rows the plan's routes withhold (403), answers the rest", async () => {
+    const free = await t.createTenant('free', 'Free');
+    for (const question of [
+      'Which CRA clocks are due this week?',
+      'Show quantum findings that are disallowed after 2035',
+      'Which policy violations are open?',
+    ]) {
+      const res = await ask(free.token, question);
+      expect(res.statusCode, `${question}: ${res.body}`).toBe(403);
+      expect((res.json() as { detail: string }).detail).toMatch(/^The free plan does not include/);
+    }
+    const allowed = await ask(free.token, 'Which repositories are affected by CVE-2021-23337?');
+    expect(allowed.statusCode, allowed.body).toBe(200);
+  });
+
   it('refuses bad input with 4xx problems and never a 500', async () => {
     expect((await ask(a.token, '')).statusCode).toBe(400);
     expect((await ask(a.token, 'x'.repeat(1001))).statusCode).toBe(400);

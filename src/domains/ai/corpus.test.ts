@@ -30,7 +30,7 @@ describe('question corpus', () => {
   async function check(entry: CorpusEntry): Promise<string | null> {
     try {
       const outcome = await askQuestion(
-        (work) => withTenant(t.database, a.tenantId, work),
+        { inTenant: (work) => withTenant(t.database, a.tenantId, work), plan: 'enterprise' },
         { question: entry.question, timeZone: entry.timeZone },
         () => {},
         NOW,
@@ -100,7 +100,7 @@ describe('question corpus', () => {
     ];
     for (const question of questions) {
       const outcome = await askQuestion(
-        (work) => withTenant(t.database, b.tenantId, work),
+        { inTenant: (work) => withTenant(t.database, b.tenantId, work), plan: 'enterprise' },
         { question },
         () => {},
         NOW,
@@ -114,7 +114,7 @@ describe('question corpus', () => {
       'What changed since 2026-01-01?',
     ]) {
       const outcome = await askQuestion(
-        (work) => withTenant(t.database, b.tenantId, work),
+        { inTenant: (work) => withTenant(t.database, b.tenantId, work), plan: 'enterprise' },
         { question },
         () => {},
         NOW,
@@ -128,7 +128,7 @@ describe('question corpus', () => {
 
   it("never shows tenant B's data in B's own answers either way round", async () => {
     const outcome = await askQuestion(
-      (work) => withTenant(t.database, b.tenantId, work),
+      { inTenant: (work) => withTenant(t.database, b.tenantId, work), plan: 'enterprise' },
       { question: 'Which repositories use lodash?' },
       () => {},
       NOW,

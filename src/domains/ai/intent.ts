@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { type Static, type TSchema, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
+import type { Feature } from '../../core/plans';
 import type { DB } from '../../db/schema';
 import type { Period } from './parse/dates';
 import type { ParsedQuestion } from './parse/question';
@@ -85,6 +86,8 @@ export interface IntentDefinition<S extends TSchema> {
   /** Questions this intent answers: the docs, the 422's suggestions and the corpus's seeds. */
   examples: readonly string[];
   cues: readonly Cue[];
+  /** The plan feature whose routes hold these rows: a plan without it is refused (403). */
+  feature?: Feature;
   /** An entity without which the question is not this intent. */
   needs?: Entity;
   /** An entity whose presence means the question is another intent's. */
@@ -102,6 +105,8 @@ export interface PlannedQuestion {
 export interface Intent {
   name: string;
   summary: string;
+  /** As the definition's: null when every plan may ask. */
+  feature: Feature | null;
   parameters: TSchema;
   examples: readonly string[];
   /** How well the question fits (0: not at all). */
@@ -141,6 +146,7 @@ export function defineIntent<S extends TSchema>(definition: IntentDefinition<S>)
   const intent: Intent = {
     name: definition.name,
     summary: definition.summary,
+    feature: definition.feature ?? null,
     parameters: definition.parameters,
     examples: definition.examples,
     score: (question) => {

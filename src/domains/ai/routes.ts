@@ -1,5 +1,5 @@
 import { withErrors } from '../../http/schemas';
-import { tenantWork } from '../../http/scope';
+import { principalOf, tenantWork } from '../../http/scope';
 import type { DomainRoutes } from '../route-deps';
 import { loadQuestionSettings } from '../tenant-settings/store';
 import { createModelClient } from './model/client';
@@ -46,7 +46,8 @@ export const aiRoutes: DomainRoutes = (deps) => async (app) => {
           ? { intent, question: request.body.question }
           : { intent };
       };
-      const outcome = await askQuestion(inTenant, request.body, note, new Date(), model);
+      const asker = { inTenant, plan: principalOf(request).plan };
+      const outcome = await askQuestion(asker, request.body, note, new Date(), model);
       return presentAnswer(outcome);
     },
   );

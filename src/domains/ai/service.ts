@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { unprocessable } from '../../core/problem';
+import { FEATURES, planHas, type Plan as TenantPlan } from '../../core/plans';
+import { forbidden, unprocessable } from '../../core/problem';
 import type { DB } from '../../db/schema';
 import type { TenantWork } from '../../http/scope';
 import { placeQuestion } from './engine';
@@ -91,8 +92,14 @@ async function planQuestion(
   };
 }
 
+/** Who asks: the tenant's transactions, and its plan (an intent of a feature it lacks is a 403). */
+export interface Asker {
+  inTenant: TenantWork;
+  plan: TenantPlan;
+}
+
 export async function askQuestion(
-  inTenant: TenantWork,
+  { inTenant, plan: tenantPlan }: Asker,
   request: AskRequest,
   note: AuditNote = () => {},
   now = new Date(),
@@ -107,6 +114,10 @@ export async function askQuestion(
   const parsed = parseQuestion(request.question, now, timeZone);
   // Outside any transaction: the model may translate here.
   const plan = await planQuestion(parsed, timeZone, model, note);
+  const feature = plan.intent.feature;
+  if (feature && !planHas(tenantPlan, feature)) {
+    throw forbidden(`The ${tenantPlan} plan does not include: ${FEATURES[feature]}.`);
+  }
   let result: IntentResult;
   try {
     result = await inTenant((db) => plan.run({ db, now, timeZone }));

@@ -55,6 +55,7 @@ const violationCitations = (rows: ViolationRow[]) =>
 
 export const policyViolations = defineIntent({
   name: 'policies.violations',
+  feature: 'policies',
   summary: 'Policy violations by status, severity, repository and period (detected in it)',
   parameters: Type.Object({
     status: Type.Union([ViolationStatus, Type.Null()]),
@@ -144,6 +145,7 @@ export const policyViolations = defineIntent({
 
 export const licenceViolations = defineIntent({
   name: 'policies.licences',
+  feature: 'policies',
   summary:
     'Licences that break a policy: open violations of policies whose condition reads the licence',
   parameters: Type.Object({ includeResolved: Type.Boolean() }),
@@ -208,6 +210,7 @@ export const licenceViolations = defineIntent({
 
 export const expiringExceptions = defineIntent({
   name: 'policies.exceptions_expiring',
+  feature: 'policies',
   summary: 'Policy exceptions that expire soon (default: within 14 days)',
   parameters: Type.Object({ withinHours: Type.Integer({ minimum: 1, maximum: 24 * 366 }) }),
   examples: ['Which policy exceptions expire soon?', 'Exceptions expiring in the next 30 days'],
@@ -320,6 +323,7 @@ export const scanFailures = defineIntent({
 
 export const craClocksDue = defineIntent({
   name: 'cra.clocks_due',
+  feature: 'cra',
   summary: 'CRA Article 14 reporting clocks still running and due soon (default: within 72 hours)',
   parameters: Type.Object({ withinHours: Type.Integer({ minimum: 1, maximum: 24 * 366 }) }),
   examples: ['Which CRA clocks are due?', 'What CRA reports are due in the next 24 hours?'],
@@ -353,6 +357,7 @@ export const craClocksDue = defineIntent({
 
 export const quantumFindings = defineIntent({
   name: 'quantum.findings',
+  feature: 'quantum',
   summary:
     'Quantum-vulnerable cryptography findings by classification (weak, deprecated-2030, disallowed-2035, hybrid, quantum-safe)',
   parameters: Type.Object({ classification: Type.Union([Type.String(), Type.Null()]) }),

@@ -155,6 +155,7 @@ export const watchedPackages = defineIntent({
 
 export const policiesList = defineIntent({
   name: 'policies.list',
+  feature: 'policies',
   summary: 'The policies you have, enabled or not, with their action and severity',
   parameters: Type.Object({ enabledOnly: Type.Boolean() }),
   examples: ['Which policies do we have?', 'List the enabled policies'],

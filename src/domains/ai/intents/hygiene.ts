@@ -74,6 +74,7 @@ async function withProduct(
 
 export const craFindings = defineIntent({
   name: 'cra.findings',
+  feature: 'cra',
   summary:
     "CRA findings of the declared products (their repositories' exposures and policy violations) by product and CRA state (default: open)",
   parameters: Type.Object({
@@ -156,6 +157,7 @@ function verdictIn(text: string) {
 
 export const tlsVerdicts = defineIntent({
   name: 'quantum.tls_verdicts',
+  feature: 'quantum',
   summary:
     "Quantum readiness of the watched TLS endpoints: the verdict of each one's latest probe that had one (vulnerable, hybrid, pq-kex, quantum-safe; unknown: never probed)",
   parameters: Type.Object({ verdict: Type.Union([TlsVerdict, Type.Null()]) }),

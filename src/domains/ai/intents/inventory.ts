@@ -348,6 +348,7 @@ export const repositoryScans = defineIntent({
 
 export const alertRules = defineIntent({
   name: 'alerts.rules',
+  feature: 'alert_rules',
   summary: 'The alert rules configured, enabled or not',
   parameters: Type.Object({ enabledOnly: Type.Boolean() }),
   examples: ['Which alert rules do we have?', 'List the enabled alert rules'],

@@ -68,6 +68,7 @@ export const openAlerts = defineIntent({
 
 export const activeExceptions = defineIntent({
   name: 'policies.exceptions',
+  feature: 'policies',
   summary: 'Active policy exceptions, optionally of one repository',
   parameters: Type.Object({
     repository: Type.Union([Type.String({ maxLength: 300 }), Type.Null()]),
@@ -142,6 +143,7 @@ export const activeExceptions = defineIntent({
 
 export const sbomExports = defineIntent({
   name: 'sbom.exports',
+  feature: 'sbom_export',
   summary: 'SBOM exports made, with their format and state, optionally of one format',
   parameters: Type.Object({
     format: Type.Union([Type.Literal('cyclonedx-1.6'), Type.Literal('spdx-2.3'), Type.Null()]),
@@ -198,6 +200,7 @@ export const sbomExports = defineIntent({
 
 export const tlsEndpoints = defineIntent({
   name: 'quantum.tls_endpoints',
+  feature: 'quantum',
   summary: 'The TLS endpoints you watch and when each was last probed',
   parameters: Type.Object({}),
   examples: ['Which TLS endpoints do we watch?', 'List our monitored TLS hosts'],
@@ -232,6 +235,7 @@ export const tlsEndpoints = defineIntent({
 
 export const craProducts = defineIntent({
   name: 'cra.products',
+  feature: 'cra',
   summary: 'The CRA products you declared, with their classification and support period',
   parameters: Type.Object({}),
   examples: ['Which CRA products do we have?', 'List our products under the Cyber Resilience Act'],
@@ -264,6 +268,7 @@ export const craProducts = defineIntent({
 
 export const expiringCertificates = defineIntent({
   name: 'quantum.certificates',
+  feature: 'quantum',
   summary:
     'Certificates found in code or on TLS endpoints expiring within a horizon (default 30 days)',
   parameters: Type.Object({ withinHours: Type.Integer({ minimum: 1, maximum: 24 * 3650 }) }),
