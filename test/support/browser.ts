@@ -26,7 +26,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const WEB_DIST = join(ROOT, 'dist', 'web');
 export const SCREENSHOTS = join(ROOT, 'docs', 'images', 'ui');
 /** The session storage key the app keeps its token under (web/src/api/session.ts). */
-const TOKEN_KEY = 'driftwatch.apiToken';
+export const TOKEN_KEY = 'driftwatch.apiToken';
 
 export const WIDE = { width: 1280, height: 900 };
 export const NARROW = { width: 390, height: 844 };

@@ -1,3 +1,4 @@
+import { useEffect } from 'preact/hooks';
 import { ok } from '../api/client';
 import type { Ok } from '../api/types';
 import { Empty, ErrorPanel, Loading } from '../components/status';
@@ -52,6 +53,10 @@ function OverviewBody({
   trends: Trends;
   clocks: Clocks | null;
 }) {
+  // After the body's first paint: the end of the first load that bench/web-overview.ts reads.
+  useEffect(() => {
+    performance.mark('driftwatch:overview-rendered');
+  }, []);
   if (dashboard.repositories.total === 0) {
     return (
       <Empty>
