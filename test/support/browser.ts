@@ -157,6 +157,8 @@ export async function walkScreen(harness: UiHarness, base: string, step: ScreenS
   await page.screenshot({ path: join(SCREENSHOTS, `${step.name}.png`), fullPage: true });
   await page.setViewportSize(NARROW);
   await step.ready(page);
+  // Two frames: resize observers (charts redraw at the new width) have run and laid out.
+  await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
   const overflow = await page.evaluate<number>(
     'document.documentElement.scrollWidth - window.innerWidth',
   );

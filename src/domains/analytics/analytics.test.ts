@@ -185,6 +185,8 @@ describe('GET /api/v1/analytics/trends', () => {
     expect(last.bucketStartUtc).toBe(`${today()}T00:00:00.000Z`);
     expect(last).toMatchObject({ dependencies: 3, exposuresOpened: 1, exposuresOpen: 1, scans: 1 });
     expect(body.points[0].dependencies).toBeNull();
+    expect(last.exposuresOpenBySeverity).toEqual({ critical: 1, high: 0, medium: 0, low: 0 });
+    expect(body.points[0].exposuresOpenBySeverity).toBeNull();
 
     // The vulnerable version goes: the exposure is fixed, today's row counts it.
     await storeScan(
@@ -201,6 +203,7 @@ describe('GET /api/v1/analytics/trends', () => {
     expect(now).toMatchObject({ dependencies: 1, exposuresFixed: 1, exposuresOpen: 0 });
     expect(now.meanTimeToFixSeconds.critical).toEqual(expect.any(Number));
     expect(now.meanTimeToFixSeconds.high).toBeNull();
+    expect(now.exposuresOpenBySeverity).toEqual({ critical: 0, high: 0, medium: 0, low: 0 });
   });
 
   test('filters: ecosystem and repository; another tenant’s repository is a 404', async () => {

@@ -136,6 +136,9 @@ interface DailyRow extends DriftCounts {
   libyear: number | null;
   exposures_unresolved: number;
   exposures_critical: number;
+  exposures_high: number;
+  exposures_medium: number;
+  exposures_low: number;
   violations_open: number;
   exposures_opened: number;
   exposures_fixed: number;
@@ -151,6 +154,9 @@ const emptyRow = (): DailyRow => ({
   libyear: null,
   exposures_unresolved: 0,
   exposures_critical: 0,
+  exposures_high: 0,
+  exposures_medium: 0,
+  exposures_low: 0,
   violations_open: 0,
   exposures_opened: 0,
   exposures_fixed: 0,
@@ -223,6 +229,9 @@ export async function writeDailyRows(
         libyear: number | null;
         unresolved: number;
         critical: number;
+        high: number;
+        medium: number;
+        low: number;
         repositories: number;
       }
   >`
@@ -232,17 +241,23 @@ export async function writeDailyRows(
         ELSE coalesce(sum(ecosystem_libyear), 0) END::float8 AS libyear,
       coalesce(sum(exposures_critical + exposures_high + exposures_medium + exposures_low + exposures_unrated + exposures_malicious), 0)::int AS unresolved,
       coalesce(sum(exposures_critical), 0)::int AS critical,
+      coalesce(sum(exposures_high), 0)::int AS high,
+      coalesce(sum(exposures_medium), 0)::int AS medium,
+      coalesce(sum(exposures_low), 0)::int AS low,
       -- Every repository has its own row: all ecosystems count each; one ecosystem, those using it.
       count(DISTINCT repository_id)::int AS repositories,
       ${sql.join(DRIFT_COUNTS.map(driftCount))}
     FROM analytics_repository_state WHERE ${filter}
     GROUP BY ${groupingSets(scope)} HAVING ${realEcosystem}`.execute(db);
-  for (const { deps, unresolved, critical, repo, eco, ...g } of gauges.rows) {
+  for (const { deps, unresolved, critical, high, medium, low, repo, eco, ...g } of gauges.rows) {
     Object.assign(row({ repo, eco }), {
       ...g,
       dependencies: deps,
       exposures_unresolved: unresolved,
       exposures_critical: critical,
+      exposures_high: high,
+      exposures_medium: medium,
+      exposures_low: low,
     });
   }
 

@@ -178,6 +178,15 @@ export const Trends = Type.Object({
       exposuresFixed: Type.Integer(),
       exposuresOpen: NullableInteger,
       exposuresCriticalOpen: NullableInteger,
+      exposuresOpenBySeverity: Type.Union([
+        Type.Object({
+          critical: Type.Integer(),
+          high: Type.Integer(),
+          medium: Type.Integer(),
+          low: Type.Integer(),
+        }),
+        Type.Null(),
+      ]),
       meanTimeToFixSeconds: Type.Record(Type.String(), NullableInteger),
       libyear: NullableNumber,
       violationsOpen: NullableInteger,

@@ -37,6 +37,10 @@ export interface AnalyticsDailyTable {
   libyear: Generated<number | null>;
   exposures_unresolved: Generated<number>;
   exposures_critical: Generated<number>;
+  /** Migration 0060; null on days rolled up before it. */
+  exposures_high: Generated<number | null>;
+  exposures_medium: Generated<number | null>;
+  exposures_low: Generated<number | null>;
   violations_open: Generated<number>;
   exposures_opened: Generated<number>;
   exposures_fixed: Generated<number>;

@@ -27,6 +27,9 @@ type DayRow = Pick<
   | 'libyear'
   | 'exposures_unresolved'
   | 'exposures_critical'
+  | 'exposures_high'
+  | 'exposures_medium'
+  | 'exposures_low'
   | 'violations_open'
   | 'exposures_opened'
   | 'exposures_fixed'
@@ -79,6 +82,9 @@ async function dayRows(db: Kysely<DB>, query: TrendQuery, firstDay: string, last
       'libyear',
       'exposures_unresolved',
       'exposures_critical',
+      'exposures_high',
+      'exposures_medium',
+      'exposures_low',
       'violations_open',
       'exposures_opened',
       'exposures_fixed',
@@ -142,6 +148,17 @@ export async function trends(db: Kysely<DB>, query: TrendQuery) {
   };
 }
 
+/** Unresolved exposures per severity; null before the split was recorded (migration 0060). */
+function bySeverity(gauge: DayRow | null) {
+  if (!gauge || gauge.exposures_high === null) return null;
+  return {
+    critical: gauge.exposures_critical,
+    high: gauge.exposures_high,
+    medium: gauge.exposures_medium ?? 0,
+    low: gauge.exposures_low ?? 0,
+  };
+}
+
 function presentPoint(
   start: string,
   flows: { opened: number; fixed: number; scans: number; fixes: FixesBySeverity },
@@ -159,6 +176,7 @@ function presentPoint(
     exposuresFixed: flows.fixed,
     exposuresOpen: gauge ? gauge.exposures_unresolved : null,
     exposuresCriticalOpen: gauge ? gauge.exposures_critical : null,
+    exposuresOpenBySeverity: bySeverity(gauge),
     meanTimeToFixSeconds,
     libyear: gauge ? gauge.libyear : null,
     violationsOpen: gauge ? gauge.violations_open : null,

@@ -182,6 +182,14 @@ function Headline({ dashboard }: { dashboard: Dashboard }) {
   );
 }
 
+/** One line per severity; colours hold 3:1 against white (WCAG non-text contrast). */
+const SEVERITY_SERIES = [
+  { severity: 'critical', label: 'Critical', color: '#b91c1c' },
+  { severity: 'high', label: 'High', color: '#c2410c' },
+  { severity: 'medium', label: 'Medium', color: '#a16207' },
+  { severity: 'low', label: 'Low', color: '#4b5563' },
+] as const;
+
 function TrendCharts({ trends }: { trends: Trends }) {
   if (trends.points.length === 0)
     return <Empty>No trend data yet: trends fill in after scans.</Empty>;
@@ -189,14 +197,23 @@ function TrendCharts({ trends }: { trends: Trends }) {
   return (
     <>
       <TimeChart
-        title="Open exposures over time"
+        title="Open exposures by severity over time"
         times={times}
         series={[
-          { label: 'Open', values: trends.points.map((p) => p.exposuresOpen), color: '#1d4ed8' },
+          ...SEVERITY_SERIES.map(({ severity, label, color }) => ({
+            label,
+            // Days rolled up before the split was recorded are gaps, except for critical.
+            values: trends.points.map((p) =>
+              severity === 'critical'
+                ? p.exposuresCriticalOpen
+                : (p.exposuresOpenBySeverity?.[severity] ?? null),
+            ),
+            color,
+          })),
           {
-            label: 'Critical open',
-            values: trends.points.map((p) => p.exposuresCriticalOpen),
-            color: '#b91c1c',
+            label: 'All open',
+            values: trends.points.map((p) => p.exposuresOpen),
+            color: '#1d4ed8',
           },
         ]}
       />
