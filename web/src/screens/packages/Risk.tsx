@@ -122,38 +122,41 @@ export function UsageSection({ packageId }: { packageId: string }) {
         data.items.length === 0 ? (
           <Empty>No repository uses it.</Empty>
         ) : (
-          <table class="data">
-            <thead>
-              <tr>
-                <th scope="col">Repository</th>
-                <th scope="col">Version</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Latest stable</th>
-                <th scope="col">Drift</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.items.map((item) => (
-                <tr key={`${item.repositoryId}-${item.file}-${item.version ?? ''}`}>
-                  <td>
-                    <Link
-                      href={`/repositories/${encodeURIComponent(item.repositoryId)}?tab=dependencies`}
-                    >
-                      {item.repositoryName}
-                    </Link>
-                  </td>
-                  <td>{item.version ?? item.resolution}</td>
-                  <td>{item.direct ? 'direct' : 'transitive'}</td>
-                  <td>{item.drift.latestStableVersion ?? 'unknown'}</td>
-                  <td>
-                    {item.drift.state === 'measured'
-                      ? `${item.drift.majorBehind ?? 'unknown'} major, ${item.drift.minorBehind ?? 'unknown'} minor behind`
-                      : item.drift.state.replace(/_/g, ' ')}
-                  </td>
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus
+          <section class="scroll-x" aria-label="Repositories using it" tabIndex={0}>
+            <table class="data">
+              <thead>
+                <tr>
+                  <th scope="col">Repository</th>
+                  <th scope="col">Version</th>
+                  <th scope="col">Kind</th>
+                  <th scope="col">Latest stable</th>
+                  <th scope="col">Drift</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {data.items.map((item) => (
+                  <tr key={`${item.repositoryId}-${item.file}-${item.version ?? ''}`}>
+                    <td>
+                      <Link
+                        href={`/repositories/${encodeURIComponent(item.repositoryId)}?tab=dependencies`}
+                      >
+                        {item.repositoryName}
+                      </Link>
+                    </td>
+                    <td>{item.version ?? item.resolution}</td>
+                    <td>{item.direct ? 'direct' : 'transitive'}</td>
+                    <td>{item.drift.latestStableVersion ?? 'unknown'}</td>
+                    <td>
+                      {item.drift.state === 'measured'
+                        ? `${item.drift.majorBehind ?? 'unknown'} major, ${item.drift.minorBehind ?? 'unknown'} minor behind`
+                        : item.drift.state.replace(/_/g, ' ')}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
         )
       }
     />

@@ -62,33 +62,36 @@ function DriftBody({ history }: { history: History }) {
           ]}
         />
       </div>
-      <table class="data">
-        <caption>Drift at each scan, newest first (last {count(history.take)} scans)</caption>
-        <thead>
-          <tr>
-            <th scope="col">Scanned</th>
-            <th scope="col">Dependencies</th>
-            <th scope="col">Outdated</th>
-            <th scope="col">Libyears</th>
-            <th scope="col">Major / minor / patch behind</th>
-            <th scope="col">Deprecated</th>
-          </tr>
-        </thead>
-        <tbody>
-          {history.items.map((p) => (
-            <tr key={p.scanId}>
-              <td>{dateTime(p.scannedAtUtc)}</td>
-              <td class="num">{count(p.dependencyCount)}</td>
-              <td class="num">{count(p.outdatedCount)}</td>
-              <td class="num">{decimal(p.libyearTotal, 2)}</td>
-              <td class="num">
-                {count(p.majorBehind)} / {count(p.minorBehind)} / {count(p.patchBehind)}
-              </td>
-              <td class="num">{count(p.deprecatedCount)}</td>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus */}
+      <section class="scroll-x" aria-label="Drift at each scan, scrollable" tabIndex={0}>
+        <table class="data">
+          <caption>Drift at each scan, newest first (last {count(history.take)} scans)</caption>
+          <thead>
+            <tr>
+              <th scope="col">Scanned</th>
+              <th scope="col">Dependencies</th>
+              <th scope="col">Outdated</th>
+              <th scope="col">Libyears</th>
+              <th scope="col">Major / minor / patch behind</th>
+              <th scope="col">Deprecated</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {history.items.map((p) => (
+              <tr key={p.scanId}>
+                <td>{dateTime(p.scannedAtUtc)}</td>
+                <td class="num">{count(p.dependencyCount)}</td>
+                <td class="num">{count(p.outdatedCount)}</td>
+                <td class="num">{decimal(p.libyearTotal, 2)}</td>
+                <td class="num">
+                  {count(p.majorBehind)} / {count(p.minorBehind)} / {count(p.patchBehind)}
+                </td>
+                <td class="num">{count(p.deprecatedCount)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
     </>
   );
 }
