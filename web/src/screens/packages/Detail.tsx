@@ -42,9 +42,9 @@ export default function PackageScreen({ params }: ScreenProps) {
           <WatchControl detail={result.data} />
           <div class="grid two">
             <Facts detail={result.data} />
-            <HealthSection packageId={packageId} />
+            <RiskSection packageId={packageId} />
           </div>
-          <RiskSection packageId={packageId} />
+          <HealthSection packageId={packageId} />
           <ReplacementsSection packageId={packageId} />
           <UsageSection packageId={packageId} />
         </>

@@ -36,7 +36,7 @@ export function HealthSection({ packageId }: { packageId: string }) {
     return { health, history };
   }, packageId);
   return (
-    <div class="panel">
+    <div class="panel section">
       <h2>Health</h2>
       {result.state === 'loading' && <Loading label="Loading the health score" />}
       {result.state === 'error' && <ErrorPanel problem={result.problem} onRetry={result.reload} />}
