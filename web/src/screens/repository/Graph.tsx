@@ -39,7 +39,14 @@ export function GraphTab({ repositoryId }: { repositoryId: string }) {
       <h2 id="section-title">Dependency graph</h2>
       <FilterBar
         label="Graph size"
-        fields={[{ kind: 'select', key: 'maxEdges', label: 'Most edges', options: EDGE_CAPS }]}
+        fields={[
+          {
+            kind: 'select',
+            key: 'maxEdges',
+            label: 'Most edges (default 2000)',
+            options: EDGE_CAPS,
+          },
+        ]}
       />
       {result.state === 'loading' && <Loading label="Loading the graph" />}
       {result.state === 'error' && <ErrorPanel problem={result.problem} onRetry={result.reload} />}
@@ -91,7 +98,14 @@ function TreeItem({
   const node = tree.nodes.get(nodeId);
   if (!node) return null;
   const children = tree.children.get(nodeId) ?? [];
-  const kind = node.kind === 'file' ? '' : node.direct ? 'direct' : 'transitive';
+  const kind =
+    node.kind === 'file'
+      ? ''
+      : node.scope === 'self'
+        ? 'this project'
+        : node.direct
+          ? 'direct'
+          : 'transitive';
   if (closesCycle(ancestors, nodeId)) {
     return (
       <li>
