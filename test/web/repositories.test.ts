@@ -98,7 +98,11 @@ const steps = (): ScreenStep[] => [
   {
     name: 'repository-exposures',
     path: `/repositories/${shopId}?tab=exposures`,
-    ready: (page) => page.getByRole('table', { name: 'Exposures' }).waitFor(),
+    ready: async (page) => {
+      await page.getByRole('table', { name: 'Exposures' }).waitFor();
+      // Reachability with its evidence: index.js requires left-pad on line 1.
+      await page.getByRole('cell', { name: 'imported: index.js:1' }).waitFor();
+    },
   },
   {
     name: 'repository-exports',
@@ -321,6 +325,8 @@ describe.skipIf(skip !== null)('repository and package screens in headless Chrom
       payload: { note: 'pinned by the shop' },
     });
     await ui.page.goto(`${base}/`);
+    // walkScreen navigates in the app: wait until the app listens for navigation.
+    await ui.page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     for (const step of steps()) {
       const walked = await walkScreen(ui, base, step);
       expect(walked.axe, `${step.name}: ${JSON.stringify(walked.axe, null, 1)}`).toEqual([]);

@@ -39,8 +39,13 @@ const COLUMNS: readonly Column<Exposure>[] = [
   {
     header: 'Reachability',
     width: '2fr',
-    render: (row) =>
-      row.reachabilityReason ? `${row.reachability}: ${row.reachabilityReason}` : row.reachability,
+    render: (row) => {
+      const evidence = row.reachabilityEvidence;
+      if (evidence) return `${row.reachability}: ${evidence.file}:${evidence.line}`;
+      return row.reachabilityReason
+        ? `${row.reachability}: ${row.reachabilityReason}`
+        : row.reachability;
+    },
   },
   {
     header: 'Fixed in',
