@@ -30,10 +30,29 @@ export const ROUTES: readonly RouteDef[] = [
     nav: 'Repositories',
     load: () => import('./screens/Repositories'),
   },
-  { path: '/repositories/:repositoryId', title: 'Repository', load: pending },
+  {
+    path: '/repositories/:repositoryId',
+    title: 'Repository',
+    load: () => import('./screens/repository/index'),
+  },
   { path: '/exposures', title: 'Exposures', nav: 'Exposures', load: pending },
   { path: '/vulnerabilities', title: 'Vulnerabilities', nav: 'Vulnerabilities', load: pending },
-  { path: '/packages', title: 'Packages', nav: 'Packages', load: pending },
+  {
+    path: '/packages',
+    title: 'Packages',
+    nav: 'Packages',
+    load: () => import('./screens/packages/List'),
+  },
+  {
+    path: '/packages/watched',
+    title: 'Watched packages',
+    load: () => import('./screens/packages/Watched'),
+  },
+  {
+    path: '/packages/:packageId',
+    title: 'Package',
+    load: () => import('./screens/packages/Detail'),
+  },
   { path: '/policies', title: 'Policies', nav: 'Policies', feature: 'policies', load: pending },
   {
     path: '/violations',
