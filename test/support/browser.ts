@@ -146,6 +146,16 @@ export async function openHarness(base: string, token: string): Promise<UiHarnes
  * One screen: opened in the person's tab by navigating in the app (history API, no reload),
  * screenshots at both widths, and the axe results at both widths.
  */
+/**
+ * The screenshots of docs/ui.md, written only when UI_SCREENSHOTS=1 (`UI_SCREENSHOTS=1 npx vitest
+ * run test/web`), so that an ordinary test run leaves the working tree as it found it.
+ */
+export async function keepScreenshot(page: Page, name: string, fullPage = false): Promise<void> {
+  if (process.env.UI_SCREENSHOTS !== '1') return;
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage });
+}
+
 export async function walkScreen(harness: UiHarness, base: string, step: ScreenStep) {
   const { page } = harness;
   await page.evaluate(
@@ -153,8 +163,7 @@ export async function walkScreen(harness: UiHarness, base: string, step: ScreenS
       "window.dispatchEvent(new Event('driftwatch:navigate'));",
   );
   await step.ready(page);
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${step.name}.png`), fullPage: true });
+  await keepScreenshot(page, step.name, true);
   await page.setViewportSize(NARROW);
   await step.ready(page);
   // Two frames: resize observers (charts redraw at the new width) have run and laid out.
@@ -162,7 +171,7 @@ export async function walkScreen(harness: UiHarness, base: string, step: ScreenS
   const overflow = await page.evaluate<number>(
     'document.documentElement.scrollWidth - window.innerWidth',
   );
-  await page.screenshot({ path: join(SCREENSHOTS, `${step.name}-390.png`), fullPage: false });
+  await keepScreenshot(page, `${step.name}-390`);
   await page.setViewportSize(WIDE);
   const wide = await harness.axe(step.path, step.ready, WIDE);
   const narrow = await harness.axe(step.path, step.ready, NARROW);

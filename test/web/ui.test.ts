@@ -1,11 +1,10 @@
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   browserTestsUnavailable,
+  keepScreenshot,
   NARROW,
   openHarness,
-  SCREENSHOTS,
   type ScreenStep,
   sessionStorageSize,
   type UiHarness,
@@ -111,7 +110,7 @@ describe.skipIf(skip !== null)('the web app in headless Chromium', () => {
     const signInReady = (page: Page) => page.getByLabel('API token').waitFor();
     expect(await ui.axe('/', signInReady, WIDE, false)).toEqual([]);
     expect(await ui.axe('/', signInReady, NARROW, false)).toEqual([]);
-    await ui.page.screenshot({ path: join(SCREENSHOTS, 'sign-in.png') });
+    await keepScreenshot(ui.page, 'sign-in');
     await ui.signIn(tenant.token);
     expect(ui.page.url()).not.toContain(tenant.token);
     const plan = await ui.page.locator('.who').textContent();
