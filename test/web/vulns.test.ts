@@ -1,0 +1,342 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  browserTestsUnavailable,
+  openHarness,
+  type ScreenStep,
+  type UiHarness,
+  WEB_DIST,
+  walkScreen,
+} from '../support/browser';
+import {
+  createPolicy,
+  createTestApp,
+  importJsonl,
+  insertRepository,
+  npmRange,
+  osvRecord,
+  scanWith,
+  type TestApp,
+  type TestTenant,
+} from '../support/scenarios';
+
+/**
+ * The vulnerability and policy screens end to end (issue 31): exposures, vulnerabilities,
+ * triage rules with VEX, policies, violations and exceptions. Every action is read back
+ * through the API afterwards, so a screen that only looks right fails.
+ */
+
+interface Seeded {
+  exposureId: string;
+  vulnerabilityId: string;
+  policyId: string;
+  violationId: string;
+}
+const ids: Seeded = { exposureId: '', vulnerabilityId: '', policyId: '', violationId: '' };
+
+const table = (name: string) => (page: Page) => page.getByRole('table', { name }).waitFor();
+const heading = (name: string | RegExp) => (page: Page) =>
+  page.getByRole('heading', { level: 1, name }).waitFor();
+
+const SCREENS: ScreenStep[] = [
+  {
+    name: 'exposures',
+    path: '/exposures?severity=critical&status=open',
+    ready: async (page) => {
+      await table('Exposures')(page);
+      await page.getByRole('navigation', { name: 'Pages' }).waitFor();
+    },
+  },
+  {
+    name: 'exposure-detail',
+    get path() {
+      return `/exposures/${ids.exposureId}`;
+    },
+    ready: async (page) => {
+      await page.getByRole('table', { name: 'Ranges of the matched advisories' }).waitFor();
+      await page.getByLabel('New status').waitFor();
+    },
+  },
+  {
+    name: 'vulnerabilities',
+    path: '/vulnerabilities?search=GHSA-vu00',
+    ready: table('Vulnerabilities'),
+  },
+  {
+    name: 'vulnerability-detail',
+    get path() {
+      return `/vulnerabilities/${ids.vulnerabilityId}`;
+    },
+    ready: async (page) => {
+      await page.getByRole('table', { name: 'Affected packages' }).waitFor();
+      await page.getByRole('table', { name: /^Exposures \(first/ }).waitFor();
+    },
+  },
+  {
+    name: 'triage-rules',
+    path: '/triage-rules',
+    ready: async (page) => {
+      await table('Triage rules')(page);
+      await page.getByRole('heading', { name: 'VEX documents' }).waitFor();
+    },
+  },
+  { name: 'policies', path: '/policies', ready: table('Policies') },
+  {
+    name: 'policy-editor',
+    get path() {
+      return `/policies/${ids.policyId}`;
+    },
+    ready: async (page) => {
+      await heading('Seeded: minimist')(page);
+      await page.getByRole('button', { name: 'Dry run' }).waitFor();
+    },
+  },
+  { name: 'violations', path: '/violations?status=open', ready: table('Violations') },
+  {
+    name: 'violation-detail',
+    get path() {
+      return `/violations/${ids.violationId}`;
+    },
+    ready: async (page) => {
+      await page.getByRole('heading', { name: 'Grant an exception' }).waitFor();
+    },
+  },
+  { name: 'policy-exceptions', path: '/policy-exceptions', ready: table('Policy exceptions') },
+];
+
+const skip = browserTestsUnavailable();
+
+describe.skipIf(skip !== null)('vulnerability and policy screens in headless Chromium', () => {
+  let t: TestApp;
+  let tenant: TestTenant;
+  let base: string;
+  let ui: UiHarness;
+  const get = async (url: string) => {
+    const res = await t.as(tenant.token, { method: 'GET', url });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp({}, { webAppDir: WEB_DIST });
+    tenant = await t.createTenant('enterprise', 'Acme');
+    await importJsonl(t, [
+      osvRecord({
+        id: 'GHSA-vu00-0001',
+        aliases: ['CVE-2026-70001'],
+        databaseSeverity: 'CRITICAL',
+        affected: [npmRange('left-pad', '0', '2.0.0')],
+      }),
+      osvRecord({
+        id: 'GHSA-vu00-0002',
+        databaseSeverity: 'HIGH',
+        affected: [npmRange('minimist', '0', '1.2.6')],
+      }),
+    ]);
+    for (let i = 0; i < 3; i++) {
+      const id = await insertRepository(t, tenant.tenantId, `app-${i}`);
+      await scanWith(
+        t,
+        tenant.tenantId,
+        id,
+        [
+          { name: 'left-pad', version: '1.0.0' },
+          { name: 'minimist', version: '1.2.0' },
+        ],
+        'all',
+      );
+    }
+    ids.policyId = await createPolicy(t, tenant.token, {
+      name: 'Seeded: minimist',
+      condition: 'dependency.name == "minimist"',
+    });
+    await t.runJobs();
+    const exposures = await get('/api/v1/vulnerability-exposures?severity=critical&status=open');
+    ids.exposureId = exposures.items[0].exposureId;
+    ids.vulnerabilityId = exposures.items[0].vulnerabilityId;
+    const violations = await get(`/api/v1/policy-violations?policyId=${ids.policyId}`);
+    ids.violationId = violations.items[0].violationId;
+    const granted = await t.as(tenant.token, {
+      method: 'POST',
+      url: `/api/v1/policy-violations/${violations.items[1].violationId}/exception`,
+      payload: {
+        reason: 'Replaced next sprint',
+        expiresAtUtc: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+      },
+    });
+    expect(granted.statusCode, granted.body).toBe(201);
+    const rule = await t.as(tenant.token, {
+      method: 'POST',
+      url: '/api/v1/triage-rules',
+      payload: {
+        vulnerability: 'GHSA-vu00-0002',
+        purl: 'pkg:npm/minimist',
+        status: 'false_positive',
+        reason: 'Seeded rule',
+      },
+    });
+    expect(rule.statusCode, rule.body).toBe(201);
+    base = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    ui = await openHarness(base, tenant.token);
+    await ui.page.goto(`${base}/`);
+    await ui.signIn(tenant.token);
+  }, 180_000);
+
+  afterAll(async () => {
+    await ui?.close();
+    await t?.close();
+  });
+
+  for (const step of SCREENS) {
+    it(`${step.name}: renders its data, no serious axe violations, fits 390 px`, async () => {
+      const walked = await walkScreen(ui, base, step);
+      expect(walked.axe, JSON.stringify(walked.axe, null, 1)).toEqual([]);
+      expect(walked.horizontalOverflow, 'page wider than a phone').toBeLessThanOrEqual(0);
+      expect(ui.problems).toEqual([]);
+    }, 90_000);
+  }
+
+  it('triages an exposure with only the allowed moves; a refusal shows the problem', async () => {
+    const { page } = ui;
+    await page.goto(`${base}/exposures/${ids.exposureId}`);
+    const status = page.getByLabel('New status');
+    await status.waitFor();
+    const values = () =>
+      status
+        .locator('option')
+        .evaluateAll((options) =>
+          options.map((option) => ('value' in option ? String(option.value) : '')),
+        );
+    expect(await values()).toEqual([
+      'open',
+      'investigating',
+      'affected',
+      'not_affected',
+      'false_positive',
+      'accepted_risk',
+    ]);
+    await status.selectOption('not_affected');
+    await page.getByLabel('Justification (required)').selectOption('code_not_reachable');
+    await page.getByLabel(/^Reason/).fill('Only the CLI imports it');
+    await page.getByRole('button', { name: 'Save triage' }).click();
+    await page.getByRole('definition').filter({ hasText: 'not_affected' }).first().waitFor();
+    const stored = await get(`/api/v1/vulnerability-exposures/${ids.exposureId}`);
+    expect(stored.status).toBe('not_affected');
+    expect(stored.justification).toBe('code_not_reachable');
+    expect(stored.reason).toBe('Only the CLI imports it');
+    // From not_affected the state machine allows no dismissal of another kind.
+    expect(await values()).toEqual(['open', 'investigating', 'affected', 'not_affected']);
+
+    await status.selectOption('affected');
+    await page.getByRole('button', { name: 'Save triage' }).click();
+    await page
+      .getByRole('definition')
+      .filter({ hasText: /^affected/ })
+      .first()
+      .waitFor();
+    expect(await values()).toEqual(['investigating', 'affected', 'accepted_risk']);
+    // accepted_risk without its expiry: the API refuses and the screen shows its problem.
+    await status.selectOption('accepted_risk');
+    await page.getByLabel(/^Reason/).fill('Vendor fix due');
+    await page.getByRole('button', { name: 'Save triage' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    const text = (await alert.textContent()) ?? '';
+    expect(text).toMatch(/HTTP 4\d\d/);
+    expect(text).toContain('expiresAtUtc');
+    expect(text).toContain('correlation id');
+    expect((await get(`/api/v1/vulnerability-exposures/${ids.exposureId}`)).status).toBe(
+      'affected',
+    );
+    expect(ui.problems).toEqual([]);
+  }, 60_000);
+
+  it('creates a policy after its dry run, then lists its violations', async () => {
+    const { page } = ui;
+    await page.goto(`${base}/policies/new`);
+    await page.getByLabel('Name').fill('No left-pad');
+    await page.getByLabel(/^Condition/).fill('dependency.name == "left-pad"');
+    await page.getByLabel('Severity').selectOption('critical');
+    const save = page.getByRole('button', { name: 'Save policy' });
+    expect(await save.isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Dry run' }).click();
+    const summary = page.getByRole('region', { name: 'Dry run' }).getByRole('status');
+    await summary.waitFor();
+    expect(await summary.textContent()).toMatch(/^3 violations \(3 new\)/);
+    expect(
+      await page.getByRole('table', { name: 'Would-be violations' }).getByRole('row').count(),
+    ).toBe(4);
+    // Changing the condition asks for a new dry run before saving.
+    await page.getByLabel(/^Condition/).fill('dependency.name == "left-pad" ');
+    expect(await save.isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Dry run' }).click();
+    await page.waitForFunction(
+      () => !document.querySelector('#dry-run-title')?.textContent?.includes('earlier'),
+    );
+    await save.click();
+    await page.waitForURL(/\/policies\/[0-9a-f-]{36}\?saved=1$/);
+    const policyId = new URL(page.url()).pathname.split('/')[2] ?? '';
+    const policy = await get(`/api/v1/policies/${policyId}`);
+    expect(policy).toMatchObject({ name: 'No left-pad', severity: 'critical', enabled: true });
+    expect(policy.condition.trim()).toBe('dependency.name == "left-pad"');
+    const listed = await get('/api/v1/policies');
+    expect(listed.items.filter((p: { name: string }) => p.name === 'No left-pad')).toHaveLength(1);
+
+    await t.runJobs();
+    const violations = await get(`/api/v1/policy-violations?policyId=${policyId}`);
+    expect(violations.items).toHaveLength(3);
+    await page.goto(`${base}/violations?policyId=${policyId}`);
+    await page.getByRole('table', { name: 'Violations' }).waitFor();
+    await page.getByText('Rows 1–3').waitFor();
+    const rows = page.getByRole('table', { name: 'Violations' }).getByRole('row');
+    expect(await rows.count()).toBe(4);
+    expect(await rows.nth(1).textContent()).toContain('No left-pad');
+    expect(ui.problems).toEqual([]);
+  }, 90_000);
+
+  it('imports a VEX document as triage rules and offers the export', async () => {
+    const { page } = ui;
+    await page.goto(`${base}/triage-rules`);
+    await page.getByRole('table', { name: 'Triage rules' }).waitFor();
+    const doc = {
+      '@context': 'https://openvex.dev/ns/v0.2.0',
+      '@id': 'https://example.test/vex/ui',
+      author: 'UI test',
+      timestamp: '2026-11-01T10:00:00Z',
+      version: 1,
+      statements: [
+        {
+          vulnerability: { name: 'CVE-2026-70001' },
+          products: [{ '@id': 'pkg:npm/left-pad@1.0.0' }],
+          status: 'not_affected',
+          justification: 'vulnerable_code_not_in_execute_path',
+        },
+      ],
+    };
+    await page.getByLabel(/^OpenVEX or CycloneDX/).setInputFiles({
+      name: 'vex.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(doc)),
+    });
+    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByText(/1 statements, 1 created/).waitFor();
+    const rules = await get('/api/v1/triage-rules?active=true');
+    const vex = rules.items.filter((rule: { origin: string }) => rule.origin === 'vex');
+    expect(vex).toHaveLength(1);
+    expect(vex[0]).toMatchObject({ status: 'not_affected', packageName: 'left-pad' });
+    await page
+      .getByRole('row', { name: /CVE-2026-70001|GHSA-vu00-0001/ })
+      .first()
+      .waitFor();
+
+    await page.getByRole('button', { name: 'Prepare export' }).click();
+    const link = page.getByRole('link', { name: 'Download the openvex document' });
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    const path = await download.path();
+    const { readFile } = await import('node:fs/promises');
+    const exported = JSON.parse(await readFile(path, 'utf8'));
+    expect(exported['@context']).toContain('openvex');
+    expect(exported.statements.length).toBeGreaterThan(0);
+    expect(ui.problems).toEqual([]);
+  }, 60_000);
+});
