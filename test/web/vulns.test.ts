@@ -104,6 +104,13 @@ const SCREENS: ScreenStep[] = [
   { name: 'policy-exceptions', path: '/policy-exceptions', ready: table('Policy exceptions') },
 ];
 
+/** A datetime-local input's value `days` from now (the inputs take the person's local time). */
+function localIn(days: number): string {
+  const at = new Date(Date.now() + days * 86_400_000);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())}T${two(at.getHours())}:${two(at.getMinutes())}`;
+}
+
 const skip = browserTestsUnavailable();
 
 describe.skipIf(skip !== null)('vulnerability and policy screens in headless Chromium', () => {
@@ -270,9 +277,7 @@ describe.skipIf(skip !== null)('vulnerability and policy screens in headless Chr
     await page.getByLabel(/^Condition/).fill('dependency.name == "left-pad" ');
     expect(await save.isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'Dry run' }).click();
-    await page.waitForFunction(
-      () => !document.querySelector('#dry-run-title')?.textContent?.includes('earlier'),
-    );
+    await page.getByRole('heading', { name: 'Dry run', exact: true }).waitFor();
     await save.click();
     await page.waitForURL(/\/policies\/[0-9a-f-]{36}\?saved=1$/);
     const policyId = new URL(page.url()).pathname.split('/')[2] ?? '';
@@ -339,4 +344,76 @@ describe.skipIf(skip !== null)('vulnerability and policy screens in headless Chr
     expect(exported.statements.length).toBeGreaterThan(0);
     expect(ui.problems).toEqual([]);
   }, 60_000);
+
+  it('creates and revokes a triage rule; triages a violation; grants and revokes an exception', async () => {
+    const { page } = ui;
+    await page.goto(`${base}/triage-rules`);
+    await page.getByRole('table', { name: 'Triage rules' }).waitFor();
+    await page.getByLabel(/^Vulnerability \(CVE/).fill('GHSA-vu00-0001');
+    await page.getByLabel('Package URL').fill('pkg:npm/left-pad');
+    await page.getByLabel("The rule's decision").selectOption('accepted_risk');
+    await page.getByLabel('Reason (required)').fill('Replaced in January');
+    await page.getByLabel('Ends (required)').fill(localIn(40));
+    await page.getByRole('button', { name: 'Create rule' }).click();
+    await page.getByText(/^Rule created for GHSA-vu00-0001 in left-pad/).waitFor();
+    const live = await get('/api/v1/triage-rules?active=true&status=accepted_risk');
+    expect(live.items).toHaveLength(1);
+    expect(live.items[0]).toMatchObject({ reason: 'Replaced in January', origin: 'api' });
+    await page
+      .getByRole('button', { name: 'Revoke the rule for GHSA-vu00-0001 in left-pad' })
+      .click();
+    await page
+      .getByRole('button', { name: 'Revoke the rule for GHSA-vu00-0001 in left-pad' })
+      .waitFor({ state: 'detached' });
+    const revoked = await get(`/api/v1/triage-rules/${live.items[0].triageRuleId}`);
+    expect(revoked.active).toBe(false);
+    expect(revoked.revokedAtUtc).not.toBeNull();
+
+    await page.goto(`${base}/violations/${ids.violationId}`);
+    const status = page.getByLabel('New status');
+    await status.waitFor();
+    await status.selectOption('dismissed');
+    await page.getByRole('button', { name: 'Save triage' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/reason.*required/);
+    await page.getByLabel('Reason (required)').fill('Only in a test fixture');
+    await page.getByRole('button', { name: 'Save triage' }).click();
+    await page
+      .getByRole('definition')
+      .filter({ hasText: /^dismissed/ })
+      .waitFor();
+    const dismissed = await get(`/api/v1/policy-violations/${ids.violationId}`);
+    expect(dismissed).toMatchObject({ status: 'dismissed', reason: 'Only in a test fixture' });
+
+    await page.getByLabel('Justification (required)').fill('Vendored copy, patched');
+    await page.getByLabel('Ends (required)').fill(localIn(20));
+    await page.getByRole('button', { name: 'Grant exception' }).click();
+    await page
+      .getByRole('definition')
+      .filter({ hasText: /^excepted/ })
+      .waitFor();
+    const exceptions = await get(`/api/v1/policy-exceptions?policyId=${ids.policyId}`);
+    const granted = exceptions.items.find(
+      (item: { violationId: string }) => item.violationId === ids.violationId,
+    );
+    expect(granted).toMatchObject({ reason: 'Vendored copy, patched', status: 'active' });
+
+    await page.goto(`${base}/policy-exceptions?status=active`);
+    const revoke = page.getByRole('button', {
+      name: 'Revoke the exception “Vendored copy, patched”',
+    });
+    await revoke.click();
+    await revoke.waitFor({ state: 'detached' });
+    const gone = await t.as(tenant.token, {
+      method: 'GET',
+      url: `/api/v1/policy-exceptions?policyId=${ids.policyId}`,
+    });
+    expect(
+      gone
+        .json()
+        .items.some((item: { exceptionId: string }) => item.exceptionId === granted.exceptionId),
+    ).toBe(false);
+    expect(ui.problems).toEqual([]);
+  }, 90_000);
 });

@@ -88,7 +88,7 @@ export function TriageRuleForm({ onCreated }: { onCreated: () => void }) {
           />
         </label>
         <label for="rule-status">
-          Decision
+          The rule's decision
           <select id="rule-status" value={form.status} onChange={set('status')}>
             {RULE_STATUSES.map((status) => (
               <option key={status} value={status}>
