@@ -203,6 +203,23 @@ describe.skipIf(skip !== null)('vulnerability and policy screens in headless Chr
     }, 90_000);
   }
 
+  it("finds a vulnerability by alias and shows the tenant's exposures to it", async () => {
+    const { page } = ui;
+    await page.goto(`${base}/vulnerabilities`);
+    await page.getByLabel('Identifier, alias or text').fill('CVE-2026-70001');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(/search=CVE-2026-70001/);
+    await page.getByText('Rows 1–1').waitFor();
+    await page.getByRole('link', { name: 'Open CVE-2026-70001 by identifier' }).click();
+    await page.getByRole('heading', { level: 1, name: 'CVE-2026-70001' }).waitFor();
+    const exposures = page.getByRole('table', { name: /^Exposures \(first/ });
+    await exposures.waitFor();
+    const api = await get(`/api/v1/vulnerability-exposures?vulnerabilityId=${ids.vulnerabilityId}`);
+    expect(await exposures.getByRole('row').count()).toBe(api.items.length + 1);
+    expect(api.items.length).toBe(3);
+    expect(ui.problems).toEqual([]);
+  }, 60_000);
+
   it('triages an exposure with only the allowed moves; a refusal shows the problem', async () => {
     const { page } = ui;
     await page.goto(`${base}/exposures/${ids.exposureId}`);
@@ -280,6 +297,7 @@ describe.skipIf(skip !== null)('vulnerability and policy screens in headless Chr
     await page.getByRole('heading', { name: 'Dry run', exact: true }).waitFor();
     await save.click();
     await page.waitForURL(/\/policies\/[0-9a-f-]{36}\?saved=1$/);
+    await page.getByText('Saved; its evaluation is queued.').waitFor();
     const policyId = new URL(page.url()).pathname.split('/')[2] ?? '';
     const policy = await get(`/api/v1/policies/${policyId}`);
     expect(policy).toMatchObject({ name: 'No left-pad', severity: 'critical', enabled: true });

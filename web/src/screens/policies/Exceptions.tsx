@@ -36,7 +36,49 @@ export default function Exceptions() {
     }
   };
 
-  const columns: Column<PolicyException>[] = [
+  const columns = exceptionColumns(canRevoke, revoke);
+
+  return (
+    <PagedList<PolicyException>
+      key={round}
+      title="Policy exceptions"
+      intro={
+        <>
+          <p class="muted">Grant an exception from a violation's page.</p>
+          {problem && <ErrorPanel problem={problem} />}
+        </>
+      }
+      filters={[
+        { kind: 'select', key: 'status', label: 'Status', options: STATUSES },
+        { kind: 'search', key: 'policyId', label: 'Policy id' },
+      ]}
+      load={(client, { search, take, skip }) =>
+        ok(
+          client.client.GET('/api/v1/policy-exceptions', {
+            params: {
+              query: {
+                take,
+                skip,
+                status: oneOfParam(search, 'status', STATUSES) ?? undefined,
+                policyId: textParam(search, 'policyId') ?? undefined,
+                packageId: textParam(search, 'packageId') ?? undefined,
+              },
+            },
+          }),
+        )
+      }
+      columns={columns}
+      rowKey={(row) => row.exceptionId}
+      empty="No exceptions match."
+    />
+  );
+}
+
+function exceptionColumns(
+  canRevoke: boolean,
+  revoke: (row: PolicyException) => void,
+): Column<PolicyException>[] {
+  return [
     {
       header: 'Violation',
       width: '1.2fr',
@@ -73,39 +115,4 @@ export default function Exceptions() {
         ),
     },
   ];
-
-  return (
-    <PagedList<PolicyException>
-      key={round}
-      title="Policy exceptions"
-      intro={
-        <>
-          <p class="muted">Grant an exception from a violation's page.</p>
-          {problem && <ErrorPanel problem={problem} />}
-        </>
-      }
-      filters={[
-        { kind: 'select', key: 'status', label: 'Status', options: STATUSES },
-        { kind: 'search', key: 'policyId', label: 'Policy id' },
-      ]}
-      load={(client, { search, take, skip }) =>
-        ok(
-          client.client.GET('/api/v1/policy-exceptions', {
-            params: {
-              query: {
-                take,
-                skip,
-                status: oneOfParam(search, 'status', STATUSES) ?? undefined,
-                policyId: textParam(search, 'policyId') ?? undefined,
-                packageId: textParam(search, 'packageId') ?? undefined,
-              },
-            },
-          }),
-        )
-      }
-      columns={columns}
-      rowKey={(row) => row.exceptionId}
-      empty="No exceptions match."
-    />
-  );
 }

@@ -1,15 +1,17 @@
 import { useEffect, useState } from 'preact/hooks';
 import { done, ok } from '../../api/client';
 import { type ApiProblem, asProblem } from '../../api/problem';
+import { textParam } from '../../api/query-state';
 import { ECOSYSTEMS, POLICY_ACTIONS, SEVERITIES } from '../../api/triage';
 import type { Ok } from '../../api/types';
 import { ErrorPanel, Loading } from '../../components/status';
 import { allows, useApp } from '../../context';
-import { Link, navigate } from '../../router';
+import { Link, navigate, useLocation } from '../../router';
 import type { ScreenProps } from '../../routes';
 import { useLoad } from '../../use-load';
 import { DryRunResult } from './DryRunResult';
 import { POLICY_ADMIN } from './Policies';
+import { dryRunPolicy } from './policy-calls';
 import { type DryRun, dryRunKey, EMPTY_FORM, type PolicyForm, policyBody } from './policy-form';
 
 /**
@@ -59,13 +61,13 @@ function formOf(policy: Policy | null): PolicyForm {
 
 function Editor({ stored }: { stored: Policy | null }) {
   const { api, principal } = useApp();
+  const saved = textParam(useLocation().search, 'saved') === '1';
   const canWrite = allows(principal, POLICY_ADMIN);
   const [form, setForm] = useState<PolicyForm>(formOf(stored));
   const [draftId, setDraftId] = useState<string | null>(null);
   const [dryRun, setDryRun] = useState<{ key: string; result: DryRun } | null>(null);
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [busy, setBusy] = useState(false);
-  const [confirmDelete, setConfirmDelete] = useState(false);
   useEffect(() => setForm(formOf(stored)), [stored]);
   const policyId = stored?.policyId ?? draftId;
   const fresh = dryRun !== null && dryRun.key === dryRunKey(form);
@@ -84,31 +86,12 @@ function Editor({ stored }: { stored: Policy | null }) {
 
   const onDryRun = () =>
     run(async () => {
-      let id = policyId;
-      if (stored === null) {
-        // A new policy: store (or refresh) the disabled draft so its scope is tried too.
-        if (id === null) {
-          const draft = await ok(
-            api.client.POST('/api/v1/policies', { body: policyBody(form, false) }),
-          );
-          id = draft.policyId;
-          setDraftId(id);
-        } else {
-          await ok(
-            api.client.PATCH('/api/v1/policies/{policyId}', {
-              params: { path: { policyId: id } },
-              body: policyBody(form, false),
-            }),
-          );
-        }
-      }
-      if (id === null) return;
-      const result = await ok(
-        api.client.POST('/api/v1/policies/{policyId}/test', {
-          params: { path: { policyId: id } },
-          body: { condition: form.condition },
-        }),
-      );
+      const { policyId: id, result } = await dryRunPolicy(api, {
+        storedId: stored?.policyId ?? null,
+        draftId,
+        form,
+      });
+      if (stored === null) setDraftId(id);
       setDryRun({ key: dryRunKey(form), result });
     });
 
@@ -135,31 +118,23 @@ function Editor({ stored }: { stored: Policy | null }) {
 
   return (
     <>
-      {stored && <p class="muted">Version {stored.version}.</p>}
+      {stored && (
+        <p class="muted">
+          Version {stored.version}.{saved && ' Saved; its evaluation is queued.'}
+        </p>
+      )}
       <PolicyFields form={form} setForm={setForm} disabled={!canWrite} />
       {canWrite && (
-        <div class="actions">
-          <button type="button" disabled={busy || form.condition.trim() === ''} onClick={onDryRun}>
-            Dry run
-          </button>
-          <button type="button" disabled={busy || !fresh} onClick={onSave}>
-            {stored ? 'Save changes' : 'Save policy'}
-          </button>
-          {policyId !== null && (
-            <button
-              type="button"
-              class="secondary"
-              disabled={busy}
-              onClick={() => (confirmDelete ? onDelete() : setConfirmDelete(true))}
-            >
-              {confirmDelete
-                ? 'Confirm: delete with its violations and exceptions'
-                : stored
-                  ? 'Delete policy'
-                  : 'Discard draft'}
-            </button>
-          )}
-        </div>
+        <EditorActions
+          busy={busy}
+          canDryRun={form.condition.trim() !== ''}
+          canSave={fresh}
+          stored={stored !== null}
+          deletable={policyId !== null}
+          onDryRun={onDryRun}
+          onSave={onSave}
+          onDelete={onDelete}
+        />
       )}
       {canWrite && !fresh && (
         <p class="muted">Run a dry run of the current condition before saving.</p>
@@ -249,5 +224,41 @@ function PolicyFields({
         Enabled when saved
       </label>
     </fieldset>
+  );
+}
+
+function EditorActions(props: {
+  busy: boolean;
+  canDryRun: boolean;
+  canSave: boolean;
+  stored: boolean;
+  deletable: boolean;
+  onDryRun: () => void;
+  onSave: () => void;
+  onDelete: () => void;
+}) {
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const deleteLabel = props.stored ? 'Delete policy' : 'Discard draft';
+  return (
+    <div class="actions">
+      <button type="button" disabled={props.busy || !props.canDryRun} onClick={props.onDryRun}>
+        Dry run
+      </button>
+      <button type="button" disabled={props.busy || !props.canSave} onClick={props.onSave}>
+        {props.stored ? 'Save changes' : 'Save policy'}
+      </button>
+      {props.deletable && (
+        <button
+          type="button"
+          class="secondary"
+          disabled={props.busy}
+          onClick={() => (confirmDelete ? props.onDelete() : setConfirmDelete(true))}
+        >
+          {confirmDelete
+            ? `Confirm: ${deleteLabel.toLowerCase()} with its violations`
+            : deleteLabel}
+        </button>
+      )}
+    </div>
   );
 }

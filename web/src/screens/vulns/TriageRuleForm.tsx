@@ -5,10 +5,20 @@ import { localInputToIso, RULE_STATUSES, triageFields, VEX_JUSTIFICATIONS } from
 import { ErrorPanel } from '../../components/status';
 import { useApp } from '../../context';
 
+interface RuleForm {
+  vulnerability: string;
+  purl: string;
+  versionRange: string;
+  status: string;
+  justification: string;
+  reason: string;
+  expiresLocal: string;
+}
+
 /** Creates a triage rule; the API validates it (422 names the fields) and settles exposures. */
 export function TriageRuleForm({ onCreated }: { onCreated: () => void }) {
   const { api } = useApp();
-  const [form, setForm] = useState({
+  const [form, setForm] = useState<RuleForm>({
     vulnerability: '',
     purl: '',
     versionRange: '',
@@ -19,7 +29,7 @@ export function TriageRuleForm({ onCreated }: { onCreated: () => void }) {
   });
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [created, setCreated] = useState<string | null>(null);
-  const set = (key: keyof typeof form) => (event: Event) => {
+  const set = (key: keyof RuleForm) => (event: Event) => {
     const target = event.currentTarget;
     if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement) {
       setForm({ ...form, [key]: target.value });
@@ -60,75 +70,7 @@ export function TriageRuleForm({ onCreated }: { onCreated: () => void }) {
     <section aria-labelledby="rule-form-title">
       <h2 id="rule-form-title">New triage rule</h2>
       <form class="stack" onSubmit={onSubmit}>
-        <label for="rule-vulnerability">
-          Vulnerability (CVE, GHSA, ... or id)
-          <input
-            id="rule-vulnerability"
-            required
-            value={form.vulnerability}
-            onInput={set('vulnerability')}
-          />
-        </label>
-        <label for="rule-purl">
-          Package URL
-          <input
-            id="rule-purl"
-            placeholder="pkg:npm/left-pad"
-            value={form.purl}
-            onInput={set('purl')}
-          />
-        </label>
-        <label for="rule-range">
-          Version range (vers; empty: every version)
-          <input
-            id="rule-range"
-            placeholder="vers:npm/>=1.0.0|<2.0.0"
-            value={form.versionRange}
-            onInput={set('versionRange')}
-          />
-        </label>
-        <label for="rule-status">
-          The rule's decision
-          <select id="rule-status" value={form.status} onChange={set('status')}>
-            {RULE_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {status}
-              </option>
-            ))}
-          </select>
-        </label>
-        {fields.justification && (
-          <label for="rule-justification">
-            Justification (required)
-            <select
-              id="rule-justification"
-              value={form.justification}
-              onChange={set('justification')}
-            >
-              <option value="">Choose one</option>
-              {VEX_JUSTIFICATIONS.map((value) => (
-                <option key={value} value={value}>
-                  {value}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
-        <label for="rule-reason">
-          Reason{fields.reasonRequired ? ' (required)' : ''}
-          <textarea id="rule-reason" rows={2} value={form.reason} onInput={set('reason')} />
-        </label>
-        {fields.expiry && (
-          <label for="rule-expiry">
-            Ends (required)
-            <input
-              id="rule-expiry"
-              type="datetime-local"
-              value={form.expiresLocal}
-              onInput={set('expiresLocal')}
-            />
-          </label>
-        )}
+        <RuleFields form={form} set={set} />
         <div>
           <button type="submit">Create rule</button>
         </div>
@@ -140,5 +82,89 @@ export function TriageRuleForm({ onCreated }: { onCreated: () => void }) {
         {problem && <ErrorPanel problem={problem} />}
       </form>
     </section>
+  );
+}
+
+/** The rule's inputs; the justification and the end date only where the decision takes them. */
+function RuleFields({
+  form,
+  set,
+}: {
+  form: RuleForm;
+  set: (key: keyof RuleForm) => (event: Event) => void;
+}) {
+  const fields = triageFields(form.status);
+  return (
+    <>
+      <label for="rule-vulnerability">
+        Vulnerability (CVE, GHSA, ... or id)
+        <input
+          id="rule-vulnerability"
+          required
+          value={form.vulnerability}
+          onInput={set('vulnerability')}
+        />
+      </label>
+      <label for="rule-purl">
+        Package URL
+        <input
+          id="rule-purl"
+          placeholder="pkg:npm/left-pad"
+          value={form.purl}
+          onInput={set('purl')}
+        />
+      </label>
+      <label for="rule-range">
+        Version range (vers; empty: every version)
+        <input
+          id="rule-range"
+          placeholder="vers:npm/>=1.0.0|<2.0.0"
+          value={form.versionRange}
+          onInput={set('versionRange')}
+        />
+      </label>
+      <label for="rule-status">
+        The rule's decision
+        <select id="rule-status" value={form.status} onChange={set('status')}>
+          {RULE_STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {status}
+            </option>
+          ))}
+        </select>
+      </label>
+      {fields.justification && (
+        <label for="rule-justification">
+          Justification (required)
+          <select
+            id="rule-justification"
+            value={form.justification}
+            onChange={set('justification')}
+          >
+            <option value="">Choose one</option>
+            {VEX_JUSTIFICATIONS.map((value) => (
+              <option key={value} value={value}>
+                {value}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      <label for="rule-reason">
+        Reason{fields.reasonRequired ? ' (required)' : ''}
+        <textarea id="rule-reason" rows={2} value={form.reason} onInput={set('reason')} />
+      </label>
+      {fields.expiry && (
+        <label for="rule-expiry">
+          Ends (required)
+          <input
+            id="rule-expiry"
+            type="datetime-local"
+            value={form.expiresLocal}
+            onInput={set('expiresLocal')}
+          />
+        </label>
+      )}
+    </>
   );
 }

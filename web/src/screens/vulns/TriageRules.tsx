@@ -40,7 +40,47 @@ export default function TriageRules() {
     }
   };
 
-  const columns: Column<Rule>[] = [
+  const columns = ruleColumns(canWrite, revoke);
+
+  return (
+    <>
+      <PagedList<Rule>
+        key={round}
+        title="Triage rules"
+        intro={problem && <ErrorPanel problem={problem} />}
+        filters={[
+          { kind: 'select', key: 'status', label: 'Decision', options: RULE_STATUSES },
+          { kind: 'select', key: 'ecosystem', label: 'Ecosystem', options: ECOSYSTEMS },
+          { kind: 'select', key: 'active', label: 'Live', options: ACTIVE },
+        ]}
+        load={(client, { search, take, skip }) => {
+          const active = oneOfParam(search, 'active', ACTIVE);
+          return ok(
+            client.client.GET('/api/v1/triage-rules', {
+              params: {
+                query: {
+                  take,
+                  skip,
+                  status: oneOfParam(search, 'status', RULE_STATUSES) ?? undefined,
+                  ecosystem: oneOfParam(search, 'ecosystem', ECOSYSTEMS) ?? undefined,
+                  active: active === null ? undefined : active === 'true',
+                },
+              },
+            }),
+          );
+        }}
+        columns={columns}
+        rowKey={(row) => row.triageRuleId}
+        empty="No triage rules match."
+      />
+      {canWrite && <TriageRuleForm onCreated={changed} />}
+      <VexPanel canImport={canWrite} onImported={changed} />
+    </>
+  );
+}
+
+function ruleColumns(canWrite: boolean, revoke: (rule: Rule) => void): Column<Rule>[] {
+  return [
     {
       header: 'Vulnerability',
       width: '1.3fr',
@@ -89,40 +129,4 @@ export default function TriageRules() {
         ),
     },
   ];
-
-  return (
-    <>
-      <PagedList<Rule>
-        key={round}
-        title="Triage rules"
-        intro={problem && <ErrorPanel problem={problem} />}
-        filters={[
-          { kind: 'select', key: 'status', label: 'Decision', options: RULE_STATUSES },
-          { kind: 'select', key: 'ecosystem', label: 'Ecosystem', options: ECOSYSTEMS },
-          { kind: 'select', key: 'active', label: 'Live', options: ACTIVE },
-        ]}
-        load={(client, { search, take, skip }) => {
-          const active = oneOfParam(search, 'active', ACTIVE);
-          return ok(
-            client.client.GET('/api/v1/triage-rules', {
-              params: {
-                query: {
-                  take,
-                  skip,
-                  status: oneOfParam(search, 'status', RULE_STATUSES) ?? undefined,
-                  ecosystem: oneOfParam(search, 'ecosystem', ECOSYSTEMS) ?? undefined,
-                  active: active === null ? undefined : active === 'true',
-                },
-              },
-            }),
-          );
-        }}
-        columns={columns}
-        rowKey={(row) => row.triageRuleId}
-        empty="No triage rules match."
-      />
-      {canWrite && <TriageRuleForm onCreated={changed} />}
-      <VexPanel canImport={canWrite} onImported={changed} />
-    </>
-  );
 }

@@ -94,25 +94,7 @@ function VexImport({ onImported }: { onImported: () => void }) {
           Import
         </button>
       </div>
-      {summary && (
-        <div role="status" class="notice">
-          <p>
-            {summary.format} {summary.specVersion}: {summary.statements} statements,{' '}
-            {summary.created} created, {summary.updated} updated, {summary.unchanged} unchanged,{' '}
-            {summary.skipped} skipped; {summary.exposuresSettled} exposures settled.
-          </p>
-          <ul>
-            {summary.results
-              .filter((result) => result.outcome === 'skipped')
-              .map((result) => (
-                <li key={result.statement}>
-                  Statement {result.statement} ({result.vulnerability ?? 'no id'}) skipped:{' '}
-                  {result.reason}
-                </li>
-              ))}
-          </ul>
-        </div>
-      )}
+      {summary && <SummaryView summary={summary} />}
       {problem && <ErrorPanel problem={problem} />}
     </form>
   );
@@ -176,6 +158,28 @@ function VexExport() {
         )}
       </div>
       {problem && <ErrorPanel problem={problem} />}
+    </div>
+  );
+}
+
+function SummaryView({ summary }: { summary: ImportSummary }) {
+  return (
+    <div role="status" class="notice">
+      <p>
+        {summary.format} {summary.specVersion}: {summary.statements} statements, {summary.created}{' '}
+        created, {summary.updated} updated, {summary.unchanged} unchanged, {summary.skipped}{' '}
+        skipped; {summary.exposuresSettled} exposures settled.
+      </p>
+      <ul>
+        {summary.results
+          .filter((result) => result.outcome === 'skipped')
+          .map((result) => (
+            <li key={result.statement}>
+              Statement {result.statement} ({result.vulnerability ?? 'no id'}) skipped:{' '}
+              {result.reason}
+            </li>
+          ))}
+      </ul>
     </div>
   );
 }

@@ -5,7 +5,7 @@ import type { Ok } from '../../api/types';
 import { PagedList } from '../../components/PagedList';
 import type { Column } from '../../components/VirtualTable';
 import { dateTime } from '../../format';
-import { Link } from '../../router';
+import { Link, useLocation } from '../../router';
 
 /** The vulnerability catalogue: search by identifier, alias, summary or package name. */
 type Vulnerability = Ok<'/api/v1/vulnerabilities'>['items'][number];
@@ -32,6 +32,7 @@ export default function Vulnerabilities() {
   return (
     <PagedList<Vulnerability>
       title="Vulnerabilities"
+      intro={<OpenById />}
       filters={[
         { kind: 'search', key: 'search', label: 'Identifier, alias or text' },
         { kind: 'select', key: 'severity', label: 'Severity', options: SEVERITIES },
@@ -59,5 +60,16 @@ export default function Vulnerabilities() {
       rowKey={(row) => row.vulnerabilityId}
       empty="No vulnerabilities match."
     />
+  );
+}
+
+/** A searched identifier can also be opened directly: the detail route takes any alias. */
+function OpenById() {
+  const text = textParam(useLocation().search, 'search')?.trim() ?? null;
+  if (text === null) return null;
+  return (
+    <p>
+      <Link href={`/vulnerabilities/${encodeURIComponent(text)}`}>Open {text} by identifier</Link>
+    </p>
   );
 }
