@@ -222,6 +222,10 @@ describe.skipIf(skip !== null)('vulnerability and policy screens in headless Chr
 
   it('triages an exposure with only the allowed moves; a refusal shows the problem', async () => {
     const { page } = ui;
+    await page.goto(`${base}/exposures/01a25201-0000-7000-8000-000000000000`);
+    const missing = page.getByRole('alert');
+    await missing.waitFor();
+    expect(await missing.textContent()).toMatch(/HTTP 404.*correlation id/);
     await page.goto(`${base}/exposures/${ids.exposureId}`);
     const status = page.getByLabel('New status');
     await status.waitFor();
