@@ -11,7 +11,10 @@ export interface SimpleColumn<T> {
   render: (row: T) => ComponentChildren;
 }
 
-/** A short list as a real <table> (long texts wrap), scrolling sideways inside on a phone. */
+/**
+ * A short list as a real <table> (long texts wrap), scrolling sideways inside on a phone; the
+ * scroll area is a focusable region so the keyboard can scroll it too.
+ */
 export function SimpleTable<T>({
   label,
   rows,
@@ -24,7 +27,8 @@ export function SimpleTable<T>({
   rowKey: (row: T) => string;
 }) {
   return (
-    <div class="table-scroll">
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll area must take focus to scroll
+    <section class="table-scroll" aria-label={`${label} (scrolls)`} tabIndex={0}>
       <table class="data-table" aria-label={label}>
         <thead>
           <tr>
@@ -45,7 +49,7 @@ export function SimpleTable<T>({
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }
 

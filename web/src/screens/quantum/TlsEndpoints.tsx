@@ -57,7 +57,7 @@ export function TlsEndpoints() {
               <button
                 type="button"
                 class="secondary"
-                aria-label={`Probe ${row.host}:${row.port} now`}
+                aria-label={`Probe now ${row.host}:${row.port}`}
                 onClick={() => probe(row)}
               >
                 Probe now
