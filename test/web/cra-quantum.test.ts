@@ -317,6 +317,14 @@ describe.skipIf(skip !== null)('CRA and quantum screens in headless Chromium', (
     const next = await page.getByLabel('New status').locator('option').allTextContents();
     expect(next).toEqual(['investigating', 'affected', 'accepted risk']);
     await page.getByRole('button', { name: 'Cancel' }).click();
+
+    const [cbom] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: /Download the CBOM/ }).click(),
+    ]);
+    expect(cbom.suggestedFilename()).toBe(`cbom-${seeded.quantumRepositoryId}.cdx.json`);
+    const bom = JSON.parse(readFileSync(await cbom.path(), 'utf8'));
+    expect(bom).toMatchObject({ bomFormat: 'CycloneDX', specVersion: '1.6' });
     expect(ui.problems).toEqual([]);
   }, 60_000);
 

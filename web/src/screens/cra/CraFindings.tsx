@@ -37,7 +37,7 @@ const COLUMNS: readonly Column<Finding>[] = [
     header: 'Exploited',
     render: (row) =>
       row.knownExploited ? (
-        <strong class="warn">KEV {row.knownExploited.cveId}</strong>
+        <strong class="warn">yes (KEV)</strong>
       ) : row.activelyExploited ? (
         <strong class="warn">yes</strong>
       ) : (
