@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { booleanParam } from './boolean-param';
-import { attachmentName } from './download';
 import { closesCycle, graphTree } from './graph-tree';
 import { inProgress, pollUntil } from './polling';
 
@@ -88,21 +87,6 @@ describe('pollUntil', () => {
     expect(
       ['queued', 'running', 'completed', 'failed', 'cancelled', 'new'].map(inProgress),
     ).toEqual([true, true, false, false, false, false]);
-  });
-});
-
-describe('attachmentName', () => {
-  it('reads the quoted or bare file name, else the fallback', () => {
-    expect(attachmentName('attachment; filename="sbom-1.cdx.json"', 'x')).toBe('sbom-1.cdx.json');
-    expect(attachmentName('attachment; filename=cbom.json', 'x')).toBe('cbom.json');
-    expect(attachmentName(null, 'x.json')).toBe('x.json');
-    expect(attachmentName('attachment', 'x.json')).toBe('x.json');
-  });
-
-  it('never takes a path or hidden name', () => {
-    expect(attachmentName('attachment; filename="../etc/passwd"', 'x')).toBe('x');
-    expect(attachmentName('attachment; filename="a\\b"', 'x')).toBe('x');
-    expect(attachmentName('attachment; filename=".profile"', 'x')).toBe('x');
   });
 });
 

@@ -1,4 +1,4 @@
-import { attachmentName } from '../../api/download';
+import { filenameOf, saveBlob } from '../../api/download';
 import { ApiError, problemOf } from '../../api/problem';
 
 /**
@@ -11,14 +11,7 @@ export async function saveAttachment(
 ): Promise<string> {
   const { data, error, response } = await pending;
   if (!response.ok || !(data instanceof Blob)) throw new ApiError(problemOf(response, error));
-  const name = attachmentName(response.headers.get('content-disposition'), fallbackName);
-  const url = URL.createObjectURL(data);
-  const anchor = document.createElement('a');
-  anchor.href = url;
-  anchor.download = name;
-  document.body.append(anchor);
-  anchor.click();
-  anchor.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  const name = filenameOf(response.headers.get('content-disposition'), fallbackName);
+  saveBlob(data, name);
   return name;
 }
