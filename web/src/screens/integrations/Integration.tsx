@@ -63,6 +63,7 @@ export default function IntegrationScreen({ params }: ScreenProps) {
             item.reload();
             log.reload();
           }}
+          onDelivered={log.reload}
         />
       )}
       <h2>Delivery log</h2>
@@ -82,7 +83,17 @@ export default function IntegrationScreen({ params }: ScreenProps) {
   );
 }
 
-function Details({ integration, onChanged }: { integration: Integration; onChanged: () => void }) {
+function Details({
+  integration,
+  onChanged,
+  onDelivered,
+}: {
+  integration: Integration;
+  /** The integration changed: reload it (this component remounts) and its log. */
+  onChanged: () => void;
+  /** A delivery was queued: reload only the log, so the answer shown here stays. */
+  onDelivered: () => void;
+}) {
   const { api, principal } = useApp();
   const canWrite = allows(principal, { feature: 'integrations', roles: ['admin'] });
   const [tested, setTested] = useState<Delivery | null>(null);
@@ -96,7 +107,7 @@ function Details({ integration, onChanged }: { integration: Integration; onChang
     );
     if (delivery) {
       setTested(delivery);
-      onChanged();
+      onDelivered();
     }
   };
   const rotate = async () => {
