@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../../src/db/tenant-scope';
@@ -244,6 +245,87 @@ describe.skipIf(skip !== null)('operations screens in headless Chromium', () => 
     await page.getByText('Rows 1–1').waitFor();
     expect(await page.getByRole('link', { name: 'acme/payments-web' }).count()).toBe(1);
   }, 60_000);
+
+  it('alert rules: create, edit and delete through the form; the API agrees each time', async () => {
+    const { page } = ui;
+    const byName = async (name: string) =>
+      (await api('GET', '/api/v1/alert-rules')).body.items.find(
+        (rule: { name: string }) => rule.name === name,
+      );
+    await go('/alerts/rules');
+    await page.getByRole('button', { name: 'New alert rule' }).click();
+    const form = page.getByRole('form', { name: 'New alert rule' });
+    await form.getByLabel('Name').fill('critical exposures');
+    await form.getByLabel('Kind').selectOption('exposure_opened');
+    await form.getByLabel('Minimum severity').selectOption('critical');
+    await form.getByRole('button', { name: 'Create rule' }).click();
+    await page.getByRole('cell', { name: 'critical exposures', exact: true }).waitFor();
+    expect(await byName('critical exposures')).toMatchObject({
+      kind: 'exposure_opened',
+      enabled: true,
+      filters: { minSeverity: 'critical' },
+    });
+    await page.getByRole('button', { name: 'Edit critical exposures' }).click();
+    const edit = page.getByRole('form', { name: 'Edit alert rule' });
+    await edit.getByLabel('Dedupe window (minutes)').fill('50000');
+    await edit.getByRole('button', { name: 'Save rule' }).click();
+    await edit.getByRole('alert').waitFor();
+    expect(await edit.getByRole('alert').textContent()).toContain('HTTP 400');
+    await edit.getByLabel('Dedupe window (minutes)').fill('90');
+    await edit.getByLabel('Enabled').uncheck();
+    await edit.getByRole('button', { name: 'Save rule' }).click();
+    await edit.waitFor({ state: 'detached' });
+    expect(await byName('critical exposures')).toMatchObject({
+      enabled: false,
+      dedupeWindowMinutes: 90,
+    });
+    await page.getByRole('button', { name: 'Delete critical exposures' }).click();
+    await page
+      .getByRole('cell', { name: 'critical exposures', exact: true })
+      .waitFor({ state: 'detached' });
+    expect(await byName('critical exposures')).toBeUndefined();
+    expect(ui.problems).toEqual([]);
+  }, 60_000);
+
+  it('creates a webhook showing its signing secret once', async () => {
+    const { page } = ui;
+    await go('/integrations');
+    const form = page.getByRole('form', { name: 'New webhook' });
+    await form.getByLabel('Name').fill('second hook');
+    await form.getByLabel('URL (public https)').fill(receiver.url);
+    await form.getByRole('button', { name: 'Create webhook' }).click();
+    const secret = (await page.getByTestId('secret-once').textContent()) ?? '';
+    expect(secret).toMatch(/^whsec_/);
+    await page.getByRole('link', { name: 'second hook' }).waitFor();
+    const listed = (await api('GET', '/api/v1/integrations')).body.items.map(
+      (item: { name: string }) => item.name,
+    );
+    expect(listed).toContain('second hook');
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    expect(await page.content()).not.toContain(secret);
+  }, 60_000);
+
+  it('requests a data export and downloads the zip once it is completed', async () => {
+    const { page } = ui;
+    await go('/settings');
+    await page.getByRole('button', { name: 'Request a data export' }).click();
+    await page.waitForURL(/exportId=/);
+    const exportId = new URL(page.url()).searchParams.get('exportId');
+    await t.runJobs();
+    const state = page.getByTestId('export-state');
+    await state.getByRole('button', { name: 'Refresh' }).click();
+    await state.getByText('completed').waitFor();
+    const stored = (await api('GET', `/api/v1/tenants/current/data-export/${exportId}`)).body;
+    expect(stored.state).toBe('completed');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      state.getByRole('button', { name: 'Download the zip' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`driftwatch-export-${exportId}.zip`);
+    const path = await download.path();
+    expect(statSync(path).size).toBe(stored.sizeBytes);
+    expect(ui.problems).toEqual([]);
+  }, 90_000);
 
   it('a viewer sees no Settings or Integrations, and no Acknowledge', async () => {
     const { page } = ui;
