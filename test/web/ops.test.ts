@@ -258,12 +258,14 @@ describe.skipIf(skip !== null)('operations screens in headless Chromium', () => 
     await form.getByLabel('Name').fill('critical exposures');
     await form.getByLabel('Kind').selectOption('exposure_opened');
     await form.getByLabel('Minimum severity').selectOption('critical');
+    await form.getByLabel('ops hook (active)').check();
     await form.getByRole('button', { name: 'Create rule' }).click();
     await page.getByRole('cell', { name: 'critical exposures', exact: true }).waitFor();
     expect(await byName('critical exposures')).toMatchObject({
       kind: 'exposure_opened',
       enabled: true,
       filters: { minSeverity: 'critical' },
+      channels: [integrationId],
     });
     await page.getByRole('button', { name: 'Edit critical exposures' }).click();
     const edit = page.getByRole('form', { name: 'Edit alert rule' });

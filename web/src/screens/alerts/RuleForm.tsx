@@ -2,8 +2,9 @@ import { useState } from 'preact/hooks';
 import { ok } from '../../api/client';
 import type { Ok } from '../../api/types';
 import { ErrorPanel } from '../../components/status';
-import { useApp } from '../../context';
+import { holds, useApp } from '../../context';
 import { useAction } from '../../use-action';
+import { useLoad } from '../../use-load';
 import { ALERT_KINDS, SEVERITIES } from './vocab';
 
 /** Create (rule null) or edit an alert rule; the API's 400 is shown as it answers. */
@@ -24,6 +25,7 @@ export function RuleForm({
   const [enabled, setEnabled] = useState(rule?.enabled ?? true);
   const [minSeverity, setMinSeverity] = useState(rule?.filters.minSeverity ?? '');
   const [dedupe, setDedupe] = useState(String(rule?.dedupeWindowMinutes ?? 1440));
+  const [channels, setChannels] = useState<readonly string[]>(rule?.channels ?? []);
   const action = useAction();
 
   const submit = async (event: Event) => {
@@ -39,6 +41,7 @@ export function RuleForm({
       },
       // Sent as typed; a value that is not a whole number is the API's 400 to explain.
       dedupeWindowMinutes: Number(dedupe),
+      channels: [...channels],
     };
     const saved = await action.run(() =>
       rule
@@ -114,6 +117,7 @@ export function RuleForm({
         />
         Enabled
       </label>
+      <Channels chosen={channels} onChange={setChannels} />
       {action.problem && <ErrorPanel problem={action.problem} />}
       <div class="row">
         <button type="submit" disabled={action.busy}>
@@ -124,5 +128,51 @@ export function RuleForm({
         </button>
       </div>
     </form>
+  );
+}
+
+/** The integrations the rule's alerts are delivered to (GET /api/v1/integrations, members up). */
+function Channels({
+  chosen,
+  onChange,
+}: {
+  chosen: readonly string[];
+  onChange: (next: readonly string[]) => void;
+}) {
+  const { principal } = useApp();
+  const readable = holds(principal, 'member');
+  const result = useLoad(
+    (api) =>
+      readable
+        ? ok(api.client.GET('/api/v1/integrations'))
+        : Promise.resolve({ items: [], total: 0 }),
+    'channels',
+  );
+  if (result.state === 'loading') return null;
+  if (result.state === 'error') return <ErrorPanel problem={result.problem} />;
+  if (result.data.items.length === 0) {
+    return <p class="muted">No integrations to deliver to ({chosen.length} channels kept).</p>;
+  }
+  return (
+    <fieldset class="channels">
+      <legend>Deliver to</legend>
+      {result.data.items.map((item) => (
+        <label key={item.integrationId} for={`channel-${item.integrationId}`} class="check">
+          <input
+            id={`channel-${item.integrationId}`}
+            type="checkbox"
+            checked={chosen.includes(item.integrationId)}
+            onChange={(e) =>
+              onChange(
+                e.currentTarget.checked
+                  ? [...chosen, item.integrationId]
+                  : chosen.filter((id) => id !== item.integrationId),
+              )
+            }
+          />
+          {item.name} ({item.status})
+        </label>
+      ))}
+    </fieldset>
   );
 }
