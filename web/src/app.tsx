@@ -9,14 +9,19 @@ import { Link, matchPath, useLocation } from './router';
 import { ROUTES, type RouteDef, type ScreenProps } from './routes';
 import { SignIn } from './screens/SignIn';
 
-/** Who the token is: the plan and its features (the only such route today; see context.ts). */
+/** Who the token is: the plan and its features, the tenant's name, the token's roles. */
 export async function loadPrincipal(api: Api): Promise<Principal> {
-  const flags = await ok(api.client.GET('/api/v1/feature-flags'));
+  const [flags, tenant, token] = await Promise.all([
+    ok(api.client.GET('/api/v1/feature-flags')),
+    ok(api.client.GET('/api/v1/tenants/current')),
+    ok(api.client.GET('/api/v1/api-tokens/current')),
+  ]);
   return {
     plan: flags.plan,
     features: new Set(flags.items.filter((item) => item.enabled).map((item) => item.key)),
-    tenantName: null,
-    roles: null,
+    tenantName: tenant.name,
+    roles: token.roles,
+    tokenId: token.apiTokenId,
   };
 }
 
@@ -82,9 +87,9 @@ function Shell({ principal, onSignOut }: { principal: Principal; onSignOut: () =
           Driftwatch
         </Link>
         <p class="who">
-          <span>{principal.tenantName ?? 'Your tenant'}</span>
+          <span>{principal.tenantName}</span>
           <span class="tag">plan: {principal.plan}</span>
-          {principal.roles && <span class="tag">roles: {principal.roles.join(', ')}</span>}
+          <span class="tag">roles: {principal.roles.join(', ')}</span>
         </p>
         <button type="button" class="secondary" onClick={onSignOut}>
           Sign out

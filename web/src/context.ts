@@ -4,15 +4,27 @@ import type { Api } from './api/client';
 import type { Watchable } from './api/store';
 
 /**
- * Who is signed in. The plan and its feature flags come from GET /api/v1/feature-flags. The
- * tenant's name and the token's roles have no route yet (web/README.md "Missing routes"): they
- * stay null, and navigation then shows every entry the plan allows (the API still answers 403).
+ * Who is signed in: the plan and its feature flags (GET /api/v1/feature-flags), the tenant's
+ * name (GET /api/v1/tenants/current) and the token's roles in effect (GET
+ * /api/v1/api-tokens/current). Navigation and actions follow them; the API still decides.
  */
 export interface Principal {
   plan: string;
   features: ReadonlySet<string>;
-  tenantName: string | null;
-  roles: readonly string[] | null;
+  tenantName: string;
+  roles: readonly string[];
+  /** The signed-in token's id (the Settings token list marks it). */
+  tokenId: string;
+}
+
+/** The API's roles, each including the ones before it (src/core/roles.ts). */
+export const ROLE_ORDER = ['viewer', 'member', 'admin', 'owner'] as const;
+export type Role = (typeof ROLE_ORDER)[number];
+
+/** Whether the principal holds `role` or a stronger one. */
+export function holds(principal: Pick<Principal, 'roles'>, role: Role): boolean {
+  const need = ROLE_ORDER.indexOf(role);
+  return principal.roles.some((held) => ROLE_ORDER.findIndex((r) => r === held) >= need);
 }
 
 export interface AppContextValue {
@@ -29,15 +41,16 @@ export function useApp(): AppContextValue {
   return value;
 }
 
-/** Whether the principal may see something needing `feature` and one of `roles`. */
+/**
+ * Whether the principal may see something needing `feature` and one of `roles` (a stronger role
+ * includes a weaker one: an owner may do what an admin may).
+ */
 export function allows(
-  principal: Principal,
-  need: { feature?: string; roles?: readonly string[] },
+  principal: Pick<Principal, 'features' | 'roles'>,
+  need: { feature?: string; roles?: readonly Role[] },
 ): boolean {
   if (need.feature && !principal.features.has(need.feature)) return false;
-  if (need.roles && principal.roles !== null) {
-    return need.roles.some((role) => principal.roles?.includes(role));
-  }
+  if (need.roles) return need.roles.some((role) => holds(principal, role));
   return true;
 }
 

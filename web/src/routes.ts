@@ -1,4 +1,5 @@
 import type { ComponentType } from 'preact';
+import type { Role } from './context';
 
 /**
  * Every route of the web app, declared once (web/README.md "Add a screen"). Each screen is its
@@ -16,7 +17,7 @@ export interface RouteDef {
   title: string;
   nav?: string;
   feature?: string;
-  roles?: readonly string[];
+  roles?: readonly Role[];
   load: () => Promise<{ default: ComponentType<ScreenProps> }>;
 }
 
@@ -118,13 +119,29 @@ export const ROUTES: readonly RouteDef[] = [
     feature: 'policies',
     load: () => import('./screens/policies/Exceptions'),
   },
-  { path: '/alerts', title: 'Alerts', nav: 'Alerts', load: pending },
+  {
+    path: '/alerts',
+    title: 'Alerts',
+    nav: 'Alerts',
+    load: () => import('./screens/alerts/Alerts'),
+  },
+  {
+    path: '/alerts/rules',
+    title: 'Alert rules',
+    load: () => import('./screens/alerts/AlertRules'),
+  },
   {
     path: '/integrations',
     title: 'Integrations',
     nav: 'Integrations',
-    feature: 'integrations',
-    load: pending,
+    roles: ['member'],
+    load: () => import('./screens/integrations/Integrations'),
+  },
+  {
+    path: '/integrations/:integrationId',
+    title: 'Integration',
+    roles: ['member'],
+    load: () => import('./screens/integrations/Integration'),
   },
   {
     path: '/cra',
@@ -163,6 +180,6 @@ export const ROUTES: readonly RouteDef[] = [
     title: 'Settings',
     nav: 'Settings',
     roles: ['admin', 'owner'],
-    load: pending,
+    load: () => import('./screens/settings/Settings'),
   },
 ];

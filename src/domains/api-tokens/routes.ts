@@ -5,9 +5,9 @@ import type { RouteApp } from '../../http/route-app';
 import { NoContent, UuidParam, withErrors } from '../../http/schemas';
 import { principalOf, tenantDb } from '../../http/scope';
 import type { SecretBox } from '../../security/secret-box';
-import { ApiTokenList, CreateApiTokenBody, CreatedApiToken } from './schemas';
+import { ApiTokenList, CreateApiTokenBody, CreatedApiToken, CurrentApiToken } from './schemas';
 import { createApiToken } from './service';
-import { type ListedApiToken, listApiTokens, revokeApiToken } from './store';
+import { findOwnApiToken, type ListedApiToken, listApiTokens, revokeApiToken } from './store';
 import type { TokenUsageTracker } from './usage-tracker';
 
 function present(row: ListedApiToken) {
@@ -28,6 +28,7 @@ export function apiTokenRoutes(deps: {
   return async (app) => {
     createTokenRoute(app, deps);
     tokenListRoute(app, deps);
+    currentTokenRoute(app);
     revokeTokenRoute(app);
   };
 }
@@ -100,6 +101,34 @@ function tokenListRoute(app: RouteApp, deps: ApiTokenDeps): void {
         };
       });
       return { items, totalEstimate: items.length };
+    },
+  );
+}
+
+/** Who the caller is: the web app shows the roles and hides what they do not allow. */
+function currentTokenRoute(app: RouteApp): void {
+  app.get(
+    '/api/v1/api-tokens/current',
+    {
+      schema: {
+        tags: ['API tokens'],
+        summary: 'The calling token: name, prefix, roles in effect, expiry (never the secret)',
+        response: withErrors({ 200: CurrentApiToken }, [404]),
+      },
+      config: { role: 'viewer' },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const row = await findOwnApiToken(tenantDb(request), principal.tokenId);
+      // Authentication found this token a moment ago in the same scope.
+      if (!row) throw notFound('The API token');
+      return {
+        apiTokenId: row.id,
+        name: row.name,
+        prefix: row.prefix,
+        roles: principal.roles,
+        expiresAtUtc: iso(row.expires_at),
+      };
     },
   );
 }

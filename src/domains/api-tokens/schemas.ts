@@ -37,3 +37,22 @@ export const ApiTokenList = Type.Object({
   items: Type.Array(ApiTokenListItem),
   totalEstimate: Type.Integer(),
 });
+
+/** GET /api/v1/api-tokens/current: the calling token, with the roles it holds in effect. */
+export const CurrentApiToken = Type.Object({
+  apiTokenId: Uuid,
+  name: Type.String(),
+  prefix: Type.String({ description: 'The first characters of the secret, to recognise it' }),
+  roles: Type.Array(
+    Type.Union([
+      Type.Literal('viewer'),
+      Type.Literal('member'),
+      Type.Literal('admin'),
+      Type.Literal('owner'),
+    ]),
+    {
+      description: 'Roles in effect (inherited roles resolved); each includes the ones below it',
+    },
+  ),
+  expiresAtUtc: NullableDateTime,
+});

@@ -82,6 +82,15 @@ export async function listApiTokens(db: Kysely<DB>): Promise<ListedApiToken[]> {
     .execute();
 }
 
+/** The calling token's public fields (RLS keeps it to the scope's tenant); never the hash. */
+export async function findOwnApiToken(db: Kysely<DB>, id: string) {
+  return db
+    .selectFrom('api_tokens')
+    .select(['id', 'name', 'prefix', 'expires_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
 /** Revokes an active token; undefined when unknown (or another tenant's) or already revoked. */
 export async function revokeApiToken(db: Kysely<DB>, id: string) {
   return db

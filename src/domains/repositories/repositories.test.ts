@@ -5,7 +5,7 @@ import {
   type GitFixture,
   POLYGLOT_FILES,
 } from '../../../test/support/git-fixtures';
-import { tokenWithRole } from '../../../test/support/scenarios';
+import { insertRepository, tokenWithRole } from '../../../test/support/scenarios';
 import { createTestApp, type TestApp, type TestTenant } from '../../../test/support/test-app';
 import { newId } from '../../db/ids';
 import { withTenant } from '../../db/tenant-scope';
@@ -677,6 +677,48 @@ describe('repository reads and changes', () => {
       .where('scans.repository_id', '=', id)
       .execute();
     expect(logs).toEqual([]);
+  });
+});
+
+describe('GET /api/v1/repositories?search=', () => {
+  let tenant: TestTenant;
+  let other: TestTenant;
+  beforeAll(async () => {
+    tenant = await t.createTenant();
+    other = await t.createTenant();
+    for (const name of ['Payments-API', 'payments_web', 'billing', 'pay%ments']) {
+      await insertRepository(t, tenant.tenantId, name);
+    }
+    await insertRepository(t, other.tenantId, 'payments-other');
+  });
+  const names = async (query: string, token = tenant.token) => {
+    const res = await get(token, `/api/v1/repositories?${query}`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().items.map((r: { fullName: string }) => r.fullName);
+  };
+
+  it('matches a case-insensitive substring of the full name, in this tenant only', async () => {
+    expect(await names('search=PAYMENTS')).toEqual(['acme/Payments-API', 'acme/payments_web']);
+    expect(await names('search=acme%2Fbill')).toEqual(['acme/billing']);
+    expect(await names('search=payments', other.token)).toEqual(['acme/payments-other']);
+    const counted = await get(tenant.token, '/api/v1/repositories?search=pay&take=1');
+    expect(counted.json()).toMatchObject({ totalEstimate: 3, take: 1 });
+  });
+
+  it('takes LIKE wildcards literally; blank means no filter', async () => {
+    expect(await names('search=pay%25')).toEqual(['acme/pay%ments']);
+    expect(await names('search=s_w')).toEqual(['acme/payments_web']);
+    expect(await names('search=%20%20')).toHaveLength(4);
+    expect(await names('search=nothing-like-it')).toEqual([]);
+  });
+
+  it('answers 400 problems for bad input', async () => {
+    for (const query of [`search=${'a'.repeat(201)}`, 'search=pay%00', 'search=a%0Ab']) {
+      const res = await get(tenant.token, `/api/v1/repositories?${query}`);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.headers['content-type']).toContain('application/problem+json');
+      expect(res.json().title).toEqual(expect.any(String));
+    }
   });
 });
 

@@ -43,6 +43,15 @@ const RepositoryListQuery = Type.Object({
   teamId: Type.Optional(Uuid),
   businessCriticality: enumQuery(BUSINESS_CRITICALITIES, 'Business criticality:'),
   lifecycleStatus: enumQuery(LIFECYCLE_STATUSES, 'Lifecycle status:'),
+  search: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      // Control characters (NUL above all) could never match and PostgreSQL refuses NUL: a 400.
+      pattern: '^[^\\u0000-\\u001f\\u007f]*$',
+      description:
+        "Case-insensitive substring of the repository's full name (owner/name); at most 200 characters, no control characters",
+    }),
+  ),
   ...TakeSkipQuery,
 });
 
@@ -164,6 +173,7 @@ function repositoryCollectionRoutes(
             BUSINESS_CRITICALITIES,
           ),
           lifecycleStatus: parseEnum('lifecycleStatus', query.lifecycleStatus, LIFECYCLE_STATUSES),
+          search: query.search?.trim() || undefined,
         },
         page,
       );

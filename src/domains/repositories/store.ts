@@ -29,6 +29,8 @@ export interface RepositoryFilter {
   teamId?: string;
   businessCriticality?: BusinessCriticality;
   lifecycleStatus?: LifecycleStatus;
+  /** Case-insensitive substring of full_name; LIKE wildcards in it match literally. */
+  search?: string;
 }
 
 function filtered(db: Kysely<DB>, filter: RepositoryFilter) {
@@ -39,6 +41,10 @@ function filtered(db: Kysely<DB>, filter: RepositoryFilter) {
     query = query.where('business_criticality', '=', filter.businessCriticality);
   }
   if (filter.lifecycleStatus) query = query.where('lifecycle_status', '=', filter.lifecycleStatus);
+  if (filter.search) {
+    const escaped = filter.search.replace(/[\\%_]/g, (c) => `\\${c}`);
+    query = query.where('full_name', 'ilike', `%${escaped}%`);
+  }
   return query;
 }
 

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { FEATURES, type Feature, PLAN_DEFINITIONS, planHas } from '../../core/plans';
+import { FEATURES, type Feature, isPlan, PLAN_DEFINITIONS, planHas } from '../../core/plans';
+import { notFound } from '../../core/problem';
 import { DateTime, Uuid, withErrors } from '../../http/schemas';
-import { principalOf } from '../../http/scope';
+import { principalOf, tenantDb } from '../../http/scope';
 import type { RouteDeps } from '../route-deps';
 import { tenantLifecycleRoutes } from './lifecycle-routes';
 import { createTenantWithOwner } from './service';
@@ -13,6 +14,19 @@ const DemoSession = Type.Object({
   plan: Type.Literal('trial'),
   token: Type.String({ description: 'Bearer token (dw_...) for the demo tenant' }),
   expiresAtUtc: DateTime,
+});
+
+const CurrentTenant = Type.Object({
+  tenantId: Uuid,
+  name: Type.String(),
+  plan: Type.Union([
+    Type.Literal('trial'),
+    Type.Literal('free'),
+    Type.Literal('team'),
+    Type.Literal('business'),
+    Type.Literal('enterprise'),
+  ]),
+  createdAtUtc: DateTime,
 });
 
 const FeatureFlag = Type.Object({
@@ -69,6 +83,34 @@ export function tenantRoutes(
           plan: 'trial' as const,
           token: tenant.ownerToken,
           expiresAtUtc: expiresAt.toISOString(),
+        };
+      },
+    );
+
+    app.get(
+      '/api/v1/tenants/current',
+      {
+        schema: {
+          tags: ['Tenant'],
+          summary: "The caller's tenant: id, name, plan, creation time",
+          response: withErrors({ 200: CurrentTenant }, [404]),
+        },
+        config: { role: 'viewer' },
+      },
+      async (request) => {
+        const { tenantId } = principalOf(request);
+        // Row-level security already limits the scope to this one row; the filter says so.
+        const row = await tenantDb(request)
+          .selectFrom('tenants')
+          .select(['id', 'name', 'plan', 'created_at'])
+          .where('id', '=', tenantId)
+          .executeTakeFirst();
+        if (!row || !isPlan(row.plan)) throw notFound('The tenant');
+        return {
+          tenantId: row.id,
+          name: row.name,
+          plan: row.plan,
+          createdAtUtc: row.created_at.toISOString(),
         };
       },
     );

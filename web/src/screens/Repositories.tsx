@@ -1,5 +1,5 @@
 import { ok } from '../api/client';
-import { oneOfParam } from '../api/query-state';
+import { oneOfParam, textParam } from '../api/query-state';
 import type { Ok } from '../api/types';
 import { PagedList } from '../components/PagedList';
 import type { Column } from '../components/VirtualTable';
@@ -31,6 +31,7 @@ export default function Repositories() {
     <PagedList<Repository>
       title="Repositories"
       filters={[
+        { kind: 'search', key: 'search', label: 'Name contains', placeholder: 'owner/name' },
         { kind: 'select', key: 'businessCriticality', label: 'Criticality', options: CRITICALITY },
         { kind: 'select', key: 'lifecycleStatus', label: 'Lifecycle', options: LIFECYCLE },
       ]}
@@ -41,6 +42,7 @@ export default function Repositories() {
               query: {
                 take,
                 skip,
+                search: textParam(search, 'search') ?? undefined,
                 businessCriticality:
                   oneOfParam(search, 'businessCriticality', CRITICALITY) ?? undefined,
                 lifecycleStatus: oneOfParam(search, 'lifecycleStatus', LIFECYCLE) ?? undefined,
