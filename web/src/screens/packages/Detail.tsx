@@ -3,7 +3,7 @@ import { done, ok } from '../../api/client';
 import { type ApiProblem, asProblem } from '../../api/problem';
 import type { Ok } from '../../api/types';
 import { ErrorPanel, Loading } from '../../components/status';
-import { allows, useApp } from '../../context';
+import { allows, type Role, useApp } from '../../context';
 import { count, dateTime, decimal } from '../../format';
 import { Link } from '../../router';
 import type { ScreenProps } from '../../routes';
@@ -18,7 +18,7 @@ import { ReplacementsSection, RiskSection, UsageSection } from './Risk';
  */
 type Detail = Ok<'/api/v1/packages/{packageId}'>;
 
-const WATCH_ROLES = ['member', 'admin', 'owner'];
+const WATCH_ROLES: readonly Role[] = ['member'];
 
 export default function PackageScreen({ params }: ScreenProps) {
   const packageId = params.packageId ?? '';

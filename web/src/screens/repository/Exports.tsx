@@ -4,7 +4,7 @@ import { inProgress, pollUntil } from '../../api/polling';
 import { type ApiProblem, asProblem } from '../../api/problem';
 import type { Ok } from '../../api/types';
 import { Empty, ErrorPanel, Loading } from '../../components/status';
-import { allows, useApp } from '../../context';
+import { allows, type Role, useApp } from '../../context';
 import { count, dateTime } from '../../format';
 import { useLoad } from '../../use-load';
 import { saveAttachment } from './save';
@@ -17,7 +17,7 @@ import { saveAttachment } from './save';
 type SbomExport = Ok<'/api/v1/sbom-exports/{exportId}'>;
 
 const FORMATS = ['cyclonedx-1.6', 'spdx-2.3'] as const;
-const EXPORT_ROLES = ['member', 'admin', 'owner'];
+const EXPORT_ROLES: readonly Role[] = ['member'];
 
 export function ExportsTab({ repositoryId }: { repositoryId: string }) {
   const { principal } = useApp();

@@ -4,7 +4,7 @@ import { inProgress, pollUntil } from '../../api/polling';
 import { type ApiProblem, asProblem } from '../../api/problem';
 import type { Ok } from '../../api/types';
 import { Empty, ErrorPanel, Loading } from '../../components/status';
-import { allows, useApp } from '../../context';
+import { allows, type Role, useApp } from '../../context';
 import { count, dateTime } from '../../format';
 
 /**
@@ -21,7 +21,7 @@ type View =
   | { state: 'ok'; scan: Scan; logs: readonly LogLine[] }
   | { state: 'error'; problem: ApiProblem };
 
-const SCAN_ROLES = ['member', 'admin', 'owner'];
+const SCAN_ROLES: readonly Role[] = ['member'];
 const LOG_WINDOW = 200;
 
 function useFollowScan(repositoryId: string, round: number, onFinished: () => void): View {

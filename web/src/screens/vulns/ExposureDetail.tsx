@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ok } from '../../api/client';
 import type { Ok } from '../../api/types';
 import { ErrorPanel, Loading } from '../../components/status';
-import { allows, useApp } from '../../context';
+import { allows, type Role, useApp } from '../../context';
 import { dateTime } from '../../format';
 import { Link } from '../../router';
 import type { ScreenProps } from '../../routes';
@@ -13,7 +13,7 @@ import { TriageForm } from './TriageForm';
 /** One exposure: what matched (ranges, fixed versions), where, its triage, and the triage form. */
 type Exposure = Ok<'/api/v1/vulnerability-exposures/{exposureId}'>;
 
-const TRIAGE_ROLES = ['member', 'admin', 'owner'];
+const TRIAGE_ROLES: readonly Role[] = ['member'];
 
 export default function ExposureDetail({ params }: ScreenProps) {
   const exposureId = params.exposureId ?? '';

@@ -7,7 +7,7 @@ import type { Ok } from '../../api/types';
 import { PagedList } from '../../components/PagedList';
 import { ErrorPanel } from '../../components/status';
 import type { Column } from '../../components/VirtualTable';
-import { allows, useApp } from '../../context';
+import { allows, type Role, useApp } from '../../context';
 import { dateTime } from '../../format';
 import { Link } from '../../router';
 import { TriageRuleForm } from './TriageRuleForm';
@@ -17,7 +17,7 @@ import { VexPanel } from './VexPanel';
 type Rule = Ok<'/api/v1/triage-rules'>['items'][number];
 
 const ACTIVE = ['true', 'false'] as const;
-const WRITE_ROLES = ['member', 'admin', 'owner'];
+const WRITE_ROLES: readonly Role[] = ['member'];
 
 export default function TriageRules() {
   const { api, principal } = useApp();
