@@ -94,7 +94,9 @@ describe('the schema is ready to shard by tenant', () => {
         'unlisted: no tenant_id and not classified as a global table',
       ]);
       // A foreign key to a reference table is allowed, as Citus allows it.
-      expect(schemaShardProblems(catalogue, { lookups: 'reference', unlisted: 'coordinator' })).toEqual([
+      expect(
+        schemaShardProblems(catalogue, { lookups: 'reference', unlisted: 'coordinator' }),
+      ).toEqual([
         'children: tenant_id is nullable',
         'children: primary key children_pkey (id)',
         'children: unique children_email (email)',

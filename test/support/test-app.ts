@@ -97,6 +97,8 @@ export async function createTestApp(
     /** Request metrics, job observations and /metrics (with an operator token) on this app. */
     metrics?: Metrics;
     state?: ServiceState;
+    /** The master key secrets are sealed with (base64, 32 bytes); random by default. */
+    masterKey?: string;
   } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await openTestDatabase());
@@ -105,7 +107,7 @@ export async function createTestApp(
   // defaults refuse both; tests of the guard itself override `outbound`.
   const config = loadConfig({ LOG_LEVEL: 'silent', ...TEST_OUTBOUND_ENV }, overrides);
   const tokenUsage = createTokenUsageTracker(database);
-  const secretBox = createSecretBox(randomBytes(32).toString('base64'));
+  const secretBox = createSecretBox(options.masterKey ?? randomBytes(32).toString('base64'));
   const jobDeps: JobDeps = {
     database,
     config,
