@@ -70,7 +70,7 @@ function execForm(args: string): string[] {
   return words;
 }
 
-const SETTING_NAMES = new Set(SETTINGS.map(([name]) => name));
+const SETTING_NAMES = new Set<string>(SETTINGS.map(([name]) => name));
 const SCRIPTS: Record<string, string> = JSON.parse(read('package.json')).scripts;
 /** The CLI's top-level commands (cli/main.ts) and `serve`'s roles (cli/commands/serve.ts). */
 const COMMANDS = new Set(
