@@ -6,6 +6,7 @@ import {
   existsSync,
   mkdtempSync,
   openSync,
+  readFileSync,
   readSync,
   renameSync,
   rmSync,
@@ -17,6 +18,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import type pg from 'pg';
+import { type Static, Type } from 'typebox';
+import { Compile } from 'typebox/compile';
 import type { Database } from '../db/connection';
 import { startEmbeddedServer } from '../db/embedded';
 import { listMigrations } from '../db/migrate';
@@ -34,18 +37,21 @@ export { BackupRefusedError } from './pg-tools';
  */
 export const BACKUP_FORMAT = 'driftwatch-backup';
 
-export interface BackupHeader {
-  format: typeof BACKUP_FORMAT;
-  version: 1;
-  engine: Database['engine'];
-  createdAt: string;
+const Header = Type.Object({
+  format: Type.Literal(BACKUP_FORMAT),
+  version: Type.Literal(1),
+  engine: Type.Union([Type.Literal('embedded'), Type.Literal('postgres')]),
+  createdAt: Type.String(),
   /** The last migration the database had: a restore by an older build refuses. */
-  schema: string | null;
-  masterKeyFingerprint: string;
-  payload: 'pglite-tar-gzip' | 'pg-dump-custom';
-  payloadBytes: number;
-  payloadSha256: string;
-}
+  schema: Type.Union([Type.String(), Type.Null()]),
+  masterKeyFingerprint: Type.String({ pattern: '^[0-9a-f]{16}$' }),
+  payload: Type.Union([Type.Literal('pglite-tar-gzip'), Type.Literal('pg-dump-custom')]),
+  payloadBytes: Type.Integer({ minimum: 0 }),
+  payloadSha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+});
+const headerCheck = Compile(Header);
+
+export type BackupHeader = Static<typeof Header>;
 
 export interface BackupSummary {
   path: string;
@@ -184,22 +190,12 @@ export function readBackupHeader(path: string): { header: BackupHeader; offset: 
 }
 
 function parseHeader(text: string): BackupHeader | null {
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    const value: unknown = JSON.parse(text);
+    return headerCheck.Check(value) ? value : null;
   } catch {
     return null;
   }
-  if (typeof value !== 'object' || value === null) return null;
-  const header = value as Partial<BackupHeader>;
-  const valid =
-    header.format === BACKUP_FORMAT &&
-    header.version === 1 &&
-    (header.engine === 'embedded' || header.engine === 'postgres') &&
-    typeof header.masterKeyFingerprint === 'string' &&
-    typeof header.payloadBytes === 'number' &&
-    typeof header.payloadSha256 === 'string';
-  return valid ? (header as BackupHeader) : null;
 }
 
 /**
@@ -307,9 +303,8 @@ export async function restoreBackup(
 
 /** Starts the embedded database on the new directory from the tarball, then stops it cleanly. */
 async function loadEmbedded(dataDir: string, tarball: string): Promise<void> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of createReadStream(tarball)) chunks.push(chunk as Buffer);
-  const server = await startEmbeddedServer(dataDir, new Blob(chunks));
+  // PGlite loads a tarball from memory in any case.
+  const server = await startEmbeddedServer(dataDir, new Blob([readFileSync(tarball)]));
   await server.stop();
 }
 
