@@ -42,6 +42,9 @@ function printSummary(summary: BackupSummary): void {
   console.log(
     `Backed up the ${summary.engine} database (schema ${summary.schema ?? 'empty'}) to ${summary.path}, ${summary.bytes} bytes.`,
   );
+  if (summary.heldMs !== null) {
+    console.log(`The copy held the database for ${summary.heldMs} ms (queries waited meanwhile).`);
+  }
   console.log(
     `Its secrets need the master key of fingerprint ${summary.masterKeyFingerprint}: keep the key (not in this file) safe, apart from the backup.`,
   );

@@ -59,6 +59,11 @@ export interface BackupSummary {
   bytes: number;
   schema: string | null;
   masterKeyFingerprint: string;
+  /**
+   * Embedded: how long the dump held the database (queries wait meanwhile; a request that waits
+   * past DATABASE_ACQUIRE_TIMEOUT_MS gets the retryable 503). Null on PostgreSQL (no pause).
+   */
+  heldMs: number | null;
 }
 
 const HEADER_LIMIT_BYTES = 64 * 1024;
@@ -87,6 +92,7 @@ async function assemble(
   path: string,
   header: Omit<BackupHeader, 'payloadBytes' | 'payloadSha256'>,
   payloadFile: string,
+  heldMs: number | null,
 ): Promise<BackupSummary> {
   const { bytes, sha256 } = await measureFile(payloadFile);
   const full: BackupHeader = { ...header, payloadBytes: bytes, payloadSha256: sha256 };
@@ -101,6 +107,7 @@ async function assemble(
     bytes: statSync(path).size,
     schema: full.schema,
     masterKeyFingerprint: full.masterKeyFingerprint,
+    heldMs,
   };
 }
 
@@ -121,7 +128,9 @@ export async function backupEmbedded(
     // Fewer WAL records for the restore to replay; the dump is consistent either way.
     await database.pool.query('CHECKPOINT');
     const schema = await lastMigration(database.pool);
+    const held = performance.now();
     const tarball = await database.snapshot();
+    const heldMs = Math.round(performance.now() - held);
     const payload = join(scratch.dir, 'payload');
     await pipeline(Readable.fromWeb(tarball.stream()), createGzip(), createWriteStream(payload));
     return await assemble(
@@ -136,6 +145,7 @@ export async function backupEmbedded(
         payload: 'pglite-tar-gzip',
       },
       payload,
+      heldMs,
     );
   } finally {
     scratch.remove();
@@ -167,6 +177,7 @@ export async function backupPostgres(
         payload: 'pg-dump-custom',
       },
       payload,
+      null,
     );
   } finally {
     scratch.remove();
