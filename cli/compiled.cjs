@@ -50,6 +50,9 @@ function exists(path) {
 /** Builds dist/ when it is missing or stale; returns the CLI entry's URL. */
 async function ensureBuilt() {
   if (isFresh(readManifest()) && exists(ENTRY)) return pathToFileURL(ENTRY).href;
+  // A build installed without its sources (the container image, Dockerfile): nothing to be
+  // stale against, and nothing to rebuild from.
+  if (!exists(BUILD_SCRIPT) && exists(ENTRY)) return pathToFileURL(ENTRY).href;
   const say = process.stderr.isTTY ? (line) => process.stderr.write(`${line}\n`) : () => {};
   try {
     const { build } = await import(pathToFileURL(BUILD_SCRIPT).href);

@@ -9,6 +9,7 @@ import {
   runOperation,
 } from '../src/operator/operations';
 import { servicesElsewhere } from '../src/operator/service-record';
+import { readMasterKey } from '../src/security/secret-box';
 import { describeDatabase, openServiceDatabase, type StepReporter } from '../src/service';
 
 /** Runs one operation: through the data directory's owner, or in this process. */
@@ -42,6 +43,7 @@ async function inThisProcess<T>(
     database,
     dataDir: config.dataDir,
     fileUrlRoots: config.scans.fileUrlRoots,
+    masterKey: readMasterKey(config.masterKey, config.dataDir),
   };
   try {
     return await work((name, input) => runOperation(context, name, input));

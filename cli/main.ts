@@ -28,7 +28,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   },
   admin: {
     summary:
-      'administration: create-tenant --name NAME --plan PLAN | create-token --tenant ID|NAME | import-osv <file|dir|url> | import-kev <file> | status',
+      'administration: create-tenant --name NAME --plan PLAN | create-token --tenant ID|NAME | import-osv <file|dir|url> | import-kev <file> | status | backup FILE | restore FILE',
     load: () => import('./commands/admin'),
   },
   ask: {

@@ -36,7 +36,7 @@ import { type MetricsServer, startMetricsServer } from './observability/metrics-
 import { startOperatorChannel } from './operator/channel';
 import { advertiseService } from './operator/service-record';
 import { createFileRoots } from './security/outbound-guard-files';
-import { createSecretBox, resolveMasterKey } from './security/secret-box';
+import { createSecretBox, readMasterKey, resolveMasterKey } from './security/secret-box';
 
 export interface RunningService {
   database: Database;
@@ -356,6 +356,7 @@ function startOperator(database: Database, config: Config, logger: ServiceLogger
     database: database.jobs,
     dataDir: config.dataDir,
     fileUrlRoots: config.scans.fileUrlRoots,
+    masterKey: readMasterKey(config.masterKey, config.dataDir),
   };
   return startOperatorChannel(context, logger);
 }

@@ -9,12 +9,19 @@ const USAGE = `Usage: driftwatch admin create-tenant --name NAME --plan PLAN
        driftwatch admin import-osv <file-or-dir-or-url> [...] [--json]
        driftwatch admin import-kev <file> [--json]
        driftwatch admin status [--tenant ID-OR-NAME] [--json]
+       driftwatch admin backup FILE
+       driftwatch admin restore FILE
 
 create-tenant creates a tenant and prints its first owner token once. Plans: ${PLANS.join(', ')}.
 create-token prints a new owner token of an existing tenant once (a lost token cannot be shown
 again); the tenant's audit log records it as api_token.create via driftwatch admin create-token.
 status prints the database, its data directory and what it holds; with --tenant, also that
 tenant's id and the folders its file:// repositories must lie in.
+backup writes a consistent copy of the whole database to FILE (the embedded one while the service
+runs; PostgreSQL through pg_dump) and names the master key by its fingerprint, never the key.
+restore loads FILE into a new DATA_DIR, or into the new, empty database of DATABASE_URL
+(pg_restore); it refuses when the master key is missing or is not the backup's.
+See docs/scaling.md#backups.
 
 Uses the same configuration as the server: DATABASE_URL, or the embedded database in DATA_DIR
 (default: the user's data directory). When a service runs on that data directory, the command
@@ -26,6 +33,8 @@ export async function run(argv: string[], options: CommandOptions): Promise<numb
   if (action === 'import-osv') return (await import('./import-osv')).run(rest, options);
   if (action === 'import-kev') return (await import('./import-kev')).run(rest, options);
   if (action === 'status') return status(rest);
+  if (action === 'backup') return (await import('./backup')).backup(rest);
+  if (action === 'restore') return (await import('./backup')).restore(rest);
   if (action === 'create-tenant') return createTenant(rest);
   if (action === 'create-token') return createToken(rest);
   if (action === '--help' || action === '-h' || action === 'help') {

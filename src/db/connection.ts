@@ -30,6 +30,11 @@ export interface Database {
    * job keeps waiting for it (`patientPool`) instead of failing fast like a request.
    */
   jobs: Database;
+  /**
+   * Embedded only: a consistent copy of the whole data directory as a tarball, taken between
+   * two queries (backups, docs/scaling.md#backups). Null on PostgreSQL (pg_dump).
+   */
+  snapshot: (() => Promise<Blob>) | null;
   close: () => Promise<void>;
 }
 
@@ -210,8 +215,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     }
     await embedded?.stop();
   };
+  const server = embedded;
+  const snapshot = server ? () => server.snapshot() : null;
   const jobs: Database = {
     engine,
+    snapshot,
     pool: jobPool,
     system: jobSystem,
     readPool: null,
@@ -220,5 +228,5 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     },
     close,
   };
-  return { engine, pool, system, readPool, jobs, close };
+  return { engine, pool, system, readPool, jobs, snapshot, close };
 }

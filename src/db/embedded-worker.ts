@@ -13,7 +13,10 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 export interface EmbeddedWorkerInput {
   /** The data directory (`<DATA_DIR>/pgdata`), or null for an in-memory database. */
   pgdata: string | null;
-  /** In-memory only: the tarball to start from (transferred, not copied). */
+  /**
+   * The tarball to start from (transferred, not copied): an in-memory database's content, or
+   * a new data directory's (a restore; refused by ./embedded.ts when one exists).
+   */
   snapshot: ArrayBuffer | null;
   socketPath: string;
   /** PostgreSQL's `shared_buffers` (see EMBEDDED_SHARED_BUFFERS in ./embedded.ts). */
@@ -31,8 +34,12 @@ export type EmbeddedWorkerMessage =
 
 async function open(input: EmbeddedWorkerInput): Promise<PGlite> {
   if (input.pgdata && !existsSync(join(input.pgdata, 'PG_VERSION'))) {
-    // First start runs initdb; closing and reopening drops its memory (~800 MiB to ~300 MiB).
-    const fresh = await PGlite.create(input.pgdata);
+    // First start runs initdb, or loads a backup's tarball (`driftwatch admin restore`);
+    // closing and reopening drops its memory (~800 MiB to ~300 MiB).
+    const fresh = await PGlite.create(
+      input.pgdata,
+      input.snapshot ? { loadDataDir: new Blob([input.snapshot]) } : {},
+    );
     await fresh.close();
   }
   return PGlite.create({

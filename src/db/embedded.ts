@@ -255,7 +255,11 @@ export async function startEmbeddedServer(
     rmSync(socketDir, { recursive: true, force: true });
     releaseLock();
   };
-  const snapshotData = snapshot && !pgdata ? await snapshot.arrayBuffer() : null;
+  if (snapshot && pgdata && existsSync(join(pgdata, 'PG_VERSION'))) {
+    cleanUp();
+    throw new Error(`${dataDir} already holds a database: a snapshot loads into a new one only`);
+  }
+  const snapshotData = snapshot ? await snapshot.arrayBuffer() : null;
   const input: EmbeddedWorkerInput = {
     pgdata,
     snapshot: snapshotData,

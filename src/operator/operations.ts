@@ -13,6 +13,7 @@ import { type ImportSummary, importPath } from '../intel/advisory-store/import';
 import { importFromUrl } from '../intel/advisory-store/sync';
 import { KevInputError } from '../intel/kev/catalogue';
 import { tenantRoots } from '../security/tenant-roots';
+import { BackupRefusedError, type BackupSummary, backupEmbedded } from './backup';
 
 /**
  * The operator's work on the database (docs/operations.md#operator-commands), as data: each
@@ -26,6 +27,8 @@ export interface OperatorContext {
   dataDir: string;
   /** Where `file://` repositories may lie (SCAN_FILE_URL_ROOTS of the process running it). */
   fileUrlRoots: string[];
+  /** The key the process seals secrets with; null when none exists yet (backups name it). */
+  masterKey?: string | null;
 }
 
 /** The input is not what the operation takes: a usage error, not a failure of the service. */
@@ -213,7 +216,35 @@ const createToken: Operation<{ tenant: string; name: string }, CreatedTokenResul
   },
 };
 
+/**
+ * A backup of the embedded database, taken by the process that owns it (the running service, or
+ * the command itself): between two queries, so it is consistent while requests and jobs run.
+ */
+const backup: Operation<{ path: string }, BackupSummary> = {
+  parse: (input) => {
+    const path = field(input, 'path');
+    if (typeof path !== 'string' || !isAbsolute(path) || path.length > 4096) {
+      throw new OperationInputError('path must be an absolute path for the backup file');
+    }
+    return { path };
+  },
+  run: async ({ database, masterKey }, { path }) => {
+    if (!masterKey) {
+      throw new OperationInputError(
+        'no master key exists yet (DRIFTWATCH_MASTER_KEY unset, no DATA_DIR/master.key): nothing to back up',
+      );
+    }
+    try {
+      return await backupEmbedded(database, path, masterKey);
+    } catch (error) {
+      if (error instanceof BackupRefusedError) throw new OperationInputError(error.message);
+      throw error;
+    }
+  },
+};
+
 export const OPERATIONS = {
+  backup,
   'create-tenant': createTenant,
   'create-token': createToken,
   'import-osv': importOsv,

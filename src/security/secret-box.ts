@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -49,4 +49,27 @@ export function resolveMasterKey(
   const key = randomBytes(32).toString('base64');
   writeFileSync(file, `${key}\n`, { mode: 0o600 });
   return { key, generated: true };
+}
+
+/**
+ * The key the service would use, without creating one: the configured key, else
+ * `dataDir/master.key`, else null (a service starting there would generate a new key).
+ */
+export function readMasterKey(configured: string | null, dataDir: string): string | null {
+  if (configured) return configured;
+  const file = join(dataDir, 'master.key');
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : null;
+}
+
+/**
+ * Names a master key without revealing it: 16 hex digits of SHA-256 over a fixed label and the
+ * key's bytes. Backups record it, so a restore with another key refuses at once
+ * (docs/scaling.md#backups) instead of failing on every sealed secret later.
+ */
+export function masterKeyFingerprint(keyBase64: string): string {
+  return createHash('sha256')
+    .update('driftwatch master key fingerprint v1\u0000')
+    .update(Buffer.from(keyBase64, 'base64'))
+    .digest('hex')
+    .slice(0, 16);
 }

@@ -103,6 +103,8 @@ export async function createTestApp(
     state?: ServiceState;
     /** A built web app to serve at / (src/http/web-app.ts); absent: / is a 503. */
     webAppDir?: string;
+    /** The master key secrets are sealed with (base64, 32 bytes); random by default. */
+    masterKey?: string;
   } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await openTestDatabase());
@@ -111,7 +113,7 @@ export async function createTestApp(
   // defaults refuse both; tests of the guard itself override `outbound`.
   const config = loadConfig({ LOG_LEVEL: 'silent', ...TEST_OUTBOUND_ENV }, overrides);
   const tokenUsage = createTokenUsageTracker(database);
-  const secretBox = createSecretBox(randomBytes(32).toString('base64'));
+  const secretBox = createSecretBox(options.masterKey ?? randomBytes(32).toString('base64'));
   const jobDeps: JobDeps = {
     database,
     config,

@@ -35,7 +35,7 @@ async function recordEvent(db: Kysely<DB>, event: BillingEvent, payload: string)
       outcome: 'ignored',
       payload,
     })
-    .onConflict((conflict) => conflict.column('event_id').doNothing())
+    .onConflict((conflict) => conflict.columns(['tenant_id', 'event_id']).doNothing())
     .returning('id')
     .executeTakeFirst();
   return row?.id ?? null;

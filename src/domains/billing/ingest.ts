@@ -61,12 +61,14 @@ async function tenantOf(
   event: BillingEvent,
 ): Promise<{ tenantId: string } | { unmatched: string }> {
   const system = database.system;
-  const account = await system
-    .selectFrom('billing_accounts')
-    .select('tenant_id')
-    .where('customer_id', '=', event.customerId)
+  // The routing directory, not a scan of every tenant's accounts (docs/scaling.md).
+  const route = await system
+    .selectFrom('tenant_routes')
+    .select('owner_tenant')
+    .where('kind', '=', 'billing-customer')
+    .where('key', '=', event.customerId)
     .executeTakeFirst();
-  if (account) return { tenantId: account.tenant_id };
+  if (route) return { tenantId: route.owner_tenant };
   if (!event.tenantId) return { unmatched: 'unknown customer and no data.tenantId' };
   const tenant = await system
     .selectFrom('tenants')

@@ -5,7 +5,7 @@ import type { DB } from '../../db/schema';
 import { defineJob, type PayloadOf } from '../../jobs/contract';
 import { enqueue } from '../../jobs/outbox';
 import type { SendResult } from './send';
-import type { DeliveryStatus } from './tables';
+import { type DeliveryStatus, SYSTEM_OWNER } from './tables';
 
 /** The job that makes the first attempt of freshly queued deliveries (docs/integrations.md). */
 export const ATTEMPT_DELIVERIES = defineJob({
@@ -41,7 +41,7 @@ export async function queueDeliveries(
   if (input.targetIds.length === 0) return [];
   const payload = JSON.stringify(input.payload);
   const rows = input.targetIds.map((targetId) => ({
-    ...(input.tenantId === null ? { tenant_id: null } : {}),
+    ...(input.tenantId === null ? { tenant_id: SYSTEM_OWNER } : {}),
     id: newId(),
     target_kind: input.targetKind,
     target_id: targetId,
@@ -95,6 +95,8 @@ export async function recordAttempt(
   await db
     .insertInto('outbound_delivery_attempts')
     .values({
+      // Explicit: the system connection has no scope to default a system-owned attempt's owner.
+      tenant_id: delivery.tenant_id,
       delivery_id: delivery.id,
       attempt: delivery.attempt_count,
       started_at: result.startedAt,
@@ -248,7 +250,7 @@ export async function dueDeliveries(
   system: Kysely<DB>,
   limit: number,
 ): Promise<Array<{ tenant_id: string | null; id: string }>> {
-  return system
+  const rows = await system
     .selectFrom('outbound_deliveries')
     .select(['tenant_id', 'id'])
     .where('status', '=', 'pending')
@@ -259,4 +261,9 @@ export async function dueDeliveries(
     .orderBy('next_attempt_at')
     .limit(limit)
     .execute();
+  // Null names the system connection's scope to the attempt (./attempt.ts).
+  return rows.map((row) => ({
+    tenant_id: row.tenant_id === SYSTEM_OWNER ? null : row.tenant_id,
+    id: row.id,
+  }));
 }

@@ -1,10 +1,14 @@
 import type { ColumnType, Generated, JSONColumnType } from 'kysely';
 
 /**
- * The owning tenant, filled from the scope like every tenant column; null for the system-owned
- * deliveries of status webhook subscribers (docs/decisions/0007-system-owned-deliveries.md).
+ * The owning tenant, filled from the scope like every tenant column; `SYSTEM_OWNER` for the
+ * system-owned deliveries of status webhook subscribers (docs/decisions/0007-system-owned-
+ * deliveries.md, 0010-shard-ready-keys.md: a distribution column holds no null).
  */
-export type DeliveryOwnerColumn = ColumnType<string | null, string | null | undefined, never>;
+export type DeliveryOwnerColumn = ColumnType<string, string | undefined, never>;
+
+/** The owner of system-owned deliveries: the nil UUID, which no tenant has (ids are UUIDv7). */
+export const SYSTEM_OWNER = '00000000-0000-0000-0000-000000000000';
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

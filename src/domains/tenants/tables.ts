@@ -18,6 +18,17 @@ export interface TenantApiCallsTable {
   calls: number;
 }
 
+/**
+ * Reference table (no tenant_id): the keys that must be unique across tenants and name the one
+ * tenant an outside request belongs to (migration 0059, docs/scaling.md#cross-tenant-queries).
+ * Kept by triggers on the tenant tables; read by the system connection only.
+ */
+export interface TenantRouteTable {
+  kind: 'api-token' | 'billing-customer' | 'scm-a-installation';
+  key: string;
+  owner_tenant: string;
+}
+
 /** System table (no tenant_id): the record of a deletion outlives the tenant. */
 export interface TenantDeletionTable {
   id: string;
@@ -67,5 +78,6 @@ export interface TenantTables {
   tenants: TenantTable;
   tenant_api_calls: TenantApiCallsTable;
   tenant_deletions: TenantDeletionTable;
+  tenant_routes: TenantRouteTable;
   tenant_data_exports: TenantDataExportTable;
 }
