@@ -116,20 +116,74 @@ function describe(found: QuantumInventory): string {
 
 const percent = (part: number, whole: number) => `${((part / whole) * 100).toFixed(1)} %`;
 
+type Figures = Record<
+  | 'extraction'
+  | 'fromSources'
+  | 'reachability'
+  | 'inventory'
+  | 'withoutCorpus'
+  | 'scanWall'
+  | 'scanWithInventoryWall',
+  number[]
+>;
+
+/** Prints the medians and the shares (docs/benchmarks.md is written by hand from them). */
+function report(
+  directory: string,
+  figures: Figures,
+  built: boolean,
+  summary: string,
+  lessSummary: string,
+): void {
+  const m = Object.fromEntries(
+    Object.entries(figures).map(([name, values]) => [name, values.length ? median(values) : 0]),
+  ) as Record<keyof Figures, number>;
+  const scan = (built ? m.extraction : m.fromSources) + m.reachability;
+  console.log(`tree: ${directory}`);
+  console.log(`inventory: ${summary}`);
+  console.log(`CPU ms, median of ${RUNS} runs`);
+  console.log(
+    built
+      ? `extraction (built worker, as deployed): ${m.extraction.toFixed(0)}`
+      : 'extraction (built worker): not measured, dist/ missing',
+  );
+  console.log(`extraction (worker from sources, tsx in the thread): ${m.fromSources.toFixed(0)}`);
+  console.log(`reachability: ${m.reachability.toFixed(0)}`);
+  console.log(`scan work (extraction + reachability): ${scan.toFixed(0)}`);
+  console.log(
+    `inventory: ${m.inventory.toFixed(0)}  -> ${percent(m.inventory, scan)} of scan work`,
+  );
+  if (figures.withoutCorpus.length > 0) {
+    console.log(
+      `inventory without ${CORPUS}: ${m.withoutCorpus.toFixed(0)}  -> ${percent(m.withoutCorpus, scan)} (${lessSummary})`,
+    );
+  }
+  if (figures.scanWall.length > 0) {
+    const added = m.scanWithInventoryWall - m.scanWall;
+    console.log(
+      `scan duration (wall ms, built threads): ${m.scanWall.toFixed(0)} without the inventory, ${m.scanWithInventoryWall.toFixed(0)} with its thread beside extraction -> adds ${added.toFixed(0)} ms, ${percent(added, m.scanWall)}`,
+    );
+  }
+  const devScan = m.fromSources + m.reachability;
+  console.log(
+    `(old method, worker from sources: scan work ${devScan.toFixed(0)}, inventory ${percent(m.inventory, devScan)})`,
+  );
+}
+
 async function main(): Promise<void> {
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'ignore' });
   const own = process.env.BENCH_QUANTUM_TREE ? null : checkoutOfThisRepository();
   const directory = process.env.BENCH_QUANTUM_TREE ?? own?.directory ?? '';
   const built = existsSync(BUILT_WORKER);
   try {
-    const figures = {
-      extraction: [] as number[],
-      fromSources: [] as number[],
-      reachability: [] as number[],
-      inventory: [] as number[],
-      withoutCorpus: [] as number[],
-      scanWall: [] as number[],
-      scanWithInventoryWall: [] as number[],
+    const figures: Figures = {
+      extraction: [],
+      fromSources: [],
+      reachability: [],
+      inventory: [],
+      withoutCorpus: [],
+      scanWall: [],
+      scanWithInventoryWall: [],
     };
     let summary = '';
     let lessSummary = '';
@@ -167,39 +221,7 @@ async function main(): Promise<void> {
         }
       }
     }
-    const m = Object.fromEntries(
-      Object.entries(figures).map(([name, values]) => [name, values.length ? median(values) : 0]),
-    ) as Record<keyof typeof figures, number>;
-    const scan = (built ? m.extraction : m.fromSources) + m.reachability;
-    console.log(`tree: ${directory}`);
-    console.log(`inventory: ${summary}`);
-    console.log(`CPU ms, median of ${RUNS} runs`);
-    console.log(
-      built
-        ? `extraction (built worker, as deployed): ${m.extraction.toFixed(0)}`
-        : 'extraction (built worker): not measured, dist/ missing',
-    );
-    console.log(`extraction (worker from sources, tsx in the thread): ${m.fromSources.toFixed(0)}`);
-    console.log(`reachability: ${m.reachability.toFixed(0)}`);
-    console.log(`scan work (extraction + reachability): ${scan.toFixed(0)}`);
-    console.log(
-      `inventory: ${m.inventory.toFixed(0)}  -> ${percent(m.inventory, scan)} of scan work`,
-    );
-    if (figures.withoutCorpus.length > 0) {
-      console.log(
-        `inventory without ${CORPUS}: ${m.withoutCorpus.toFixed(0)}  -> ${percent(m.withoutCorpus, scan)} (${lessSummary})`,
-      );
-    }
-    if (figures.scanWall.length > 0) {
-      const added = m.scanWithInventoryWall - m.scanWall;
-      console.log(
-        `scan duration (wall ms, built threads): ${m.scanWall.toFixed(0)} without the inventory, ${m.scanWithInventoryWall.toFixed(0)} with its thread beside extraction -> adds ${added.toFixed(0)} ms, ${percent(added, m.scanWall)}`,
-      );
-    }
-    const devScan = m.fromSources + m.reachability;
-    console.log(
-      `(old method, worker from sources: scan work ${devScan.toFixed(0)}, inventory ${percent(m.inventory, devScan)})`,
-    );
+    report(directory, figures, built, summary, lessSummary);
   } finally {
     own?.remove();
   }

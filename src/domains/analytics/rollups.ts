@@ -196,31 +196,14 @@ interface Keyed {
   eco: string;
 }
 
-/**
- * Writes the day's rows for the scope: gauges from the current-state rollup and the open
- * violations, flows (exposures opened and fixed with their time to fix, completed scans) counted
- * from the stored timestamps of that UTC day. Safe to repeat: each run replaces the day's rows.
- */
-export async function writeDailyRows(
+/** The day's gauges for the scope, from the current-state rollup (analytics_repository_state). */
+async function addGauges(
   db: Kysely<DB>,
-  day: string,
   scope: DailyScope,
-): Promise<number> {
-  const rows = new Map<string, DailyRow & Keyed>();
-  const row = (key: Keyed) => {
-    const id = `${key.repo}|${key.eco}`;
-    let found = rows.get(id);
-    if (!found) {
-      found = { ...emptyRow(), repo: key.repo, eco: key.eco };
-      rows.set(id, found);
-    }
-    return found;
-  };
-  const start = sql`(${day}::date)::timestamp AT TIME ZONE 'UTC'`;
-  const end = sql`((${day}::date + 1)::timestamp AT TIME ZONE 'UTC')`;
+  row: (key: Keyed) => DailyRow & Keyed,
+): Promise<void> {
   const filter = scopeFilter(scope);
   const keys = keyColumns(scope);
-
   const gauges = await sql<
     Keyed &
       DriftCounts & {
@@ -260,6 +243,34 @@ export async function writeDailyRows(
       exposures_low: low,
     });
   }
+}
+
+/**
+ * Writes the day's rows for the scope: gauges from the current-state rollup and the open
+ * violations, flows (exposures opened and fixed with their time to fix, completed scans) counted
+ * from the stored timestamps of that UTC day. Safe to repeat: each run replaces the day's rows.
+ */
+export async function writeDailyRows(
+  db: Kysely<DB>,
+  day: string,
+  scope: DailyScope,
+): Promise<number> {
+  const rows = new Map<string, DailyRow & Keyed>();
+  const row = (key: Keyed) => {
+    const id = `${key.repo}|${key.eco}`;
+    let found = rows.get(id);
+    if (!found) {
+      found = { ...emptyRow(), repo: key.repo, eco: key.eco };
+      rows.set(id, found);
+    }
+    return found;
+  };
+  const start = sql`(${day}::date)::timestamp AT TIME ZONE 'UTC'`;
+  const end = sql`((${day}::date + 1)::timestamp AT TIME ZONE 'UTC')`;
+  const filter = scopeFilter(scope);
+  const keys = keyColumns(scope);
+
+  await addGauges(db, scope, row);
 
   const violations = await sql<Keyed & { n: number }>`
     SELECT ${keys}, count(*)::int AS n

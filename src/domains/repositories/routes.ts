@@ -91,6 +91,7 @@ export function repositoryRoutes(deps: {
 }): FastifyPluginAsyncTypebox {
   return async (app) => {
     repositoryCollectionRoutes(app, deps);
+    repositoryListRoute(app);
     repositoryItemRoutes(app);
     repositoryChangeRoutes(app);
     repositoryReadOutRoutes(app);
@@ -98,7 +99,7 @@ export function repositoryRoutes(deps: {
   };
 }
 
-/** Importing repositories from a connection, and the list of repositories. */
+/** Importing repositories from a connection. */
 function repositoryCollectionRoutes(
   app: RouteApp,
   deps: Parameters<typeof repositoryRoutes>[0],
@@ -147,7 +148,10 @@ function repositoryCollectionRoutes(
       };
     },
   );
+}
 
+/** The tenant's repositories, filtered and paged. */
+function repositoryListRoute(app: RouteApp): void {
   app.get(
     '/api/v1/repositories',
     {

@@ -45,6 +45,37 @@ const FeatureFlags = Type.Object({
   }),
 });
 
+/** GET /api/v1/tenants/current: who the caller's tenant is (the web app's header). */
+const currentTenantRoute: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/api/v1/tenants/current',
+    {
+      schema: {
+        tags: ['Tenant'],
+        summary: "The caller's tenant: id, name, plan, creation time",
+        response: withErrors({ 200: CurrentTenant }, [404]),
+      },
+      config: { role: 'viewer' },
+    },
+    async (request) => {
+      const { tenantId } = principalOf(request);
+      // Row-level security already limits the scope to this one row; the filter says so.
+      const row = await tenantDb(request)
+        .selectFrom('tenants')
+        .select(['id', 'name', 'plan', 'created_at'])
+        .where('id', '=', tenantId)
+        .executeTakeFirst();
+      if (!row || !isPlan(row.plan)) throw notFound('The tenant');
+      return {
+        tenantId: row.id,
+        name: row.name,
+        plan: row.plan,
+        createdAtUtc: row.created_at.toISOString(),
+      };
+    },
+  );
+};
+
 /** The tenants domain: the tenant itself, demo tenants, and its lifecycle (usage, deletion, export). */
 export function tenantRoutes(
   routeDeps: Pick<RouteDeps, 'config' | 'database' | 'routes' | 'tokenUsage'>,
@@ -57,6 +88,7 @@ export function tenantRoutes(
   };
   return async (app) => {
     await app.register(tenantLifecycleRoutes(routeDeps));
+    await app.register(currentTenantRoute);
     app.post(
       '/api/v1/auth/demo',
       {
@@ -83,34 +115,6 @@ export function tenantRoutes(
           plan: 'trial' as const,
           token: tenant.ownerToken,
           expiresAtUtc: expiresAt.toISOString(),
-        };
-      },
-    );
-
-    app.get(
-      '/api/v1/tenants/current',
-      {
-        schema: {
-          tags: ['Tenant'],
-          summary: "The caller's tenant: id, name, plan, creation time",
-          response: withErrors({ 200: CurrentTenant }, [404]),
-        },
-        config: { role: 'viewer' },
-      },
-      async (request) => {
-        const { tenantId } = principalOf(request);
-        // Row-level security already limits the scope to this one row; the filter says so.
-        const row = await tenantDb(request)
-          .selectFrom('tenants')
-          .select(['id', 'name', 'plan', 'created_at'])
-          .where('id', '=', tenantId)
-          .executeTakeFirst();
-        if (!row || !isPlan(row.plan)) throw notFound('The tenant');
-        return {
-          tenantId: row.id,
-          name: row.name,
-          plan: row.plan,
-          createdAtUtc: row.created_at.toISOString(),
         };
       },
     );
