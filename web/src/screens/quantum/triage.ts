@@ -1,56 +1,22 @@
 /**
  * Triage of a quantum finding: the same state machine as exposures (src/domains/exposures/
- * state-machine.ts; docs/quantum.md). No route returns a finding's allowed moves, so this table
- * mirrors the service's (triage.test.ts pins it); the service still decides and answers 422 with
+ * state-machine.ts; docs/quantum.md), whose web copy is api/triage.ts (pinned to the service's
+ * by test/web/triage-vocabulary.test.ts); the service still decides and answers 422 with
  * `errors` for anything else, which the screen shows.
  */
-export const FINDING_STATUSES = [
-  'open',
-  'investigating',
-  'affected',
-  'not_affected',
-  'false_positive',
-  'accepted_risk',
-  'fixed',
-] as const;
-export type FindingStatus = (typeof FINDING_STATUSES)[number];
-export type TriageStatus = Exclude<FindingStatus, 'fixed'>;
+import {
+  EXPOSURE_STATUSES,
+  exposureMoves,
+  type TriageStatus,
+  VEX_JUSTIFICATIONS,
+} from '../../api/triage';
 
-const ALLOWED_MOVES: Record<FindingStatus, readonly TriageStatus[]> = {
-  open: ['open', 'investigating', 'affected', 'not_affected', 'false_positive', 'accepted_risk'],
-  investigating: [
-    'open',
-    'investigating',
-    'affected',
-    'not_affected',
-    'false_positive',
-    'accepted_risk',
-  ],
-  affected: ['investigating', 'affected', 'accepted_risk'],
-  not_affected: ['open', 'investigating', 'affected', 'not_affected'],
-  false_positive: ['open', 'investigating', 'affected', 'false_positive'],
-  accepted_risk: ['investigating', 'affected', 'accepted_risk'],
-  fixed: [],
-};
-
-/** CycloneDX VEX justifications: one is required for not_affected. */
-export const VEX_JUSTIFICATIONS = [
-  'code_not_present',
-  'code_not_reachable',
-  'requires_configuration',
-  'requires_dependency',
-  'requires_environment',
-  'protected_by_compiler',
-  'protected_at_runtime',
-  'protected_at_perimeter',
-  'protected_by_mitigating_control',
-] as const;
+/** A finding's statuses and moves are the exposures': one table in the app (api/triage.ts). */
+export const FINDING_STATUSES = EXPOSURE_STATUSES;
+export { type TriageStatus, VEX_JUSTIFICATIONS };
 
 /** The statuses a person may set from `status` (none for `fixed` or an unknown status). */
-export function movesFrom(status: string): readonly TriageStatus[] {
-  const known = FINDING_STATUSES.find((candidate) => candidate === status);
-  return known ? ALLOWED_MOVES[known] : [];
-}
+export const movesFrom = exposureMoves;
 
 export interface TriageForm {
   status: TriageStatus;
