@@ -52,7 +52,9 @@ const SCREENS: ScreenStep[] = [
 const skip = browserTestsUnavailable();
 if (skip) console.warn(`web app browser tests skipped: ${skip}`);
 
-describe.skipIf(skip !== null)('the web app in headless Chromium', () => {
+// Each browser step waits on a service and Chromium sharing two cores with the rest of the suite:
+// the default 30 s is too tight under CI's load (a dry run timed out at 30.2 s once).
+describe.skipIf(skip !== null)('the web app in headless Chromium', { timeout: 120_000 }, () => {
   let t: TestApp;
   let tenant: TestTenant;
   let base: string;

@@ -124,7 +124,7 @@ function Facts({ detail: d }: { detail: Detail }) {
     <div class="panel">
       <h2>Facts</h2>
       {d.description && <p>{d.description}</p>}
-      <dl class="facts">
+      <dl class="fact-rows">
         {rows.map(([term, value]) => (
           <div key={term}>
             <dt>{term}</dt>

@@ -56,7 +56,7 @@ function Facts({ initial, refresh }: { initial: RepositoryDetail; refresh: numbe
   return (
     <div class="panel">
       <h2>Facts</h2>
-      <dl class="facts">
+      <dl class="fact-rows">
         {rows.map(([term, value]) => (
           <div key={term}>
             <dt>{term}</dt>
@@ -130,7 +130,7 @@ function RiskBody({ risk }: { risk: RiskSummary }) {
     ['Policy', `${risk.policy.status}; ${count(risk.policy.openViolations)} open violations`],
   ];
   return (
-    <dl class="facts">
+    <dl class="fact-rows">
       {rows.map(([term, value]) => (
         <div key={term}>
           <dt>{term}</dt>

@@ -124,7 +124,7 @@ function ScanBody({ scan, logs }: { scan: Scan; logs: readonly LogLine[] }) {
         Scan <strong class={`state state-${scan.state}`}>{scan.state}</strong>
         {inProgress(scan.state) ? ' (following live)' : ''}
       </p>
-      <dl class="facts">
+      <dl class="fact-rows">
         <div>
           <dt>Trigger</dt>
           <dd>{scan.trigger}</dd>
