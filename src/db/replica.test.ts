@@ -131,6 +131,21 @@ describe('read replica (DATABASE_READ_URL)', () => {
     await time(t, 5);
     const routedMs = await time(t, 40);
     const primaryMs = await time(primaryOnly, 40);
+    // Replay lag as a poller sees it: a write's commit until the standby has replayed it (an
+    // upper bound: each poll opens a connection to both servers).
+    const lags: number[] = [];
+    const writer = await t.createTenant('enterprise', 'Lag');
+    for (let i = 0; i < 5; i++) {
+      await t.as(writer.token, {
+        method: 'POST',
+        url: '/api/v1/api-tokens',
+        payload: { name: `lag ${i}`, roleScopeJson: null, expiresAtUtc: null },
+      });
+      const started = performance.now();
+      await standby?.caughtUp();
+      lags.push(performance.now() - started);
+    }
+    console.log(`replay lag after a write (ms): ${lags.map((ms) => ms.toFixed(1)).join(', ')}`);
     console.log(
       `replica-routed GET audit-log ${routedMs.toFixed(2)} ms, primary-only ${primaryMs.toFixed(2)} ms, served ${JSON.stringify(replicaOf(t).served)}`,
     );
