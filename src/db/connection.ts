@@ -169,6 +169,18 @@ function kyselyOn(pool: pg.Pool): Kysely<DB> {
   return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
 }
 
+/** PostgreSQL with DATABASE_READ_URL: the replica (ignored with the embedded database). */
+function replicaOf(options: DatabaseOptions, acquireTimeoutMs: number): ReadReplica | null {
+  if (!options.readUrl) return null;
+  return openReadReplica({
+    url: options.readUrl,
+    poolSize: options.poolSize,
+    maxLagMs: options.readMaxLagMs ?? 5000,
+    // A replica that is down must not cost a read the whole acquire wait.
+    connectTimeoutMs: Math.min(acquireTimeoutMs, 1000),
+  });
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   let embedded: EmbeddedServer | null = null;
   let poolConfig: pg.PoolConfig;
@@ -196,16 +208,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         connectionTimeoutMillis: acquireTimeoutMs,
       });
   readPool?.on('error', () => {});
-  const replica =
-    embedded || !options.readUrl
-      ? null
-      : openReadReplica({
-          url: options.readUrl,
-          poolSize: options.poolSize,
-          maxLagMs: options.readMaxLagMs ?? 5000,
-          // A replica that is down must not cost a read the whole acquire wait.
-          connectTimeoutMs: Math.min(acquireTimeoutMs, 1000),
-        });
+  const replica = embedded ? null : replicaOf(options, acquireTimeoutMs);
   // PostgreSQL: jobs wait up to 30 s for their own pool, then fail and are retried by pg-boss
   // (a handler that nests checkouts cannot hang forever). Embedded: see `patientPool`.
   const jobPool = embedded
