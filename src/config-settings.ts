@@ -46,6 +46,16 @@ export const SETTINGS = [
   ],
   ['DATABASE_JOB_POOL_SIZE', '4', 'PostgreSQL: connections of the job workers and outbox relay'],
   ['DATABASE_ACQUIRE_TIMEOUT_MS', '2000', 'a request waits this long for a connection, then 503'],
+  [
+    'DATABASE_READ_URL',
+    '(unset: reads use the primary)',
+    'PostgreSQL only: a streaming replica serving list, dashboard, analytics and export reads',
+  ],
+  [
+    'DATABASE_READ_MAX_LAG_MS',
+    '5000',
+    'a replica found behind for longer than this is skipped for as long (reads go to the primary)',
+  ],
   ['SHUTDOWN_TIMEOUT_SECONDS', '25', 'bound of an orderly stop (requests, then running jobs)'],
   ['METRICS_PORT', '(unset: off)', 'serve Prometheus metrics at /metrics on this port'],
   ['METRICS_HOST', '127.0.0.1', 'interface of the metrics port'],

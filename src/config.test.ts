@@ -47,6 +47,19 @@ describe('config', () => {
     expect(config.databaseUrl).toBe('postgres://127.0.0.1:5432/dw');
     expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
   });
+
+  test('DATABASE_READ_URL is unset by default, a postgres URL otherwise', () => {
+    expect(loadConfig({}).databaseReadUrl).toBeNull();
+    expect(loadConfig({}).databaseReadMaxLagMs).toBe(5000);
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://127.0.0.1:5432/dw',
+      DATABASE_READ_URL: 'postgres://127.0.0.1:5433/dw',
+      DATABASE_READ_MAX_LAG_MS: '250',
+    });
+    expect(config.databaseReadUrl).toBe('postgres://127.0.0.1:5433/dw');
+    expect(config.databaseReadMaxLagMs).toBe(250);
+    expect(() => loadConfig({ DATABASE_READ_URL: 'mysql://x' })).toThrow('DATABASE_READ_URL');
+  });
 });
 
 describe('defaults', () => {

@@ -56,6 +56,13 @@ export interface Config {
   databaseJobPoolSize: number;
   /** How long a request waits for a free connection before it gets 503 with Retry-After. */
   databaseAcquireTimeoutMs: number;
+  /**
+   * PostgreSQL only: a streaming replica for the routes marked `reads: 'replica'`
+   * (docs/scaling.md#read-replica). Null: every read uses the primary.
+   */
+  databaseReadUrl: string | null;
+  /** How long the replica may stay behind before the service stops asking it for as long. */
+  databaseReadMaxLagMs: number;
   /** Bound of an orderly stop: draining requests, then jobs (docs/operations.md). */
   shutdownTimeoutSeconds: number;
   /** Prometheus metrics (docs/operations.md#metrics): the own port (null: none) and its host. */
@@ -590,6 +597,8 @@ export function loadConfig(
     databasePoolSize: int('DATABASE_POOL_SIZE', 1, 500),
     databaseJobPoolSize: int('DATABASE_JOB_POOL_SIZE', 1, 500),
     databaseAcquireTimeoutMs: int('DATABASE_ACQUIRE_TIMEOUT_MS', 50, 600_000),
+    databaseReadUrl: url('DATABASE_READ_URL', ['postgres:', 'postgresql:']),
+    databaseReadMaxLagMs: int('DATABASE_READ_MAX_LAG_MS', 0, 3_600_000),
     shutdownTimeoutSeconds: int('SHUTDOWN_TIMEOUT_SECONDS', 1, 3600),
     metrics: {
       port: env.METRICS_PORT ? int('METRICS_PORT', 1, 65535, 0) : null,

@@ -112,6 +112,8 @@ export async function openServiceDatabase(
     poolSize: config.databaseUrl ? config.databasePoolSize : 1,
     jobPoolSize: config.databaseJobPoolSize,
     acquireTimeoutMs: config.databaseAcquireTimeoutMs,
+    readUrl: config.databaseReadUrl,
+    readMaxLagMs: config.databaseReadMaxLagMs,
   });
   try {
     // The pool connects lazily: one query makes "connected" true (and fails here, not later).

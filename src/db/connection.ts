@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { type EmbeddedServer, startEmbeddedServer } from './embedded';
+import { openReadReplica, type ReadReplica } from './replica';
 import type { DB } from './schema';
 
 // timestamptz as Date, int8 (counts) as number: counts here never exceed 2^53.
@@ -24,6 +25,11 @@ export interface Database {
    * src/http/authenticate.ts). Null in embedded mode, where PGlite multiplexes one session.
    */
   readPool: pg.Pool | null;
+  /**
+   * PostgreSQL with DATABASE_READ_URL only: the streaming replica that routes marked
+   * `reads: 'replica'` read when it is fresh enough (src/db/replica.ts). Null: the primary.
+   */
+  replica: ReadReplica | null;
   /**
    * What job workers and the outbox relay use (docs/operations.md). PostgreSQL: a pool of its
    * own, so workers can never take the API's connections. Embedded: the one connection, but a
@@ -53,6 +59,10 @@ export interface DatabaseOptions {
   jobPoolSize?: number;
   /** How long a request waits for a free connection before `DatabaseBusyError` (tests: 10 s). */
   acquireTimeoutMs?: number;
+  /** PostgreSQL only (ignored with the embedded database): the read replica's URL. */
+  readUrl?: string | null;
+  /** DATABASE_READ_MAX_LAG_MS (default 5000). */
+  readMaxLagMs?: number;
 }
 
 /**
@@ -159,6 +169,18 @@ function kyselyOn(pool: pg.Pool): Kysely<DB> {
   return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
 }
 
+/** PostgreSQL with DATABASE_READ_URL: the replica (ignored with the embedded database). */
+function replicaOf(options: DatabaseOptions, acquireTimeoutMs: number): ReadReplica | null {
+  if (!options.readUrl) return null;
+  return openReadReplica({
+    url: options.readUrl,
+    poolSize: options.poolSize,
+    maxLagMs: options.readMaxLagMs ?? 5000,
+    // A replica that is down must not cost a read the whole acquire wait.
+    connectTimeoutMs: Math.min(acquireTimeoutMs, 1000),
+  });
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   let embedded: EmbeddedServer | null = null;
   let poolConfig: pg.PoolConfig;
@@ -186,6 +208,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         connectionTimeoutMillis: acquireTimeoutMs,
       });
   readPool?.on('error', () => {});
+  const replica = embedded ? null : replicaOf(options, acquireTimeoutMs);
   // PostgreSQL: jobs wait up to 30 s for their own pool, then fail and are retried by pg-boss
   // (a handler that nests checkouts cannot hang forever). Embedded: see `patientPool`.
   const jobPool = embedded
@@ -209,6 +232,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     await system.destroy();
     await endPool(pool);
     await readPool?.end();
+    await replica?.close();
     if (jobSystem !== system) {
       await jobSystem.destroy();
       await endPool(jobPool);
@@ -223,10 +247,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     pool: jobPool,
     system: jobSystem,
     readPool: null,
+    replica: null,
     get jobs() {
       return jobs;
     },
     close,
   };
-  return { engine, pool, system, readPool, jobs, snapshot, close };
+  return { engine, pool, system, readPool, replica, jobs, snapshot, close };
 }

@@ -16,6 +16,8 @@ interface TokenRow {
   roles: string[];
   plan: string;
   usable: boolean;
+  /** Replica mode only: the primary's WAL position when the token was checked. */
+  lsn?: string;
 }
 
 /**
@@ -23,19 +25,27 @@ interface TokenRow {
  * stable snapshot), or — for plain reads on PostgreSQL — the session of a connection from the
  * reserved read pool, which saves the COMMIT round trip.
  */
-export type ScopeMode = { kind: 'transaction'; isolation: IsolationLevel } | { kind: 'session' };
+export type ScopeMode =
+  | { kind: 'transaction'; isolation: IsolationLevel }
+  | { kind: 'session' }
+  /** A session on the read replica when it is fresh enough, else on the primary (`replicaScope`). */
+  | { kind: 'replica' };
 
 const lookup = (
   hash: string,
   local: boolean,
+  extra = '',
 ) => `SELECT r.id, r.tenant_id, r.roles, r.plan, r.usable,
   set_config('app.tenant_id', CASE WHEN r.usable THEN r.tenant_id::text ELSE '' END, ${local}),
-  set_config('role', 'driftwatch_app', ${local})
+  set_config('role', 'driftwatch_app', ${local})${extra}
 FROM dw_lookup_token(${hash}) r`;
 
 // Read sessions may start on a connection that still carries the previous request's scope: the
 // lookup function runs as its owner regardless, and this statement overwrites the scope.
 const SESSION_LOOKUP = lookup('$1', false);
+// The token is always checked on the primary (a revocation counts at once, whatever the replica
+// has replayed); the same statement reads the WAL position the replica must have reached.
+const REPLICA_LOOKUP = lookup('$1', false, ', pg_current_wal_lsn()::text AS lsn');
 
 /**
  * Resolves a bearer token and opens the request's tenant scope in one round trip: the lookup by
@@ -48,7 +58,8 @@ export async function openAuthenticatedScope(
   secretHash: Buffer,
   mode: ScopeMode,
 ): Promise<{ principal: Principal; scope: TenantTransaction } | null> {
-  const session = mode.kind === 'session' && database.readPool !== null;
+  const session = mode.kind !== 'transaction' && database.readPool !== null;
+  const replica = mode.kind === 'replica' ? database.replica : null;
   const pool = session && database.readPool ? database.readPool : database.pool;
   const client: pg.PoolClient = await pool.connect();
   const end = session
@@ -63,7 +74,11 @@ export async function openAuthenticatedScope(
       // A named statement, parsed and planned once per connection (PostgreSQL only: PGlite
       // multiplexes one session, where named statements would collide).
       results = [
-        await client.query({ name: 'dw_authenticate', text: SESSION_LOOKUP, values: [secretHash] }),
+        await client.query(
+          replica
+            ? { name: 'dw_authenticate_lsn', text: REPLICA_LOOKUP, values: [secretHash] }
+            : { name: 'dw_authenticate', text: SESSION_LOOKUP, values: [secretHash] },
+        ),
       ];
     } else {
       const isolation = mode.kind === 'transaction' ? mode.isolation : 'read committed';
@@ -88,6 +103,15 @@ export async function openAuthenticatedScope(
     roles: row.roles.filter(isRole),
     plan: row.plan,
   };
+  if (replica && row.lsn) {
+    // The primary's connection stays held (and scoped) until the replica has answered, so a
+    // replica that is behind or down costs no second checkout on the primary.
+    const onReplica = await replica.scopedClient(row.tenant_id, row.lsn);
+    if (onReplica) {
+      client.release();
+      return { principal, scope: sessionScopeOn(onReplica, row.tenant_id) };
+    }
+  }
   const scope = session
     ? sessionScopeOn(client, row.tenant_id)
     : tenantTransactionOn(client, row.tenant_id);

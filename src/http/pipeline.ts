@@ -110,7 +110,7 @@ function authenticateAndLimit(deps: PipelineDeps) {
           deps.database,
           hashToken(token),
           readOnly
-            ? { kind: 'session' }
+            ? { kind: config?.reads === 'replica' && !released ? 'replica' : 'session' }
             : { kind: 'transaction', isolation: config?.isolation ?? 'read committed' },
         )
       : null;

@@ -35,6 +35,13 @@ declare module 'fastify' {
      * is written in its own transaction. Default: the request holds one scope throughout.
      */
     scope?: 'request' | 'released';
+    /**
+     * 'replica' (GET routes only, opt-in): the request reads the read replica when
+     * DATABASE_READ_URL is set and the replica has replayed everything committed before the
+     * request; otherwise the primary (docs/scaling.md#read-replica). Only for reads that need
+     * not see a write the caller is waiting on beyond that rule, and never with `isolation`.
+     */
+    reads?: 'primary' | 'replica';
   }
 
   interface FastifyRequest {

@@ -23,7 +23,7 @@ export function analyticsRoutes(): FastifyPluginAsyncTypebox {
           summary: "The tenant's headline numbers with their change over 7 and 30 days",
           response: withErrors({ 200: GlobalDashboard }),
         },
-        config: { role: 'viewer' },
+        config: { role: 'viewer', reads: 'replica' },
       },
       // The quantum part is the plan's feature: null for a plan without it, not a 403.
       async (request) =>
@@ -48,7 +48,7 @@ export function analyticsRoutes(): FastifyPluginAsyncTypebox {
           }),
           response: withErrors({ 200: Trends }, [404]),
         },
-        config: { role: 'viewer' },
+        config: { role: 'viewer', reads: 'replica' },
       },
       async (request) => {
         const query = request.query;

@@ -62,7 +62,7 @@ export function auditLogRoutes(): FastifyPluginAsyncTypebox {
           querystring: AuditQuery,
           response: withErrors({ 200: TotalEstimatePage(AuditEntry) }),
         },
-        config: { role: 'admin' },
+        config: { role: 'admin', reads: 'replica' },
       },
       async (request) => {
         const page = pageOf(request.query);

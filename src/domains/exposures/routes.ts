@@ -66,7 +66,7 @@ export function exposureRoutes(): FastifyPluginAsyncTypebox {
           querystring: ExposureListQuery,
           response: withErrors({ 200: ExposurePage }),
         },
-        config: { role: 'viewer' },
+        config: { role: 'viewer', reads: 'replica' },
       },
       async (request) => {
         const query = request.query;

@@ -69,6 +69,7 @@ function packageListRoutes(app: RouteApp): void {
         querystring: PackageListQuery,
         response: withErrors({ 200: PackageList }),
       },
+      config: { reads: 'replica' },
     },
     async (request) => {
       const query = request.query;

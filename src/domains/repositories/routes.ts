@@ -161,7 +161,7 @@ function repositoryListRoute(app: RouteApp): void {
         querystring: RepositoryListQuery,
         response: withErrors({ 200: TotalEstimatePage(Repository) }),
       },
-      config: { role: 'viewer' },
+      config: { role: 'viewer', reads: 'replica' },
     },
     async (request) => {
       const query = request.query;

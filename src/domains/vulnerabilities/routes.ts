@@ -83,7 +83,7 @@ function vulnerabilityListRoute(app: RouteApp): void {
         querystring: VulnerabilityListQuery,
         response: withErrors({ 200: VulnerabilityPage }),
       },
-      config: { role: 'viewer' },
+      config: { role: 'viewer', reads: 'replica' },
     },
     async (request) => {
       const query = request.query;

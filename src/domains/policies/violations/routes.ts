@@ -63,7 +63,7 @@ export function violationRoutes(): FastifyPluginAsyncTypebox {
           querystring: ViolationListQuery,
           response: withErrors({ 200: PolicyViolationPage }),
         },
-        config: { role: 'viewer', feature: 'policies' },
+        config: { role: 'viewer', feature: 'policies', reads: 'replica' },
       },
       async (request) => {
         const query = request.query;
