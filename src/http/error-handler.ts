@@ -7,6 +7,7 @@ import {
   titleFor,
 } from '../core/problem';
 import { DatabaseBusyError } from '../db/connection';
+import { isConnectionLost } from '../db/errors';
 import { fieldErrorsFrom } from './validation-errors';
 
 export function sendProblem(
@@ -52,6 +53,13 @@ function classify(error: FastifyError, request: FastifyRequest): ProblemError | 
   if (error instanceof DatabaseBusyError) {
     return new ProblemError(503, 'The service is busy. Retry the request shortly.', {
       headers: { 'Retry-After': String(error.retryAfterSeconds) },
+    });
+  }
+  // A read whose database connection dropped (a replica stopped, a failover) is safe to retry;
+  // a write's outcome is unknown, so it stays a 500 (verify state before retrying).
+  if (isConnectionLost(error) && (request.method === 'GET' || request.method === 'HEAD')) {
+    return new ProblemError(503, 'The database connection was lost. Retry the request.', {
+      headers: { 'Retry-After': '1' },
     });
   }
   if (error.validation) {
