@@ -1,0 +1,487 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/connection';
+import { createTenantWithOwner } from '../../src/domains/tenants/service';
+import { eventually } from '../support/eventually';
+import {
+  createGitRepository,
+  type GitFixture,
+  POLYGLOT_FILES,
+  TEST_REPOSITORY_ROOT,
+} from '../support/git-fixtures';
+import { jsonl, osvRecord } from '../support/scenarios/advisory-records';
+import {
+  CRASH_SIGNS,
+  prepareServiceDatabase,
+  type ServiceDatabase,
+  type ServiceProcess,
+  serviceEnv,
+  sleep,
+  startServiceProcess,
+} from '../support/service-process';
+import {
+  startWebhookReceiver,
+  verifyDelivery,
+  type WebhookReceiver,
+} from '../support/webhook-receiver';
+
+/**
+ * Many processes, one database (docs/scaling.md, "Process model and pool sizes"): two
+ * `serve --role api` and two `serve --role worker` processes of the compiled build on one fresh
+ * PostgreSQL database with Redis. Work is driven through both API processes at once; then the
+ * database is read directly: every scan ran once, no exposure or violation twice, every webhook
+ * arrived, one audit entry per write, and a token's rate limit counted across both processes.
+ * Then kill -9 of the worker running a scan: the other worker finishes it. PostgreSQL tier only.
+ */
+const serverUrl = process.env.TEST_DATABASE_URL ?? '';
+const onPostgres = /^postgres(ql)?:\/\//.test(serverUrl);
+const REDIS_URL = 'redis://127.0.0.1:6379';
+const REPOSITORIES = 6;
+const WEBHOOK_TESTS = 8;
+const HEARTBEAT_SECONDS = 1;
+const STALE_AFTER_SECONDS = 5;
+const CLI = fileURLToPath(new URL('../../cli/driftwatch.cjs', import.meta.url));
+
+function redisReachable(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port: 6379 });
+    socket.setTimeout(1000);
+    socket.once('connect', () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+const redisUp = onPostgres && (await redisReachable());
+const skipReason = !onPostgres
+  ? 'TEST_DATABASE_URL is not a PostgreSQL URL'
+  : !redisUp
+    ? 'Redis at 127.0.0.1:6379 is not reachable'
+    : null;
+if (skipReason) console.log(`many-processes: skipped (${skipReason})`);
+
+/** A `git` that hangs on the clone of one repository (recording its pid), else the real git. */
+function gitHangingOn(target: string) {
+  const binDir = mkdtempSync(join(tmpdir(), 'driftwatch-hang-git-'));
+  const marker = join(binDir, 'hung.pid');
+  const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  const script = `#!/bin/sh
+case "$*" in *clone*'${target}'*) if [ ! -e '${marker}' ]; then echo $$ > '${marker}'; exec sleep 90; fi ;; esac
+exec '${realGit}' "$@"
+`;
+  writeFileSync(join(binDir, 'git'), script);
+  chmodSync(join(binDir, 'git'), 0o755);
+  return {
+    binDir,
+    hung: () => (existsSync(marker) ? Number(readFileSync(marker, 'utf8').trim()) || null : null),
+    remove: () => rmSync(binDir, { recursive: true, force: true }),
+  };
+}
+
+/** The parent of `pid`, from /proc (Linux). */
+function parentOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Which of `candidates` has `pid` among its descendants. */
+function ancestorAmong(pid: number, candidates: number[]): number | null {
+  for (let current: number | null = pid; current && current > 1; current = parentOf(current)) {
+    if (candidates.includes(current)) return current;
+  }
+  return null;
+}
+
+interface Call {
+  status: number;
+  body: unknown;
+  correlationId: string;
+}
+
+/** An API client that sends a fresh correlation id with every request and keeps the writes. */
+function client(base: () => string, token: string, writes: Call[]) {
+  return async (method: string, path: string, body?: unknown): Promise<Call> => {
+    const correlationId = randomUUID();
+    const response = await fetch(`${base()}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        'x-correlation-id': correlationId,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    const call = { status: response.status, body: text ? JSON.parse(text) : null, correlationId };
+    if (method !== 'GET') writes.push(call);
+    return call;
+  };
+}
+
+const field = (value: unknown, name: string): unknown =>
+  typeof value === 'object' && value !== null ? Reflect.get(value, name) : undefined;
+
+/** The first element of a list body's `items`. */
+const firstItem = (body: unknown): unknown => {
+  const items = field(body, 'items');
+  return Array.isArray(items) ? items[0] : undefined;
+};
+
+describe.skipIf(skipReason !== null)('two API and two worker processes on PostgreSQL', () => {
+  let database: ServiceDatabase;
+  let sql: pg.Client;
+  let receiver: WebhookReceiver;
+  let hangingGit: ReturnType<typeof gitHangingOn>;
+  const repos: GitFixture[] = [];
+  let victim: GitFixture;
+  const dataDirs: string[] = [];
+  const api: ServiceProcess[] = [];
+  const workers: ServiceProcess[] = [];
+  const writes: Call[] = [];
+  let freeToken = '';
+  let env: NodeJS.ProcessEnv;
+
+  const start = async (role: 'api' | 'worker') => {
+    const dataDir = mkdtempSync(join(tmpdir(), `driftwatch-${role}-`));
+    dataDirs.push(dataDir);
+    return startServiceProcess({ ...env, DATA_DIR: dataDir }, ['--role', role]);
+  };
+
+  beforeAll(async () => {
+    await (
+      createRequire(import.meta.url)('../../cli/compiled.cjs') as {
+        ensureBuilt: () => Promise<string>;
+      }
+    ).ensureBuilt();
+    database = await prepareServiceDatabase(serverUrl, 'Many processes');
+    const url = database.env.DATABASE_URL ?? '';
+    const opened = await openDatabase({ url, dataDir: null, poolSize: 1 });
+    freeToken = (await createTenantWithOwner(opened, { name: 'Limited', plan: 'free' })).ownerToken;
+    await opened.close();
+    sql = new pg.Client({ connectionString: url });
+    await sql.connect();
+    receiver = await startWebhookReceiver();
+    for (let n = 0; n < REPOSITORIES; n++) repos.push(createGitRepository(POLYGLOT_FILES));
+    victim = createGitRepository(POLYGLOT_FILES);
+    hangingGit = gitHangingOn(basename(victim.directory));
+    env = serviceEnv({
+      ...database.env,
+      PATH: `${hangingGit.binDir}:${process.env.PATH}`,
+      REDIS_URL,
+      SCAN_ALLOW_FILE_URLS: 'true',
+      SCAN_FILE_URL_ROOTS: TEST_REPOSITORY_ROOT,
+      SCAN_HEARTBEAT_SECONDS: String(HEARTBEAT_SECONDS),
+      SCAN_STALE_AFTER_SECONDS: String(STALE_AFTER_SECONDS),
+      OUTBOUND_ALLOW_WEBHOOK_CIDRS: '127.0.0.0/8',
+      WEBHOOK_CA_FILE: receiver.certificate.certFile,
+      WEBHOOK_TIMEOUT_MS: '2000',
+      WEBHOOK_RETRY_BASE_MS: '300',
+      WEBHOOK_RETRY_MAX_DELAY_MS: '1000',
+      WEBHOOK_POLL_MS: '100',
+    });
+    const started = await Promise.all([
+      start('api'),
+      start('api'),
+      start('worker'),
+      start('worker'),
+    ]);
+    api.push(started[0], started[1]);
+    workers.push(started[2], started[3]);
+  }, 150_000);
+
+  afterAll(async () => {
+    for (const service of [...api, ...workers]) {
+      if (service.child.exitCode === null && service.child.signalCode === null) {
+        service.child.kill('SIGKILL');
+      }
+      await service.exited;
+    }
+    const hung = hangingGit?.hung();
+    if (hung) spawnSync('kill', ['-9', String(hung)]);
+    hangingGit?.remove();
+    for (const repo of [...repos, victim]) repo?.remove();
+    for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+    await receiver?.close();
+    await sql?.end();
+    await database?.remove();
+  }, 60_000);
+
+  /** Calls alternate between the two API processes. */
+  let turn = 0;
+  const next = () => api[turn++ % 2]?.base ?? '';
+  const call = (method: string, path: string, body?: unknown) =>
+    client(next, database.token ?? '', writes)(method, path, body);
+
+  const waitRows = async (
+    what: string,
+    query: string,
+    done: (rows: pg.QueryResultRow[]) => boolean,
+  ): Promise<pg.QueryResultRow[]> =>
+    eventually<pg.QueryResultRow[]>(
+      async () => {
+        const { rows } = await sql.query(query);
+        return rows;
+      },
+      {
+        what,
+        until: done,
+        timeoutMs: 90_000,
+        intervalMs: 200,
+        context: () => [...api, ...workers].map((s) => s.output()).join('\n---\n'),
+      },
+    );
+
+  /**
+   * Each repository's dependency rows come from one scan; every repository holds the same
+   * lockfiles, so every set has the same size (a run applied twice would double it).
+   */
+  let rowsPerRepository = 0;
+  const expectOneSetOfDependencies = async (repositoryIds: string[]) => {
+    const { rows } = await sql.query(
+      `SELECT repository_id, count(DISTINCT scan_id)::int AS scans, count(*)::int AS n
+         FROM repository_dependency_rows WHERE repository_id = ANY($1) GROUP BY repository_id`,
+      [repositoryIds],
+    );
+    expect(rows).toHaveLength(repositoryIds.length);
+    rowsPerRepository ||= rows[0]?.n;
+    for (const set of rows) expect(set).toMatchObject({ scans: 1, n: rowsPerRepository });
+  };
+
+  it('runs every piece of work once through both API processes', async () => {
+    expect(api.every((s) => s.base)).toBe(true);
+    // Imports and scans, concurrently, alternating between the API processes.
+    const imports = await Promise.all(
+      repos.map((repo) =>
+        call('POST', '/api/v1/repositories/import', { repositories: [{ url: repo.url }] }),
+      ),
+    );
+    expect(imports.map((i) => i.status)).toEqual(repos.map(() => 200));
+    const repositoryIds = imports.map((i) => String(field(firstItem(i.body), 'repositoryId')));
+    const scans = await Promise.all(
+      repositoryIds.map((id) => call('POST', `/api/v1/repositories/${id}/scan`)),
+    );
+    expect(scans.map((s) => s.status)).toEqual(repos.map(() => 202));
+    const scanRows = await waitRows(
+      'every scan to finish',
+      'SELECT id, repository_id, state, attempt, dependency_count FROM scans',
+      (rows) =>
+        rows.length > 0 && rows.every((r) => r.state === 'completed' || r.state === 'failed'),
+    );
+    console.log(
+      `scans: ${JSON.stringify(scanRows.map((r) => [r.state, r.attempt, r.dependency_count]))}`,
+    );
+    // Exactly once: one run each (attempt 1), completed, and one set of dependency rows each.
+    for (const row of scanRows) expect(row).toMatchObject({ state: 'completed', attempt: 1 });
+    expect(new Set(scanRows.map((r) => r.repository_id)).size).toBe(REPOSITORIES);
+    await expectOneSetOfDependencies(scanRows.map((r) => r.repository_id));
+
+    // An advisory import (the admin command on the same database): the workers re-match.
+    const advisories = join(dataDirs[0] ?? tmpdir(), 'advisories.jsonl');
+    writeFileSync(
+      advisories,
+      jsonl([
+        osvRecord({
+          id: 'GHSA-many-proc-0001',
+          severity: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',
+          affected: [
+            {
+              ecosystem: 'npm',
+              name: 'body-parser',
+              ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '1.20.3' }] }],
+            },
+          ],
+        }),
+      ]),
+    );
+    const imported = spawnSync(process.execPath, [CLI, 'admin', 'import-osv', advisories], {
+      env: { ...env, DATA_DIR: dataDirs[0] },
+      encoding: 'utf8',
+    });
+    expect(imported.status, imported.stdout + imported.stderr).toBe(0);
+    const exposures = await waitRows(
+      'an exposure in every repository',
+      'SELECT repository_id, package_id, version, vulnerability_id FROM vulnerability_exposures',
+      (rows) => new Set(rows.map((r) => r.repository_id)).size === REPOSITORIES,
+    );
+
+    // A policy through each API process; each is evaluated by a worker.
+    const policies = await Promise.all(
+      ['Vulnerable A', 'Vulnerable B'].map((name) =>
+        call('POST', '/api/v1/policies', {
+          name,
+          condition: 'vulnerabilities.count > 0',
+          severity: 'high',
+          action: 'warn',
+        }),
+      ),
+    );
+    expect(policies.map((p) => p.status)).toEqual([201, 201]);
+    const violations = await waitRows(
+      'violations of both policies in every repository',
+      'SELECT policy_id, repository_id, package_id, version FROM policy_violations',
+      (rows) =>
+        new Set(rows.map((r) => `${r.policy_id}/${r.repository_id}`)).size === 2 * REPOSITORIES,
+    );
+    await sleep(2000); // late duplicates would show up now
+    const dupes = async (table: string, key: string) =>
+      (await sql.query(`SELECT ${key}, count(*) FROM ${table} GROUP BY ${key} HAVING count(*) > 1`))
+        .rows.length;
+    expect(
+      await dupes(
+        'vulnerability_exposures',
+        'repository_id, package_id, version, vulnerability_id',
+      ),
+    ).toBe(0);
+    expect(await dupes('policy_violations', 'policy_id, repository_id, package_id, version')).toBe(
+      0,
+    );
+
+    // Webhook deliveries: the first two answers fail, so some deliveries are retried.
+    const integration = await call('POST', '/api/v1/integrations/webhooks', {
+      name: 'receiver',
+      url: receiver.url,
+    });
+    expect(integration.status).toBe(201);
+    const integrationId = String(field(integration.body, 'integrationId'));
+    const secret = String(field(integration.body, 'secret'));
+    receiver.answers = [500, 500];
+    const tests = await Promise.all(
+      Array.from({ length: WEBHOOK_TESTS }, () =>
+        call('POST', `/api/v1/integrations/${integrationId}/test`),
+      ),
+    );
+    expect(tests.map((t) => t.status)).toEqual(tests.map(() => 202));
+    const queued = tests.map((t) => String(field(t.body, 'deliveryId'))).sort();
+    await waitRows(
+      'every delivery to succeed',
+      `SELECT id, status FROM outbound_deliveries WHERE id::text = ANY('{${queued.join(',')}}')`,
+      (rows) => rows.length === WEBHOOK_TESTS && rows.every((r) => r.status === 'succeeded'),
+    );
+    const byId = new Map<string, number[]>();
+    for (const request of receiver.received) {
+      const envelope = verifyDelivery(secret, request);
+      if (envelope.type !== 'integration.test') continue;
+      const id = request.headers['webhook-id'] ?? '';
+      byId.set(id, [...(byId.get(id) ?? []), request.answered]);
+    }
+    expect([...byId.keys()].sort()).toEqual(queued);
+    for (const answers of byId.values()) expect(answers.at(-1)).toBe(200);
+    const duplicates = [...byId.values()].filter((a) => a.length > 1).length;
+
+    // One audit entry per write request, by correlation id.
+    const audit = await sql.query('SELECT correlation_id, action, status_code FROM audit_log');
+    const audited = audit.rows.map((r) => String(r.correlation_id)).sort();
+    const made = writes
+      .filter((w) => w.status < 400)
+      .map((w) => w.correlationId)
+      .sort();
+    expect(audited).toEqual(made);
+
+    // A token's limit is one count across both API processes (trial/free plan: 300 a minute).
+    const limited = client(next, freeToken, []);
+    const statuses: Array<{ status: number; process: number }> = [];
+    for (let n = 0; n < 320; n++) {
+      statuses.push({
+        status: (await limited('GET', '/api/v1/repositories')).status,
+        process: n % 2,
+      });
+    }
+    const allowed = statuses.filter((s) => s.status === 200).length;
+    const refusedBy = new Set(statuses.filter((s) => s.status === 429).map((s) => s.process));
+    expect(allowed).toBe(300);
+    expect(statuses.findIndex((s) => s.status === 429)).toBe(300);
+    expect([...refusedBy].sort()).toEqual([0, 1]);
+
+    console.log(
+      `many processes: ${scanRows.length} scans (attempt 1 each), ${exposures.length} exposures, ` +
+        `${violations.length} violations, ${receiver.received.length} webhook requests for ` +
+        `${WEBHOOK_TESTS} deliveries (${duplicates} retried under the same id), ` +
+        `${audited.length} audit entries for ${made.length} writes, ` +
+        `rate limit: ${allowed} allowed then 429 from both processes`,
+    );
+  }, 150_000);
+
+  it('finishes a scan on the other worker after kill -9 of the one running it', async () => {
+    const imported = await call('POST', '/api/v1/repositories/import', {
+      repositories: [{ url: victim.url }],
+    });
+    expect(imported.status).toBe(200);
+    const repositoryId = String(field(firstItem(imported.body), 'repositoryId'));
+    const queued = await call('POST', `/api/v1/repositories/${repositoryId}/scan`);
+    expect(queued.status).toBe(202);
+    const scanId = String(field(queued.body, 'scanId'));
+    // The clone hangs in whichever worker claimed the scan; let it heartbeat once, then kill it.
+    const hung = await eventually(() => hangingGit.hung(), {
+      what: 'the checkout to start',
+      timeoutMs: 60_000,
+      intervalMs: 100,
+    });
+    const pids = workers.map((w) => w.child.pid ?? 0);
+    const owner = ancestorAmong(Number(hung), pids);
+    const doomed = workers.find((w) => w.child.pid === owner);
+    const survivor = workers.find((w) => w.child.pid !== owner);
+    if (!doomed || !survivor) throw new Error(`no worker owns git ${hung} (workers ${pids})`);
+    await sleep(HEARTBEAT_SECONDS * 1000 + 500);
+    const before = await sql.query('SELECT state, attempt FROM scans WHERE id = $1', [scanId]);
+    expect(before.rows[0]).toMatchObject({ state: 'running', attempt: 1 });
+    doomed.child.kill('SIGKILL');
+    await doomed.exited;
+    const killedAt = Date.now();
+    let requeuedAfterMs: number | null = null;
+    const [scan] = await eventually(
+      async () => {
+        const { rows } = await sql.query(
+          'SELECT id, repository_id, state, attempt, dependency_count FROM scans WHERE id = $1',
+          [scanId],
+        );
+        const row = rows[0];
+        if (requeuedAfterMs === null && row && (row.state !== 'running' || row.attempt > 1)) {
+          requeuedAfterMs = Date.now() - killedAt;
+        }
+        return rows;
+      },
+      {
+        what: 'the scan to finish',
+        until: (rows) => rows[0]?.state === 'completed' || rows[0]?.state === 'failed',
+        timeoutMs: 60_000,
+        intervalMs: 100,
+        context: survivor.output,
+      },
+    );
+    const finishedAfterMs = Date.now() - killedAt;
+    expect(scan).toMatchObject({ state: 'completed', attempt: 2 });
+    expect(requeuedAfterMs).toBeLessThanOrEqual((STALE_AFTER_SECONDS + HEARTBEAT_SECONDS) * 1000);
+    // Nothing twice in effect: one scan of the repository, one set of dependency rows.
+    const ofRepository = await sql.query('SELECT id FROM scans WHERE repository_id = $1', [
+      repositoryId,
+    ]);
+    expect(ofRepository.rows).toHaveLength(1);
+    await expectOneSetOfDependencies([repositoryId]);
+    expect(rowsPerRepository).toBeGreaterThan(0);
+    expect(scan?.dependency_count).toBeGreaterThan(0);
+    for (const sign of CRASH_SIGNS) expect(survivor.output()).not.toContain(sign);
+    console.log(
+      `kill -9 of a worker mid-scan: re-queued after ${requeuedAfterMs} ms, completed by the ` +
+        `other worker after ${finishedAfterMs} ms (stale after ${STALE_AFTER_SECONDS} s, ` +
+        `heartbeat ${HEARTBEAT_SECONDS} s)`,
+    );
+  }, 120_000);
+});
