@@ -47,6 +47,11 @@ export const SETTINGS = [
   ['DATABASE_JOB_POOL_SIZE', '4', 'PostgreSQL: connections of the job workers and outbox relay'],
   ['DATABASE_ACQUIRE_TIMEOUT_MS', '2000', 'a request waits this long for a connection, then 503'],
   ['SHUTDOWN_TIMEOUT_SECONDS', '25', 'bound of an orderly stop (requests, then running jobs)'],
+  [
+    'SHUTDOWN_DELAY_MS',
+    '0',
+    'on SIGTERM, readiness is 503 this long while requests are still served, then the drain',
+  ],
   ['METRICS_PORT', '(unset: off)', 'serve Prometheus metrics at /metrics on this port'],
   ['METRICS_HOST', '127.0.0.1', 'interface of the metrics port'],
   [

@@ -48,6 +48,8 @@ const REPOSITORIES = 6;
 const WEBHOOK_TESTS = 8;
 const HEARTBEAT_SECONDS = 1;
 const STALE_AFTER_SECONDS = 5;
+/** Readiness fails this long before the drain: above the emulated balancer's 50 ms probes. */
+const SHUTDOWN_DELAY_MS = 1000;
 const CLI = fileURLToPath(new URL('../../cli/driftwatch.cjs', import.meta.url));
 
 function redisReachable(): Promise<boolean> {
@@ -196,6 +198,7 @@ describe.skipIf(skipReason !== null)('two API and two worker processes on Postgr
       WEBHOOK_RETRY_BASE_MS: '300',
       WEBHOOK_RETRY_MAX_DELAY_MS: '1000',
       WEBHOOK_POLL_MS: '100',
+      SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS),
     });
     const started = await Promise.all([
       start('api'),
@@ -484,4 +487,90 @@ describe.skipIf(skipReason !== null)('two API and two worker processes on Postgr
         `heartbeat ${HEARTBEAT_SECONDS} s)`,
     );
   }, 120_000);
+
+  it('restarts an API process under load: readiness first, only retryable failures', async () => {
+    const [stopping, other] = api;
+    if (!stopping || !other) throw new Error('two API processes expected');
+    const token = database.token ?? '';
+    type Outcome = 'ok' | 'refused' | 'unready' | 'other';
+    const tally = (): Record<Outcome, number> => ({ ok: 0, refused: 0, unready: 0, other: 0 });
+    const outcomes = [tally(), tally()];
+    const others: string[] = [];
+    let stopAt = 0;
+    let unreadyAt = 0;
+    let refusedAt = 0;
+    let running = true;
+    // The load balancer: probes readiness every 50 ms and sends nothing more once it fails.
+    let inRotation = true;
+    let inFlightAtStop = 0;
+    let inFlight = 0;
+    const one = async (base: string, path: string): Promise<Outcome> => {
+      inFlight++;
+      try {
+        const response = await fetch(`${base}${path}`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        const text = await response.text();
+        if (response.ok) return 'ok';
+        if (response.status === 503) return 'unready';
+        others.push(`${response.status} ${text.slice(0, 200)}`);
+        return 'other';
+      } catch (error) {
+        const code = field(field(error, 'cause'), 'code');
+        if (code === 'ECONNREFUSED') return 'refused';
+        others.push(`${String(code)} ${String(error)}`);
+        return 'other';
+      } finally {
+        inFlight--;
+      }
+    };
+    const loop = async (n: number) => {
+      for (let i = 0; running; i++) {
+        const target = inRotation ? (n + i) % 2 : 1;
+        const base = api[target]?.base ?? '';
+        const outcome = await one(base, i % 2 ? '/api/v1/repositories' : '/api/v1/scans?take=20');
+        const bucket = outcomes[target];
+        if (bucket) bucket[outcome]++;
+        if (target === 0 && outcome === 'refused' && !refusedAt) refusedAt = Date.now();
+      }
+    };
+    const readiness = async () => {
+      while (running) {
+        const ready = await one(stopping.base, '/api/v1/ready');
+        if (stopAt && ready !== 'ok' && !unreadyAt) unreadyAt = Date.now();
+        if (ready !== 'ok') inRotation = false;
+        if (ready === 'refused') break;
+        await sleep(50);
+      }
+    };
+    const loops = [readiness(), ...Array.from({ length: 6 }, (_, n) => loop(n))];
+    await sleep(2000);
+    const before = { ...outcomes[0] };
+    inFlightAtStop = inFlight;
+    stopAt = Date.now();
+    stopping.child.kill('SIGTERM');
+    const exit = await stopping.exited;
+    const stoppedAfterMs = Date.now() - stopAt;
+    await sleep(1000);
+    running = false;
+    await Promise.all(loops);
+    // The load balancer retries refused connections and 503s (readiness false); nothing else fails.
+    expect(others).toEqual([]);
+    expect(exit.code).toBe(0);
+    expect(unreadyAt).toBeGreaterThan(0);
+    expect(unreadyAt).toBeLessThanOrEqual(refusedAt || Number.POSITIVE_INFINITY);
+    expect(outcomes[1]).toMatchObject({ refused: 0, unready: 0, other: 0 });
+    for (const sign of CRASH_SIGNS) expect(stopping.output()).not.toContain(sign);
+    // Its replacement comes up on the same database and is ready: the restart is complete.
+    const replacement = await start('api');
+    api[0] = replacement;
+    const ready = await fetch(`${replacement.base}/api/v1/ready`);
+    expect(ready.status).toBe(200);
+    console.log(
+      `rolling restart: SIGTERM with ${inFlightAtStop} requests in flight; readiness false ` +
+        `${unreadyAt - stopAt} ms after it, first refused connection ${refusedAt ? refusedAt - stopAt : 'none'} ms, ` +
+        `exit 0 after ${stoppedAfterMs} ms; stopping process ${JSON.stringify(outcomes[0])} ` +
+        `(${before.ok} ok before the signal), other process ${JSON.stringify(outcomes[1])}`,
+    );
+  }, 60_000);
 });
