@@ -1,8 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +15,15 @@ import {
   POLYGLOT_FILES,
   TEST_REPOSITORY_ROOT,
 } from '../support/git-fixtures';
+import {
+  ancestorAmong,
+  type Call,
+  client,
+  field,
+  firstItem,
+  gitHangingOn,
+  redisReachable,
+} from '../support/process-fleet';
 import { jsonl, osvRecord } from '../support/scenarios/advisory-records';
 import {
   CRASH_SIGNS,
@@ -52,22 +59,6 @@ const STALE_AFTER_SECONDS = 5;
 const SHUTDOWN_DELAY_MS = 1000;
 const CLI = fileURLToPath(new URL('../../cli/driftwatch.cjs', import.meta.url));
 
-function redisReachable(): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port: 6379 });
-    socket.setTimeout(1000);
-    socket.once('connect', () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
-
 const redisUp = onPostgres && (await redisReachable());
 const skipReason = !onPostgres
   ? 'TEST_DATABASE_URL is not a PostgreSQL URL'
@@ -75,77 +66,6 @@ const skipReason = !onPostgres
     ? 'Redis at 127.0.0.1:6379 is not reachable'
     : null;
 if (skipReason) console.log(`many-processes: skipped (${skipReason})`);
-
-/** A `git` that hangs on the clone of one repository (recording its pid), else the real git. */
-function gitHangingOn(target: string) {
-  const binDir = mkdtempSync(join(tmpdir(), 'driftwatch-hang-git-'));
-  const marker = join(binDir, 'hung.pid');
-  const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-  const script = `#!/bin/sh
-case "$*" in *clone*'${target}'*) if [ ! -e '${marker}' ]; then echo $$ > '${marker}'; exec sleep 90; fi ;; esac
-exec '${realGit}' "$@"
-`;
-  writeFileSync(join(binDir, 'git'), script);
-  chmodSync(join(binDir, 'git'), 0o755);
-  return {
-    binDir,
-    hung: () => (existsSync(marker) ? Number(readFileSync(marker, 'utf8').trim()) || null : null),
-    remove: () => rmSync(binDir, { recursive: true, force: true }),
-  };
-}
-
-/** The parent of `pid`, from /proc (Linux). */
-function parentOf(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) || null;
-  } catch {
-    return null;
-  }
-}
-
-/** Which of `candidates` has `pid` among its descendants. */
-function ancestorAmong(pid: number, candidates: number[]): number | null {
-  for (let current: number | null = pid; current && current > 1; current = parentOf(current)) {
-    if (candidates.includes(current)) return current;
-  }
-  return null;
-}
-
-interface Call {
-  status: number;
-  body: unknown;
-  correlationId: string;
-}
-
-/** An API client that sends a fresh correlation id with every request and keeps the writes. */
-function client(base: () => string, token: string, writes: Call[]) {
-  return async (method: string, path: string, body?: unknown): Promise<Call> => {
-    const correlationId = randomUUID();
-    const response = await fetch(`${base()}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        'x-correlation-id': correlationId,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    const call = { status: response.status, body: text ? JSON.parse(text) : null, correlationId };
-    if (method !== 'GET') writes.push(call);
-    return call;
-  };
-}
-
-const field = (value: unknown, name: string): unknown =>
-  typeof value === 'object' && value !== null ? Reflect.get(value, name) : undefined;
-
-/** The first element of a list body's `items`. */
-const firstItem = (body: unknown): unknown => {
-  const items = field(body, 'items');
-  return Array.isArray(items) ? items[0] : undefined;
-};
 
 describe.skipIf(skipReason !== null)('two API and two worker processes on PostgreSQL', () => {
   let database: ServiceDatabase;
