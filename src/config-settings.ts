@@ -57,6 +57,11 @@ export const SETTINGS = [
     'a replica found behind for longer than this is skipped for as long (reads go to the primary)',
   ],
   ['SHUTDOWN_TIMEOUT_SECONDS', '25', 'bound of an orderly stop (requests, then running jobs)'],
+  [
+    'SHUTDOWN_DELAY_MS',
+    '0',
+    'on SIGTERM, readiness is 503 this long while requests are still served, then the drain',
+  ],
   ['METRICS_PORT', '(unset: off)', 'serve Prometheus metrics at /metrics on this port'],
   ['METRICS_HOST', '127.0.0.1', 'interface of the metrics port'],
   [

@@ -65,6 +65,8 @@ export interface Config {
   databaseReadMaxLagMs: number;
   /** Bound of an orderly stop: draining requests, then jobs (docs/operations.md). */
   shutdownTimeoutSeconds: number;
+  /** API roles: readiness is 503 this long before the listener closes, so a load balancer stops sending first. */
+  shutdownDelayMs: number;
   /** Prometheus metrics (docs/operations.md#metrics): the own port (null: none) and its host. */
   metrics: { port: number | null; host: string };
   /** The operator token (docs/operations.md#operator-token); null: no operator endpoints. */
@@ -600,6 +602,7 @@ export function loadConfig(
     databaseReadUrl: url('DATABASE_READ_URL', ['postgres:', 'postgresql:']),
     databaseReadMaxLagMs: int('DATABASE_READ_MAX_LAG_MS', 0, 3_600_000),
     shutdownTimeoutSeconds: int('SHUTDOWN_TIMEOUT_SECONDS', 1, 3600),
+    shutdownDelayMs: int('SHUTDOWN_DELAY_MS', 0, 600_000),
     metrics: {
       port: env.METRICS_PORT ? int('METRICS_PORT', 1, 65535, 0) : null,
       host: env.METRICS_HOST || '127.0.0.1',

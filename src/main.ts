@@ -39,7 +39,7 @@ export async function main(role?: ServiceRole, options: MainOptions = {}): Promi
     logger: createServiceLogger(config),
     service: null,
     exiting: null,
-    hardLimitSeconds: config.shutdownTimeoutSeconds + 15,
+    hardLimitSeconds: config.shutdownTimeoutSeconds + Math.ceil(config.shutdownDelayMs / 1000) + 15,
   };
   installProcessHandlers(state);
   // Side by side with the start (bounded, a few seconds at most): never delays readiness.

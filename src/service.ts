@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { buildApp } from './app';
@@ -234,6 +235,9 @@ export async function startService(
     isStopping = true;
     stopping ??= (async () => {
       unadvertise();
+      // The load balancer sees readiness fail and stops sending before the listener closes; a
+      // request on a connection closed at the drain would otherwise fail with a reset.
+      if (app && config.shutdownDelayMs > 0) await sleep(config.shutdownDelayMs);
       await operator?.close();
       await api?.statusEvaluator.stop();
       await running?.sweeper.stop();
