@@ -526,6 +526,14 @@ export function defaultDataDir(env: Env, platform: NodeJS.Platform = process.pla
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+function policySettings({ int }: SettingReaders): Config['policies'] {
+  return {
+    exceptionMaxDays: int('POLICY_EXCEPTION_MAX_DAYS', 1, 36_500),
+    verdictMaxPackages: int('IDE_VERDICTS_MAX_PACKAGES', 1, 10_000),
+    verdictBodyLimitBytes: int('IDE_VERDICTS_BODY_LIMIT_BYTES', 1024, 64 * 1024 ** 2),
+  };
+}
+
 function webhookSettings(env: Env, { int }: SettingReaders): Config['webhooks'] {
   return {
     timeoutMs: int('WEBHOOK_TIMEOUT_MS', 100, 120_000),
@@ -624,11 +632,7 @@ export function loadConfig(
       importMaxBytes: int('SBOM_IMPORT_MAX_BYTES', 1024, 1024 ** 3),
       maxComponents: int('SBOM_MAX_COMPONENTS', 1, 10_000_000),
     },
-    policies: {
-      exceptionMaxDays: int('POLICY_EXCEPTION_MAX_DAYS', 1, 36_500),
-      verdictMaxPackages: int('IDE_VERDICTS_MAX_PACKAGES', 1, 10_000),
-      verdictBodyLimitBytes: int('IDE_VERDICTS_BODY_LIMIT_BYTES', 1024, 64 * 1024 ** 2),
-    },
+    policies: policySettings(read),
     tlsProbes: { timeoutMs: int('TLS_PROBE_TIMEOUT_MS', 100, 120_000) },
     aiModel: aiModelSettings(env, read, problems),
     // After `registries` and `osv`: their evaluation fills the origins in.

@@ -233,18 +233,11 @@ export async function startService(
   const stop = () => {
     // Readiness answers 503 from here on, while requests still drain.
     isStopping = true;
-    stopping ??= (async () => {
-      unadvertise();
-      // The load balancer sees readiness fail and stops sending before the listener closes; a
-      // request on a connection closed at the drain would otherwise fail with a reset.
-      if (app && config.shutdownDelayMs > 0) await sleep(config.shutdownDelayMs);
-      await operator?.close();
-      await api?.statusEvaluator.stop();
-      await running?.sweeper.stop();
-      await running?.dispatcher.stop();
-      await stopInOrder({ config, logger, app, relay, jobs, tokenUsage, redis, database });
-      await metricsServer?.close();
-    })();
+    unadvertise();
+    stopping ??= shutDown(
+      { config, logger, app, relay, jobs, tokenUsage, redis, database },
+      { operator, api, running, metricsServer },
+    );
     return stopping;
   };
   return {
@@ -257,6 +250,27 @@ export async function startService(
     logger,
     stop,
   };
+}
+
+/** The stop order of startService's parts, after readiness turned false. */
+async function shutDown(
+  core: Parameters<typeof stopInOrder>[0],
+  parts: {
+    operator: Awaited<ReturnType<typeof startOperator>>;
+    api: Awaited<ReturnType<typeof startApi>> | null;
+    running: Awaited<ReturnType<typeof startWorkers>> | null;
+    metricsServer: MetricsServer | null;
+  },
+): Promise<void> {
+  // The load balancer sees readiness fail and stops sending before the listener closes; a
+  // request on a connection closed at the drain would otherwise fail with a reset.
+  if (core.app && core.config.shutdownDelayMs > 0) await sleep(core.config.shutdownDelayMs);
+  await parts.operator?.close();
+  await parts.api?.statusEvaluator.stop();
+  await parts.running?.sweeper.stop();
+  await parts.running?.dispatcher.stop();
+  await stopInOrder(core);
+  await parts.metricsServer?.close();
 }
 
 interface JobParts {
