@@ -95,6 +95,9 @@ export async function openHarness(base: string, token: string): Promise<UiHarnes
     'utf8',
   );
   const page = personal.pages()[0] ?? (await personal.newPage());
+  // Playwright's 30 s default for each wait is too tight when the suite's other fork loads the
+  // two cores (a policy dry run's wait timed out at 30.2 s in CI); each test keeps its own limit.
+  personal.setDefaultTimeout(90_000);
   const problems: string[] = [];
   page.on('console', (message) => {
     if (/Content.Security.Policy|Refused to/i.test(message.text())) problems.push(message.text());
@@ -115,6 +118,7 @@ export async function openHarness(base: string, token: string): Promise<UiHarnes
       // bypassCSP only here, to inject axe; a context of its own per check (cheap), signed in
       // by putting the token where the app keeps it. Browser code as a string: no DOM types here.
       const axeContext = await browser.newContext({ bypassCSP: true, viewport });
+      axeContext.setDefaultTimeout(90_000);
       if (signedIn) {
         await axeContext.addInitScript({
           content: `window.sessionStorage.setItem(${JSON.stringify(TOKEN_KEY)}, ${JSON.stringify(token)});`,
