@@ -1,5 +1,6 @@
 import { ok } from '../../api/client';
 import { oneOfParam, textParam } from '../../api/query-state';
+import { ECOSYSTEMS } from '../../api/triage';
 import type { Ok } from '../../api/types';
 import { PagedList } from '../../components/PagedList';
 import type { Column } from '../../components/VirtualTable';
@@ -7,18 +8,6 @@ import { Link } from '../../router';
 
 /** The package catalogue the tenant sees (GET /packages), by ecosystem and name search. */
 type Package = Ok<'/api/v1/packages'>['items'][number];
-
-export const ECOSYSTEMS = [
-  'npm',
-  'PyPI',
-  'Maven',
-  'Go',
-  'Cargo',
-  'RubyGems',
-  'Composer',
-  'NuGet',
-  'Docker',
-] as const;
 
 const COLUMNS: readonly Column<Package>[] = [
   {

@@ -1,6 +1,7 @@
 import { booleanParam } from '../../api/boolean-param';
 import { ok } from '../../api/client';
 import { oneOfParam, textParam } from '../../api/query-state';
+import { ECOSYSTEMS } from '../../api/triage';
 import type { Ok } from '../../api/types';
 import type { Column } from '../../components/VirtualTable';
 import { Link } from '../../router';
@@ -13,17 +14,6 @@ import { PagedTable } from './PagedTable';
  */
 type Dependency = Ok<'/api/v1/repositories/{repositoryId}/dependencies'>['items'][number];
 
-export const ECOSYSTEMS = [
-  'npm',
-  'PyPI',
-  'Maven',
-  'Go',
-  'Cargo',
-  'RubyGems',
-  'Composer',
-  'NuGet',
-  'Docker',
-] as const;
 const PAGE = 200;
 
 const COLUMNS: readonly Column<Dependency>[] = [
