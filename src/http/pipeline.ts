@@ -9,6 +9,7 @@ import { withTenant } from '../db/tenant-scope';
 import { hashToken, parseBearer } from '../security/tokens';
 import { openAuthenticatedScope } from './authenticate';
 import { type Bucket, isRateLimitExempt, type RateLimitStore } from './rate-limit';
+import { isWebAppDocument } from './web-app';
 
 /** One audited call, as the pipeline sees it; the audit log decides how it is stored. */
 export interface AuditedCall {
@@ -95,7 +96,7 @@ function authenticateAndLimit(deps: PipelineDeps) {
   ];
 
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const exempt = isRateLimitExempt(pathOf(request));
+    const exempt = isRateLimitExempt(pathOf(request)) || isWebAppDocument(request);
     const config = request.routeOptions.config;
     if (request.is404 || config?.auth === false) {
       if (!exempt) await enforceRateLimit(deps, request, reply, ipBucket(request));

@@ -59,6 +59,29 @@ describe('the web app at /', () => {
     expect(res.body).toBe(INDEX);
   });
 
+  it('serves the page itself without the per-IP limit; unknown API paths keep it', async () => {
+    // A fresh app: its per-IP bucket (60 a minute) starts empty.
+    const own = await createTestApp({}, { database: t.database, webAppDir: dir });
+    try {
+      const paths = ['/', '/exposures?severity=critical', '/repositories/abc'];
+      for (let i = 0; i < 70; i += 1) {
+        const res = await own.app.inject({ method: 'GET', url: paths[i % 3], headers: html });
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['ratelimit-limit']).toBeUndefined();
+      }
+      const statuses: number[] = [];
+      for (let i = 0; i < 61; i += 1) {
+        statuses.push(
+          (await own.app.inject({ method: 'GET', url: '/api/v1/nothing-here' })).statusCode,
+        );
+      }
+      expect(statuses.slice(0, 60).every((status) => status === 404)).toBe(true);
+      expect(statuses[60]).toBe(429);
+    } finally {
+      await own.app.close();
+    }
+  });
+
   it('serves hashed assets immutable for a year, with their types', async () => {
     const js = await t.app.inject({ method: 'GET', url: '/assets/index-AbC123.js' });
     expect(js.statusCode).toBe(200);

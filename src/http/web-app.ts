@@ -70,6 +70,17 @@ export function isClientRoute(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('text/html');
 }
 
+/**
+ * Whether a request is for the web app's page itself (`/` or a client-side route): static, like
+ * its assets, and not rate-limited by IP (docs/decisions/0011-web-app-not-rate-limited.md); the
+ * API calls the page then makes carry the person's token and count against it.
+ */
+export function isWebAppDocument(request: FastifyRequest): boolean {
+  const path = request.url.split('?')[0] ?? request.url;
+  if (path === '/') return request.method === 'GET' || request.method === 'HEAD';
+  return request.is404 && isClientRoute(request);
+}
+
 /** `dir` is the built app (dist/web), or null where there is none. */
 export function webApp(dir: string | null): WebApp {
   const sendIndex = async (reply: FastifyReply): Promise<FastifyReply> => {

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Request as BrowserRequest, Page } from 'playwright-core';
 
 /**
  * The browser harness of the web app's end-to-end tests (web/README.md "End-to-end tests"):
@@ -48,6 +48,11 @@ export interface UiHarness {
   page: Page;
   /** Content-Security-Policy violations and page errors seen in the person's tab. */
   problems: string[];
+  /**
+   * Runs a test's walk; when it fails, prints what the tab showed and its last requests before
+   * rethrowing (a wait that times out in a loaded full run is otherwise silent about why).
+   */
+  explained<T>(walk: () => Promise<T>): Promise<T>;
   /** Signs in through the form, as a person does. */
   signIn(token: string): Promise<void>;
   /** Serious and critical axe violations of `path` at `viewport` (a bypassCSP tab, signed in). */
@@ -96,18 +101,83 @@ export async function openHarness(base: string, token: string): Promise<UiHarnes
   );
   const page = personal.pages()[0] ?? (await personal.newPage());
   // Playwright's 30 s default for each wait is too tight when the suite's other fork loads the
-  // two cores (a policy dry run's wait timed out at 30.2 s in CI); each test keeps its own limit.
-  personal.setDefaultTimeout(90_000);
+  // two cores (a policy dry run's wait timed out at 30.2 s in CI); under each test's own limit, so
+  // a wait that never ends fails as a locator error, explained (`explained`), not as a test timeout.
+  personal.setDefaultTimeout(60_000);
   const problems: string[] = [];
   page.on('console', (message) => {
     if (/Content.Security.Policy|Refused to/i.test(message.text())) problems.push(message.text());
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  const recent: string[] = [];
+  const remember = (line: string) => {
+    recent.push(`${new Date().toISOString()} ${line}`);
+    if (recent.length > 40) recent.shift();
+  };
+  // Requests in flight, and a check that names any still unanswered after 15 s (once each): a
+  // browser test that hangs in a loaded full run then says on which request.
+  const inFlight = new Map<BrowserRequest, number>();
+  const reported = new WeakSet<BrowserRequest>();
+  page.on('request', (request) => {
+    inFlight.set(request, Date.now());
+    remember(`-> ${request.method()} ${request.url()}`);
+  });
+  page.on('requestfinished', (request) => inFlight.delete(request));
+  page.on('response', (response) => remember(`<- ${response.status()} ${response.url()}`));
+  page.on('requestfailed', (request) => {
+    inFlight.delete(request);
+    remember(`xx ${request.url()} ${request.failure()?.errorText ?? ''}`);
+  });
+  const stuckCheck = setInterval(() => {
+    for (const [request, since] of inFlight) {
+      if (Date.now() - since < 15_000 || reported.has(request)) continue;
+      reported.add(request);
+      // The same request from Node: an answer means the server is well and the browser's
+      // connection is at fault; none means the server holds it.
+      const started = Date.now();
+      void fetch(request.url(), {
+        method: request.method(),
+        headers: request.headers(),
+        signal: AbortSignal.timeout(10_000),
+      })
+        .then((response) => `${response.status} from Node in ${Date.now() - started} ms`)
+        .catch((error: unknown) => `no answer from Node either (${String(error)})`)
+        .then((outcome) =>
+          console.error(
+            `browser request unanswered after 15 s: ${request.method()} ${request.url()}; ${outcome}`,
+          ),
+        );
+    }
+  }, 5_000);
+  stuckCheck.unref();
 
   return {
     browser,
     page,
     problems,
+    async explained(walk) {
+      const report = async (why: string) => {
+        const shown = await page
+          .locator('body')
+          .innerText({ timeout: 5_000 })
+          .catch((reason: unknown) => `(no text: ${String(reason)})`);
+        console.error(
+          [`browser walk ${why} at ${page.url()}`, 'page text:', shown.slice(0, 3_000)]
+            .concat('last requests:', recent, 'problems:', problems)
+            .join('\n'),
+        );
+      };
+      // A wait outside Playwright (a fetch, the jobs) has no limit of its own: say where it stands.
+      const watchdog = setTimeout(() => void report('still running after 100 s'), 100_000);
+      try {
+        return await walk();
+      } catch (error) {
+        await report('failed');
+        throw error;
+      } finally {
+        clearTimeout(watchdog);
+      }
+    },
     async signIn(secret) {
       await page.goto(`${base}/`);
       await page.getByLabel('API token').fill(secret);
@@ -139,6 +209,7 @@ export async function openHarness(base: string, token: string): Promise<UiHarnes
       }
     },
     async close() {
+      clearInterval(stuckCheck);
       await personal.close();
       await browser.close();
       rmSync(profile, { recursive: true, force: true });

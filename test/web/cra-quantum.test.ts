@@ -291,7 +291,7 @@ describe.skipIf(skip !== null)(
       await page.getByRole('button', { name: `Triage ${label}` }).click();
       const options = await page.getByLabel('New status').locator('option').allTextContents();
       expect(options).toEqual([
-        'open',
+        'open (keep, update details)',
         'investigating',
         'affected',
         'not affected',
@@ -318,7 +318,7 @@ describe.skipIf(skip !== null)(
       // From accepted_risk only investigating, affected and accepted_risk are offered.
       await page.getByRole('button', { name: `Triage ${label}` }).click();
       const next = await page.getByLabel('New status').locator('option').allTextContents();
-      expect(next).toEqual(['investigating', 'affected', 'accepted risk']);
+      expect(next).toEqual(['investigating', 'affected', 'accepted risk (keep, update details)']);
       await page.getByRole('button', { name: 'Cancel' }).click();
 
       const [cbom] = await Promise.all([

@@ -290,56 +290,79 @@ describe.skipIf(skip !== null)(
       expect(ui.problems).toEqual([]);
     }, 60_000);
 
-    // Skipped: in a full `npm test` run (files share a process, isolate: false) this test hangs
-    // until its 90 s limit in 3 of 3 CI runs and in a local run beside the policies, triage-rules
-    // and alerts suites, while it passes alone and beside each of them. Cause not found yet
-    // (issue 31 closing note); the dry run, save and violations list it walks work by hand.
-    it.skip('creates a policy after its dry run, then lists its violations', async () => {
+    it('creates a policy after its dry run, then lists its violations', async () => {
       const { page } = ui;
-      await page.goto(`${base}/policies/new`);
-      await page.getByLabel('Name').fill('No left-pad');
-      await page.getByLabel(/^Condition/).fill('dependency.name == "left-pad"');
-      await page.getByLabel('Severity').selectOption('critical');
-      const save = page.getByRole('button', { name: 'Save policy' });
-      expect(await save.isDisabled()).toBe(true);
-      await page.getByRole('button', { name: 'Dry run' }).click();
-      const summary = page.getByRole('region', { name: 'Dry run' }).getByRole('status');
-      await summary.waitFor();
-      expect(await summary.textContent()).toMatch(/^3 violations \(3 new\)/);
-      expect(
-        await page.getByRole('table', { name: 'Would-be violations' }).getByRole('row').count(),
-      ).toBe(4);
-      // Changing the condition asks for a new dry run before saving.
-      await page.getByLabel(/^Condition/).fill('dependency.name == "left-pad" ');
-      expect(await save.isDisabled()).toBe(true);
-      await page.getByRole('button', { name: 'Dry run' }).click();
-      await page.getByRole('heading', { name: 'Dry run', exact: true }).waitFor();
-      await save.click();
-      await page.waitForURL(/\/policies\/[0-9a-f-]{36}\?saved=1$/);
-      await page.getByText('Saved; its evaluation is queued.').waitFor();
-      const policyId = new URL(page.url()).pathname.split('/')[2] ?? '';
-      const policy = await get(`/api/v1/policies/${policyId}`);
-      expect(policy).toMatchObject({ name: 'No left-pad', severity: 'critical', enabled: true });
-      expect(policy.condition.trim()).toBe('dependency.name == "left-pad"');
-      const listed = await get('/api/v1/policies');
-      expect(listed.items.filter((p: { name: string }) => p.name === 'No left-pad')).toHaveLength(
-        1,
-      );
+      await ui.explained(async () => {
+        await page.goto(`${base}/policies/new`);
+        await page.getByLabel('Name').fill('No left-pad');
+        await page.getByLabel(/^Condition/).fill('dependency.name == "left-pad"');
+        await page.getByLabel('Severity').selectOption('critical');
+        const save = page.getByRole('button', { name: 'Save policy' });
+        expect(await save.isDisabled()).toBe(true);
+        await page.getByRole('button', { name: 'Dry run' }).click();
+        const summary = page.getByRole('region', { name: 'Dry run' }).getByRole('status');
+        await summary.waitFor();
+        expect(await summary.textContent()).toMatch(/^3 violations \(3 new\)/);
+        expect(
+          await page.getByRole('table', { name: 'Would-be violations' }).getByRole('row').count(),
+        ).toBe(4);
+        // Changing the condition asks for a new dry run before saving.
+        await page.getByLabel(/^Condition/).fill('dependency.name == "left-pad" ');
+        expect(await save.isDisabled()).toBe(true);
+        await page.getByRole('button', { name: 'Dry run' }).click();
+        await page.getByRole('heading', { name: 'Dry run', exact: true }).waitFor();
+        await save.click();
+        await page.waitForURL(/\/policies\/[0-9a-f-]{36}\?saved=1$/);
+        await page.getByText('Saved; its evaluation is queued.').waitFor();
+        const policyId = new URL(page.url()).pathname.split('/')[2] ?? '';
+        const policy = await get(`/api/v1/policies/${policyId}`);
+        expect(policy).toMatchObject({ name: 'No left-pad', severity: 'critical', enabled: true });
+        expect(policy.condition.trim()).toBe('dependency.name == "left-pad"');
+        const listed = await get('/api/v1/policies');
+        expect(listed.items.filter((p: { name: string }) => p.name === 'No left-pad')).toHaveLength(
+          1,
+        );
 
-      // Only the evaluation this save queued: the other jobs earlier tests left (alerts,
-      // rematching) are not this test's, and in a loaded CI run one of them held it past 90 s.
-      await page.goto('about:blank');
-      await t.runJobs({ only: POLICY_JOBS });
-      const violations = await get(`/api/v1/policy-violations?policyId=${policyId}`);
-      expect(violations.items).toHaveLength(3);
-      await page.goto(`${base}/violations?policyId=${policyId}`);
-      await page.getByRole('table', { name: 'Violations' }).waitFor();
-      await page.getByText('Rows 1–3').waitFor();
-      const rows = page.getByRole('table', { name: 'Violations' }).getByRole('row');
-      expect(await rows.count()).toBe(4);
-      expect(await rows.nth(1).textContent()).toContain('No left-pad');
+        // Only the evaluation this save queued: the other jobs earlier tests left (alerts,
+        // rematching) are not this test's, and in a loaded CI run one of them held it past 90 s.
+        await page.goto('about:blank');
+        await t.runJobs({ only: POLICY_JOBS });
+        const violations = await get(`/api/v1/policy-violations?policyId=${policyId}`);
+        expect(violations.items).toHaveLength(3);
+        await page.goto(`${base}/violations?policyId=${policyId}`);
+        await page.getByRole('table', { name: 'Violations' }).waitFor();
+        await page.getByText('Rows 1–3').waitFor();
+        const rows = page.getByRole('table', { name: 'Violations' }).getByRole('row');
+        expect(await rows.count()).toBe(4);
+        expect(await rows.nth(1).textContent()).toContain('No left-pad');
+        expect(ui.problems).toEqual([]);
+      });
+    }, 120_000);
+
+    it('discards the draft a dry run stored when the person leaves without saving', async () => {
+      const { page } = ui;
+      const drafts = async () =>
+        (await get('/api/v1/policies')).items.filter(
+          (p: { name: string }) => p.name === 'Left unsaved',
+        ).length;
+      const dryRunThenLeave = async (leave: () => Promise<unknown>) => {
+        await page.goto(`${base}/policies/new`);
+        await page.getByLabel('Name').fill('Left unsaved');
+        await page.getByLabel(/^Condition/).fill('dependency.name == "left-pad"');
+        await page.getByRole('button', { name: 'Dry run' }).click();
+        await page.getByRole('region', { name: 'Dry run' }).getByRole('status').waitFor();
+        expect(await drafts()).toBe(1);
+        await leave();
+        await expect.poll(drafts, { timeout: 15_000 }).toBe(0);
+      };
+      await ui.explained(async () => {
+        // Another screen of the app: the editor unmounts.
+        await dryRunThenLeave(() => page.getByRole('link', { name: 'All policies' }).click());
+        // The tab goes (pagehide): a keepalive request outlives the page.
+        await dryRunThenLeave(() => page.goto('about:blank'));
+      });
       expect(ui.problems).toEqual([]);
-    }, 90_000);
+    }, 120_000);
 
     it('imports a VEX document as triage rules and offers the export', async () => {
       const { page } = ui;

@@ -21,8 +21,6 @@ export interface RouteDef {
   load: () => Promise<{ default: ComponentType<ScreenProps> }>;
 }
 
-const pending = () => import('./screens/Pending');
-
 export const ROUTES: readonly RouteDef[] = [
   { path: '/', title: 'Overview', nav: 'Overview', load: () => import('./screens/Overview') },
   {

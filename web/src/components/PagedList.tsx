@@ -9,9 +9,10 @@ import { Empty, ErrorPanel, Loading } from './status';
 import { type Column, VirtualTable } from './VirtualTable';
 
 /**
- * The paged list screen pattern (web/README.md): a heading, a FilterBar bound to the URL, one
- * take/skip page loaded per query (the page number is `page` in the URL, zero-based), the rows
- * in a VirtualTable, and a Pager. A screen supplies the call, the columns and the filters.
+ * The paged list pattern (web/README.md): a heading, a FilterBar bound to the URL, one take/skip
+ * page loaded per query (the page number is `page` in the URL, zero-based), the rows in a
+ * VirtualTable, and a Pager. A screen supplies the call, the columns and the filters. As a whole
+ * screen its heading is the h1; as a section of a detail screen (`section`), an h2.
  */
 export interface PagedListProps<T> {
   title: string;
@@ -27,6 +28,8 @@ export interface PagedListProps<T> {
   rowKey: (row: T) => string;
   /** Shown when the page is empty. */
   empty: ComponentChildren;
+  /** A section of a detail screen: an h2, and `scope` (e.g. the repository) joins the reload key. */
+  section?: { scope: string };
 }
 
 export function PagedList<T>(props: PagedListProps<T>) {
@@ -35,13 +38,23 @@ export function PagedList<T>(props: PagedListProps<T>) {
   const page = intParam(search, 'page', 0);
   const result = useLoad(
     (api) => props.load(api, { search, ...offsetRequest(page, pageSize) }),
-    `${search}|${pageSize}`,
+    `${props.section?.scope ?? ''}|${search}|${pageSize}`,
   );
+  const headingId = props.section ? 'section-title' : 'screen-title';
   return (
-    <section aria-labelledby="screen-title">
-      <h1 id="screen-title">{props.title}</h1>
+    <section aria-labelledby={headingId} class={props.section ? 'section' : undefined}>
+      {props.section ? (
+        <h2 id={headingId}>{props.title}</h2>
+      ) : (
+        <h1 id={headingId}>{props.title}</h1>
+      )}
       {props.intro}
-      {props.filters && <FilterBar fields={props.filters} />}
+      {props.filters && (
+        <FilterBar
+          fields={props.filters}
+          label={props.section ? `${props.title} filters` : undefined}
+        />
+      )}
       {result.state === 'loading' && <Loading />}
       {result.state === 'error' && <ErrorPanel problem={result.problem} onRetry={result.reload} />}
       {result.state === 'ok' &&

@@ -29,7 +29,7 @@ export function SimpleTable<T>({
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll area must take focus to scroll
     <section class="table-scroll" aria-label={`${label} (scrolls)`} tabIndex={0}>
-      <table class="data-table" aria-label={label}>
+      <table class="data" aria-label={label}>
         <thead>
           <tr>
             {columns.map((column) => (

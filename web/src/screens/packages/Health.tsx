@@ -77,7 +77,7 @@ function HealthBody({ health, history }: { health: Health; history: History }) {
         <Empty>No signals observed yet.</Empty>
       ) : (
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus
-        <section class="scroll-x" aria-label="Health signals" tabIndex={0}>
+        <section class="table-scroll" aria-label="Health signals" tabIndex={0}>
           <table class="data">
             <thead>
               <tr>

@@ -123,7 +123,7 @@ export function UsageSection({ packageId }: { packageId: string }) {
           <Empty>No repository uses it.</Empty>
         ) : (
           // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus
-          <section class="scroll-x" aria-label="Repositories using it" tabIndex={0}>
+          <section class="table-scroll" aria-label="Repositories using it" tabIndex={0}>
             <table class="data">
               <thead>
                 <tr>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { done, ok } from '../../api/client';
 import { type ApiProblem, asProblem } from '../../api/problem';
 import { textParam } from '../../api/query-state';
@@ -11,13 +11,14 @@ import type { ScreenProps } from '../../routes';
 import { useLoad } from '../../use-load';
 import { DryRunResult } from './DryRunResult';
 import { POLICY_ADMIN } from './Policies';
-import { dryRunPolicy } from './policy-calls';
+import { discardDraftOnLeave, dryRunPolicy } from './policy-calls';
 import { type DryRun, dryRunKey, EMPTY_FORM, type PolicyForm, policyBody } from './policy-form';
 
 /**
  * A policy's editor, new or stored. Save stays disabled until a dry run of the current
  * condition has been shown. The API dry-runs only stored policies, so a new policy is stored
- * disabled as a draft at its first dry run; Save enables it, Discard deletes it.
+ * disabled as a draft at its first dry run; Save enables it, Discard deletes it, and so does
+ * leaving the editor without saving (another screen, or closing the tab).
  */
 type Policy = Ok<'/api/v1/policies/{policyId}'>;
 
@@ -68,7 +69,10 @@ function Editor({ stored }: { stored: Policy | null }) {
   const [dryRun, setDryRun] = useState<{ key: string; result: DryRun } | null>(null);
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [busy, setBusy] = useState(false);
+  // Set once the draft is saved or deleted: nothing is left to discard when the editor goes.
+  const settled = useRef(false);
   useEffect(() => setForm(formOf(stored)), [stored]);
+  useEffect(() => discardDraftOnLeave(api, draftId, settled), [api, draftId]);
   const policyId = stored?.policyId ?? draftId;
   const fresh = dryRun !== null && dryRun.key === dryRunKey(form);
 
@@ -104,6 +108,7 @@ function Editor({ stored }: { stored: Policy | null }) {
           body: policyBody(form, form.enabled),
         }),
       );
+      settled.current = true;
       navigate(`/policies/${encodeURIComponent(saved.policyId)}?saved=1`);
     });
 
@@ -113,6 +118,7 @@ function Editor({ stored }: { stored: Policy | null }) {
       await done(
         api.client.DELETE('/api/v1/policies/{policyId}', { params: { path: { policyId } } }),
       );
+      settled.current = true;
       navigate('/policies');
     });
 

@@ -3,6 +3,7 @@ import { ok } from '../../api/client';
 import { type ApiProblem, asProblem } from '../../api/problem';
 import { EXCEPTION_SCOPES, localInputToIso, violationMoves } from '../../api/triage';
 import type { Ok } from '../../api/types';
+import { MoveSelect } from '../../components/MoveSelect';
 import { ErrorPanel, Loading } from '../../components/status';
 import { allows, useApp } from '../../context';
 import { dateTime } from '../../format';
@@ -110,20 +111,14 @@ function ViolationTriage({
   };
   return (
     <form class="stack" aria-label="Triage the violation" onSubmit={onSubmit}>
-      <label for="violation-status">
-        New status
-        <select
-          id="violation-status"
-          value={status}
-          onChange={(event) => setStatus(event.currentTarget.value)}
-        >
-          {moves.map((move) => (
-            <option key={move} value={move}>
-              {move === violation.status ? `${move} (keep, update the reason)` : move}
-            </option>
-          ))}
-        </select>
-      </label>
+      <MoveSelect
+        id="violation-status"
+        current={violation.status}
+        moves={moves}
+        value={status}
+        onChange={setStatus}
+        keepLabel="keep, update the reason"
+      />
       <label for="violation-reason">
         Reason{status === 'dismissed' ? ' (required)' : ''}
         <textarea

@@ -35,3 +35,31 @@ async function storeDraft(api: Api, draftId: string | null, form: PolicyForm): P
   );
   return draftId;
 }
+
+/**
+ * Deletes an unsaved draft when the editor goes away (another screen: the effect's cleanup) or
+ * the tab does (`pagehide`, with a keepalive request that outlives the page). `settled` is set
+ * once the draft was saved or deleted. Returns the effect's cleanup.
+ */
+export function discardDraftOnLeave(
+  api: Api,
+  draftId: string | null,
+  settled: { current: boolean },
+): (() => void) | undefined {
+  if (draftId === null) return undefined;
+  const discard = () => {
+    if (settled.current) return;
+    settled.current = true;
+    void api.client
+      .DELETE('/api/v1/policies/{policyId}', {
+        params: { path: { policyId: draftId } },
+        keepalive: true,
+      })
+      .catch(() => undefined);
+  };
+  window.addEventListener('pagehide', discard);
+  return () => {
+    window.removeEventListener('pagehide', discard);
+    discard();
+  };
+}

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { ok } from '../../api/client';
-import { type ApiProblem, asProblem } from '../../api/problem';
+import { MoveSelect } from '../../components/MoveSelect';
 import { ErrorPanel } from '../../components/status';
 import { useApp } from '../../context';
+import { useAction } from '../../use-action';
 import { findingLabel, type QuantumFinding } from './labels';
 import { movesFrom, type TriageStatus, triageBody, VEX_JUSTIFICATIONS } from './triage';
 
@@ -28,27 +29,20 @@ export function TriageForm({
   const [justification, setJustification] = useState('');
   const [reason, setReason] = useState('');
   const [expiresOn, setExpiresOn] = useState('');
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
-  const [busy, setBusy] = useState(false);
+  const action = useAction();
   if (!status) return null;
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setProblem(null);
-    try {
-      const saved = await ok(
+    const saved = await action.run(() =>
+      ok(
         api.client.PATCH('/api/v1/repositories/{repositoryId}/quantum/findings/{findingId}', {
           params: { path: { repositoryId, findingId: finding.findingId } },
           body: triageBody({ status, justification, reason, expiresOn }),
         }),
-      );
-      onSaved(saved);
-    } catch (error) {
-      setProblem(asProblem(error));
-    } finally {
-      setBusy(false);
-    }
+      ),
+    );
+    if (saved) onSaved(saved);
   };
 
   return (
@@ -63,22 +57,14 @@ export function TriageForm({
           <code>{finding.snippet}</code>
         </p>
       )}
-      <label for="triage-status">
-        New status
-        <select
-          id="triage-status"
-          value={status}
-          onChange={(event) =>
-            setStatus(moves.find((move) => move === event.currentTarget.value) ?? status)
-          }
-        >
-          {moves.map((move) => (
-            <option key={move} value={move}>
-              {move.replace('_', ' ')}
-            </option>
-          ))}
-        </select>
-      </label>
+      <MoveSelect
+        id="triage-status"
+        current={finding.status}
+        moves={moves}
+        value={status}
+        onChange={setStatus}
+        keepLabel="keep, update details"
+      />
       {status === 'not_affected' && (
         <label for="triage-justification">
           Justification (VEX)
@@ -120,9 +106,9 @@ export function TriageForm({
           />
         </label>
       )}
-      {problem && <ErrorPanel problem={problem} />}
+      {action.problem && <ErrorPanel problem={action.problem} />}
       <p class="actions">
-        <button type="submit" disabled={busy}>
+        <button type="submit" disabled={action.busy}>
           Save status
         </button>
         <button type="button" class="secondary" onClick={onCancel}>

@@ -3,9 +3,9 @@ import { ok } from '../../api/client';
 import { oneOfParam, textParam } from '../../api/query-state';
 import { ECOSYSTEMS } from '../../api/triage';
 import type { Ok } from '../../api/types';
+import { PagedList } from '../../components/PagedList';
 import type { Column } from '../../components/VirtualTable';
 import { Link } from '../../router';
-import { PagedTable } from './PagedTable';
 
 /**
  * The dependencies of the latest scan. The route pages (take at most 200) and filters on the
@@ -33,9 +33,9 @@ const COLUMNS: readonly Column<Dependency>[] = [
 
 export function DependenciesTab({ repositoryId }: { repositoryId: string }) {
   return (
-    <PagedTable<Dependency>
+    <PagedList<Dependency>
       title="Dependencies"
-      scope={repositoryId}
+      section={{ scope: repositoryId }}
       pageSize={PAGE}
       filters={[
         { kind: 'search', key: 'search', label: 'Name contains' },

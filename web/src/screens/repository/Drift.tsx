@@ -63,7 +63,7 @@ function DriftBody({ history }: { history: History }) {
         />
       </div>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus */}
-      <section class="scroll-x" aria-label="Drift at each scan, scrollable" tabIndex={0}>
+      <section class="table-scroll" aria-label="Drift at each scan, scrollable" tabIndex={0}>
         <table class="data">
           <caption>Drift at each scan, newest first (last {count(history.take)} scans)</caption>
           <thead>

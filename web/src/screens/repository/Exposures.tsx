@@ -1,9 +1,9 @@
 import { ok } from '../../api/client';
 import { oneOfParam } from '../../api/query-state';
 import type { Ok } from '../../api/types';
+import { PagedList } from '../../components/PagedList';
 import type { Column } from '../../components/VirtualTable';
 import { Link } from '../../router';
-import { PagedTable } from './PagedTable';
 
 /**
  * This repository's vulnerability exposures (GET /vulnerability-exposures?repositoryId=...)
@@ -55,9 +55,9 @@ const COLUMNS: readonly Column<Exposure>[] = [
 
 export function ExposuresTab({ repositoryId }: { repositoryId: string }) {
   return (
-    <PagedTable<Exposure>
+    <PagedList<Exposure>
       title="Exposures"
-      scope={repositoryId}
+      section={{ scope: repositoryId }}
       filters={[
         { kind: 'select', key: 'severity', label: 'Severity', options: SEVERITIES },
         { kind: 'select', key: 'status', label: 'Status', options: STATUSES },

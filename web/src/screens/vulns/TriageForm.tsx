@@ -1,10 +1,17 @@
 import { useState } from 'preact/hooks';
 import { ok } from '../../api/client';
-import { type ApiProblem, asProblem } from '../../api/problem';
-import { exposureMoves, triageBody, triageFields, VEX_JUSTIFICATIONS } from '../../api/triage';
+import {
+  exposureMoves,
+  type TriageStatus,
+  triageBody,
+  triageFields,
+  VEX_JUSTIFICATIONS,
+} from '../../api/triage';
 import type { Ok } from '../../api/types';
+import { MoveSelect } from '../../components/MoveSelect';
 import { ErrorPanel } from '../../components/status';
 import { useApp } from '../../context';
+import { useAction } from '../../use-action';
 
 type Exposure = Ok<'/api/v1/vulnerability-exposures/{exposureId}'>;
 
@@ -22,12 +29,13 @@ export function TriageForm({
 }) {
   const { api } = useApp();
   const moves = exposureMoves(exposure.status);
-  const [status, setStatus] = useState<string>(moves.find((m) => m !== exposure.status) ?? '');
+  const [status, setStatus] = useState<TriageStatus | ''>(
+    moves.find((m) => m !== exposure.status) ?? '',
+  );
   const [justification, setJustification] = useState('');
   const [reason, setReason] = useState('');
   const [expiresLocal, setExpiresLocal] = useState('');
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
-  const [busy, setBusy] = useState(false);
+  const action = useAction();
   if (moves.length === 0) {
     return <p>A {exposure.status} exposure cannot be triaged by hand.</p>;
   }
@@ -35,40 +43,29 @@ export function TriageForm({
 
   const onSubmit = async (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setProblem(null);
-    try {
-      const next = await ok(
+    const next = await action.run(() =>
+      ok(
         api.client.PATCH('/api/v1/vulnerability-exposures/{exposureId}', {
           params: { path: { exposureId: exposure.exposureId } },
           body: triageBody({ status, justification, reason, expiresLocal }),
         }),
-      );
-      setReason('');
-      onDone(next);
-    } catch (error) {
-      setProblem(asProblem(error));
-    } finally {
-      setBusy(false);
-    }
+      ),
+    );
+    if (!next) return;
+    setReason('');
+    onDone(next);
   };
 
   return (
     <form class="stack" aria-label="Triage" onSubmit={onSubmit}>
-      <label for="triage-status">
-        New status
-        <select
-          id="triage-status"
-          value={status}
-          onChange={(event) => setStatus(event.currentTarget.value)}
-        >
-          {moves.map((move) => (
-            <option key={move} value={move}>
-              {move === exposure.status ? `${move} (keep, update details)` : move}
-            </option>
-          ))}
-        </select>
-      </label>
+      <MoveSelect
+        id="triage-status"
+        current={exposure.status}
+        moves={moves}
+        value={status}
+        onChange={setStatus}
+        keepLabel="keep, update details"
+      />
       {fields.justification && (
         <label for="triage-justification">
           Justification (required)
@@ -107,11 +104,11 @@ export function TriageForm({
         </label>
       )}
       <div>
-        <button type="submit" disabled={busy || status === ''}>
+        <button type="submit" disabled={action.busy || status === ''}>
           Save triage
         </button>
       </div>
-      {problem && <ErrorPanel problem={problem} />}
+      {action.problem && <ErrorPanel problem={action.problem} />}
     </form>
   );
 }
