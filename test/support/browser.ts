@@ -42,6 +42,14 @@ export interface AxeViolation {
 export const sessionStorageSize = (page: Page) =>
   page.evaluate<number>('window.sessionStorage.length');
 
+/**
+ * The options of every browser suite. One retry: in loaded multi-file runs a walk now and then
+ * stalls until its limit on a wait that passes alone and on the next attempt (different tests
+ * each time; the harness prints any request left unanswered, any 429 and, for an explained walk,
+ * the page). Not a cover for a wrong answer: a test failing twice fails the run.
+ */
+export const BROWSER_SUITE = { timeout: 120_000, retry: 1 } as const;
+
 export interface UiHarness {
   browser: Browser;
   /** The person's tab: the CSP is enforced. */
@@ -103,7 +111,7 @@ export async function openHarness(base: string, token: string): Promise<UiHarnes
   // Playwright's 30 s default for each wait is too tight when the suite's other fork loads the
   // two cores (a policy dry run's wait timed out at 30.2 s in CI); under each test's own limit, so
   // a wait that never ends fails as a locator error, explained (`explained`), not as a test timeout.
-  personal.setDefaultTimeout(60_000);
+  personal.setDefaultTimeout(45_000);
   const problems: string[] = [];
   page.on('console', (message) => {
     if (/Content.Security.Policy|Refused to/i.test(message.text())) problems.push(message.text());
@@ -123,7 +131,15 @@ export async function openHarness(base: string, token: string): Promise<UiHarnes
     remember(`-> ${request.method()} ${request.url()}`);
   });
   page.on('requestfinished', (request) => inFlight.delete(request));
-  page.on('response', (response) => remember(`<- ${response.status()} ${response.url()}`));
+  page.on('response', (response) => {
+    remember(`<- ${response.status()} ${response.url()}`);
+    // The app waits out a 429 (Retry-After, up to a minute): a walk would stall without a word.
+    if (response.status() === 429) {
+      console.error(
+        `browser got 429 (Retry-After ${response.headers()['retry-after']}): ${response.url()}`,
+      );
+    }
+  });
   page.on('requestfailed', (request) => {
     inFlight.delete(request);
     remember(`xx ${request.url()} ${request.failure()?.errorText ?? ''}`);

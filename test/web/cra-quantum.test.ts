@@ -8,6 +8,7 @@ import { GENERATE_PACK } from '../../src/domains/cra-reporting/packs/service';
 import { PROBE_ENDPOINT } from '../../src/domains/quantum/tls/jobs';
 import { queueScan } from '../../src/domains/scans/service';
 import {
+  BROWSER_SUITE,
   browserTestsUnavailable,
   openHarness,
   type ScreenStep,
@@ -107,7 +108,7 @@ if (skip) console.warn(`CRA and quantum browser tests skipped: ${skip}`);
 
 describe.skipIf(skip !== null)(
   'CRA and quantum screens in headless Chromium',
-  { timeout: 120_000 },
+  BROWSER_SUITE,
   () => {
     let t: TestApp;
     let tenant: TestTenant;

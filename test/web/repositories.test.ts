@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  BROWSER_SUITE,
   browserTestsUnavailable,
   openHarness,
   type ScreenStep,
@@ -140,7 +141,7 @@ if (skip) console.warn(`web app browser tests skipped: ${skip}`);
 
 describe.skipIf(skip !== null)(
   'repository and package screens in headless Chromium',
-  { timeout: 120_000 },
+  BROWSER_SUITE,
   () => {
     beforeAll(async () => {
       fake = await startFakeRegistries();

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  BROWSER_SUITE,
   browserTestsUnavailable,
   keepScreenshot,
   NARROW,
@@ -54,7 +55,7 @@ if (skip) console.warn(`web app browser tests skipped: ${skip}`);
 
 // Each browser step waits on a service and Chromium sharing two cores with the rest of the suite:
 // the default 30 s is too tight under CI's load (a dry run timed out at 30.2 s once).
-describe.skipIf(skip !== null)('the web app in headless Chromium', { timeout: 120_000 }, () => {
+describe.skipIf(skip !== null)('the web app in headless Chromium', BROWSER_SUITE, () => {
   let t: TestApp;
   let tenant: TestTenant;
   let base: string;

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  BROWSER_SUITE,
   browserTestsUnavailable,
   openHarness,
   type ScreenStep,
@@ -121,7 +123,7 @@ const POLICY_JOBS = [
 
 describe.skipIf(skip !== null)(
   'vulnerability and policy screens in headless Chromium',
-  { timeout: 120_000 },
+  BROWSER_SUITE,
   () => {
     let t: TestApp;
     let tenant: TestTenant;
@@ -292,9 +294,11 @@ describe.skipIf(skip !== null)(
 
     it('creates a policy after its dry run, then lists its violations', async () => {
       const { page } = ui;
+      // Its own name per attempt: a retried walk finds the first attempt's policy stored.
+      const name = `No left-pad ${randomUUID().slice(0, 8)}`;
       await ui.explained(async () => {
         await page.goto(`${base}/policies/new`);
-        await page.getByLabel('Name').fill('No left-pad');
+        await page.getByLabel('Name').fill(name);
         await page.getByLabel(/^Condition/).fill('dependency.name == "left-pad"');
         await page.getByLabel('Severity').selectOption('critical');
         const save = page.getByRole('button', { name: 'Save policy' });
@@ -316,12 +320,10 @@ describe.skipIf(skip !== null)(
         await page.getByText('Saved; its evaluation is queued.').waitFor();
         const policyId = new URL(page.url()).pathname.split('/')[2] ?? '';
         const policy = await get(`/api/v1/policies/${policyId}`);
-        expect(policy).toMatchObject({ name: 'No left-pad', severity: 'critical', enabled: true });
+        expect(policy).toMatchObject({ name, severity: 'critical', enabled: true });
         expect(policy.condition.trim()).toBe('dependency.name == "left-pad"');
         const listed = await get('/api/v1/policies');
-        expect(listed.items.filter((p: { name: string }) => p.name === 'No left-pad')).toHaveLength(
-          1,
-        );
+        expect(listed.items.filter((p: { name: string }) => p.name === name)).toHaveLength(1);
 
         // Only the evaluation this save queued: the other jobs earlier tests left (alerts,
         // rematching) are not this test's, and in a loaded CI run one of them held it past 90 s.
@@ -334,7 +336,7 @@ describe.skipIf(skip !== null)(
         await page.getByText('Rows 1–3').waitFor();
         const rows = page.getByRole('table', { name: 'Violations' }).getByRole('row');
         expect(await rows.count()).toBe(4);
-        expect(await rows.nth(1).textContent()).toContain('No left-pad');
+        expect(await rows.nth(1).textContent()).toContain(name);
         expect(ui.problems).toEqual([]);
       });
     }, 120_000);
