@@ -40,9 +40,10 @@ function cpuMs(since: NodeJS.CpuUsage): number {
 
 /** One scan's inventory thread, started and ended the way the scan job does. */
 function inventoryThread(directory: string): Promise<void> {
-  const workerData: InventoryWorkerInput = { directory, now: new Date().toISOString() };
+  const input: InventoryWorkerInput = { directory, now: new Date().toISOString() };
   return new Promise((resolve, reject) => {
-    const worker = new Worker(BUILT_INVENTORY, { workerData, stdout: false, stderr: false });
+    const worker = new Worker(BUILT_INVENTORY, { stdout: false, stderr: false });
+    worker.postMessage(input);
     worker.on('message', (message: InventoryWorkerMessage) => {
       if (message.type === 'done') void worker.terminate().then(() => resolve());
       else reject(new Error(message.message));
