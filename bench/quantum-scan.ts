@@ -71,9 +71,10 @@ function builtExtraction(root: string): Promise<void> {
 
 /** The production inventory thread (built), as a scan starts it beside extraction. */
 function builtInventory(directory: string): Promise<void> {
-  const workerData: InventoryWorkerInput = { directory, now: new Date().toISOString() };
+  const input: InventoryWorkerInput = { directory, now: new Date().toISOString() };
   return new Promise((resolve, reject) => {
-    const worker = new Worker(BUILT_INVENTORY, { workerData, stdout: false, stderr: false });
+    const worker = new Worker(BUILT_INVENTORY, { stdout: false, stderr: false });
+    worker.postMessage(input);
     worker.on('message', (message: InventoryWorkerMessage) => {
       if (message.type === 'done') void worker.terminate().then(() => resolve());
       else reject(new Error(message.message));

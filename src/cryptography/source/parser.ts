@@ -2,27 +2,12 @@
  * Loads tree-sitter grammars (the WebAssembly builds VS Code ships in
  * @vscode/tree-sitter-wasm) once per process. Parsing is synchronous after the first load.
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import TreeSitter from '@vscode/tree-sitter-wasm';
+import { type Grammar, grammarFile } from './grammars.js';
 
-export type Grammar =
-  | 'javascript'
-  | 'typescript'
-  | 'tsx'
-  | 'python'
-  | 'go'
-  | 'java'
-  | 'c-sharp'
-  | 'rust'
-  | 'ruby'
-  | 'php';
-
+export type { Grammar } from './grammars.js';
 export type SyntaxTree = TreeSitter.Tree;
 export type SyntaxNode = TreeSitter.Node;
-
-const require = createRequire(import.meta.url);
-const wasmFolder = dirname(require.resolve('@vscode/tree-sitter-wasm'));
 
 let initialised: Promise<void> | null = null;
 const languages = new Map<Grammar, Promise<TreeSitter.Language>>();
@@ -37,7 +22,7 @@ async function language(grammar: Grammar): Promise<TreeSitter.Language> {
   await init();
   let loading = languages.get(grammar);
   if (!loading) {
-    loading = TreeSitter.Language.load(join(wasmFolder, `tree-sitter-${grammar}.wasm`));
+    loading = TreeSitter.Language.load(grammarFile(grammar));
     languages.set(grammar, loading);
   }
   return loading;

@@ -5,7 +5,7 @@
 import { treeDetector } from '../engine/detector.js';
 import { MatchEngine } from '../engine/engine.js';
 import { keywordPrefilter, wordsPattern } from '../engine/prefilter.js';
-import { descendants, nodesSpelling } from '../engine/syntax.js';
+import { nodesSpelling, typedDescendants } from '../engine/syntax.js';
 import type { SyntaxNode } from '../parser.js';
 import type { SourceFileReport } from '../types.js';
 import { CSHARP_KEYWORDS, CSHARP_TABLES } from './api.js';
@@ -36,13 +36,13 @@ function standaloneConstant(name: SyntaxNode): SyntaxNode | null {
 function detectInTree(root: SyntaxNode, text: string): SourceFileReport {
   const reader = new CSharpReader(CSHARP_TABLES);
   const engine = new MatchEngine(CSHARP_TABLES, reader);
-  const nodes = descendants(root, [...CSHARP_DECLARATIONS, ...CALLS]);
+  const nodes = typedDescendants(root, [...CSHARP_DECLARATIONS, ...CALLS]);
   const declarations: readonly string[] = CSHARP_DECLARATIONS;
-  reader.index(nodes.filter((node) => declarations.includes(node.type)));
+  reader.index(nodes.filter(({ type }) => declarations.includes(type)));
   const calls = nodes.filter(
-    (node) => CALLS.includes(node.type) || node.type === 'assignment_expression',
+    ({ type }) => CALLS.includes(type) || type === 'assignment_expression',
   );
-  engine.reportCalls(calls);
+  engine.reportCalls(calls.map(({ node }) => node));
   const constants = nodesSpelling(root, text, CONSTANT_NAMES)
     .map(standaloneConstant)
     .filter((node) => node !== null);

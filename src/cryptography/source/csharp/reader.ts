@@ -8,7 +8,7 @@
 import { ImportScope } from '../engine/path-table.js';
 import type { ApiTables, Evaluation, LanguageReader, TableSite } from '../engine/rules.js';
 import { FileBindings, type NodeBinding } from '../engine/scope.js';
-import { codeChildren, literalContent, namedChildren } from '../engine/syntax.js';
+import { codeChildren, literalContent, namedChildren, type TypedNode } from '../engine/syntax.js';
 import { binaryExpression, numberValue, UNKNOWN, type Value } from '../engine/values.js';
 import type { SyntaxNode } from '../parser.js';
 
@@ -39,9 +39,10 @@ export class CSharpReader implements LanguageReader {
 
   constructor(private readonly tables: ApiTables) {}
 
-  index(nodes: readonly SyntaxNode[]): void {
-    for (const node of nodes) {
-      switch (node.type) {
+  /** The declarations of the file, with their types (read once, in the detector's walk). */
+  index(nodes: readonly TypedNode[]): void {
+    for (const { node, type } of nodes) {
+      switch (type) {
         case 'using_directive':
           this.addUsing(node);
           break;
@@ -56,7 +57,7 @@ export class CSharpReader implements LanguageReader {
           this.addAssignment(node);
           break;
         default:
-          this.addDeclaration(node);
+          this.addDeclaration(node, type);
       }
     }
   }
@@ -70,23 +71,23 @@ export class CSharpReader implements LanguageReader {
     else this.imports.open(path);
   }
 
-  private addDeclaration(node: SyntaxNode): void {
+  private addDeclaration(node: SyntaxNode, kind: string): void {
     const name = node.childForFieldName('name');
     if (!name) return;
     const at = node.startIndex;
-    if (node.type === 'variable_declarator') {
+    if (kind === 'variable_declarator') {
       const type = node.parent?.childForFieldName('type') ?? undefined;
       this.bindings.add(name.text, { at, value: declaratorValue(node, name), type });
-    } else if (node.type === 'parameter') {
+    } else if (kind === 'parameter') {
       const value = namedChildren(node).find((c) => c.id !== name.id && c.type !== 'modifier');
       const type = node.childForFieldName('type') ?? undefined;
       this.bindings.add(name.text, { at, value: value?.id === type?.id ? undefined : value, type });
-    } else if (node.type === 'declaration_pattern' || node.type === 'recursive_pattern') {
+    } else if (kind === 'declaration_pattern' || kind === 'recursive_pattern') {
       this.bindings.add(name.text, { at, type: node.childForFieldName('type') ?? undefined });
-    } else if (node.type === 'property_declaration') {
+    } else if (kind === 'property_declaration') {
       const type = node.childForFieldName('type') ?? undefined;
       this.bindings.add(name.text, { at, value: propertyValue(node), type });
-    } else if (node.type === 'method_declaration') {
+    } else if (kind === 'method_declaration') {
       const value = returnedExpression(node.childForFieldName('body'));
       if (value) this.bindings.add(`${name.text}()`, { at, value });
     }

@@ -9,19 +9,23 @@ export const MAX_SOURCE_CHARS = 2_000_000;
 
 const MAX_API_TEXT = 120;
 
+/** A node with its type, read once: each read of a node's type is a call into WebAssembly. */
+export interface TypedNode {
+  node: SyntaxNode;
+  type: string;
+}
+
 /** 1-based line of a node's first character. */
 export function lineOf(node: SyntaxNode): number {
   return node.startPosition.row + 1;
 }
 
-/** Named children of a node, without nulls. */
+/**
+ * Named children of a node, without nulls: one call into WebAssembly for the list (a count and a
+ * `namedChild(i)` per child would cost two per child).
+ */
 export function namedChildren(node: SyntaxNode): SyntaxNode[] {
-  const out: SyntaxNode[] = [];
-  for (let i = 0; i < node.namedChildCount; i += 1) {
-    const child = node.namedChild(i);
-    if (child) out.push(child);
-  }
-  return out;
+  return node.namedChildren.filter((child): child is SyntaxNode => child !== null);
 }
 
 /** The named children that are code: comments (`comment`, `line_comment`, ...) left out. */
@@ -38,6 +42,11 @@ export function descendants(
 ): SyntaxNode[] {
   const wanted = typeof types === 'string' ? types : [...types];
   return root.descendantsOfType(wanted, from, to).filter((node): node is SyntaxNode => !!node);
+}
+
+/** Descendants of the given types (as `descendants`), each with its type read once. */
+export function typedDescendants(root: SyntaxNode, types: readonly string[]): TypedNode[] {
+  return descendants(root, types).map((node) => ({ node, type: node.type }));
 }
 
 /**

@@ -14,7 +14,7 @@ import {
   patternPrefilter,
 } from '../engine/prefilter.js';
 import { type Rule, ruleSet, type Site } from '../engine/rules.js';
-import { apiText, descendants, lineOf, namedChildren } from '../engine/syntax.js';
+import { apiText, descendants, lineOf, namedChildren, type TypedNode } from '../engine/syntax.js';
 import { own } from '../engine/values.js';
 import type { Grammar, SyntaxNode } from '../parser.js';
 import type { SourceFileReport, SourceLanguage } from '../types.js';
@@ -122,9 +122,11 @@ function siteOf(call: SyntaxNode, ev: JavaScriptEvaluator, isNew: boolean): Site
   const prefix = isNew ? 'new ' : '';
   let located: Pick<Site, 'path' | 'line' | 'receiverValue' | 'receiver'>;
   if (callee.type === 'member_expression') {
-    const object = callee.childForFieldName('object');
+    // The property first: most member calls name no rule, and their object is never read.
     const property = callee.childForFieldName('property');
-    if (!object || !property || !RULES.names.has(property.text)) return undefined;
+    if (!property || !RULES.names.has(property.text)) return undefined;
+    const object = callee.childForFieldName('object');
+    if (!object) return undefined;
     const receiver = ev.value(object);
     const target = memberPath(receiver, property.text);
     const path = prefix + (target.kind === 'api' ? target.path : `*.${property.text}`);
@@ -147,23 +149,19 @@ function siteOf(call: SyntaxNode, ev: JavaScriptEvaluator, isNew: boolean): Site
 const CALL_TYPES = new Set(['call_expression', 'new_expression']);
 const WALKED = [...CALL_TYPES, ...BINDING_TYPES];
 
-function detectIn(root: SyntaxNode, language: SourceLanguage): SourceFileReport {
-  const calls: SyntaxNode[] = [];
-  const news = new Set<SyntaxNode>();
-  const declarations: SyntaxNode[] = [];
+function detectIn(root: SyntaxNode, text: string, language: SourceLanguage): SourceFileReport {
+  const calls: TypedNode[] = [];
+  const declarations: TypedNode[] = [];
   for (const node of descendants(root, WALKED)) {
-    // A node's type is a WebAssembly call: read once here.
+    // A node's type is a WebAssembly call: read once here, and handed on with the node.
     const type = node.type;
-    if (!CALL_TYPES.has(type)) declarations.push(node);
-    else {
-      calls.push(node);
-      if (type === 'new_expression') news.add(node);
-    }
+    if (CALL_TYPES.has(type)) calls.push({ node, type });
+    else declarations.push({ node, type });
   }
-  const ev = javascriptEvaluator(declarations, calls);
+  const ev = javascriptEvaluator(declarations, calls, text);
   const sites: Site[] = [];
-  for (const call of calls) {
-    const site = siteOf(call, ev, news.has(call));
+  for (const { node, type } of calls) {
+    const site = siteOf(node, ev, type === 'new_expression');
     if (site) sites.push(site);
   }
   const matcher = pathMatcher(language, ev);
@@ -177,5 +175,5 @@ export const javascriptDetector = treeDetector({
   grammar: (path) => own(GRAMMAR, extname(path).toLowerCase()) ?? 'javascript',
   languageOf: (grammar) => (grammar === 'javascript' ? 'javascript' : 'typescript'),
   mayContain: prefilter,
-  read: (root, _text, { language }) => detectIn(root, language),
+  read: (root, text, { language }) => detectIn(root, text, language),
 });

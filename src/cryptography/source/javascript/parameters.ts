@@ -4,7 +4,7 @@
  * key type is 'ec'. Only calls by the function's own name in the file count.
  */
 
-import { namedChildren } from '../engine/syntax.js';
+import { namedChildren, type TypedNode } from '../engine/syntax.js';
 import type { SyntaxNode } from '../parser.js';
 
 const FUNCTIONS = new Set([
@@ -48,10 +48,15 @@ function declaringFunction(identifier: SyntaxNode): [SyntaxNode, number] | undef
   return undefined;
 }
 
-/** The argument nodes the file's calls pass for the parameter `identifier` names, if any. */
+/**
+ * The argument nodes the file's calls pass for the parameter `identifier` names, if any. The
+ * calls come with their types, and `text` is the file's: a call is looked at only when the file
+ * spells `name` where it starts, which costs no call into WebAssembly.
+ */
 export function argumentsForParameter(
   identifier: SyntaxNode,
-  calls: readonly SyntaxNode[],
+  calls: readonly TypedNode[],
+  text: string,
 ): SyntaxNode[] {
   const declaring = declaringFunction(identifier);
   if (!declaring) return [];
@@ -59,8 +64,8 @@ export function argumentsForParameter(
   const name = functionName(fn);
   if (!name) return [];
   const found: SyntaxNode[] = [];
-  for (const call of calls) {
-    if (call.type !== 'call_expression' || !call.text.startsWith(name)) continue;
+  for (const { node: call, type } of calls) {
+    if (type !== 'call_expression' || !text.startsWith(name, call.startIndex)) continue;
     const callee = call.childForFieldName('function');
     if (callee?.type !== 'identifier' || callee.text !== name) continue;
     const argument = argumentsOf(call)[index];

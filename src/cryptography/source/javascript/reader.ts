@@ -5,7 +5,7 @@
  */
 
 import { type Bindings, bindings, memoised } from '../engine/scope.js';
-import { descendants, namedChildren } from '../engine/syntax.js';
+import { descendants, namedChildren, type TypedNode } from '../engine/syntax.js';
 import {
   api,
   arithmetic,
@@ -37,15 +37,17 @@ const WRAPPERS = new Set([
   'await_expression',
 ]);
 
-function unwrap(node: SyntaxNode): SyntaxNode {
+/** The expression inside parentheses, `await`, `as` and the like, with its type. */
+function unwrap(node: SyntaxNode): TypedNode {
   let current = node;
-  while (WRAPPERS.has(current.type) || current.type === 'type_assertion') {
-    const inner =
-      current.type === 'type_assertion' ? current.lastNamedChild : current.firstNamedChild;
+  let type = current.type;
+  while (WRAPPERS.has(type) || type === 'type_assertion') {
+    const inner = type === 'type_assertion' ? current.lastNamedChild : current.firstNamedChild;
     if (!inner) break;
     current = inner;
+    type = current.type;
   }
-  return current;
+  return { node: current, type };
 }
 
 function propertyName(key: SyntaxNode, value: (node: SyntaxNode) => Value): string | undefined {
@@ -94,7 +96,9 @@ interface EvaluationState {
   names: Bindings;
   classes: Set<string>;
   modules: Set<string>;
-  calls: readonly SyntaxNode[];
+  calls: readonly TypedNode[];
+  /** The file's text: a node's text is a slice of it, read without a call into WebAssembly. */
+  text: string;
   value: (node: SyntaxNode) => Value;
 }
 
@@ -111,7 +115,7 @@ function identifier(s: EvaluationState, node: SyntaxNode): Value {
   const name = node.text;
   const bound = s.names.lookup(name, node.startIndex);
   if (bound) return bound;
-  const passed = argumentsForParameter(node, s.calls);
+  const passed = argumentsForParameter(node, s.calls, s.text);
   if (passed.length === 1 && passed[0]) return s.value(passed[0]);
   if (passed.length > 1) return { kind: 'list', items: passed };
   const global = own(GLOBALS, name);
@@ -129,10 +133,10 @@ function memberOf(s: EvaluationState, node: SyntaxNode): Value {
   const name = node.type === 'subscript_expression' ? stringOf(s.value(property)) : property.text;
   if (name === undefined) return UNKNOWN;
   const inner = unwrap(object);
-  if (inner.type === 'this' || (inner.type === 'identifier' && s.classes.has(inner.text))) {
+  if (inner.type === 'this' || (inner.type === 'identifier' && s.classes.has(inner.node.text))) {
     return s.names.lookup(`this.${name}`, node.startIndex) ?? UNKNOWN;
   }
-  const of = s.value(inner);
+  const of = s.value(inner.node);
   if (of.kind === 'list' && /^\d+$/.test(name)) {
     const item = of.items[Number(name)];
     return item ? s.value(item) : UNKNOWN;
@@ -220,8 +224,8 @@ function binaryOf(s: EvaluationState, node: SyntaxNode): Value {
 }
 
 function evaluate(s: EvaluationState, raw: SyntaxNode): Value {
-  const node = unwrap(raw);
-  switch (node.type) {
+  const { node, type } = unwrap(raw);
+  switch (type) {
     case 'string':
       return { kind: 'string', value: node.text.slice(1, -1) };
     case 'template_string':
@@ -265,16 +269,21 @@ function evaluate(s: EvaluationState, raw: SyntaxNode): Value {
   }
 }
 
-/** An evaluator over one file, given the file's BINDING_TYPES nodes (and its calls) in document order. */
+/**
+ * An evaluator over one file, given the file's BINDING_TYPES nodes and its calls (with their
+ * types, read in the detector's walk) in document order, and the file's text.
+ */
 export function javascriptEvaluator(
-  declarations: readonly SyntaxNode[],
-  calls: readonly SyntaxNode[] = [],
+  declarations: readonly TypedNode[],
+  calls: readonly TypedNode[],
+  text: string,
 ): JavaScriptEvaluator {
   const state: EvaluationState = {
     names: bindings(),
     classes: new Set(),
     modules: new Set(),
     calls,
+    text,
     value: () => UNKNOWN,
   };
   state.value = memoised((node) => evaluate(state, node));
@@ -407,14 +416,13 @@ function bindDeclaration(
 }
 
 function collectBindings(
-  declarations: readonly SyntaxNode[],
+  declarations: readonly TypedNode[],
   names: Bindings,
   classes: Set<string>,
   modules: Set<string>,
   ev: JavaScriptEvaluator,
 ): void {
-  for (const node of declarations) {
-    const type = node.type;
+  for (const { node, type } of declarations) {
     if (type === 'import_statement') bindImport(node, names, modules);
     else if (type === 'class_declaration') {
       const name = node.childForFieldName('name');

@@ -5,7 +5,7 @@
 import { treeDetector } from '../engine/detector.js';
 import { MatchEngine } from '../engine/engine.js';
 import { keywordPrefilter } from '../engine/prefilter.js';
-import { descendants } from '../engine/syntax.js';
+import { typedDescendants } from '../engine/syntax.js';
 import type { SyntaxNode } from '../parser.js';
 import type { SourceFileReport } from '../types.js';
 import { PHP_KEYWORDS, PHP_TABLES } from './api.js';
@@ -24,14 +24,12 @@ const prefilter = keywordPrefilter(PHP_KEYWORDS, { ignoreCase: true });
 function detectInTree(root: SyntaxNode): SourceFileReport {
   const reader = new PhpReader(PHP_TABLES);
   const engine = new MatchEngine(PHP_TABLES, reader);
-  const nodes = descendants(root, [...PHP_DECLARATIONS, ...CALLS]);
+  const nodes = typedDescendants(root, [...PHP_DECLARATIONS, ...CALLS]);
   const declarations: readonly string[] = PHP_DECLARATIONS;
   reader.index(
-    nodes.filter(
-      (node) => declarations.includes(node.type) || node.type === 'function_call_expression',
-    ),
+    nodes.filter(({ type }) => declarations.includes(type) || type === 'function_call_expression'),
   );
-  engine.reportCalls(nodes.filter((node) => CALLS.includes(node.type)));
+  engine.reportCalls(nodes.filter(({ type }) => CALLS.includes(type)).map(({ node }) => node));
   return engine.report();
 }
 

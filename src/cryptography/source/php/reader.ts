@@ -9,7 +9,7 @@
 import { ImportScope } from '../engine/path-table.js';
 import type { ApiTables, Evaluation, LanguageReader, TableSite } from '../engine/rules.js';
 import { FileBindings, type NodeBinding } from '../engine/scope.js';
-import { codeChildren, literalContent, namedChildren } from '../engine/syntax.js';
+import { codeChildren, literalContent, namedChildren, type TypedNode } from '../engine/syntax.js';
 import { binaryExpression, numberValue, UNKNOWN, type Value } from '../engine/values.js';
 import type { SyntaxNode } from '../parser.js';
 
@@ -44,9 +44,10 @@ export class PhpReader implements LanguageReader {
 
   constructor(private readonly tables: ApiTables) {}
 
-  index(nodes: readonly SyntaxNode[]): void {
-    for (const node of nodes) {
-      switch (node.type) {
+  /** The declarations of the file, with their types (read once, in the detector's walk). */
+  index(nodes: readonly TypedNode[]): void {
+    for (const { node, type } of nodes) {
+      switch (type) {
         case 'namespace_use_declaration':
           this.addUse(node);
           break;
@@ -59,7 +60,7 @@ export class PhpReader implements LanguageReader {
           this.addDefine(node);
           break;
         default:
-          this.addBinding(node);
+          this.addBinding(node, type);
       }
     }
   }
@@ -87,16 +88,16 @@ export class PhpReader implements LanguageReader {
     if (text && value) this.bindings.add(text, { at: node.startIndex, value });
   }
 
-  private addBinding(node: SyntaxNode): void {
+  private addBinding(node: SyntaxNode, kind: string): void {
     const at = node.startIndex;
-    if (node.type === 'assignment_expression') {
+    if (kind === 'assignment_expression') {
       const left = node.childForFieldName('left');
       const name = left ? bindingName(left) : undefined;
       const value = node.childForFieldName('right') ?? undefined;
       if (name) this.bindings.add(name, { at: node.endIndex, value });
       return;
     }
-    if (node.type === 'method_declaration' || node.type === 'function_definition') {
+    if (kind === 'method_declaration' || kind === 'function_definition') {
       const name = node.childForFieldName('name');
       const value = returnedExpression(node.childForFieldName('body'));
       if (name && value) this.bindings.add(`${name.text.toLowerCase()}()`, { at, value });
@@ -106,7 +107,7 @@ export class PhpReader implements LanguageReader {
     if (!nameNode) return;
     const value =
       node.childForFieldName('default_value') ??
-      (node.type === 'const_element' ? node.lastNamedChild : null) ??
+      (kind === 'const_element' ? node.lastNamedChild : null) ??
       undefined;
     const type =
       node.parent?.childForFieldName('type') ?? node.childForFieldName('type') ?? undefined;

@@ -5,7 +5,7 @@
 import { treeDetector } from '../engine/detector.js';
 import { MatchEngine } from '../engine/engine.js';
 import { keywordPrefilter } from '../engine/prefilter.js';
-import { descendants } from '../engine/syntax.js';
+import { typedDescendants } from '../engine/syntax.js';
 import type { SyntaxNode } from '../parser.js';
 import type { SourceFileReport } from '../types.js';
 import { RUBY_KEYWORDS, RUBY_TABLES } from './api.js';
@@ -16,9 +16,9 @@ const prefilter = keywordPrefilter(RUBY_KEYWORDS);
 function detectInTree(root: SyntaxNode): SourceFileReport {
   const reader = new RubyReader();
   const engine = new MatchEngine(RUBY_TABLES, reader);
-  const nodes = descendants(root, [...RUBY_DECLARATIONS, 'call']);
+  const nodes = typedDescendants(root, [...RUBY_DECLARATIONS, 'call']);
   reader.index(nodes);
-  engine.reportCalls(nodes.filter((node) => node.type === 'call'));
+  engine.reportCalls(nodes.filter(({ type }) => type === 'call').map(({ node }) => node));
   return engine.report();
 }
 

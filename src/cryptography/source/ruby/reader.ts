@@ -8,7 +8,7 @@
 import { ImportScope } from '../engine/path-table.js';
 import type { Evaluation, LanguageReader, TableSite } from '../engine/rules.js';
 import { FileBindings, type NodeBinding } from '../engine/scope.js';
-import { codeChildren, literalContent, namedChildren } from '../engine/syntax.js';
+import { codeChildren, literalContent, namedChildren, type TypedNode } from '../engine/syntax.js';
 import { binaryExpression, numberValue, UNKNOWN, type Value } from '../engine/values.js';
 import type { SyntaxNode } from '../parser.js';
 
@@ -41,9 +41,10 @@ export class RubyReader implements LanguageReader {
   private readonly modules = new Set<string>();
   private readonly callsByName = new Map<string, SyntaxNode[]>();
 
-  index(nodes: readonly SyntaxNode[]): void {
-    for (const node of nodes) {
-      switch (node.type) {
+  /** The declarations of the file, with their types (read once, in the detector's walk). */
+  index(nodes: readonly TypedNode[]): void {
+    for (const { node, type } of nodes) {
+      switch (type) {
         case 'assignment':
         case 'operator_assignment':
           this.addAssignment(node);

@@ -5,7 +5,13 @@
 import { type Parser, treeDetector } from '../engine/detector.js';
 import { MatchEngine } from '../engine/engine.js';
 import { keywordPrefilter, wordsPattern } from '../engine/prefilter.js';
-import { ancestorOfType, descendants, nodesSpelling } from '../engine/syntax.js';
+import {
+  ancestorOfType,
+  descendants,
+  nodesSpelling,
+  type TypedNode,
+  typedDescendants,
+} from '../engine/syntax.js';
 import type { SyntaxNode } from '../parser.js';
 import type { SourceFileReport } from '../types.js';
 import { RUST_KEYWORDS, RUST_TABLES } from './api.js';
@@ -37,12 +43,12 @@ function isStandaloneConstant(node: SyntaxNode): boolean {
 }
 
 /** Macros whose arguments may hold a use: tree-sitter leaves them as token trees. */
-function macrosToReparse(nodes: readonly SyntaxNode[]): SyntaxNode[] {
-  return nodes.filter((node) => {
-    if (node.type !== 'macro_invocation') return false;
-    if (node.childForFieldName('macro')?.text === 'macro_rules') return false;
+function macrosToReparse(nodes: readonly TypedNode[]): SyntaxNode[] {
+  return nodes.flatMap(({ node, type }) => {
+    if (type !== 'macro_invocation') return [];
+    if (node.childForFieldName('macro')?.text === 'macro_rules') return [];
     const body = node.namedChildren.find((child) => child?.type === 'token_tree');
-    return body ? MACRO_BODY.test(body.text) : false;
+    return body && MACRO_BODY.test(body.text) ? [node] : [];
   });
 }
 
@@ -116,10 +122,10 @@ function reportInMacros(
 function detectInTree(root: SyntaxNode, text: string, parser: Parser): SourceFileReport {
   const reader = new RustReader(RUST_TABLES);
   const engine = new MatchEngine(RUST_TABLES, reader);
-  const nodes = descendants(root, [...RUST_DECLARATIONS, ...CALLS, 'macro_invocation']);
+  const nodes = typedDescendants(root, [...RUST_DECLARATIONS, ...CALLS, 'macro_invocation']);
   const declarations: readonly string[] = RUST_DECLARATIONS;
-  reader.index(nodes.filter((node) => declarations.includes(node.type)));
-  engine.reportCalls(nodes.filter((node) => CALLS.includes(node.type)));
+  reader.index(nodes.filter(({ type }) => declarations.includes(type)));
+  engine.reportCalls(nodes.filter(({ type }) => CALLS.includes(type)).map(({ node }) => node));
   reportConstants(engine, reader, nodesSpelling(root, text, CONSTANT_NAMES));
   const macros = macrosToReparse(nodes);
   if (macros.length > 0) {

@@ -7,7 +7,7 @@
 import { ImportScope } from '../engine/path-table.js';
 import type { ApiTables, Evaluation, LanguageReader, TableSite } from '../engine/rules.js';
 import { FileBindings, type NodeBinding } from '../engine/scope.js';
-import { codeChildren, literalContent, namedChildren } from '../engine/syntax.js';
+import { codeChildren, literalContent, namedChildren, type TypedNode } from '../engine/syntax.js';
 import { binaryExpression, numberValue, UNKNOWN, type Value } from '../engine/values.js';
 import type { SyntaxNode } from '../parser.js';
 
@@ -44,20 +44,21 @@ export class RustReader implements LanguageReader {
 
   constructor(private readonly tables: ApiTables) {}
 
-  index(nodes: readonly SyntaxNode[]): void {
-    for (const node of nodes) {
-      if (node.type === 'use_declaration') {
+  /** The declarations of the file, with their types (read once, in the detector's walk). */
+  index(nodes: readonly TypedNode[]): void {
+    for (const { node, type: kind } of nodes) {
+      if (kind === 'use_declaration') {
         const argument = node.childForFieldName('argument');
         if (argument) this.addUse(argument, []);
-      } else if (node.type === 'struct_item' || node.type === 'impl_item') {
-        const type = node.childForFieldName(node.type === 'struct_item' ? 'name' : 'type');
+      } else if (kind === 'struct_item' || kind === 'impl_item') {
+        const type = node.childForFieldName(kind === 'struct_item' ? 'name' : 'type');
         if (type?.type === 'type_identifier') this.types.add(type.text);
-      } else if (node.type === 'function_item') {
+      } else if (kind === 'function_item') {
         const name = node.childForFieldName('name');
         const value = tailExpression(node.childForFieldName('body'));
         if (name && value) this.bindings.add(`${name.text}()`, { at: node.startIndex, value });
       } else {
-        this.addBinding(node);
+        this.addBinding(node, kind);
       }
     }
   }
@@ -97,11 +98,11 @@ export class RustReader implements LanguageReader {
     }
   }
 
-  private addBinding(node: SyntaxNode): void {
+  private addBinding(node: SyntaxNode, kind: string): void {
     // A `let` or an assignment binds after itself: `let bits = bits * 2` reads the earlier one.
-    const after = node.type === 'let_declaration' || node.type === 'assignment_expression';
+    const after = kind === 'let_declaration' || kind === 'assignment_expression';
     const at = after ? node.endIndex : node.startIndex;
-    if (node.type === 'assignment_expression') {
+    if (kind === 'assignment_expression') {
       const left = node.childForFieldName('left');
       const name = left && bindingName(left);
       if (name)
@@ -109,13 +110,13 @@ export class RustReader implements LanguageReader {
       return;
     }
     const target = node.childForFieldName(
-      node.type === 'let_declaration' || node.type === 'parameter' ? 'pattern' : 'name',
+      kind === 'let_declaration' || kind === 'parameter' ? 'pattern' : 'name',
     );
     if (target?.type !== 'identifier' && target?.type !== 'field_identifier') return;
     const value = node.childForFieldName('value') ?? undefined;
     const type = node.childForFieldName('type') ?? undefined;
     // Struct fields live in their own namespace: `.name`, read as `x.name` on any value.
-    const name = node.type === 'field_declaration' ? `.${target.text}` : target.text;
+    const name = kind === 'field_declaration' ? `.${target.text}` : target.text;
     this.bindings.add(name, { at, value, type });
   }
 
