@@ -12,13 +12,15 @@
  * from /proc) from the request until the process is idle again, so the jobs a scan queues
  * (matching, evaluation) are counted too. Medians of BENCH_RUNS pairs (default 5). The embedded
  * database by default; PostgreSQL with TEST_DATABASE_URL (a scratch database, dropped after).
+ * BENCH_WITHOUT_CORPUS=1 scans the tree without test/support/quantum-corpus (345 crypto-dense
+ * files no ordinary repository holds), as an ordinary repository of this size.
  * Prints the figures; docs/benchmarks.md and docs/quantum.md are written by hand from them.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { TEST_REPOSITORY_ROOT } from '../test/support/git-fixtures';
+import { git, TEST_REPOSITORY_ROOT } from '../test/support/git-fixtures';
 import {
   type ApiCall,
   apiClient,
@@ -103,7 +105,8 @@ function report(samples: Record<Mode, Sample[]>): void {
     `${(((m('with', key) - m('without', key)) / m('without', key)) * 100).toFixed(1)} %`;
   const list = (mode: Mode, key: keyof Sample) =>
     samples[mode].map((s) => s[key].toFixed(0)).join(', ');
-  console.log(`engine: ${serverUrl ? 'PostgreSQL' : 'embedded'}, ${RUNS} scans per plan`);
+  const tree = process.env.BENCH_WITHOUT_CORPUS === '1' ? 'without the corpus' : 'whole tree';
+  console.log(`engine: ${serverUrl ? 'PostgreSQL' : 'embedded'}, ${tree}, ${RUNS} scans per plan`);
   console.log(
     `scan duration, ms (median): without the inventory ${m('without', 'wallMs').toFixed(0)} [${list('without', 'wallMs')}]`,
   );
@@ -124,6 +127,10 @@ async function main(): Promise<void> {
   const parent = mkdtempSync(join(TEST_REPOSITORY_ROOT, 'bench-quantum-'));
   const checkout = join(parent, 'driftwatch');
   execFileSync('git', ['clone', '--quiet', '--depth', '1', `file://${process.cwd()}`, checkout]);
+  if (process.env.BENCH_WITHOUT_CORPUS === '1') {
+    git(checkout, 'rm', '-r', '--quiet', 'test/support/quantum-corpus');
+    git(checkout, 'commit', '--quiet', '-m', 'without the labelled corpus');
+  }
   let database: ServiceDatabase | undefined;
   let service: ServiceProcess | undefined;
   try {
