@@ -21,10 +21,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { collectInventory, type QuantumInventory } from '../src/domains/quantum/inventory';
-import type {
-  InventoryWorkerInput,
-  InventoryWorkerMessage,
-} from '../src/domains/quantum/inventory-worker';
 import type { ExtractWorkerInput } from '../src/domains/scans/dependencies/extract-worker';
 import {
   DEFAULT_EXTRACTION_LIMITS,
@@ -32,11 +28,11 @@ import {
 } from '../src/domains/scans/dependencies/extraction';
 import { computeReachability } from '../src/domains/scans/run/reachability';
 import type { TreeExtraction } from '../src/ecosystems/extract-tree';
+import { BUILT_INVENTORY, builtInventoryThread } from './built-inventory';
 import { median } from './report';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const BUILT_WORKER = join(process.cwd(), 'dist/src/domains/scans/dependencies/extract-worker.js');
-const BUILT_INVENTORY = join(process.cwd(), 'dist/src/domains/quantum/inventory-worker.js');
 const CORPUS = 'test/support/quantum-corpus';
 
 function checkoutOfThisRepository(): { directory: string; remove: () => void } {
@@ -69,20 +65,6 @@ function builtExtraction(root: string): Promise<void> {
   });
 }
 
-/** The production inventory thread (built), as a scan starts it beside extraction. */
-function builtInventory(directory: string): Promise<void> {
-  const input: InventoryWorkerInput = { directory, now: new Date().toISOString() };
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(BUILT_INVENTORY, { stdout: false, stderr: false });
-    worker.postMessage(input);
-    worker.on('message', (message: InventoryWorkerMessage) => {
-      if (message.type === 'done') void worker.terminate().then(() => resolve());
-      else reject(new Error(message.message));
-    });
-    worker.on('error', reject);
-  });
-}
-
 /**
  * A scan's duration on the checkout (wall ms), as the scan job runs it: extraction then
  * reachability, and with the inventory its thread started beside extraction. The second figure
@@ -102,7 +84,7 @@ async function scanDurations(
     await computeReachability(directory, files);
   });
   const withInventory = await wall(async () => {
-    const inventory = builtInventory(directory);
+    const inventory = builtInventoryThread(directory);
     await builtExtraction(directory);
     await computeReachability(directory, files);
     await inventory;

@@ -18,18 +18,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { collectCodeInventory } from '../src/domains/quantum/inventory';
 import { keepTreeSitterCompiled } from '../src/domains/quantum/inventory-thread';
-import type {
-  InventoryWorkerInput,
-  InventoryWorkerMessage,
-} from '../src/domains/quantum/inventory-worker';
+import { builtInventoryThread } from './built-inventory';
 import { median } from './report';
 
 const SCANS = Number(process.env.BENCH_RUNS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-const BUILT_INVENTORY = join(process.cwd(), 'dist/src/domains/quantum/inventory-worker.js');
 const MODES = ['new threads', 'kept modules'] as const;
 type Mode = (typeof MODES)[number];
 
@@ -38,27 +33,13 @@ function cpuMs(since: NodeJS.CpuUsage): number {
   return (used.user + used.system) / 1000;
 }
 
-/** One scan's inventory thread, started and ended the way the scan job does. */
-function inventoryThread(directory: string): Promise<void> {
-  const input: InventoryWorkerInput = { directory, now: new Date().toISOString() };
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(BUILT_INVENTORY, { stdout: false, stderr: false });
-    worker.postMessage(input);
-    worker.on('message', (message: InventoryWorkerMessage) => {
-      if (message.type === 'done') void worker.terminate().then(() => resolve());
-      else reject(new Error(message.message));
-    });
-    worker.on('error', reject);
-  });
-}
-
 /** In a child process: the CPU of each of SCANS threads in a row, and the warm in-thread run. */
 async function child(mode: Mode, directory: string): Promise<void> {
   if (mode === 'kept modules') await keepTreeSitterCompiled();
   const threads: number[] = [];
   for (let scan = 0; scan < SCANS; scan += 1) {
     const since = process.cpuUsage();
-    await inventoryThread(directory);
+    await builtInventoryThread(directory);
     threads.push(cpuMs(since));
   }
   const warm: number[] = [];
