@@ -207,18 +207,18 @@ describe('front pages', () => {
     }
   });
 
-  test('both are public: no token needed, under the per-IP rate limit', async () => {
+  test('both are public: no token needed; /api/v1 under the per-IP limit, the page not', async () => {
     const limited = await createTestApp(
       { rateLimits: { tenantPerMinute: 1000, tokenPerMinute: 1000, ipPerMinute: 2 } },
       { database: t.database },
     );
     try {
       const statuses: number[] = [];
-      // `/` is the web app's; unbuilt here, a 503, counted all the same.
-      for (const url of ['/', '/api/v1', '/', '/api/v1']) {
+      // `/` is the web app's page (unbuilt here, a 503): static, never counted (decision 0011).
+      for (const url of ['/', '/api/v1', '/', '/api/v1', '/', '/api/v1']) {
         statuses.push((await limited.app.inject({ method: 'GET', url })).statusCode);
       }
-      expect(statuses).toEqual([503, 200, 429, 429]);
+      expect(statuses).toEqual([503, 200, 503, 200, 503, 429]);
     } finally {
       await limited.app.close();
     }
