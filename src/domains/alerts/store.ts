@@ -187,8 +187,8 @@ export interface DedupeClaim {
 
 /**
  * Claims (rule, subject) pairs for raising: a pair wins when it is new or its quiet period has
- * passed, and the winners' quiet period starts now. One statement: concurrent claims of the same
- * pair serialise on its unique key, so only one raises. Returns the winning pairs as keys.
+ * passed (a window of 0: always), and the winners' quiet period starts now. One statement:
+ * concurrent claims of the same pair serialise on its unique key, so only one raises. Returns the winning pairs as keys.
  */
 export async function claimSubjects(
   db: Kysely<DB>,
@@ -203,6 +203,9 @@ export async function claimSubjects(
     ON CONFLICT (tenant_id, rule_id, subject) DO UPDATE
       SET last_raised_at = EXCLUDED.last_raised_at, quiet_until = EXCLUDED.quiet_until
       WHERE alert_dedupe.quiet_until <= EXCLUDED.last_raised_at
+        -- A window of 0 always wins: two concurrent claims read now() at their transactions'
+        -- starts, and the later committer may hold the earlier time.
+        OR EXCLUDED.quiet_until <= EXCLUDED.last_raised_at
     RETURNING rule_id, subject`.execute(db);
   return new Set(rows.map((row) => dedupeKey(row.rule_id, row.subject)));
 }
