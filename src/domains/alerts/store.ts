@@ -188,7 +188,8 @@ export interface DedupeClaim {
 /**
  * Claims (rule, subject) pairs for raising: a pair wins when it is new or its quiet period has
  * passed (a window of 0: always), and the winners' quiet period starts now. One statement:
- * concurrent claims of the same pair serialise on its unique key, so only one raises. Returns the winning pairs as keys.
+ * concurrent claims of the same pair serialise on its unique key, so only one raises. Returns
+ * the winning pairs as keys.
  */
 export async function claimSubjects(
   db: Kysely<DB>,
